@@ -1,0 +1,96 @@
+"""Commands: what a seat asks to do, in the imperative; ``decide`` accepts or refuses.
+
+Each command is a tagged, frozen struct, so a client's JSON action decodes into
+exactly one of them and a misspelt field is refused rather than ignored.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.cards import Card
+from domain.rules import Rules
+
+
+class Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every command."""
+
+
+class StartMatch(Command, tag="start_match", frozen=True):
+    """Open a match; ``seed`` fixes the dealer and every deck, and is kept secret."""
+
+    match_id: str
+    players: tuple[str, str]
+    rules: Rules
+    seed: str
+
+
+class SeatCommand(Command, frozen=True):
+    """A command made by one seat (0 or 1)."""
+
+    seat: int
+
+
+class TakeUpCard(SeatCommand, tag="take_up_card", frozen=True):
+    pass
+
+
+class PassUpCard(SeatCommand, tag="pass_up_card", frozen=True):
+    pass
+
+
+class DrawStock(SeatCommand, tag="draw_stock", frozen=True):
+    pass
+
+
+class DrawDiscard(SeatCommand, tag="draw_discard", frozen=True):
+    pass
+
+
+class Discard(SeatCommand, tag="discard", frozen=True):
+    card: Card
+
+
+class Knock(SeatCommand, tag="knock", frozen=True):
+    """Discard ``card`` and knock; with zero deadwood left this is gin."""
+
+    card: Card
+
+
+class Gin(SeatCommand, tag="gin", frozen=True):
+    card: Card
+
+
+class BigGin(SeatCommand, tag="big_gin", frozen=True):
+    pass
+
+
+class LayOff(SeatCommand, tag="lay_off", frozen=True):
+    """Lay ``card`` on the knocker's meld number ``meld`` (the first that fits if omitted)."""
+
+    card: Card
+    meld: int | None = None
+
+
+class FinishLayoffs(SeatCommand, tag="finish_layoffs", frozen=True):
+    pass
+
+
+class NextHand(SeatCommand, tag="next_hand", frozen=True):
+    """Deal the next hand after a hand has been scored or washed."""
+
+
+AnySeatCommand = (
+    TakeUpCard
+    | PassUpCard
+    | DrawStock
+    | DrawDiscard
+    | Discard
+    | Knock
+    | Gin
+    | BigGin
+    | LayOff
+    | FinishLayoffs
+    | NextHand
+)
+AnyCommand = StartMatch | AnySeatCommand

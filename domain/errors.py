@@ -1,0 +1,115 @@
+"""The domain's error family: every refusal names the rule it enforces.
+
+Each error carries a stable ``rule`` code; the server maps it to an RFC 9457 problem
+``type`` in one place, so renaming a message never breaks a client.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(ValueError):
+    """Base of every refusal the rules engine gives."""
+
+    rule = "domain_error"
+
+
+class InvalidCard(DomainError):
+    """A text that is not one of the 52 cards, or a repeated card."""
+
+    rule = "invalid_card"
+
+
+class InvalidRules(DomainError):
+    """A custom rule set with a field out of range or of the wrong kind."""
+
+    rule = "invalid_rules"
+
+
+class IllegalCommand(DomainError):
+    """A command the rules do not allow in this state; the state is unchanged."""
+
+    rule = "illegal_command"
+
+
+class MatchNotStarted(IllegalCommand):
+    """Only StartMatch is accepted before the match exists."""
+
+    rule = "match_not_started"
+
+
+class MatchAlreadyStarted(IllegalCommand):
+    """StartMatch on a match that already has events."""
+
+    rule = "match_already_started"
+
+
+class MatchOver(IllegalCommand):
+    """The match has been settled; no further play."""
+
+    rule = "match_over"
+
+
+class NotYourTurn(IllegalCommand):
+    """The seat is not the one to act."""
+
+    rule = "not_your_turn"
+
+
+class WrongPhase(IllegalCommand):
+    """The command does not belong to the current phase of the hand."""
+
+    rule = "wrong_phase"
+
+
+class CardNotInHand(IllegalCommand):
+    """The seat does not hold the card it names."""
+
+    rule = "card_not_in_hand"
+
+
+class CannotDiscardTakenCard(IllegalCommand):
+    """A card taken from the discard pile cannot be discarded on the same turn."""
+
+    rule = "cannot_discard_taken_card"
+
+
+class MustDrawFromStock(IllegalCommand):
+    """After both players pass the up-card, the non-dealer must draw from the stock."""
+
+    rule = "must_draw_from_stock"
+
+
+class DiscardPileEmpty(IllegalCommand):
+    """There is no discard to draw."""
+
+    rule = "discard_pile_empty"
+
+
+class OverKnockLimit(IllegalCommand):
+    """Knocking needs deadwood at most the knock limit after the discard."""
+
+    rule = "over_knock_limit"
+
+
+class NotGin(IllegalCommand):
+    """Gin needs zero deadwood after the discard."""
+
+    rule = "not_gin"
+
+
+class BigGinNotAllowed(IllegalCommand):
+    """Big gin is off in this rule set, or the eleven cards do not all meld."""
+
+    rule = "big_gin_not_allowed"
+
+
+class LayoffDoesNotFit(IllegalCommand):
+    """The card extends none of the knocker's melds (or not the one named)."""
+
+    rule = "layoff_does_not_fit"
+
+
+class NoLayoffsAgainstGin(IllegalCommand):
+    """Gin and big gin allow no layoffs."""
+
+    rule = "no_layoffs_against_gin"

@@ -1,0 +1,189 @@
+"""Events: what happened in a match, in the past tense, frozen and tagged.
+
+Each event has an explicit string tag (``type`` in JSON) so renaming a class never
+breaks a stored event, and a schema version the store records beside it. Fields
+that a seat may not see are optional: ``redact`` (in ``views``) blanks them.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import msgspec
+
+from domain.cards import Card
+from domain.melds import Meld
+from domain.rules import Rules
+
+Seat = int
+DrawSource = Literal["stock", "discard"]
+KnockKind = Literal["knock", "gin", "big_gin"]
+HandOutcome = Literal["knock", "undercut", "gin", "big_gin"]
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """Base of every event."""
+
+    schema_version: ClassVar[int] = 1
+
+
+class MatchStarted(Event, tag="match_started", frozen=True):
+    """A match between two seats under a rule set; ``seed`` stays secret until settled."""
+
+    match_id: str
+    players: tuple[str, str]
+    rules: Rules
+    seed_commitment: str
+    seed: str | None = None
+
+
+class Dealt(Event, tag="dealt", frozen=True):
+    """A hand dealt from a recorded deck order, so a replay never reruns a shuffle.
+
+    ``commitment`` is sha256 of the salt and the deck; deck and salt are revealed when
+    the hand ends. ``hand`` is filled only in a seat's redacted form: its own cards.
+    """
+
+    hand_number: int
+    dealer: Seat
+    up_card: Card
+    knock_limit: int
+    commitment: str
+    deck: tuple[Card, ...] | None = None
+    salt: str | None = None
+    hand: tuple[Card, ...] | None = None
+
+
+class UpCardTaken(Event, tag="up_card_taken", frozen=True):
+    seat: Seat
+    card: Card
+
+
+class UpCardPassed(Event, tag="up_card_passed", frozen=True):
+    seat: Seat
+
+
+class Drew(Event, tag="drew", frozen=True):
+    """A draw; the card is blank in the opponent's view of a stock draw."""
+
+    seat: Seat
+    source: DrawSource
+    card: Card | None = None
+
+
+class Discarded(Event, tag="discarded", frozen=True):
+    seat: Seat
+    card: Card
+
+
+class Knocked(Event, tag="knocked", frozen=True):
+    """A knock, gin or big gin, with the knocker's melds and deadwood shown to all."""
+
+    seat: Seat
+    kind: KnockKind
+    discard: Card | None
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+
+
+class LaidOff(Event, tag="laid_off", frozen=True):
+    """The defender laid a card on the knocker's meld number ``meld``."""
+
+    seat: Seat
+    card: Card
+    meld: int
+
+
+class HandScored(Event, tag="hand_scored", frozen=True):
+    """The end of a knocked hand: both hands shown, the points, and the deck revealed."""
+
+    hand_number: int
+    outcome: HandOutcome
+    knocker: Seat
+    winner: Seat
+    points: int
+    knocker_deadwood: int
+    defender_deadwood: int
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    knocker_melds: tuple[Meld, ...]
+    defender_melds: tuple[Meld, ...]
+    defender_deadwood_cards: tuple[Card, ...]
+    layoffs: tuple[tuple[Card, int], ...]
+    scores: tuple[int, int]
+    boxes: tuple[int, int]
+    deck: tuple[Card, ...]
+    salt: str
+
+
+class HandWashed(Event, tag="hand_washed", frozen=True):
+    """Two stock cards left and nobody knocked: no score, no box, same dealer redeals."""
+
+    hand_number: int
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    deck: tuple[Card, ...]
+    salt: str
+
+
+class MatchSettled(Event, tag="match_settled", frozen=True):
+    """Final totals: hand points, boxes, and the match (or shutout) bonus; seed revealed."""
+
+    winner: Seat
+    hand_points: tuple[int, int]
+    boxes: tuple[int, int]
+    box_points: tuple[int, int]
+    bonus: int
+    bonus_kind: Literal["match", "shutout", "none"]
+    totals: tuple[int, int]
+    seed: str
+
+
+AnyEvent = (
+    MatchStarted
+    | Dealt
+    | UpCardTaken
+    | UpCardPassed
+    | Drew
+    | Discarded
+    | Knocked
+    | LaidOff
+    | HandScored
+    | HandWashed
+    | MatchSettled
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in (
+        MatchStarted,
+        Dealt,
+        UpCardTaken,
+        UpCardPassed,
+        Drew,
+        Discarded,
+        Knocked,
+        LaidOff,
+        HandScored,
+        HandWashed,
+        MatchSettled,
+    )
+}
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(AnyEvent)
+
+
+def event_type(event: Event) -> str:
+    """The stable tag of an event (``dealt``, ``drew``...)."""
+    tag = event.__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag
+
+
+def encode_event(event: Event) -> bytes:
+    return _encoder.encode(event)
+
+
+def decode_event(data: bytes | str) -> AnyEvent:
+    """An event from its JSON; raises msgspec.DecodeError/ValidationError if unknown."""
+    return _decoder.decode(data)

@@ -1,0 +1,112 @@
+"""Rule sets: the three named presets of RULES.md and validated custom ones.
+
+The rule set is stored whole in the match's first event, so a replay always uses
+the rules the match was played under, even if a preset is retuned later.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.cards import CARD_VALUE
+from domain.errors import InvalidRules
+
+WinnerBy = Literal["first_to_target", "highest_total"]
+
+
+class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every parameter the presets differ in; ``None`` switches a bonus off."""
+
+    name: str = "arcadia"
+    knock_limit: int = 10
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    big_gin_bonus: int | None = None
+    box_bonus: int = 25
+    target: int = 100
+    match_bonus: int = 100
+    shutout_bonus: int | None = None
+    winner_by: WinnerBy = "first_to_target"
+    oklahoma: bool = False
+
+    @property
+    def big_gin(self) -> bool:
+        return self.big_gin_bonus is not None
+
+
+PRESETS: dict[str, Rules] = {
+    "arcadia": Rules(),
+    "arkadium": Rules(
+        name="arkadium",
+        gin_bonus=20,
+        undercut_bonus=10,
+        box_bonus=20,
+        shutout_bonus=200,
+    ),
+    "classic": Rules(
+        name="classic",
+        big_gin_bonus=31,
+        match_bonus=0,
+        winner_by="highest_total",
+    ),
+}
+
+_BOUNDS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "box_bonus": (0, 1000),
+    "target": (1, 10000),
+    "match_bonus": (0, 10000),
+    "shutout_bonus": (0, 10000),
+}
+
+
+def validate(rules: Rules) -> Rules:
+    """The rule set itself, or InvalidRules naming the first field out of range."""
+    for field, (low, high) in _BOUNDS.items():
+        value = getattr(rules, field)
+        if value is None and field in ("big_gin_bonus", "shutout_bonus"):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRules(f"{field} must be an integer, got {value!r}")
+        if not low <= value <= high:
+            raise InvalidRules(f"{field} must be between {low} and {high}, got {value}")
+    if rules.winner_by not in ("first_to_target", "highest_total"):
+        raise InvalidRules(
+            f"winner_by must be first_to_target or highest_total, got {rules.winner_by!r}"
+        )
+    if not isinstance(rules.oklahoma, bool):
+        raise InvalidRules(f"oklahoma must be true or false, got {rules.oklahoma!r}")
+    if not rules.name or len(rules.name) > 40:
+        raise InvalidRules("name must be 1 to 40 characters")
+    return rules
+
+
+def make_rules(preset: str = "arcadia", **overrides: object) -> Rules:
+    """A preset, optionally with single fields changed (a custom rule set), validated."""
+    if preset not in PRESETS:
+        raise InvalidRules(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    base = msgspec.structs.asdict(PRESETS[preset])
+    unknown = set(overrides) - set(base)
+    if unknown:
+        raise InvalidRules(f"unknown rule field(s): {', '.join(sorted(unknown))}")
+    if overrides and "name" not in overrides:
+        overrides["name"] = f"{preset}+custom"
+    base.update(overrides)
+    try:
+        rules = msgspec.convert(base, Rules, strict=True)
+    except msgspec.ValidationError as exc:
+        raise InvalidRules(str(exc)) from exc
+    return validate(rules)
+
+
+def knock_limit_for(rules: Rules, up_card: str) -> int:
+    """The hand's knock limit: fixed, or under Oklahoma the up-card's value (ace: gin only)."""
+    if not rules.oklahoma:
+        return rules.knock_limit
+    value = CARD_VALUE[up_card]
+    return 0 if value == 1 else value

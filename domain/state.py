@@ -1,0 +1,89 @@
+"""The state of a match, folded from its events: frozen values, never mutated."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.cards import Card
+from domain.events import HandScored, HandWashed, Knocked, MatchSettled
+from domain.melds import Meld
+from domain.rules import Rules
+
+Phase = Literal["up_card", "draw", "discard", "layoff", "hand_over", "match_over"]
+MoveAction = Literal[
+    "take_up_card",
+    "pass_up_card",
+    "draw_stock",
+    "draw_discard",
+    "discard",
+    "knock",
+    "lay_off",
+]
+
+
+class Move(msgspec.Struct, frozen=True, array_like=True):
+    """One public step of a hand; ``card`` is None where the card is hidden."""
+
+    seat: int
+    action: MoveAction
+    card: Card | None = None
+
+
+class HandState(msgspec.Struct, frozen=True):
+    number: int
+    dealer: int
+    deck: tuple[Card, ...]
+    salt: str
+    commitment: str
+    knock_limit: int
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    stock: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    phase: Phase
+    turn: int
+    up_card_passes: int = 0
+    stock_only: bool = False
+    taken: Card | None = None
+    known: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    moves: tuple[Move, ...] = ()
+    knock: Knocked | None = None
+    knock_melds: tuple[Meld, ...] = ()
+    layoffs: tuple[tuple[Card, int], ...] = ()
+
+    @property
+    def up_card(self) -> Card:
+        return self.deck[20]
+
+
+class MatchState(msgspec.Struct, frozen=True):
+    match_id: str
+    players: tuple[str, str]
+    rules: Rules
+    seed: str
+    seed_commitment: str
+    version: int = 0
+    scores: tuple[int, int] = (0, 0)
+    boxes: tuple[int, int] = (0, 0)
+    hand: HandState | None = None
+    hands_played: int = 0
+    last_result: HandScored | HandWashed | None = None
+    settlement: MatchSettled | None = None
+
+    @property
+    def phase(self) -> Phase:
+        if self.settlement is not None:
+            return "match_over"
+        assert self.hand is not None
+        return self.hand.phase
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now: one in play, both between hands, none at the end."""
+        phase = self.phase
+        if phase == "match_over":
+            return ()
+        if phase == "hand_over":
+            return (0, 1)
+        assert self.hand is not None
+        return (self.hand.turn,)

@@ -1,0 +1,132 @@
+"""What one seat may see: the player view and the redacted form of each event.
+
+Redaction lives here and only here. A seat sees its own cards, the public pile,
+the counts, the cards the opponent took face up from the pile, and everything once
+a hand is over; never the opponent's other cards, the stock order, or the seed.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.cards import Card
+from domain.commands import AnySeatCommand
+from domain.deck import deal
+from domain.events import (
+    Dealt,
+    Drew,
+    Event,
+    HandScored,
+    HandWashed,
+    Knocked,
+    MatchSettled,
+    MatchStarted,
+)
+from domain.match import legal_commands
+from domain.melds import Arrangement, LayoffPlan, Meld, arrange, best_discard, best_layoffs
+from domain.rules import Rules
+from domain.state import MatchState, Move, Phase
+
+
+class PlayerView(msgspec.Struct, frozen=True):
+    """A seat's whole picture of the match; the AI plays from exactly this."""
+
+    match_id: str
+    seat: int
+    players: tuple[str, str]
+    rules: Rules
+    version: int
+    phase: Phase
+    to_act: tuple[int, ...]
+    hand_number: int
+    dealer: int
+    knock_limit: int
+    hand: tuple[Card, ...]
+    arrangement: Arrangement
+    best_discard: tuple[Card, int] | None
+    taken: Card | None
+    opponent_card_count: int
+    opponent_known: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    up_card_passes: int
+    moves: tuple[Move, ...]
+    knock: Knocked | None
+    knock_melds: tuple[Meld, ...]
+    layoffs: tuple[tuple[Card, int], ...]
+    suggested_layoffs: LayoffPlan | None
+    scores: tuple[int, int]
+    boxes: tuple[int, int]
+    last_result: HandScored | HandWashed | None
+    settlement: MatchSettled | None
+    deal_commitment: str
+    seed_commitment: str
+    legal: tuple[AnySeatCommand, ...]
+
+
+def player_view(state: MatchState, seat: int) -> PlayerView:
+    hand = state.hand
+    assert hand is not None
+    opponent = 1 - seat
+    mine = hand.hands[seat]
+    holding_eleven = hand.phase == "discard" and hand.turn == seat
+    defending = hand.phase == "layoff" and hand.turn == seat
+    return PlayerView(
+        match_id=state.match_id,
+        seat=seat,
+        players=state.players,
+        rules=state.rules,
+        version=state.version,
+        phase=state.phase,
+        to_act=state.to_act(),
+        hand_number=hand.number,
+        dealer=hand.dealer,
+        knock_limit=hand.knock_limit,
+        hand=mine,
+        arrangement=arrange(mine),
+        best_discard=best_discard(mine, hand.taken) if holding_eleven else None,
+        taken=hand.taken if hand.turn == seat else None,
+        opponent_card_count=len(hand.hands[opponent]),
+        opponent_known=hand.known[opponent],
+        discard_pile=hand.pile,
+        stock_size=len(hand.stock),
+        up_card_passes=hand.up_card_passes,
+        moves=tuple(redact_move(m, seat) for m in hand.moves),
+        knock=hand.knock,
+        knock_melds=hand.knock_melds,
+        layoffs=hand.layoffs,
+        suggested_layoffs=best_layoffs(mine, hand.knock_melds) if defending else None,
+        scores=state.scores,
+        boxes=state.boxes,
+        last_result=state.last_result,
+        settlement=state.settlement,
+        deal_commitment=hand.commitment,
+        seed_commitment=state.seed_commitment,
+        legal=tuple(legal_commands(state, seat)),
+    )
+
+
+def redact_move(move: Move, seat: int | None) -> Move:
+    """A stock draw shows its card only to the seat that drew it."""
+    if move.action == "draw_stock" and move.seat != seat:
+        return Move(move.seat, move.action, None)
+    return move
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """The form of an event that ``seat`` may see (``None``: a spectator, sees neither hand).
+
+    Dealt loses the deck and salt and gains the seat's own ten cards; the opponent's
+    stock draw loses its card; MatchStarted loses the seed. The rest is public.
+    """
+    if isinstance(event, MatchStarted):
+        return replace(event, seed=None)
+    if isinstance(event, Dealt):
+        own: tuple[Card, ...] | None = None
+        if seat is not None and event.deck is not None:
+            own = deal(event.deck, event.dealer)[0][seat]
+        return replace(event, deck=None, salt=None, hand=own)
+    if isinstance(event, Drew) and event.source == "stock" and event.seat != seat:
+        return replace(event, card=None)
+    return event

@@ -1,0 +1,39 @@
+"""The infrastructure's error family, mapped to HTTP problems in one place in ``server/``."""
+
+from __future__ import annotations
+
+
+class InfraError(Exception):
+    """Base of every storage failure."""
+
+    rule = "infra_error"
+
+
+class ConcurrencyConflict(InfraError):
+    """The stream moved on since the caller read it: expected version is stale."""
+
+    rule = "concurrency_conflict"
+
+
+class StreamNotFound(InfraError):
+    """No events exist for that stream (match) id."""
+
+    rule = "stream_not_found"
+
+
+class IdempotencyMismatch(InfraError):
+    """A command id was reused with a different payload."""
+
+    rule = "idempotency_mismatch"
+
+
+class UndecodableEvent(InfraError):
+    """A stored payload that does not decode as a known event type; names its position."""
+
+    rule = "undecodable_event"
+
+
+class StoreUnavailable(InfraError):
+    """The database could not be reached or the connection was lost; safe to retry."""
+
+    rule = "store_unavailable"

@@ -1,0 +1,75 @@
+"""The event store contract: append-only streams (one per match) and one global log.
+
+This module states the contract that every backend (SQLite, PostgreSQL) honours and
+that the server codes against. The implementation lives beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+import msgspec
+
+from domain.events import AnyEvent, Event
+
+
+class RecordedEvent(msgspec.Struct, frozen=True):
+    """An event as stored: its global position, its stream and version within it."""
+
+    position: int
+    stream_id: str
+    version: int
+    type: str
+    schema_version: int
+    event: AnyEvent
+    recorded_at: datetime
+    command_id: str | None
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """What an append wrote (or, for a retried command id, what the first one wrote)."""
+
+    stream_id: str
+    first_version: int
+    last_version: int
+    last_position: int
+    duplicate: bool = False
+
+
+class EventStore(Protocol):
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[Event],
+        command_id: str | None = None,
+        command_hash: str | None = None,
+    ) -> AppendResult:
+        """Append atomically at ``expected_version`` (0 for a new stream).
+
+        Raises ConcurrencyConflict if the stream is not at that version (nothing
+        written, no position used). A ``command_id`` already recorded returns the first
+        result with ``duplicate=True`` and writes nothing; with a different
+        ``command_hash`` it raises IdempotencyMismatch.
+        """
+        ...
+
+    async def read_stream(
+        self, stream_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[RecordedEvent]:
+        """The stream's events with version > ``after_version``, in order."""
+        ...
+
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's last version (0 if it has no events)."""
+        ...
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        """The global log after a position, in commit order with no gaps."""
+        ...
+
+    async def last_position(self) -> int: ...
+
+    async def close(self) -> None: ...

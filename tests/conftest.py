@@ -1,0 +1,1 @@
+"""Shared test set-up. Database fixtures live in tests/infra/conftest.py."""

@@ -506,6 +506,8 @@ def legal_commands(state: MatchState, seat: int) -> list[c.AnySeatCommand]:
     if phase == "discard":
         return _discard_commands(state, hand, seat)
     if phase == "layoff":
+        if hand.knock is not None and hand.knock.kind != "knock":
+            return []  # gin is scored in the same batch of events: nothing to lay off
         layoffs: list[c.AnySeatCommand] = [
             c.LayOff(seat, card, i)
             for card in hand.hands[seat]

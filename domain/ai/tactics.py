@@ -1,0 +1,111 @@
+"""Small facts every level needs: hand masks, meld membership, and finding a command."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.cards import CARD_BIT, CARD_VALUE, Card, to_mask
+from domain.commands import (
+    AnySeatCommand,
+    BigGin,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    FinishLayoffs,
+    Gin,
+    Knock,
+    LayOff,
+    NextHand,
+    PassUpCard,
+    TakeUpCard,
+)
+from domain.melds import arrange_mask, deadwood_of_mask
+from domain.views import PlayerView
+
+
+def top_of_pile(view: PlayerView) -> Card | None:
+    return view.discard_pile[-1] if view.discard_pile else None
+
+
+def can_take_pile(view: PlayerView) -> bool:
+    return any(isinstance(cmd, (TakeUpCard, DrawDiscard)) for cmd in view.legal)
+
+
+def take_pile(view: PlayerView) -> AnySeatCommand:
+    """Take the face-up card: the up-card in the courtesy phase, else the pile top."""
+    kind = TakeUpCard if view.phase == "up_card" else DrawDiscard
+    return kind(view.seat)
+
+
+def decline_pile(view: PlayerView) -> AnySeatCommand:
+    return PassUpCard(view.seat) if view.phase == "up_card" else DrawStock(view.seat)
+
+
+def best_after_taking(mask: int, card: Card) -> int:
+    """Least deadwood after taking ``card`` and discarding any other card."""
+    full = mask | CARD_BIT[card]
+    best = 1 << 30
+    rest = full & ~CARD_BIT[card]
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        dw = deadwood_of_mask(full & ~low)
+        if dw < best:
+            best = dw
+    return best
+
+
+def in_meld(mask: int, card: Card) -> bool:
+    """Whether ``card`` is melded in the best arrangement of the hand plus ``card``."""
+    arrangement = arrange_mask(mask | CARD_BIT[card])
+    return any(card in meld for meld in arrangement.melds)
+
+
+def discardable(view: PlayerView) -> list[Card]:
+    return [card for card in view.hand if card != view.taken]
+
+
+def ending_command(view: PlayerView) -> AnySeatCommand | None:
+    """Moves every level makes at once: big gin, gin, the next hand, the end of layoffs."""
+    for cmd in view.legal:
+        if isinstance(cmd, BigGin):
+            return cmd
+    gins = [cmd for cmd in view.legal if isinstance(cmd, Gin)]
+    if gins:
+        return max(gins, key=lambda cmd: CARD_VALUE[cmd.card])
+    if view.phase == "hand_over":
+        return NextHand(view.seat)
+    return None
+
+
+def knocks(view: PlayerView) -> list[Knock]:
+    return [cmd for cmd in view.legal if isinstance(cmd, Knock)]
+
+
+def best_knock(view: PlayerView) -> Knock | None:
+    """The legal knock leaving the least deadwood (highest card thrown among equals)."""
+    options = knocks(view)
+    if not options:
+        return None
+    mask = to_mask(view.hand)
+    return min(
+        options,
+        key=lambda k: (deadwood_of_mask(mask & ~CARD_BIT[k.card]), -CARD_VALUE[k.card], k.card),
+    )
+
+
+def deadwood_layoff(view: PlayerView) -> AnySeatCommand:
+    """A plain defender: lay off one deadwood card that fits, else finish."""
+    dead = set(arrange_mask(to_mask(view.hand)).deadwood)
+    for cmd in view.legal:
+        if isinstance(cmd, LayOff) and cmd.card in dead:
+            return cmd
+    return FinishLayoffs(view.seat)
+
+
+def discard(view: PlayerView, card: Card) -> AnySeatCommand:
+    return Discard(view.seat, card)
+
+
+def masks(cards: Iterable[Card]) -> int:
+    return to_mask(cards)

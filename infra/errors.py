@@ -14,6 +14,19 @@ class ConcurrencyConflict(InfraError):
 
     rule = "concurrency_conflict"
 
+    def __init__(
+        self,
+        message: str,
+        *,
+        stream_id: str | None = None,
+        expected: int | None = None,
+        actual: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+
 
 class StreamNotFound(InfraError):
     """No events exist for that stream (match) id."""
@@ -32,8 +45,18 @@ class UndecodableEvent(InfraError):
 
     rule = "undecodable_event"
 
+    def __init__(self, message: str, *, position: int | None = None) -> None:
+        super().__init__(message)
+        self.position = position
+
 
 class StoreUnavailable(InfraError):
     """The database could not be reached or the connection was lost; safe to retry."""
 
     rule = "store_unavailable"
+
+
+class AlreadyExists(InfraError):
+    """A row with that unique key (a player id or token hash) is already stored."""
+
+    rule = "already_exists"

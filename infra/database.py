@@ -1,0 +1,75 @@
+"""Engines for the two supported databases, configured so the store's guarantees hold.
+
+SQLite: WAL (readers never block the writer), a long busy timeout, and transactions we
+begin ourselves, so a write transaction can be ``BEGIN IMMEDIATE``: it takes the write
+lock before reading the log head, which is what serialises appends on SQLite.
+PostgreSQL: asyncpg with a pool large enough for 16 concurrent writers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+DEFAULT_SQLITE_PATH = Path("data") / "ginrummy.sqlite3"
+URL_ENV = "GINRUMMY_DATABASE_URL"
+IMMEDIATE = "ginrummy_begin_immediate"  # execution option: a write transaction on SQLite
+
+
+def resolve_url(url: str | None = None) -> str:
+    """The async URL to use: the argument, else $GINRUMMY_DATABASE_URL, else embedded SQLite.
+
+    Plain ``postgresql://`` and ``sqlite:///`` URLs get their async driver added, so an
+    operator can paste the URL every other tool understands.
+    """
+    url = url or os.environ.get(URL_ENV) or None
+    if url is None:
+        DEFAULT_SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{DEFAULT_SQLITE_PATH}"
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    elif parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    return parsed.render_as_string(hide_password=False)
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The libpq-style DSN asyncpg wants, for the tailer's own LISTEN connection."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def create_engine(url: str | None = None) -> AsyncEngine:
+    url = resolve_url(url)
+    if is_sqlite(url):
+        engine = create_async_engine(url, connect_args={"timeout": 60})
+        _configure_sqlite(engine)
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        immediate = conn.get_execution_options().get(IMMEDIATE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,56 @@
+"""Players and their bearer tokens (stored only as a hash), for the server's auth."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import msgspec
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from infra.errors import AlreadyExists
+from infra.schema import players
+from infra.sql_event_store import translate_errors
+
+
+class Player(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    token_hash: str
+    created_at: datetime
+
+
+class Players:
+    """The ``players`` table; the engine is the store's (``store.engine``)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def create_player(self, id: str, name: str, token_hash: str) -> Player:
+        """Insert a player; AlreadyExists if the id or the token hash is taken."""
+        player = Player(id=id, name=name, token_hash=token_hash, created_at=datetime.now(UTC))
+        with translate_errors():
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.execute(insert(players).values(**msgspec.structs.asdict(player)))
+            except sa_exc.IntegrityError as error:
+                raise AlreadyExists(f"player {id!r} or its token already exists") from error
+        return player
+
+    async def player_by_token_hash(self, token_hash: str) -> Player | None:
+        return await self._one(players.c.token_hash == token_hash)
+
+    async def get_player(self, id: str) -> Player | None:
+        return await self._one(players.c.id == id)
+
+    async def _one(self, condition: object) -> Player | None:
+        with translate_errors():
+            async with self.engine.connect() as conn:
+                row = (await conn.execute(select(players).where(condition))).first()  # type: ignore[arg-type]
+        if row is None:
+            return None
+        created_at = row.created_at
+        if created_at.tzinfo is None:
+            created_at = created_at.replace(tzinfo=UTC)
+        return Player(id=row.id, name=row.name, token_hash=row.token_hash, created_at=created_at)

@@ -1,0 +1,137 @@
+"""The tables, as SQLAlchemy Core metadata shared by the store, the repositories and Alembic.
+
+One definition serves both databases: types are the portable ones (``Text``,
+``BigInteger``, ``LargeBinary``), so SQLite and PostgreSQL hold the same rows. The
+migrations in ``migrations/versions`` create exactly these tables; a test compares them.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+# The head of the global log: ONE row, updated inside every append transaction and
+# locked until commit. Appends therefore serialise on it, and positions follow commit
+# order with no gaps (see docs/event-store.md).
+log_head = Table(
+    "log_head",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("position", BigInteger, nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("position", BigInteger, primary_key=True, autoincrement=False),
+    Column("stream_id", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("type", Text, nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    Column("command_id", Text, nullable=True),
+    UniqueConstraint("stream_id", "version", name="uq_events_stream_version"),
+)
+
+# One row per command that appended: a retried command id finds its first result here.
+commands = Table(
+    "commands",
+    metadata,
+    Column("command_id", Text, primary_key=True),
+    Column("stream_id", Text, nullable=False),
+    Column("command_hash", Text, nullable=True),
+    Column("first_version", Integer, nullable=False),
+    Column("last_version", Integer, nullable=False),
+    Column("last_position", BigInteger, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("token_hash", Text, nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("player_id", Text, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("request_hash", Text, nullable=False),
+    Column("status", Integer, nullable=False),
+    Column("body", LargeBinary, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("player_id", "key", name="pk_idempotency_keys"),
+)
+
+projection_checkpoints = Table(
+    "projection_checkpoints",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("position", BigInteger, nullable=False),
+)
+
+# Read model: one row per (match, seat), so "my matches" is one indexed query.
+matches = Table(
+    "matches",
+    metadata,
+    Column("match_id", Text, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", Text, nullable=False),
+    Column("opponent", Text, nullable=False),
+    Column("rules_name", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("opponent_score", Integer, nullable=False),
+    Column("hands_played", Integer, nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("winner", Text, nullable=True),
+    Column("last_position", BigInteger, nullable=False),
+    PrimaryKeyConstraint("match_id", "seat", name="pk_matches"),
+    Index("ix_matches_player", "player_id", "started_at"),
+)
+
+# Read model: per-player totals; the average is points / hands scored.
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column("player_id", Text, primary_key=True),
+    Column("matches_won", Integer, nullable=False),
+    Column("matches_lost", Integer, nullable=False),
+    Column("hands_won", Integer, nullable=False),
+    Column("hands_lost", Integer, nullable=False),
+    Column("hands_washed", Integer, nullable=False),
+    Column("gins", Integer, nullable=False),
+    Column("undercuts_given", Integer, nullable=False),
+    Column("undercuts_received", Integer, nullable=False),
+    Column("knocks", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+)
+
+# A small table the stats projection keeps so it knows who sat where in each match.
+stats_seats = Table(
+    "stats_seats",
+    metadata,
+    Column("match_id", Text, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", Text, nullable=False),
+    PrimaryKeyConstraint("match_id", "seat", name="pk_stats_seats"),
+)

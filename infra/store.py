@@ -1,0 +1,24 @@
+"""Open the store the server runs on: the configured database, migrated to head.
+
+With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
+``./data/ginrummy.sqlite3``, so a fresh checkout runs with no database set up.
+"""
+
+from __future__ import annotations
+
+from infra.database import create_engine, resolve_url
+from infra.migrate import upgrade_async
+from infra.sql_event_store import SqlEventStore, translate_errors
+
+
+async def open_store(url: str | None = None, *, migrate: bool = True) -> SqlEventStore:
+    """The store for ``url`` (or the environment's, or the embedded default).
+
+    ``migrate`` applies the Alembic migrations first; several processes may do so at once.
+    An unreachable database raises StoreUnavailable.
+    """
+    url = resolve_url(url)
+    if migrate:
+        with translate_errors():
+            await upgrade_async(url)
+    return SqlEventStore(create_engine(url), url)

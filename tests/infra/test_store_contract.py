@@ -1,0 +1,175 @@
+"""The event-store contract, run against real SQLite and real PostgreSQL alike."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, select, update
+
+from domain.events import Discarded, UpCardPassed
+from infra.errors import (
+    ConcurrencyConflict,
+    IdempotencyMismatch,
+    StoreUnavailable,
+    UndecodableEvent,
+)
+from infra.schema import commands, events, log_head
+from infra.sql_event_store import SqlEventStore
+from tests.infra.helpers import batch, stream
+
+
+async def test_append_then_read_back_in_order(store: SqlEventStore) -> None:
+    s = stream()
+    first = await store.append(s, 0, [UpCardPassed(seat=1), Discarded(seat=0, card="7H")])
+    second = await store.append(s, 2, [UpCardPassed(seat=0)], command_id="c2")
+    assert (first.first_version, first.last_version, first.last_position) == (1, 2, 2)
+    assert (second.first_version, second.last_version, second.last_position) == (3, 3, 3)
+    read = await store.read_stream(s)
+    assert [e.version for e in read] == [1, 2, 3]
+    assert [e.position for e in read] == [1, 2, 3]
+    assert read[1].event == Discarded(seat=0, card="7H")
+    assert read[1].type == "discarded" and read[1].schema_version == 1
+    assert read[2].command_id == "c2" and read[0].command_id is None
+    assert read[0].recorded_at.tzinfo is not None
+    assert await store.stream_version(s) == 3
+    assert await store.stream_version(stream()) == 0
+    assert [e.version for e in await store.read_stream(s, after_version=1, limit=1)] == [2]
+    assert await store.last_position() == 3
+
+
+async def test_read_all_follows_positions_across_streams(store: SqlEventStore) -> None:
+    a, b = stream(), stream()
+    await store.append(a, 0, batch(2))
+    await store.append(b, 0, batch(1))
+    await store.append(a, 2, batch(1))
+    log = await store.read_all()
+    assert [(e.stream_id, e.version) for e in log] == [(a, 1), (a, 2), (b, 1), (a, 3)]
+    assert [e.position for e in await store.read_all(after_position=2, limit=1)] == [3]
+
+
+async def test_stale_version_conflicts_and_uses_no_position(store: SqlEventStore) -> None:
+    s = stream()
+    await store.append(s, 0, batch(2))
+    for stale in (0, 1, 3):
+        with pytest.raises(ConcurrencyConflict) as caught:
+            await store.append(s, stale, batch(1))
+        assert caught.value.actual == 2 and caught.value.expected == stale
+    assert await store.last_position() == 2
+    result = await store.append(stream(), 0, batch(1))
+    assert result.last_position == 3  # the failed attempts consumed no position
+
+
+async def test_ten_writers_at_one_version_exactly_one_wins(store: SqlEventStore) -> None:
+    s = stream()
+    await store.append(s, 0, batch(1))
+    outcomes = await asyncio.gather(
+        *(store.append(s, 1, batch(2, seat=i % 2)) for i in range(10)), return_exceptions=True
+    )
+    winners = [o for o in outcomes if not isinstance(o, BaseException)]
+    losers = [o for o in outcomes if isinstance(o, BaseException)]
+    assert len(winners) == 1
+    assert len(losers) == 9 and all(isinstance(o, ConcurrencyConflict) for o in losers)
+    assert await store.stream_version(s) == 3
+    assert [e.position for e in await store.read_all()] == [1, 2, 3]
+
+
+async def test_new_stream_race_has_one_creator(store: SqlEventStore) -> None:
+    s = stream()
+    outcomes = await asyncio.gather(
+        *(store.append(s, 0, batch(1)) for _ in range(8)), return_exceptions=True
+    )
+    assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
+    assert all(isinstance(o, ConcurrencyConflict) for o in outcomes if isinstance(o, BaseException))
+    assert len(await store.read_stream(s)) == 1
+
+
+async def test_retried_command_returns_first_result_and_writes_nothing(
+    store: SqlEventStore,
+) -> None:
+    s = stream()
+    first = await store.append(s, 0, batch(2), command_id="cmd-1", command_hash="h1")
+    await store.append(s, 2, batch(1))
+    retry = await store.append(s, 0, batch(2), command_id="cmd-1", command_hash="h1")
+    assert retry.duplicate and not first.duplicate
+    assert (retry.first_version, retry.last_version, retry.last_position) == (1, 2, 2)
+    assert await store.stream_version(s) == 3
+    assert await store.last_position() == 3
+
+
+async def test_concurrent_duplicates_append_once(store: SqlEventStore) -> None:
+    s = stream()
+    results = await asyncio.gather(
+        *(store.append(s, 0, batch(3), command_id="dup", command_hash="h") for _ in range(6))
+    )
+    assert sum(not r.duplicate for r in results) == 1
+    assert {(r.first_version, r.last_version, r.last_position) for r in results} == {(1, 3, 3)}
+    assert len(await store.read_all()) == 3
+
+
+async def test_same_command_id_with_other_payload_is_refused(store: SqlEventStore) -> None:
+    s = stream()
+    await store.append(s, 0, batch(1), command_id="cmd", command_hash="one")
+    with pytest.raises(IdempotencyMismatch):
+        await store.append(s, 1, batch(1), command_id="cmd", command_hash="two")
+    assert await store.stream_version(s) == 1
+
+
+async def test_exception_after_insert_before_commit_leaves_nothing(store: SqlEventStore) -> None:
+    async def explode(stage: str) -> None:
+        raise RuntimeError(f"crash at {stage}")
+
+    s = stream()
+    store.fault_hook = explode
+    with pytest.raises(RuntimeError):
+        await store.append(s, 0, batch(3), command_id="doomed", command_hash="h")
+    store.fault_hook = None
+    assert await store.read_all() == []
+    assert await store.last_position() == 0
+    async with store.engine.connect() as conn:
+        assert await conn.scalar(select(func.count()).select_from(commands)) == 0
+    # the same command can now go through, at the first position
+    result = await store.append(s, 0, batch(3), command_id="doomed", command_hash="h")
+    assert (result.last_position, result.duplicate) == (3, False)
+
+
+async def test_undecodable_payload_names_its_position(store: SqlEventStore) -> None:
+    s = stream()
+    await store.append(s, 0, batch(3))
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            update(events).where(events.c.position == 2).values(payload='{"type":"nonsense"}')
+        )
+    with pytest.raises(UndecodableEvent) as caught:
+        await store.read_all()
+    assert caught.value.position == 2 and "position 2" in str(caught.value)
+    with pytest.raises(UndecodableEvent):
+        await store.read_stream(s)
+    assert [e.position for e in await store.read_all(limit=1)] == [1]
+
+
+async def test_empty_batch_is_refused(store: SqlEventStore) -> None:
+    with pytest.raises(ValueError):
+        await store.append(stream(), 0, [])
+
+
+async def test_log_head_matches_the_last_event(store: SqlEventStore) -> None:
+    for i in range(5):
+        await store.append(stream(), 0, batch(i + 1))
+    async with store.engine.connect() as conn:
+        head = await conn.scalar(select(log_head.c.position))
+        top = await conn.scalar(select(func.max(events.c.position)))
+    assert head == top == 15
+
+
+async def test_unreachable_database_is_store_unavailable() -> None:
+    from infra.store import open_store
+
+    dead = await open_store("postgresql+asyncpg://postgres@127.0.0.1:1/none", migrate=False)
+    try:
+        with pytest.raises(StoreUnavailable):
+            await dead.append(stream(), 0, batch(1))
+        with pytest.raises(StoreUnavailable):
+            await dead.read_all()
+    finally:
+        await dead.close()

@@ -1,13 +1,94 @@
-"""Medium: placeholder until the rule-based player lands; plays like easy without slips."""
+"""Medium: a solid rule-based player, the benchmark the hard level must beat.
+
+It discards high deadwood first but keeps cards that can still meld (two ways
+above all, and ways that are not dead in the pile), takes a face-up card when it
+lowers its best deadwood, avoids throwing what the opponent has shown interest
+in, knocks at once, and holds for gin only early, when it is one card away.
+"""
 
 from __future__ import annotations
 
 import random
 
-from domain.ai import easy
+from domain.ai import knowledge, tactics
+from domain.cards import CARD_BIT, CARD_INDEX, CARD_VALUE
 from domain.commands import AnySeatCommand
+from domain.melds import deadwood_of_mask
 from domain.views import PlayerView
+
+HOLD_FOR_GIN_STOCK = 20  # hold a knock for gin only while the stock has this many cards
+HOLD_FOR_GIN_DEADWOOD = 2  # ...and only when the knock would leave this little deadwood
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
-    return easy.play(view, rng, budget_ms)
+    ending = tactics.ending_command(view)
+    if ending is not None:
+        return ending
+    if view.phase in ("up_card", "draw"):
+        return _draw(view)
+    if view.phase == "layoff":
+        return tactics.deadwood_layoff(view)
+    knock = tactics.best_knock(view)
+    if knock is not None:
+        left = deadwood_of_mask(tactics.masks(view.hand) & ~CARD_BIT[knock.card])
+        if not (view.stock_size >= HOLD_FOR_GIN_STOCK and left <= HOLD_FOR_GIN_DEADWOOD):
+            return knock
+    return tactics.discard(view, choose_discard(view))
+
+
+def _draw(view: PlayerView) -> AnySeatCommand:
+    top = tactics.top_of_pile(view)
+    if top is None or not tactics.can_take_pile(view):
+        return tactics.decline_pile(view)
+    mask = tactics.masks(view.hand)
+    now = deadwood_of_mask(mask)
+    after = tactics.best_after_taking(mask, top)
+    if after < now and (tactics.in_meld(mask, top) or now - after >= 7):
+        return tactics.take_pile(view)
+    return tactics.decline_pile(view)
+
+
+def choose_discard(view: PlayerView) -> str:
+    """Least deadwood, less the promise of the cards kept, plus the risk of feeding."""
+    know = knowledge.read(view)
+    mask = know.mine
+    interest = know.opponent_took | know.opponent_known
+    safe = know.opponent_threw | know.opponent_passed
+    dead = know.pile & ~(1 << CARD_INDEX[view.discard_pile[-1]]) if view.discard_pile else 0
+    promise = 4 if view.stock_size > 16 else 2
+    best: tuple[float, int, str] | None = None
+    for card in tactics.discardable(view):
+        index = CARD_INDEX[card]
+        rest = mask & ~(1 << index)
+        score: float = deadwood_of_mask(rest)
+        score += promise * _live_ways(rest, index, dead)
+        score += 5 * min(knowledge.near(interest, index), 2)
+        score -= 2 * min(knowledge.near(safe, index), 1)
+        key = (score, -CARD_VALUE[card], card)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[2]
+
+
+def _live_ways(rest: int, index: int, dead: int) -> int:
+    """Half-melds the card forms with kept cards, counting only those not killed by the pile."""
+    suit, rank = divmod(index, 13)
+    ways = 0
+    others = [s for s in range(4) if s != suit]
+    pair = [s for s in others if rest >> (s * 13 + rank) & 1]
+    free = [s for s in others if not (rest >> (s * 13 + rank) & 1 or dead >> (s * 13 + rank) & 1)]
+    if pair and (len(pair) >= 2 or free):
+        ways += 1
+    row = rest >> (suit * 13) & 0x1FFF
+    gone = dead >> (suit * 13) & 0x1FFF
+    for low in (rank - 2, rank - 1, rank):
+        window = [r for r in range(low, low + 3)]
+        if window[0] < 0 or window[-1] > 12:
+            continue
+        held = [r for r in window if r != rank and row >> r & 1]
+        missing = [r for r in window if r != rank and not row >> r & 1]
+        if held and all(not gone >> r & 1 for r in missing):
+            ways += 1
+            break
+    return ways

@@ -213,13 +213,11 @@ class SqlEventStore:
             async with conn.begin():
                 yield conn
 
-    def wakeup(self) -> asyncio.Event:
-        """An event set after every local append, so an in-process tailer reacts at once."""
-        flag = asyncio.Event()
+    def add_wakeup(self, flag: asyncio.Event) -> None:
+        """Set ``flag`` after every append through this store, so a local tailer reacts at once."""
         self._wakeups.add(flag)
-        return flag
 
-    def drop_wakeup(self, flag: asyncio.Event) -> None:
+    def remove_wakeup(self, flag: asyncio.Event) -> None:
         self._wakeups.discard(flag)
 
     def _wake(self) -> None:

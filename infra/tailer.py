@@ -1,0 +1,155 @@
+"""Follow the global log and hand every new event, once and in order, to a handler.
+
+The server runs one per process to fan out live events, whichever process appended
+them. On PostgreSQL one dedicated asyncpg connection LISTENs on the channel that every
+append NOTIFYs (the payload is only the new position); the events themselves are read
+from the table. On every connect and reconnect it LISTENs first and then catches up,
+so nothing committed in between is missed; a slow poll is the backstop, and it also
+checks the LISTEN connection, so a killed session is noticed and replaced. On SQLite
+(one process) it polls, and wakes at once for appends made through the same store.
+
+Ordering is the store's guarantee: positions follow commit order with no gaps, so
+"everything after the last position delivered" is exactly what is new.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncpg  # type: ignore[import-untyped]
+
+from infra.database import asyncpg_dsn
+from infra.errors import StoreUnavailable
+from infra.event_store import RecordedEvent
+from infra.sql_event_store import NOTIFY_CHANNEL, SqlEventStore
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[RecordedEvent], Awaitable[None]]
+
+
+class LogTailer:
+    """Deliver each event after ``after_position`` to ``handler`` exactly once, in order.
+
+    A handler that raises is logged and skipped past: one bad subscriber must not stall
+    the fan-out for everyone. ``position`` is the last position delivered.
+    """
+
+    def __init__(
+        self,
+        store: SqlEventStore,
+        after_position: int,
+        handler: Handler,
+        *,
+        poll_interval: float | None = None,
+        batch_size: int = 500,
+    ) -> None:
+        self.store = store
+        self.position = after_position
+        self.handler = handler
+        self.poll_interval = poll_interval or (5.0 if store.is_postgres else 0.2)
+        self.batch_size = batch_size
+        self.connects = 0  # LISTEN sessions opened (PostgreSQL); > 1 means it reconnected
+        self.listening = asyncio.Event()
+        self._signal = asyncio.Event()
+        self._conn: Any = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.store.add_wakeup(self._signal)
+        self._task = asyncio.create_task(self._run(), name="log-tailer")
+
+    async def stop(self) -> None:
+        self.store.remove_wakeup(self._signal)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self._close_listener()
+
+    async def catch_up(self) -> None:
+        """Deliver everything committed so far (also what every wake-up does)."""
+        while True:
+            batch = await self.store.read_all(self.position, self.batch_size)
+            for recorded in batch:
+                try:
+                    await self.handler(recorded)
+                except Exception:
+                    log.exception("tailer handler failed at position %s", recorded.position)
+                self.position = recorded.position
+            if len(batch) < self.batch_size:
+                return
+
+    # --- the loop --------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        backoff = 0.05
+        while True:
+            try:
+                if self.store.is_postgres:
+                    await self._listen()
+                await self.catch_up()
+                backoff = 0.05
+                while True:
+                    await self._wait()
+                    await self._check_listener()
+                    await self.catch_up()
+            except asyncio.CancelledError:
+                raise
+            except (StoreUnavailable, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+                log.warning("log tailer lost its connection (%s); reconnecting", e)
+            except _ListenerLost:
+                log.warning("log tailer's LISTEN connection closed; reconnecting")
+            await self._close_listener()
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 2.0)
+
+    async def _wait(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._signal.wait(), self.poll_interval)
+        self._signal.clear()
+
+    async def _listen(self) -> None:
+        conn = await asyncpg.connect(asyncpg_dsn(self.store.url), timeout=10)
+        self._conn = conn
+        conn.add_termination_listener(self._on_terminated)
+        await conn.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        self.connects += 1
+        self.listening.set()
+
+    async def _check_listener(self) -> None:
+        """On PostgreSQL: is the LISTEN session alive? (A round trip on the backstop tick.)"""
+        if not self.store.is_postgres:
+            return
+        conn = self._conn
+        if conn is None or conn.is_closed():
+            raise _ListenerLost
+        await conn.execute("SELECT 1")
+
+    async def _close_listener(self) -> None:
+        self.listening.clear()
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), 2)
+        elif conn is not None:
+            conn.terminate()
+
+    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        with contextlib.suppress(ValueError):
+            if int(payload) <= self.position:
+                return
+        self._signal.set()
+
+    def _on_terminated(self, _conn: Any) -> None:
+        self.listening.clear()
+        self._signal.set()  # wake the loop so it notices at once
+
+
+class _ListenerLost(Exception):
+    """The dedicated LISTEN connection is gone."""

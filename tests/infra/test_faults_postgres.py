@@ -1,0 +1,93 @@
+"""Connection faults on real PostgreSQL: killed sessions surface as retryable errors and
+leave nothing half-written; the tailer's killed LISTEN session is replaced without
+losing or repeating an event."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from infra.database import asyncpg_dsn
+from infra.errors import StoreUnavailable
+from infra.event_store import RecordedEvent
+from infra.store import open_store
+from infra.tailer import LogTailer
+from tests.infra.helpers import batch, stream
+
+
+async def _terminate(url: str, query: str) -> int:
+    conn = await asyncpg.connect(asyncpg_dsn(url))
+    try:
+        return len(await conn.fetch(query))
+    finally:
+        await conn.close()
+
+
+async def test_connection_killed_mid_append_is_retryable_and_writes_nothing(pg_url: str) -> None:
+    store = await open_store(pg_url, migrate=False)
+    killed: list[int] = []
+
+    async def kill_my_session(_stage: str) -> None:
+        killed.append(
+            await _terminate(
+                pg_url,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND state = 'idle in transaction'",
+            )
+        )
+
+    try:
+        s = stream()
+        store.fault_hook = kill_my_session
+        with pytest.raises(StoreUnavailable):
+            await store.append(s, 0, batch(2), command_id="c1", command_hash="h")
+        assert killed == [1]
+        store.fault_hook = None
+        assert await store.read_all() == []
+        result = await store.append(s, 0, batch(2), command_id="c1", command_hash="h")
+        assert (result.last_position, result.duplicate) == (2, False)
+    finally:
+        await store.close()
+
+
+async def test_tailer_survives_pg_terminate_backend(pg_url: str) -> None:
+    reader = await open_store(pg_url, migrate=False)
+    writer = await open_store(pg_url, migrate=False)  # another process: no local wake-ups
+    delivered: list[RecordedEvent] = []
+    got = asyncio.Event()
+
+    async def collect(event: RecordedEvent) -> None:
+        delivered.append(event)
+        got.set()
+
+    # A long poll, so only LISTEN/NOTIFY or the reconnect can deliver promptly.
+    tailer = LogTailer(reader, 0, collect, poll_interval=0.5)
+    s = stream()
+    try:
+        await tailer.start()
+        await asyncio.wait_for(tailer.listening.wait(), 5)
+        await writer.append(s, 0, batch(2))
+        await asyncio.wait_for(got.wait(), 5)
+        for round_ in range(3):
+            pid = tailer._conn.get_server_pid()
+            assert await _terminate(pg_url, f"SELECT pg_terminate_backend({pid})") == 1
+            version = await writer.stream_version(s)
+            await writer.append(s, version, batch(3))  # committed while nobody listens
+            for _ in range(300):
+                if tailer.connects >= round_ + 2 and tailer.position == version + 3:
+                    break
+                await asyncio.sleep(0.02)
+            assert tailer.connects == round_ + 2
+        await writer.append(s, await writer.stream_version(s), batch(1))
+        for _ in range(300):
+            if len(delivered) == 12:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await tailer.stop()
+        await reader.close()
+        await writer.close()
+    assert [e.position for e in delivered] == list(range(1, 13))
+    assert [e.version for e in delivered] == list(range(1, 13))

@@ -1,0 +1,60 @@
+"""The log tailer on both databases: from a position on, each event once, in order."""
+
+from __future__ import annotations
+
+import asyncio
+
+from infra.event_store import RecordedEvent
+from infra.sql_event_store import SqlEventStore
+from infra.store import open_store
+from infra.tailer import LogTailer
+from tests.infra.helpers import batch, stream
+
+
+async def _until(condition: object, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if condition():  # type: ignore[operator]
+            return
+        await asyncio.sleep(0.01)
+
+
+async def test_tailer_starts_after_its_position_and_follows_other_writers(
+    store: SqlEventStore, db_url: str
+) -> None:
+    s = stream()
+    await store.append(s, 0, batch(3))
+    delivered: list[RecordedEvent] = []
+
+    async def collect(event: RecordedEvent) -> None:
+        delivered.append(event)
+
+    tailer = LogTailer(store, 2, collect, poll_interval=0.05)
+    other = await open_store(db_url, migrate=False)
+    try:
+        await tailer.start()
+        await _until(lambda: tailer.position == 3)
+        await other.append(s, 3, batch(2))  # from "another process"
+        await store.append(stream(), 0, batch(1))  # and from this one
+        await _until(lambda: tailer.position == 6)
+    finally:
+        await tailer.stop()
+        await other.close()
+    assert [e.position for e in delivered] == [3, 4, 5, 6]
+
+
+async def test_a_failing_handler_does_not_stall_the_tailer(store: SqlEventStore) -> None:
+    seen: list[int] = []
+
+    async def fussy(event: RecordedEvent) -> None:
+        seen.append(event.position)
+        if event.position == 2:
+            raise RuntimeError("subscriber bug")
+
+    tailer = LogTailer(store, 0, fussy, poll_interval=0.05)
+    await store.append(stream(), 0, batch(3))
+    try:
+        await tailer.start()
+        await _until(lambda: tailer.position == 3)
+    finally:
+        await tailer.stop()
+    assert seen == [1, 2, 3]

@@ -1,0 +1,113 @@
+"""The Litestar application: routes, the problem mapping, OpenAPI, and the lifespan.
+
+The lifespan opens the store (migrated), starts the global-log tailer that feeds the
+in-process fan-out hub, and closes both on shutdown, so the app is fully usable from
+the first request and leaves no task behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme, Server
+from litestar.static_files import create_static_files_router
+
+from infra.event_store import RecordedEvent
+from infra.idempotency import IdempotencyKeys
+from infra.players import Players
+from infra.store import open_store
+from infra.tailer import LogTailer
+from server.config import Settings
+from server.fanout import Hub
+from server.http.health import healthz, readyz
+from server.http.matches import MatchesController
+from server.http.players import PlayersController
+from server.match_service import MatchService
+from server.openapi_plugins import ArrayLikeMovePlugin
+from server.problems import handle_exception
+from server.services import Services
+from server.ws.live import live
+
+STATIC_DIR = Path(__file__).parent / "static"
+API_VERSION = "1.0.0"
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Gin Rummy server",
+        version=API_VERSION,
+        description=(
+            "Play Gin Rummy against the server's AI over HTTP and a WebSocket "
+            "(`/v1/matches/{id}/live`, described in `openapi/asyncapi.yaml`). Errors are "
+            "RFC 9457 problem details (`application/problem+json`) with a stable `type`."
+        ),
+        servers=[Server(url="/")],
+        components=Components(
+            security_schemes={
+                "bearer": SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="The token from POST /v1/players.",
+                )
+            }
+        ),
+        security=[{"bearer": []}],
+        path="/schema",
+        create_examples=False,
+    )
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    static_dir = Path(settings.static_dir) if settings.static_dir else STATIC_DIR
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        store = await open_store(settings.database_url or None)
+        hub = Hub()
+
+        async def on_event(recorded: RecordedEvent) -> None:
+            hub.publish(recorded.stream_id, recorded.version)
+
+        poll = None if store.is_postgres else settings.tail_poll_ms / 1000
+        tailer = LogTailer(store, await store.last_position(), on_event, poll_interval=poll)
+        await tailer.start()
+        app.state.services = Services(
+            settings=settings,
+            store=store,
+            matches=MatchService(
+                store, ai_time_cap_ms=settings.ai_time_cap_ms, on_append=hub.publish
+            ),
+            hub=hub,
+            players=Players(store.engine),
+            idempotency=IdempotencyKeys(store.engine),
+        )
+        try:
+            yield
+        finally:
+            await tailer.stop()
+            await store.close()
+
+    logging.basicConfig(level=settings.log_level.upper())
+    return Litestar(
+        route_handlers=[
+            healthz,
+            readyz,
+            PlayersController,
+            MatchesController,
+            live,
+            create_static_files_router(
+                path="/", directories=[static_dir], html_mode=True, include_in_schema=False
+            ),
+        ],
+        lifespan=[lifespan],
+        exception_handlers={Exception: handle_exception},
+        openapi_config=openapi_config(),
+        request_max_body_size=settings.max_body_bytes,
+        plugins=[ArrayLikeMovePlugin()],
+    )

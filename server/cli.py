@@ -1,0 +1,95 @@
+"""``ginrummy``: serve the API, print the OpenAPI document, replay a match.
+
+``serve`` needs nothing set up: with no ``GINRUMMY_DATABASE_URL`` it uses the
+embedded SQLite file and applies the migrations first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import sys
+
+import msgspec
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ginrummy", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the HTTP/WebSocket server")
+    serve.add_argument("--host", help="interface (default GINRUMMY_HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default GINRUMMY_PORT or 8000)")
+    commands.add_parser("openapi", help="print the OpenAPI document (JSON)")
+    replay = commands.add_parser("replay", help="print a match's complete state after event N")
+    replay.add_argument("match_id")
+    replay.add_argument("--at", type=int, default=None, help="event number (default: last)")
+    commands.add_parser("rebuild-projections", help="rebuild the read models from the log")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args.host, args.port)
+    if args.command == "openapi":
+        sys.stdout.write(openapi_json())
+        return 0
+    if args.command == "replay":
+        return asyncio.run(_replay(args.match_id, args.at))
+    if args.command == "rebuild-projections":
+        return asyncio.run(_rebuild())
+    return 2
+
+
+def openapi_json() -> str:
+    """The OpenAPI document exactly as committed in openapi/openapi.json."""
+    from server.app import create_app
+    from server.config import Settings
+
+    schema = create_app(Settings()).openapi_schema.to_schema()
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def _serve(host: str | None, port: int | None) -> int:
+    import uvicorn
+
+    from server.app import create_app
+    from server.config import Settings
+
+    settings = Settings.from_env()
+    uvicorn.run(
+        create_app(settings),
+        host=host or settings.host,
+        port=port or settings.port,
+        log_level=settings.log_level,
+        ws_max_size=settings.ws_max_message_bytes,
+    )
+    return 0
+
+
+async def _replay(match_id: str, at: int | None) -> int:
+    from infra.store import open_store
+
+    render_replay = importlib.import_module("infra.replay").render_replay
+    store = await open_store()
+    try:
+        rendered = await render_replay(store, match_id, at)
+    finally:
+        await store.close()
+    text = rendered if isinstance(rendered, str) else msgspec.json.encode(rendered).decode()
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+async def _rebuild() -> int:
+    from infra.store import open_store
+
+    rebuild_all = importlib.import_module("infra.projections").rebuild_all
+    store = await open_store()
+    try:
+        await rebuild_all(store)
+    finally:
+        await store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

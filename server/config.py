@@ -1,0 +1,114 @@
+"""Server settings, read once from ``GINRUMMY_*`` environment variables.
+
+One table (``SETTINGS_TABLE``) is the single source for the defaults and for the
+documentation in ``docs/configuration.md``, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+# (field, environment variable, default, description)
+SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "database_url",
+        "GINRUMMY_DATABASE_URL",
+        "",
+        "Event store URL. Empty: the embedded SQLite file `./data/ginrummy.sqlite3`. "
+        "PostgreSQL: `postgresql+asyncpg://user@host:5432/db`.",
+    ),
+    ("host", "GINRUMMY_HOST", "127.0.0.1", "Interface `ginrummy serve` listens on."),
+    ("port", "GINRUMMY_PORT", "8000", "TCP port `ginrummy serve` listens on."),
+    (
+        "ai_time_cap_ms",
+        "GINRUMMY_AI_TIME_CAP_MS",
+        "2000",
+        "Upper bound on the AI's thinking time for one decision, in milliseconds.",
+    ),
+    (
+        "max_body_bytes",
+        "GINRUMMY_MAX_BODY_BYTES",
+        "16384",
+        "Largest accepted HTTP request body; larger bodies get a 413 problem.",
+    ),
+    (
+        "ws_heartbeat_s",
+        "GINRUMMY_WS_HEARTBEAT_S",
+        "15",
+        "Seconds between heartbeat pings on a live socket; a socket silent for three "
+        "intervals is closed.",
+    ),
+    (
+        "ws_queue_size",
+        "GINRUMMY_WS_QUEUE_SIZE",
+        "256",
+        "Frames buffered per socket; a client that falls this far behind is dropped "
+        "(it reconnects and resumes from its last version).",
+    ),
+    (
+        "ws_max_message_bytes",
+        "GINRUMMY_WS_MAX_MESSAGE_BYTES",
+        "16384",
+        "Largest accepted client WebSocket message.",
+    ),
+    (
+        "tail_poll_ms",
+        "GINRUMMY_TAIL_POLL_MS",
+        "200",
+        "How often the global-log tailer polls on SQLite (PostgreSQL uses LISTEN/NOTIFY "
+        "and polls only as a fallback).",
+    ),
+    (
+        "static_dir",
+        "GINRUMMY_STATIC_DIR",
+        "",
+        "Directory of the web page served at `/`. Empty: the bundled `server/static`.",
+    ),
+    ("log_level", "GINRUMMY_LOG_LEVEL", "info", "Log level (debug, info, warning, error)."),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    ai_time_cap_ms: int = 2000
+    max_body_bytes: int = 16384
+    ws_heartbeat_s: float = 15.0
+    ws_queue_size: int = 256
+    ws_max_message_bytes: int = 16384
+    tail_poll_ms: int = 200
+    static_dir: str = ""
+    log_level: str = "info"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Settings from the environment; a malformed number is a startup error, not a guess."""
+        env = os.environ if env is None else env
+        types = {f.name: f.type for f in fields(cls)}
+        values: dict[str, object] = {}
+        for name, var, default, _ in SETTINGS_TABLE:
+            raw = env.get(var, default)
+            kind = types[name]
+            try:
+                if kind == "int":
+                    values[name] = int(raw)
+                elif kind == "float":
+                    values[name] = float(raw)
+                else:
+                    values[name] = raw
+            except ValueError as exc:
+                raise SystemExit(f"{var}={raw!r} is not a valid {kind}") from exc
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def settings_markdown() -> str:
+    """The configuration table as Markdown, for docs/configuration.md."""
+    lines = ["| variable | default | meaning |", "|---|---|---|"]
+    for _, var, default, text in SETTINGS_TABLE:
+        shown = f"`{default}`" if default else "(empty)"
+        lines.append(f"| `{var}` | {shown} | {text} |")
+    return "\n".join(lines) + "\n"

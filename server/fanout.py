@@ -1,0 +1,73 @@
+"""In-process fan-out: "match M reached version V" to every socket watching M.
+
+Only the fact that a stream moved travels here; each socket then reads the events it
+has not sent from the match service (which reads the store once per process), so a
+notification can be lost or repeated without losing or repeating an event. Publish
+never blocks and never raises: a watcher that is gone or slow cannot stall the
+publisher or the other watchers.
+
+Two sources publish: this process right after its own appends (low latency), and the
+store's global-log tailer (moves made by other processes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+
+log = logging.getLogger("ginrummy.fanout")
+
+
+class Watch:
+    """One socket's wake-up signal: coalesces any number of publishes into one wake."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.latest = 0
+        self._wake = asyncio.Event()
+
+    def notify(self, version: int) -> None:
+        if version > self.latest:
+            self.latest = version
+        self._wake.set()
+
+    async def wait(self, timeout: float | None = None) -> bool:
+        """True if woken, False on timeout."""
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._wake.clear()
+        return True
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._watches: dict[str, set[Watch]] = defaultdict(set)
+
+    def watch(self, match_id: str) -> Watch:
+        watch = Watch(match_id)
+        self._watches[match_id].add(watch)
+        return watch
+
+    def unwatch(self, watch: Watch) -> None:
+        watches = self._watches.get(watch.match_id)
+        if watches is None:
+            return
+        watches.discard(watch)
+        if not watches:
+            del self._watches[watch.match_id]
+
+    def publish(self, match_id: str, version: int) -> None:
+        for watch in tuple(self._watches.get(match_id, ())):
+            try:
+                watch.notify(version)
+            except Exception:  # a broken watcher must not stop the others
+                log.exception("dropping a broken watch on %s", match_id)
+                self.unwatch(watch)
+
+    def watcher_count(self, match_id: str | None = None) -> int:
+        if match_id is not None:
+            return len(self._watches.get(match_id, ()))
+        return sum(len(w) for w in self._watches.values())

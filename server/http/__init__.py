@@ -1,0 +1,1 @@
+"""HTTP controllers: thin adapters from requests to the match service."""

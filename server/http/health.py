@@ -1,0 +1,22 @@
+"""Liveness and readiness: /healthz never touches the database, /readyz does."""
+
+from __future__ import annotations
+
+from litestar import get
+from litestar.datastructures import State
+
+from server.problems import problem_responses
+from server.schemas import Health
+from server.services import services_of
+
+
+@get("/healthz", operation_id="getHealth", tags=["health"], sync_to_thread=False)
+def healthz() -> Health:
+    return Health(status="ok")
+
+
+@get("/readyz", operation_id="getReadiness", tags=["health"], responses=problem_responses(503))
+async def readyz(state: State) -> Health:
+    """Ready when the event store answers a query (a 503 problem otherwise)."""
+    await services_of(state).store.last_position()
+    return Health(status="ready")

@@ -1,0 +1,186 @@
+"""Matches: create one against the AI, read your view, act, page the log, replay it."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.datastructures import State
+from litestar.params import Parameter
+
+from domain.rules import PRESETS, make_rules
+from server.match_service import seat_of, versioned
+from server.problems import (
+    IdempotencyKeyReused,
+    MatchNotFinished,
+    VersionOutOfRange,
+    problem_responses,
+)
+from server.schemas import (
+    ActionRequest,
+    ActionResponse,
+    CreateMatchRequest,
+    EventsPage,
+    MatchList,
+    MatchResponse,
+    ReplayResponse,
+    VersionedEvent,
+    to_command,
+)
+from server.services import services_of
+
+AnyRequest = Request[Any, Any, Any]
+MatchId = Annotated[str, Parameter(max_length=64, description="The match id")]
+IdempotencyKey = Annotated[
+    str | None,
+    Parameter(
+        header="Idempotency-Key",
+        max_length=200,
+        required=False,
+        description="A retried request with the same key returns the first answer.",
+    ),
+]
+
+
+def request_hash(match_id: str, data: ActionRequest) -> str:
+    return hashlib.sha256(match_id.encode() + b"\n" + msgspec.json.encode(data)).hexdigest()
+
+
+class MatchesController(Controller):
+    path = "/v1/matches"
+    tags = ("matches",)
+
+    @post(
+        "/",
+        operation_id="createMatch",
+        status_code=201,
+        responses=problem_responses(400, 401, 413, 422),
+    )
+    async def create_match(
+        self, state: State, request: AnyRequest, data: CreateMatchRequest
+    ) -> MatchResponse:
+        """Start a match against the AI; its opening moves, if any, are already played."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        if isinstance(data.rules, str):
+            rules = PRESETS[data.rules]
+        else:
+            rules = make_rules(data.rules.preset, **data.rules.overrides())
+        match_id = await services.matches.create(player.id, data.level, rules, data.seed)
+        return await services.matches.view(match_id, player.id)
+
+    @get("/", operation_id="listMatches", responses=problem_responses(401))
+    async def list_matches(
+        self,
+        state: State,
+        request: AnyRequest,
+        status: Literal["active", "finished"] | None = None,
+    ) -> MatchList:
+        """The caller's matches, newest first, from the matches projection."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        return await services.match_list(player.id, status)
+
+    @get("/{match_id:str}", operation_id="getMatch", responses=problem_responses(401, 403, 404))
+    async def get_match(self, state: State, request: AnyRequest, match_id: str) -> MatchResponse:
+        """The caller's view of the match: its hand, the public cards, its legal actions."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        return await services.matches.view(match_id, player.id)
+
+    @post(
+        "/{match_id:str}/actions",
+        operation_id="postAction",
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 413, 422),
+    )
+    async def post_action(
+        self,
+        state: State,
+        request: AnyRequest,
+        match_id: str,
+        data: ActionRequest,
+        idempotency_key: IdempotencyKey = None,
+    ) -> ActionResponse:
+        """Act for your seat; the answer holds your events and the AI's replies."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        digest = request_hash(match_id, data)
+        if idempotency_key is not None:
+            stored = await services.idempotency.get(player.id, idempotency_key)
+            if stored is not None:
+                return _replayed(stored.request_hash, digest, stored.body)
+        answer = await services.matches.act(
+            match_id,
+            player.id,
+            lambda seat: to_command(data.action, seat),
+            data.version,
+            command_id=f"key:{player.id}:{idempotency_key}" if idempotency_key else None,
+            command_hash=digest if idempotency_key else None,
+        )
+        if idempotency_key is not None:
+            stored = await services.idempotency.put(
+                player.id, idempotency_key, digest, 200, msgspec.json.encode(answer)
+            )
+            return _replayed(stored.request_hash, digest, stored.body)
+        return answer
+
+    @get(
+        "/{match_id:str}/events",
+        operation_id="getMatchEvents",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def get_events(
+        self,
+        state: State,
+        request: AnyRequest,
+        match_id: str,
+        after: Annotated[int, Parameter(ge=0)] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
+    ) -> EventsPage:
+        """A page of the log: redacted for you while the match runs, complete once over."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        await services.matches.play_ai(match_id)
+        record = await services.matches.load(match_id)
+        seat = seat_of(record.state, player.id)
+        page = record.events[after : after + limit]
+        complete = record.state.settlement is not None
+        if complete:
+            events = [VersionedEvent(version=r.version, event=r.event) for r in page]
+        else:
+            events = versioned(page, seat)
+        return EventsPage(events=events, complete=complete)
+
+    @get(
+        "/{match_id:str}/replay",
+        operation_id="getMatchReplay",
+        responses=problem_responses(401, 403, 404, 409, 422),
+    )
+    async def get_replay(
+        self,
+        state: State,
+        request: AnyRequest,
+        match_id: str,
+        at: Annotated[int | None, Parameter(ge=1)] = None,
+    ) -> ReplayResponse:
+        """The complete state (both hands, the stock) after event ``at`` of a finished match."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        record = await services.matches.load(match_id)
+        seat_of(record.state, player.id)
+        if record.state.settlement is None:
+            raise MatchNotFinished("replays show every hand, so only finished matches have one")
+        last = record.state.version
+        position = last if at is None else at
+        if position > last:
+            raise VersionOutOfRange(f"the match has {last} events; at must be 1..{last}")
+        return ReplayResponse(at=position, state=record.state_at(position))
+
+
+def _replayed(stored_hash: str, digest: str, body: bytes) -> ActionResponse:
+    if stored_hash != digest:
+        raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
+    return msgspec.json.decode(body, type=ActionResponse)

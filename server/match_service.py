@@ -1,0 +1,255 @@
+"""The match service: the server's one path from a request to appended events.
+
+It folds a match from the store (keeping a small in-process cache that catches up
+with one ``read_stream`` per call), checks the caller's seat and version, appends the
+human's events, then plays the AI seat until the human is to act again. The human's
+append and the AI's append are separate, so if the process dies between them the
+match is left with the AI to act; every entry point calls ``play_ai`` first, so a
+match never stalls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from domain.ai import choose
+from domain.commands import AnySeatCommand, StartMatch
+from domain.events import Event
+from domain.match import apply, evolve, fold
+from domain.rules import Rules
+from domain.state import MatchState
+from domain.views import player_view, redact
+from infra.errors import ConcurrencyConflict, StreamNotFound
+from infra.event_store import EventStore, RecordedEvent
+from server.problems import MatchNotFound, NotYourMatch, StaleVersion
+from server.schemas import ActionResponse, MatchResponse, VersionedEvent
+
+HUMAN_SEAT = 0
+AI_SEAT = 1
+AI_PREFIX = "ai:"
+CACHE_SIZE = 2000
+
+
+@dataclass
+class MatchRecord:
+    """A match as this process last read it: every recorded event and the folded state."""
+
+    state: MatchState
+    events: list[RecordedEvent]
+
+    def state_at(self, version: int) -> MatchState:
+        """The state after event ``version`` (refolded from the log; cheap for one match)."""
+        if version == self.state.version:
+            return self.state
+        return fold(r.event for r in self.events[:version])
+
+
+def ai_level(state: MatchState) -> str:
+    return state.players[AI_SEAT].removeprefix(AI_PREFIX)
+
+
+def ai_seed(match_seed: str, version: int) -> str:
+    """The AI's seed for one decision: fixed by the match seed and version, so replays agree."""
+    return hashlib.sha256(f"ai:{match_seed}:{version}".encode()).hexdigest()
+
+
+def seat_of(state: MatchState, player_id: str) -> int:
+    """The caller's seat; a token never grants the other seat (the AI's or anyone's)."""
+    if state.players[HUMAN_SEAT] == player_id:
+        return HUMAN_SEAT
+    raise NotYourMatch("your token holds no seat in this match")
+
+
+def versioned(events: Sequence[RecordedEvent], seat: int | None) -> list[VersionedEvent]:
+    """Events as a seat may see them; ``seat=None`` with ``complete`` handled by the caller."""
+    return [
+        VersionedEvent(version=r.version, event=redact(r.event, seat))  # type: ignore[arg-type]
+        for r in events
+    ]
+
+
+class MatchService:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        ai_time_cap_ms: float | None = None,
+        on_append: Callable[[str, int], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.ai_time_cap_ms = ai_time_cap_ms
+        self._on_append = on_append or (lambda match_id, version: None)
+        self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # --- reading ----------------------------------------------------------------------
+
+    async def load(self, match_id: str) -> MatchRecord:
+        """The match caught up with the store; MatchNotFound if it has no events."""
+        cached = self._cache.get(match_id)
+        after = cached.state.version if cached else 0
+        try:
+            new = await self.store.read_stream(match_id, after_version=after)
+        except StreamNotFound:
+            new = []
+        if cached is None and not new:
+            raise MatchNotFound(f"no match {match_id!r}")
+        if cached is not None and not new:
+            self._cache.move_to_end(match_id)
+            return cached
+        state = cached.state if cached else None
+        for recorded in new:
+            state = evolve(state, recorded.event)
+        assert state is not None
+        latest = self._cache.get(match_id)
+        if latest is not None and latest.state.version >= state.version:
+            return latest  # a concurrent load got further
+        record = MatchRecord(state=state, events=[*(cached.events if cached else []), *new])
+        self._cache[match_id] = record
+        self._cache.move_to_end(match_id)
+        while len(self._cache) > CACHE_SIZE:
+            evicted, _ = self._cache.popitem(last=False)
+            self._locks.pop(evicted, None)
+        return record
+
+    def lock(self, match_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    async def view(self, match_id: str, player_id: str) -> MatchResponse:
+        await self.play_ai(match_id)
+        record = await self.load(match_id)
+        seat = seat_of(record.state, player_id)
+        return self.response(record.state, seat)
+
+    @staticmethod
+    def response(state: MatchState, seat: int) -> MatchResponse:
+        return MatchResponse(
+            match_id=state.match_id,
+            seat=seat,
+            version=state.version,
+            view=player_view(state, seat),
+        )
+
+    # --- writing ----------------------------------------------------------------------
+
+    async def create(self, player_id: str, level: str, rules: Rules, seed: str | None) -> str:
+        match_id = uuid.uuid4().hex
+        start = StartMatch(
+            match_id=match_id,
+            players=(player_id, AI_PREFIX + level),
+            rules=rules,
+            seed=seed if seed is not None else secrets.token_hex(16),
+        )
+        _, events = apply(None, start)
+        result = await self.store.append(match_id, 0, events)
+        self._on_append(match_id, result.last_version)
+        await self.play_ai(match_id)
+        return match_id
+
+    async def act(
+        self,
+        match_id: str,
+        player_id: str,
+        command_for: Callable[[int], AnySeatCommand],
+        version: int | None,
+        command_id: str | None = None,
+        command_hash: str | None = None,
+    ) -> ActionResponse:
+        """Apply the caller's command at the current version, then the AI's reply.
+
+        ``command_id`` (from an Idempotency-Key) makes a retry return the first answer:
+        if the log already holds that command, nothing is decided or appended again.
+        """
+        await self.play_ai(match_id)
+        command_id = command_id or f"cmd:{uuid.uuid4().hex}"
+        async with self.lock(match_id):
+            record = await self.load(match_id)
+            state = record.state
+            seat = seat_of(state, player_id)
+            earlier = next((r for r in record.events if r.command_id == command_id), None)
+            if earlier is not None:
+                return await self.answer_for(match_id, seat, earlier.version)
+            if version is not None and version != state.version:
+                raise StaleVersion(
+                    f"you acted on version {version}; the match is at version {state.version}"
+                )
+            _, events = apply(state, command_for(seat))
+            try:
+                result = await self.store.append(
+                    match_id, state.version, events, command_id, command_hash
+                )
+            except ConcurrencyConflict as exc:
+                raise StaleVersion("the match changed while you acted; refresh and retry") from exc
+            if not result.duplicate:
+                self._on_append(match_id, result.last_version)
+            await self._play_ai_locked(match_id)
+        return await self.answer_for(match_id, seat, result.first_version)
+
+    async def answer_for(self, match_id: str, seat: int, first_version: int) -> ActionResponse:
+        """The answer to the command whose events start at ``first_version``.
+
+        It is a pure function of the log (the command's events, then the AI appends
+        that follow it), so a retried request gets the same answer even if the first
+        one was cut off by a crash.
+        """
+        record = await self.load(match_id)
+        state = record.state_at(first_version - 1)
+        human_command = record.events[first_version - 1].command_id
+        shown: list[RecordedEvent] = []
+        for recorded in record.events[first_version - 1 :]:
+            command = recorded.command_id or ""
+            if command != human_command and not command.startswith(AI_PREFIX):
+                break
+            state = evolve(state, recorded.event)
+            shown.append(recorded)
+        return ActionResponse(
+            match_id=match_id,
+            seat=seat,
+            version=state.version,
+            view=player_view(state, seat),
+            events=versioned(shown, seat),
+        )
+
+    async def play_ai(self, match_id: str) -> None:
+        """Let the AI catch up if it is its turn (after a crash, or a new match)."""
+        record = await self.load(match_id)
+        if record.state.to_act() != (AI_SEAT,):
+            return
+        async with self.lock(match_id):
+            await self._play_ai_locked(match_id)
+
+    async def _play_ai_locked(self, match_id: str) -> None:
+        while True:
+            record = await self.load(match_id)
+            state = record.state
+            pending: list[Event] = []
+            while state.to_act() == (AI_SEAT,):
+                view = player_view(state, AI_SEAT)
+                command = await asyncio.to_thread(
+                    choose,
+                    ai_level(state),  # type: ignore[arg-type]
+                    view,
+                    ai_seed(state.seed, state.version),
+                    time_budget_ms=self.ai_time_cap_ms,
+                )
+                state, events = apply(state, command)
+                pending.extend(events)
+            if not pending:
+                return
+            try:
+                result = await self.store.append(
+                    match_id,
+                    record.state.version,
+                    pending,
+                    command_id=f"{AI_PREFIX}{match_id}:{record.state.version}",
+                )
+            except ConcurrencyConflict:
+                continue  # another process moved the match: fold its events and look again
+            self._on_append(match_id, result.last_version)
+            return

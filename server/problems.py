@@ -1,0 +1,221 @@
+"""RFC 9457 problem details: the one place where every refusal becomes an HTTP answer.
+
+Domain and infra errors carry a stable ``rule`` code; the problem ``type`` is a URI
+built from it, so clients switch on ``type`` (or ``rule``) and never on wording.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+
+from domain import errors as domain_errors
+from infra import errors as infra_errors
+
+PROBLEM_BASE = "https://ginrummy.dev/problems/"
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+log = logging.getLogger("ginrummy.server")
+
+
+class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
+    """An RFC 9457 problem; ``rule`` repeats the type's last segment as a plain code."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    rule: str
+    instance: str | None = None
+
+
+class ServerError(Exception):
+    """A refusal decided by the server layer itself (auth, lookup, limits)."""
+
+    rule = "server_error"
+    status = 400
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class Unauthorized(ServerError):
+    """No bearer token, or one that matches no player."""
+
+    rule = "unauthorized"
+    status = 401
+
+
+class NotYourMatch(ServerError):
+    """The token is valid but its player holds no seat in this match."""
+
+    rule = "not_your_match"
+    status = 403
+
+
+class MatchNotFound(ServerError):
+    """No match with that id."""
+
+    rule = "match_not_found"
+    status = 404
+
+
+class PlayerNotFound(ServerError):
+    """No player with that id."""
+
+    rule = "player_not_found"
+    status = 404
+
+
+class StaleVersion(ServerError):
+    """The client acted on an old version of the match; it should refresh and retry."""
+
+    rule = "stale_version"
+    status = 409
+
+
+class MatchNotFinished(ServerError):
+    """Complete replays are for finished matches only: the hands are still secret."""
+
+    rule = "match_not_finished"
+    status = 409
+
+
+class VersionOutOfRange(ServerError):
+    """A replay position beyond the match's last event."""
+
+    rule = "version_out_of_range"
+    status = 422
+
+
+class IdempotencyKeyReused(ServerError):
+    """An Idempotency-Key already used for a different request body."""
+
+    rule = "idempotency_key_reused"
+    status = 422
+
+
+# rule -> (status, title); anything not listed falls back by family below.
+_RULES: dict[str, tuple[int, str]] = {
+    "malformed_json": (400, "The request body is not valid JSON"),
+    "bad_request": (400, "Malformed request"),
+    "invalid_request": (422, "The request does not match the schema"),
+    "invalid_card": (422, "Not a card"),
+    "invalid_rules": (422, "Invalid rule set"),
+    "unauthorized": (401, "Missing or invalid bearer token"),
+    "not_your_match": (403, "You hold no seat in this match"),
+    "match_not_found": (404, "No such match"),
+    "player_not_found": (404, "No such player"),
+    "not_found": (404, "No such resource"),
+    "method_not_allowed": (405, "Method not allowed"),
+    "payload_too_large": (413, "The request body is too large"),
+    "stale_version": (409, "The match has moved on since that version"),
+    "concurrency_conflict": (409, "The match changed concurrently; retry"),
+    "match_not_finished": (409, "The match is not finished"),
+    "version_out_of_range": (422, "That version is outside the match"),
+    "idempotency_key_reused": (422, "Idempotency-Key reused with a different request"),
+    "idempotency_mismatch": (422, "Idempotency-Key reused with a different request"),
+    "stream_not_found": (404, "No such match"),
+    "store_unavailable": (503, "The database is unavailable; retry"),
+    "internal_error": (500, "Internal server error"),
+}
+
+
+def problem_type(rule: str) -> str:
+    return PROBLEM_BASE + rule.replace("_", "-")
+
+
+def make_problem(rule: str, detail: str, status: int | None = None) -> Problem:
+    known_status, title = _RULES.get(rule, (status or 422, rule.replace("_", " ").capitalize()))
+    return Problem(
+        type=problem_type(rule),
+        title=title,
+        status=status or known_status,
+        detail=detail,
+        rule=rule,
+    )
+
+
+def problem_for(exc: BaseException) -> Problem:
+    """The problem for any exception: domain, infra, server, Litestar or unexpected."""
+    if isinstance(exc, ServerError):
+        return make_problem(exc.rule, exc.detail, exc.status)
+    if isinstance(exc, domain_errors.DomainError):
+        return make_problem(exc.rule, str(exc), 422)
+    if isinstance(exc, infra_errors.InfraError):
+        status = _RULES.get(exc.rule, (500, ""))[0]
+        return make_problem(exc.rule, str(exc) or exc.rule, status)
+    if isinstance(exc, ValidationException):
+        return _validation_problem(exc)
+    if isinstance(exc, HTTPException):
+        rule = {
+            400: _bad_request_rule(str(exc.detail)),
+            401: "unauthorized",
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "payload_too_large",
+        }.get(exc.status_code, "invalid_request")
+        return make_problem(rule, str(exc.detail), exc.status_code)
+    return make_problem("internal_error", "unexpected server error", 500)
+
+
+def _bad_request_rule(detail: str) -> str:
+    lowered = detail.lower()
+    if any(word in lowered for word in ("json", "truncated", "malformed", "decode")):
+        return "malformed_json"
+    return "bad_request"
+
+
+def _validation_problem(exc: ValidationException) -> Problem:
+    """Malformed JSON is a 400; well-formed JSON that breaks the schema is a 422."""
+    extra = exc.extra
+    messages = [str(item.get("message", "")) for item in extra] if isinstance(extra, list) else []
+    text = "; ".join(m for m in messages if m) or str(exc.detail)
+    lowered = text.lower()
+    if "malformed" in lowered or "json is" in lowered or "invalid json" in lowered:
+        return make_problem("malformed_json", text, 400)
+    return make_problem("invalid_request", text, 422)
+
+
+def problem_response(problem: Problem) -> Response[bytes]:
+    return Response(
+        content=msgspec.json.encode(problem),
+        status_code=problem.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    problem = problem_for(exc)
+    if problem.status >= 500:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return problem_response(problem)
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI declarations of the problems a route may answer with."""
+    described = {
+        400: "Malformed JSON",
+        401: "Missing or invalid bearer token",
+        403: "The caller holds no seat in this match",
+        404: "No such match or player",
+        409: "Stale version, concurrent change, or match not finished",
+        413: "Request body too large",
+        422: "Request breaks the schema or a game rule (see `type`/`rule`)",
+        503: "Database unavailable",
+    }
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=described.get(status, "Problem"),
+            media_type=PROBLEM_MEDIA_TYPE,
+            generate_examples=False,
+        )
+        for status in sorted({400, *statuses})
+    }

@@ -1,0 +1,211 @@
+"""The HTTP bodies: what clients send and receive, as msgspec structs.
+
+Client actions carry no ``seat``: the server fills it from the caller's token, so a
+client can never act for the other seat. Every struct forbids unknown fields, so a
+misspelt field is a 422 rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from domain.commands import AnySeatCommand
+from domain.events import AnyEvent
+from domain.state import MatchState
+from domain.views import PlayerView
+
+CardText = Annotated[str, Meta(pattern=r"^[A2-9TJQK][CDHS]$", examples=["7H"])]
+PresetName = Literal["arcadia", "arkadium", "classic"]
+Level = Literal["easy", "medium", "hard"]
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class TakeUpCardAction(_Action, tag="take_up_card", frozen=True):
+    pass
+
+
+class PassUpCardAction(_Action, tag="pass_up_card", frozen=True):
+    pass
+
+
+class DrawStockAction(_Action, tag="draw_stock", frozen=True):
+    pass
+
+
+class DrawDiscardAction(_Action, tag="draw_discard", frozen=True):
+    pass
+
+
+class DiscardAction(_Action, tag="discard", frozen=True):
+    card: CardText
+
+
+class KnockAction(_Action, tag="knock", frozen=True):
+    card: CardText
+
+
+class GinAction(_Action, tag="gin", frozen=True):
+    card: CardText
+
+
+class BigGinAction(_Action, tag="big_gin", frozen=True):
+    pass
+
+
+class LayOffAction(_Action, tag="lay_off", frozen=True):
+    card: CardText
+    meld: Annotated[int, Meta(ge=0, le=10)] | None = None
+
+
+class FinishLayoffsAction(_Action, tag="finish_layoffs", frozen=True):
+    pass
+
+
+class NextHandAction(_Action, tag="next_hand", frozen=True):
+    pass
+
+
+Action = (
+    TakeUpCardAction
+    | PassUpCardAction
+    | DrawStockAction
+    | DrawDiscardAction
+    | DiscardAction
+    | KnockAction
+    | GinAction
+    | BigGinAction
+    | LayOffAction
+    | FinishLayoffsAction
+    | NextHandAction
+)
+
+
+def to_command(action: Action, seat: int) -> AnySeatCommand:
+    """The domain command for a client action, for the caller's own seat."""
+    fields = msgspec.structs.asdict(action)
+    fields["type"] = action.__struct_config__.tag
+    fields["seat"] = seat
+    command: AnySeatCommand = msgspec.convert(fields, AnySeatCommand)
+    return command
+
+
+Score = Annotated[int, Meta(ge=0, le=1000)]
+BigScore = Annotated[int, Meta(ge=0, le=10000)]
+
+
+class CustomRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A preset with some fields changed; ``null`` switches an optional bonus off."""
+
+    preset: PresetName = "arcadia"
+    knock_limit: Annotated[int, Meta(ge=0, le=10)] | UnsetType = UNSET
+    gin_bonus: Score | UnsetType = UNSET
+    undercut_bonus: Score | UnsetType = UNSET
+    big_gin_bonus: Score | UnsetType | None = UNSET
+    box_bonus: Score | UnsetType = UNSET
+    target: Annotated[int, Meta(ge=1, le=10000)] | UnsetType = UNSET
+    match_bonus: BigScore | UnsetType = UNSET
+    shutout_bonus: BigScore | UnsetType | None = UNSET
+    winner_by: Literal["first_to_target", "highest_total"] | UnsetType = UNSET
+    oklahoma: bool | UnsetType = UNSET
+
+    def overrides(self) -> dict[str, object]:
+        return {
+            name: value
+            for name, value in msgspec.structs.asdict(self).items()
+            if name != "preset" and value is not UNSET
+        }
+
+
+class CreatePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+
+
+class PlayerCreated(msgspec.Struct, frozen=True):
+    """The token is shown once; the server keeps only its hash."""
+
+    id: str
+    name: str
+    token: str
+
+
+class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    level: Level = "easy"
+    rules: PresetName | CustomRules = "arcadia"
+    seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+
+
+class MatchResponse(msgspec.Struct, frozen=True):
+    match_id: str
+    seat: int
+    version: int
+    view: PlayerView
+
+
+class ActionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    action: Action
+    version: Annotated[int, Meta(ge=0)] | None = None
+
+
+class VersionedEvent(msgspec.Struct, frozen=True):
+    version: int
+    event: AnyEvent
+
+
+class ActionResponse(msgspec.Struct, frozen=True):
+    match_id: str
+    seat: int
+    version: int
+    view: PlayerView
+    events: list[VersionedEvent]
+
+
+class EventsPage(msgspec.Struct, frozen=True):
+    """``complete`` is true once the match is over and events are shown unredacted."""
+
+    events: list[VersionedEvent]
+    complete: bool
+
+
+class ReplayResponse(msgspec.Struct, frozen=True):
+    at: int
+    state: MatchState
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    match_id: str
+    status: Literal["active", "finished"]
+    opponent: str
+    level: str
+    rules: str
+    scores: tuple[int, int]
+    started_at: str | None
+    finished_at: str | None
+    winner: int | None
+
+
+class MatchList(msgspec.Struct, frozen=True):
+    matches: list[MatchSummary]
+
+
+class PlayerStats(msgspec.Struct, frozen=True):
+    player_id: str
+    matches_played: int
+    matches_won: int
+    matches_lost: int
+    hands_played: int
+    hands_won: int
+    gins: int
+    knocks: int
+    undercuts_suffered: int
+    points_for: int
+    points_against: int
+
+
+class Health(msgspec.Struct, frozen=True):
+    status: str

@@ -1,0 +1,263 @@
+"""``WS /v1/matches/{id}/live``: one seat's live feed, resumable by version.
+
+Three tasks per socket keep a slow or dead client from stalling anyone:
+
+* the pump wakes on a fan-out notification, reads the events this socket has not
+  sent (from the process's match cache, which reads the store), folds them, and puts
+  one frame per event on a bounded queue; a full queue means the client is too slow
+  and the socket is closed (the client reconnects and resumes from its version);
+* the writer sends queued frames, each with a time limit;
+* the reader handles resume, actions, pings and pongs, and closes a socket that
+  stays silent for three heartbeats.
+
+Every frame carries the match version. Events are redacted for the seat and come
+with the seat's new view, so the hidden cards never leave the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import msgspec
+from litestar import WebSocket, websocket
+from litestar.exceptions import WebSocketDisconnect
+
+from domain.match import evolve
+from domain.state import MatchState
+from domain.views import player_view, redact
+from infra.players import Player
+from server.match_service import seat_of
+from server.problems import Problem, ServerError, Unauthorized, make_problem, problem_for
+from server.schemas import ActionRequest, to_command
+from server.services import Services, services_of
+
+log = logging.getLogger("ginrummy.ws")
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_SLOW = 4408
+CLOSE_SILENT = 4000
+AUTH_TIMEOUT_S = 10.0
+SEND_TIMEOUT_S = 10.0
+
+_encoder = msgspec.json.Encoder()
+
+
+class ClientMessage(msgspec.Struct, frozen=True):
+    """Any client frame; which fields matter depends on ``type``."""
+
+    type: str
+    token: str | None = None
+    after: int | None = None
+    action: Any = None
+    version: int | None = None
+    idempotency_key: str | None = None
+
+
+class TooSlow(Exception):
+    """The socket's queue is full: the client does not read fast enough."""
+
+
+class LiveSession:
+    def __init__(self, socket: WebSocket[Any, Any, Any], services: Services, match_id: str) -> None:
+        self.socket = socket
+        self.services = services
+        self.match_id = match_id
+        self.queue: asyncio.Queue[bytes] = asyncio.Queue(services.settings.ws_queue_size)
+        self.watch = services.hub.watch(match_id)
+        self.player: Player | None = None
+        self.seat = 0
+        self.state: MatchState | None = None
+        self.resume_after: int | None = None
+        self.silent_for = 0
+
+    # --- frames -----------------------------------------------------------------------
+
+    def enqueue(self, frame: dict[str, Any]) -> None:
+        try:
+            self.queue.put_nowait(_encoder.encode(frame))
+        except asyncio.QueueFull as exc:
+            raise TooSlow from exc
+
+    def version(self) -> int:
+        return self.state.version if self.state is not None else 0
+
+    def snapshot(self, state: MatchState) -> None:
+        self.state = state
+        self.enqueue(
+            {"type": "snapshot", "version": state.version, "view": player_view(state, self.seat)}
+        )
+
+    def error(self, problem: Problem) -> None:
+        self.enqueue({"type": "error", "version": self.version(), "problem": problem})
+
+    # --- tasks ------------------------------------------------------------------------
+
+    async def pump(self) -> None:
+        """Turn notifications (and resume requests) into event frames, in version order."""
+        heartbeat = self.services.settings.ws_heartbeat_s
+        while True:
+            if not await self.watch.wait(timeout=heartbeat):
+                self.silent_for += 1
+                if self.silent_for >= 3:
+                    await self.socket.close(CLOSE_SILENT, "no message for three heartbeats")
+                    return
+                self.enqueue({"type": "ping", "version": self.version()})
+                continue
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        record = await self.services.matches.load(self.match_id)
+        assert self.state is not None
+        if self.resume_after is not None:
+            after, self.resume_after = self.resume_after, None
+            behind = record.state.version - after
+            if after < 0 or behind < 0:
+                self.error(make_problem("version_out_of_range", f"cannot resume after {after}"))
+                return
+            if behind > self.queue.maxsize // 2:
+                self.snapshot(record.state)  # too far behind: a full resync is cheaper
+                return
+            self.state = record.state_at(after) if after > 0 else None
+        state = self.state
+        start = state.version if state is not None else 0
+        for recorded in record.events[start:]:
+            state = evolve(state, recorded.event)
+            self.state = state
+            self.enqueue(
+                {
+                    "type": "event",
+                    "version": recorded.version,
+                    "event": redact(recorded.event, self.seat),
+                    "view": player_view(state, self.seat),
+                }
+            )
+
+    async def writer(self) -> None:
+        while True:
+            frame = await self.queue.get()
+            await asyncio.wait_for(self.socket.send_bytes(frame), SEND_TIMEOUT_S)
+
+    async def reader(self) -> None:
+        limit = self.services.settings.ws_max_message_bytes
+        while True:
+            text = await self.socket.receive_text()
+            self.silent_for = 0
+            if len(text) > limit:
+                self.error(make_problem("payload_too_large", f"messages are at most {limit} bytes"))
+                continue
+            try:
+                message = msgspec.json.decode(text, type=ClientMessage)
+            except msgspec.DecodeError as exc:
+                self.error(make_problem("malformed_json", str(exc), 400))
+                continue
+            except msgspec.ValidationError as exc:
+                self.error(make_problem("invalid_request", str(exc)))
+                continue
+            await self.handle(message)
+
+    async def handle(self, message: ClientMessage) -> None:
+        if message.type == "ping":
+            self.enqueue({"type": "pong", "version": self.version()})
+        elif message.type in ("pong", "auth"):
+            return
+        elif message.type == "resume":
+            if message.after is None:
+                self.error(make_problem("invalid_request", "resume needs 'after': a version"))
+                return
+            self.resume_after = message.after
+            self.watch.notify(0)
+        elif message.type == "action":
+            await self.act(message)
+        else:
+            self.error(make_problem("invalid_request", f"unknown message type {message.type!r}"))
+
+    async def act(self, message: ClientMessage) -> None:
+        """An action over the socket: the same rules as HTTP; its events arrive as frames."""
+        assert self.player is not None
+        try:
+            request = msgspec.convert(
+                {"action": message.action, "version": message.version}, ActionRequest
+            )
+            key = message.idempotency_key
+            await self.services.matches.act(
+                self.match_id,
+                self.player.id,
+                lambda seat: to_command(request.action, seat),
+                request.version,
+                command_id=f"key:{self.player.id}:{key}" if key else None,
+            )
+        except msgspec.ValidationError as exc:
+            self.error(make_problem("invalid_request", str(exc)))
+        except Exception as exc:
+            self.error(problem_for(exc))
+        self.watch.notify(0)
+
+    # --- lifecycle --------------------------------------------------------------------
+
+    async def authenticate(self) -> Player:
+        header = self.socket.headers.get("authorization")
+        if header:
+            return await self.services.authenticate(header)
+        token = self.socket.query_params.get("token")
+        if token:
+            return await self.services.player_for_token(token)
+        text = await asyncio.wait_for(self.socket.receive_text(), AUTH_TIMEOUT_S)
+        try:
+            first = msgspec.json.decode(text, type=ClientMessage)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise Unauthorized("the first message must be {'type':'auth','token':...}") from exc
+        if first.type != "auth" or not first.token:
+            raise Unauthorized("the first message must be {'type':'auth','token':...}")
+        return await self.services.player_for_token(first.token)
+
+    async def run(self) -> None:
+        try:
+            self.player = await self.authenticate()
+            await self.services.matches.play_ai(self.match_id)
+            record = await self.services.matches.load(self.match_id)
+            self.seat = seat_of(record.state, self.player.id)
+        except (ServerError, TimeoutError) as exc:
+            problem = problem_for(exc if isinstance(exc, ServerError) else Unauthorized("timeout"))
+            code = {401: CLOSE_UNAUTHORIZED, 403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND}
+            await self.socket.send_bytes(
+                _encoder.encode({"type": "error", "version": 0, "problem": problem})
+            )
+            await self.socket.close(code.get(problem.status, CLOSE_UNAUTHORIZED), problem.rule)
+            return
+        self.snapshot(record.state)
+        tasks = [
+            asyncio.create_task(self.pump()),
+            asyncio.create_task(self.writer()),
+            asyncio.create_task(self.reader()),
+        ]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                failure = task.exception()
+                if isinstance(failure, TooSlow | TimeoutError):
+                    with contextlib.suppress(Exception):
+                        await self.socket.close(CLOSE_TOO_SLOW, "client too slow; resume")
+                elif failure is not None and not isinstance(failure, WebSocketDisconnect):
+                    log.error("live socket failed", exc_info=failure)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.services.hub.unwatch(self.watch)
+
+
+@websocket("/v1/matches/{match_id:str}/live", name="live")
+async def live(socket: WebSocket[Any, Any, Any], match_id: str) -> None:
+    await socket.accept()
+    session = LiveSession(socket, services_of(socket.app.state), match_id)
+    try:
+        await session.run()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        session.services.hub.unwatch(session.watch)

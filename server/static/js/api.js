@@ -1,0 +1,77 @@
+// The public HTTP API (see docs of /v1) and the player's credentials kept in localStorage.
+const PLAYER_KEY = 'ginrummy.player';
+const MATCH_KEY = 'ginrummy.match';
+
+export function savedPlayer() {
+  try {
+    const player = JSON.parse(localStorage.getItem(PLAYER_KEY) || 'null');
+    return player && player.token ? player : null;
+  } catch {
+    return null;
+  }
+}
+export const savePlayer = (player) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+export const forgetPlayer = () => localStorage.removeItem(PLAYER_KEY);
+export const savedMatch = () => localStorage.getItem(MATCH_KEY);
+export const saveMatch = (id) => (id ? localStorage.setItem(MATCH_KEY, id) : localStorage.removeItem(MATCH_KEY));
+
+/** A problem+json answer (RFC 9457) raised as an error the page can show. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+export function newKey() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function request(method, path, body, extraHeaders = {}) {
+  const headers = { Accept: 'application/json', ...extraHeaders };
+  const player = savedPlayer();
+  if (player) headers.Authorization = `Bearer ${player.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!response.ok) throw new ApiError(response.status, data || {});
+  return data;
+}
+
+const match = (id) => `/v1/matches/${encodeURIComponent(id)}`;
+
+export const api = {
+  createPlayer: (name) => request('POST', '/v1/players', { name }),
+  createMatch: (level, rules) => request('POST', '/v1/matches', { level, rules }),
+  getMatch: (id) => request('GET', match(id)),
+  listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
+  act: (id, action, version) =>
+    request('POST', `${match(id)}/actions`, { action, version }, { 'Idempotency-Key': newKey() }),
+  events: (id, after, limit) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}`),
+  replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
+};
+
+/** Every event of a match, page by page (complete and unredacted once the match is over). */
+export async function allEvents(id, pageSize = 200) {
+  const events = [];
+  for (;;) {
+    const after = events.length ? events[events.length - 1].version : 0;
+    const page = await api.events(id, after, pageSize);
+    events.push(...page.events);
+    if (page.events.length < pageSize) return events;
+  }
+}

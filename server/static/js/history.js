@@ -1,0 +1,183 @@
+// History: the player's matches, and a replay viewer that steps through a finished
+// match event by event with both hands shown (the server's /replay?at=N state).
+import { $, fill, h } from './dom.js';
+import { allEvents, api } from './api.js';
+import { bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
+import { displayName, narrate } from './words.js';
+import { savedPlayer } from './api.js';
+import { resultPanel, settlementPanel } from './table.js';
+
+const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
+
+export async function showHistory(root, { onError }) {
+  fill(root, h('p', {}, 'Loading your matches…'));
+  try {
+    const [active, finished] = await Promise.all([api.listMatches('active'), api.listMatches('finished')]);
+    const rows = [...active.matches, ...finished.matches];
+    if (!rows.length) {
+      fill(root, h('p', {}, 'No matches yet. ', h('a', { href: '#/' }, 'Start one.')));
+      return;
+    }
+    fill(
+      root,
+      h(
+        'table',
+        { class: 'history', 'data-testid': 'history' },
+        h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'tbody',
+          {},
+          rows.map((m) =>
+            h(
+              'tr',
+              { dataset: { matchId: m.match_id } },
+              h('td', {}, when(m.started_at)),
+              h('td', {}, displayName(m.opponent, null)),
+              h('td', {}, ruleName(m.rules)),
+              h('td', {}, `${m.scores[0]} : ${m.scores[1]}`),
+              h('td', {}, m.status === 'finished' ? (m.winner === 0 ? 'won' : m.winner === 1 ? 'lost' : 'over') : 'in progress'),
+              h(
+                'td',
+                {},
+                m.status === 'finished'
+                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay')
+                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume'),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  } catch (err) {
+    fill(root, h('p', {}, 'Could not load your matches.'));
+    onError(err);
+  }
+}
+
+/** Steps through a finished match; `at` is the number of events applied (1…N). */
+export async function showReplay(root, matchId, { onError }) {
+  fill(root, h('p', {}, 'Loading the replay…'));
+  let events;
+  try {
+    events = await allEvents(matchId);
+  } catch (err) {
+    fill(root, h('p', {}, 'This match cannot be replayed (is it finished?).'));
+    onError(err);
+    return;
+  }
+  if (!events.length) {
+    fill(root, h('p', {}, 'No events.'));
+    return;
+  }
+  const started = events[0].event;
+  const players = started.players.map((p) => displayName(p, savedPlayer()));
+  const rules = started.rules;
+  const first = events[0].version;
+  const last = events[events.length - 1].version;
+  const cache = new Map();
+  let at = Math.min(first + 1, last);
+  let token = 0;
+
+  const stateAt = async (n) => {
+    if (!cache.has(n)) cache.set(n, api.replay(matchId, n).then((r) => r.state));
+    return cache.get(n);
+  };
+
+  const controls = h(
+    'div',
+    { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
+    h('button', { type: 'button', dataset: { step: 'first' }, 'aria-label': 'First event', 'aria-keyshortcuts': 'Home' }, '⏮'),
+    h('button', { type: 'button', dataset: { step: 'back' }, 'aria-label': 'Back one event', 'aria-keyshortcuts': 'ArrowLeft', 'data-testid': 'replay-back' }, '◀ Back'),
+    h('span', { class: 'position', 'data-testid': 'replay-position' }),
+    h('button', { type: 'button', dataset: { step: 'forward' }, 'aria-label': 'Forward one event', 'aria-keyshortcuts': 'ArrowRight', 'data-testid': 'replay-forward' }, 'Forward ▶'),
+    h('button', { type: 'button', dataset: { step: 'last' }, 'aria-label': 'Last event', 'aria-keyshortcuts': 'End' }, '⏭'),
+  );
+  const slider = h('input', { type: 'range', min: first, max: last, value: at, 'aria-label': 'Event number', class: 'slider' });
+  const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board', 'aria-live': 'polite' });
+  fill(root, h('h2', {}, `Replay: ${players[0]} against ${players[1]} (${rules.name})`), controls, slider, board);
+
+  const go = async (n) => {
+    at = Math.max(first, Math.min(last, n));
+    slider.value = at;
+    const mine = ++token;
+    fill($('.position', root), `Event ${at} of ${last}`);
+    root.dataset.at = String(at);
+    let state = null;
+    try {
+      state = await stateAt(at);
+    } catch (err) {
+      onError(err);
+    }
+    if (mine !== token) return;
+    fill(board, replayBoard(events.find((e) => e.version === at).event, state, players, rules, events, at));
+    root.dataset.shown = String(at);
+  };
+
+  controls.addEventListener('click', (e) => {
+    const b = e.target.closest('[data-step]');
+    if (!b) return;
+    const step = b.dataset.step;
+    go(step === 'first' ? first : step === 'last' ? last : step === 'back' ? at - 1 : at + 1);
+  });
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  const onKey = (e) => {
+    if (document.body.dataset.screen !== 'replay') return document.removeEventListener('keydown', onKey);
+    if (e.target.tagName === 'INPUT' && e.target !== slider) return;
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: first, End: last };
+    if (e.key in moves && e.target !== slider) {
+      e.preventDefault();
+      go(moves[e.key]);
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  await go(at);
+}
+
+function seatRow(name, cards, { knockMelds = null } = {}) {
+  return h(
+    'div',
+    { class: 'replay-seat' },
+    h('div', { class: 'label' }, `${name} · ${cards.length} cards`),
+    h('div', { class: 'fan' }, bySuit(cards).map((c) => cardFace(c))),
+    knockMelds,
+  );
+}
+
+function replayBoard(event, state, players, rules, events, at) {
+  const parts = [h('p', { class: 'narration', 'data-testid': 'replay-event' }, narrate(event, players, null))];
+  const hand = state && state.hand;
+  if (state) {
+    parts.push(
+      h('p', { class: 'replay-score' }, `${players[0]} ${state.scores[0]} (${'■'.repeat(state.boxes[0]) || '–'}) · ${players[1]} ${state.scores[1]} (${'■'.repeat(state.boxes[1]) || '–'})`),
+    );
+  }
+  if (hand) {
+    const top = hand.pile[hand.pile.length - 1];
+    parts.push(seatRow(players[1], hand.hands[1]));
+    parts.push(
+      h(
+        'div',
+        { class: 'replay-piles' },
+        h('span', { class: 'pile-view' }, hand.stock.length ? cardBack() : null, h('span', { class: 'count' }, `stock ${hand.stock.length}`)),
+        h('span', { class: 'pile-view' }, top ? cardFace(top) : null, h('span', { class: 'count' }, `pile ${hand.pile.length}`)),
+      ),
+    );
+    if (hand.knock_melds && hand.knock_melds.length) {
+      const laid = new Set((hand.layoffs || []).map(([card]) => card));
+      parts.push(
+        h('div', { class: 'knock-view' }, h('div', { class: 'label' }, `${players[hand.knock.seat]}'s melds`),
+          h('div', { class: 'melds' }, hand.knock_melds.map((m) => cardGroup(m, { classes: 'meld', mark: laid })))),
+      );
+    }
+    parts.push(seatRow(players[0], hand.hands[0]));
+  }
+  const view = { players, rules };
+  if (event.type === 'hand_scored' || event.type === 'hand_washed') {
+    const knock = [...events].reverse().find((e) => e.version < at && e.event.type === 'knocked');
+    parts.push(resultPanel(view, event, knock ? knock.event : null, null));
+  }
+  if (event.type === 'match_settled') parts.push(settlementPanel(view, event, null));
+  if (event.type === 'knocked' && event.discard) parts.push(h('p', { class: 'hint' }, `Discard: ${cardName(event.discard)}`));
+  return parts;
+}

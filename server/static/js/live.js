@@ -1,0 +1,63 @@
+// The match's WebSocket: every event arrives with the view after it, so the page can play
+// the AI's moves out one at a time. Reconnects and resumes from the last version seen.
+export class LiveFeed {
+  constructor(matchId, token, onFrame) {
+    this.matchId = matchId;
+    this.token = token;
+    this.onFrame = onFrame;
+    this.lastVersion = 0;
+    this.socket = null;
+    this.closed = false;
+    this.retry = 500;
+  }
+
+  get open() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const url = `${scheme}://${location.host}/v1/matches/${encodeURIComponent(this.matchId)}/live`;
+    let socket;
+    try {
+      socket = new WebSocket(url);
+    } catch {
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      this.retry = 500;
+      socket.send(JSON.stringify({ type: 'auth', token: this.token }));
+      if (this.lastVersion > 0) socket.send(JSON.stringify({ type: 'resume', after: this.lastVersion }));
+    });
+    socket.addEventListener('message', (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (frame.type === 'ping') {
+        socket.send(JSON.stringify({ type: 'pong' }));
+        return;
+      }
+      if (typeof frame.version === 'number' && frame.type !== 'error') {
+        this.lastVersion = Math.max(this.lastVersion, frame.version);
+      }
+      this.onFrame(frame);
+    });
+    socket.addEventListener('close', () => {
+      if (this.socket !== socket || this.closed) return;
+      this.socket = null;
+      setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 10000);
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+    this.socket = null;
+  }
+}

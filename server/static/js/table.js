@@ -1,0 +1,374 @@
+// The table, drawn from one PlayerView. Every enabled button is one of `view.legal`:
+// the page never decides what is legal, it only offers what the engine listed.
+import { h, fill, $, plural } from './dom.js';
+import { byRank, cardBack, cardFace, cardGroup, cardName } from './cards.js';
+import { BONUS_KIND, explain, headline, seatName } from './words.js';
+
+/** The legal command of this type (and card/meld) for the viewer, or undefined. */
+export function findLegal(view, type, fields = {}) {
+  return view.legal.find(
+    (cmd) => cmd.type === type && Object.entries(fields).every(([k, v]) => cmd[k] === v),
+  );
+}
+
+/** A legal command as the API wants it: the seat is the caller's, never sent. */
+export function asAction(cmd) {
+  const { seat, ...action } = cmd;
+  return action;
+}
+
+const myTurn = (view) => view.to_act.includes(view.seat);
+
+function actionButton(label, cmd, { key = null, busy = false, classes = '', testid = null } = {}) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `act ${classes}`.trim(),
+      disabled: !cmd || busy,
+      dataset: cmd ? { action: JSON.stringify(asAction(cmd)), ...(key ? { key } : {}) } : {},
+      'data-testid': testid,
+      'aria-keyshortcuts': key ? key.toUpperCase() : null,
+    },
+    label,
+    key ? h('kbd', {}, key.toUpperCase()) : null,
+  );
+}
+
+function boxes(n) {
+  return h('span', { class: 'boxes', 'aria-label': plural(n, 'box', 'boxes') }, '■'.repeat(n) || '–');
+}
+
+function scoreBar(view) {
+  const me = view.seat;
+  const seatScore = (seat) =>
+    h(
+      'div',
+      { class: `score ${view.to_act.includes(seat) ? 'acting' : ''}` },
+      h('span', { class: 'who' }, seat === me ? `You (${view.players[seat]})` : view.players[seat]),
+      h('b', { class: 'points', 'data-testid': `score-${seat === me ? 'me' : 'opponent'}` }, view.scores[seat]),
+      boxes(view.boxes[seat]),
+    );
+  const r = view.rules;
+  return [
+    seatScore(me),
+    seatScore(1 - me),
+    h(
+      'div',
+      { class: 'meta' },
+      h('span', { 'data-testid': 'preset' }, `Rules: ${r.name}`),
+      h('span', {}, `to ${r.target}`),
+      h('span', {}, `hand ${view.hand_number}`),
+      h('span', {}, `knock ≤ ${view.knock_limit}`),
+    ),
+  ];
+}
+
+function opponentArea(view, ui) {
+  const opp = 1 - view.seat;
+  const known = new Set(view.opponent_known);
+  const hidden = Math.max(0, view.opponent_card_count - known.size);
+  const handOver = view.phase === 'hand_over' || view.phase === 'match_over';
+  const backs = Array.from({ length: handOver ? 0 : hidden }, (_, i) =>
+    cardBack(i === hidden - 1 && ui.flash === 'opp-draw-stock' ? 'fly-in' : ''),
+  );
+  return [
+    h('div', { class: 'label' }, `${view.players[opp]} · ${plural(view.opponent_card_count, 'card')}`),
+    h(
+      'div',
+      { class: 'fan', 'data-testid': 'opponent-hand' },
+      backs,
+      byRank(view.opponent_known).map((c) =>
+        cardFace(c, { classes: `known ${ui.flash === 'opp-draw-pile' && c === ui.flashCard ? 'fly-in' : ''}` }),
+      ),
+    ),
+    view.opponent_known.length && !handOver
+      ? h('div', { class: 'hint' }, `Known to hold: ${view.opponent_known.map(cardName).join(' ')}`)
+      : null,
+  ];
+}
+
+function piles(view, ui) {
+  const top = view.discard_pile[view.discard_pile.length - 1];
+  const under = view.discard_pile[view.discard_pile.length - 2];
+  const fromPile = findLegal(view, 'draw_discard') || findLegal(view, 'take_up_card');
+  const fromStock = findLegal(view, 'draw_stock');
+  const flashPile = ui.flash === 'opp-discard' ? 'fly-down' : ui.flash === 'my-discard' ? 'fly-up' : '';
+  return [
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `stock ${fromStock ? 'can' : ''} ${ui.flash === 'opp-draw-stock' ? 'pulse' : ''}`,
+        disabled: !fromStock || ui.busy,
+        dataset: fromStock ? { action: JSON.stringify(asAction(fromStock)) } : {},
+        'aria-label': `Stock, ${plural(view.stock_size, 'card')}${fromStock ? ': draw' : ''}`,
+        'data-testid': 'stock',
+      },
+      view.stock_size ? cardBack() : h('span', { class: 'card empty' }),
+      h('span', { class: 'count', 'data-testid': 'stock-count' }, view.stock_size),
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `pile ${fromPile ? 'can' : ''}`,
+        disabled: !fromPile || ui.busy,
+        dataset: fromPile ? { action: JSON.stringify(asAction(fromPile)) } : {},
+        'aria-label': top ? `Discard pile, ${cardName(top)} on top${fromPile ? ': take it' : ''}` : 'Discard pile, empty',
+        'data-testid': 'pile',
+      },
+      under ? cardFace(under, { classes: 'under' }) : null,
+      top ? cardFace(top, { classes: `top ${flashPile}` }) : h('span', { class: 'card empty' }),
+      h('span', { class: 'count' }, `${view.discard_pile.length} in pile`),
+    ),
+  ];
+}
+
+function turnText(view) {
+  const opp = view.players[1 - view.seat];
+  if (view.phase === 'match_over') return 'The match is over.';
+  if (view.phase === 'hand_over') return 'The hand is over.';
+  if (!myTurn(view)) {
+    if (view.phase === 'layoff') return `${opp} is laying off…`;
+    return `${opp} to play…`;
+  }
+  switch (view.phase) {
+    case 'up_card':
+      return 'Your turn: take the up-card or pass.';
+    case 'draw':
+      return findLegal(view, 'draw_discard')
+        ? 'Your turn: draw from the stock or take the top of the pile.'
+        : 'Your turn: draw from the stock.';
+    case 'discard':
+      return 'Your turn: pick a card to discard (or knock).';
+    case 'layoff':
+      return `${opp} knocked: lay off what you can on the melds.`;
+    default:
+      return '';
+  }
+}
+
+/** The knocker's melds while the defender lays off (the laid-off cards marked). */
+function knockArea(view, ui) {
+  if (!view.knock || view.phase !== 'layoff') return [];
+  const knocker = seatName(view.players, view.knock.seat, view.seat);
+  const laid = new Set(view.layoffs.map(([card]) => card));
+  return [
+    h('div', { class: 'label' }, `${knocker} ${knocker === 'You' ? 'knock' : 'knocks'} with ${view.knock.deadwood_points} deadwood`),
+    h(
+      'div',
+      { class: `melds ${ui.flash === 'knock' ? 'appear' : ''}` },
+      view.knock_melds.map((meld, i) => cardGroup(meld, { label: `meld ${i + 1}`, mark: laid, classes: 'meld' })),
+      view.knock.deadwood.length ? cardGroup(view.knock.deadwood, { label: 'deadwood', classes: 'deadwood' }) : null,
+    ),
+  ];
+}
+
+function myHand(view, ui) {
+  const discardable = view.phase === 'discard' && myTurn(view);
+  const cardButton = (card) => {
+    const playable = discardable && view.legal.some((cmd) => cmd.card === card);
+    const classes = [
+      card === ui.selected && discardable ? 'selected' : '',
+      card === view.taken ? 'taken' : '',
+      card === ui.fresh ? 'fresh' : '',
+      playable ? 'playable' : '',
+    ].join(' ');
+    return cardFace(card, {
+      button: true,
+      classes,
+      attrs: {
+        disabled: !discardable || ui.busy,
+        draggable: playable ? 'true' : null,
+        'aria-pressed': discardable ? String(card === ui.selected) : null,
+        title: card === view.taken ? 'Taken from the pile: it cannot be discarded this turn' : null,
+      },
+    });
+  };
+  const groups = view.arrangement.melds.map((meld) =>
+    h('span', { class: 'group meld', 'aria-label': 'meld' }, meld.map(cardButton)),
+  );
+  const loose = byRank(view.arrangement.deadwood);
+  if (loose.length) groups.push(h('span', { class: 'group deadwood', 'aria-label': 'deadwood' }, loose.map(cardButton)));
+  return groups;
+}
+
+function deadwoodLine(view) {
+  const parts = [
+    h('span', {}, 'Deadwood '),
+    h('b', { 'data-testid': 'deadwood' }, view.arrangement.deadwood_points),
+    h('span', {}, ` · ${plural(view.arrangement.melds.length, 'meld')}`),
+  ];
+  if (view.best_discard) {
+    const [card, left] = view.best_discard;
+    parts.push(h('span', { class: 'hint' }, ` · best discard ${cardName(card)} leaves ${left}`));
+  }
+  return parts;
+}
+
+function actions(view, ui) {
+  if (view.phase === 'match_over') {
+    return [
+      h('button', { type: 'button', class: 'act', dataset: { nav: 'new', key: 'n' } }, 'New match', h('kbd', {}, 'N')),
+      h('button', { type: 'button', class: 'act', dataset: { nav: 'replay' }, 'data-testid': 'open-replay' }, 'Replay this match'),
+    ];
+  }
+  if (!myTurn(view)) return [];
+  const busy = ui.busy;
+  const out = [];
+  if (view.phase === 'up_card' || view.phase === 'draw') {
+    const take = findLegal(view, 'take_up_card');
+    const pass = findLegal(view, 'pass_up_card');
+    if (take || pass) {
+      const top = view.discard_pile[view.discard_pile.length - 1];
+      out.push(actionButton(`Take the up-card ${top ? cardName(top) : ''}`, take, { key: 't', busy, testid: 'take-up-card' }));
+      out.push(actionButton('Pass', pass, { key: 'x', busy, testid: 'pass' }));
+    }
+    const stock = findLegal(view, 'draw_stock');
+    const pile = findLegal(view, 'draw_discard');
+    if (stock || view.phase === 'draw') out.push(actionButton('Draw from stock', stock, { key: 's', busy, testid: 'draw-stock' }));
+    if (view.phase === 'draw') out.push(actionButton('Take from pile', pile, { key: 'p', busy, testid: 'draw-pile' }));
+  }
+  if (view.phase === 'discard') {
+    const sel = ui.selected;
+    const name = sel ? cardName(sel) : '';
+    out.push(actionButton(`Discard ${name}`, sel && findLegal(view, 'discard', { card: sel }), { key: 'd', busy, testid: 'discard' }));
+    out.push(actionButton(`Knock with ${name}`, sel && findLegal(view, 'knock', { card: sel }), { key: 'k', busy, classes: 'knock', testid: 'knock' }));
+    out.push(actionButton(`Gin with ${name}`, sel && findLegal(view, 'gin', { card: sel }), { key: 'g', busy, classes: 'gin', testid: 'gin' }));
+    if (view.rules.big_gin_bonus !== null) {
+      out.push(actionButton('Big gin', findLegal(view, 'big_gin'), { key: 'b', busy, classes: 'gin', testid: 'big-gin' }));
+    }
+    const knockCards = view.legal.filter((c) => c.type === 'knock' || c.type === 'gin').map((c) => c.card);
+    if (knockCards.length) {
+      out.push(h('p', { class: 'hint', 'data-testid': 'knock-hint' }, `You can knock discarding ${[...new Set(knockCards)].map(cardName).join(', ')}.`));
+    }
+  }
+  if (view.phase === 'layoff') {
+    const plan = view.suggested_layoffs;
+    const n = plan ? plan.layoffs.length : 0;
+    out.push(
+      actionButton(n ? `Lay off the best (${n}) and finish` : 'Nothing to lay off: finish', findLegal(view, 'finish_layoffs'), {
+        key: 'l', busy, classes: 'best', testid: 'layoff-best',
+      }),
+    );
+    for (const cmd of view.legal.filter((c) => c.type === 'lay_off')) {
+      const meld = view.knock_melds[cmd.meld] || [];
+      out.push(actionButton(`Lay off ${cardName(cmd.card)} on ${meld.map(cardName).join(' ')}`, cmd, { busy, testid: 'layoff' }));
+    }
+    out.push(actionButton('Done laying off', findLegal(view, 'finish_layoffs'), { key: 'f', busy, testid: 'finish-layoffs' }));
+  }
+  if (view.phase === 'hand_over') {
+    out.push(actionButton('Next hand', findLegal(view, 'next_hand'), { key: 'n', busy, classes: 'primary', testid: 'next-hand' }));
+  }
+  // "Lay off the best" is a shortcut handled by the page, not a single engine command.
+  for (const el of out) if (el.dataset && el.dataset.testid === 'layoff-best') el.dataset.action = '"layoff-best"';
+  return out;
+}
+
+function handLine(label, melds, deadwood, laid, deadwoodPoints) {
+  return h(
+    'div',
+    { class: 'result-hand' },
+    h('div', { class: 'label' }, label, h('span', { class: 'hint' }, ` · deadwood ${deadwoodPoints}`)),
+    h(
+      'div',
+      { class: 'melds' },
+      melds.map((m) => cardGroup(m, { classes: 'meld', mark: laid })),
+      deadwood.length ? cardGroup(byRank(deadwood), { classes: 'deadwood', label: 'deadwood' }) : null,
+    ),
+  );
+}
+
+/** The end of a hand: both hands in melds, the layoffs, and the count in words and numbers. */
+export function resultPanel(view, result, knock, me, { showScores = true } = {}) {
+  const players = view.players;
+  const who = (seat) => seatName(players, seat, me);
+  if (result.type === 'hand_washed') {
+    return h(
+      'div',
+      { class: 'result', 'data-testid': 'hand-result' },
+      h('h2', {}, `Hand ${result.hand_number} is washed`),
+      h('p', {}, 'The stock ran down to two cards and nobody knocked: no points, no box. The same dealer deals again.'),
+      [0, 1].map((seat) => h('div', { class: 'result-hand' }, h('div', { class: 'label' }, who(seat)), cardGroup(byRank(result.hands[seat])))),
+    );
+  }
+  const defender = 1 - result.knocker;
+  const laid = new Set(result.layoffs.map(([card]) => card));
+  const knockerDeadwood = knock && knock.seat === result.knocker ? knock.deadwood : [];
+  const [words, sum] = explain(result, view.rules);
+  return h(
+    'div',
+    { class: 'result', 'data-testid': 'hand-result' },
+    h('h2', { 'data-testid': 'result-headline' }, `Hand ${result.hand_number}: ${headline(result, players, me)}`),
+    handLine(`${who(result.knocker)} (${result.outcome === 'knock' || result.outcome === 'undercut' ? 'knocked' : result.outcome.replace('_', ' ')})`,
+      result.knocker_melds, knockerDeadwood, laid, result.knocker_deadwood),
+    handLine(`${who(defender)} (defending)`, result.defender_melds, result.defender_deadwood_cards, new Set(), result.defender_deadwood),
+    result.layoffs.length
+      ? h('p', {}, `Laid off by ${who(defender)}: `, result.layoffs.map(([card]) => cardName(card)).join(', '), '.')
+      : null,
+    h('p', { class: 'words' }, words),
+    h('p', { class: 'sum', 'data-testid': 'result-sum' }, sum, ` → ${who(result.winner)} `, result.winner === me ? 'score' : 'scores', ' and bank a box.'),
+    showScores
+      ? h('p', {}, `Score: ${who(0)} ${result.scores[0]} (${plural(result.boxes[0], 'box', 'boxes')}), ${who(1)} ${result.scores[1]} (${plural(result.boxes[1], 'box', 'boxes')}).`)
+      : null,
+  );
+}
+
+/** The end of a match: hand points, boxes, bonus and totals. */
+export function settlementPanel(view, s, me) {
+  const who = (seat) => seatName(view.players, seat, me);
+  const r = view.rules;
+  const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
+  const bonus = (seat) => (seat === s.winner ? s.bonus : 0);
+  return h(
+    'div',
+    { class: 'result settlement', 'data-testid': 'settlement' },
+    h('h2', {}, `${who(s.winner)} ${s.winner === me ? 'win' : 'wins'} the match`),
+    h(
+      'table',
+      {},
+      h('thead', {}, h('tr', {}, h('th', {}), h('th', { scope: 'col' }, who(0)), h('th', { scope: 'col' }, who(1)))),
+      h(
+        'tbody',
+        {},
+        row('Hand points', [s.hand_points[0], s.hand_points[1]]),
+        row(`Boxes × ${r.box_bonus}`, [0, 1].map((i) => `${s.boxes[i]} × ${r.box_bonus} = ${s.box_points[i]}`)),
+        row(`Bonus (${BONUS_KIND[s.bonus_kind]})`, [bonus(0), bonus(1)]),
+        row('Total', [0, 1].map((i) => h('b', { 'data-testid': `total-${i}` }, s.totals[i]))),
+      ),
+    ),
+  );
+}
+
+function movesList(view) {
+  const recent = view.moves.slice(-8);
+  const verb = { take_up_card: 'took the up-card', pass_up_card: 'passed', draw_stock: 'drew from stock', draw_discard: 'took from pile', discard: 'discarded', knock: 'knocked', lay_off: 'laid off' };
+  return recent.map(([seat, action, card]) =>
+    h('li', {}, `${seatName(view.players, seat, view.seat)} ${verb[action] || action}${card ? ` ${cardName(card)}` : ''}`),
+  );
+}
+
+export function renderTable(view, ui) {
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.myTurn = String(myTurn(view));
+  fill($('#scorebar'), scoreBar(view));
+  fill($('#opponent'), opponentArea(view, ui));
+  fill($('#piles'), piles(view, ui));
+  fill($('#turn'), turnText(view));
+  fill($('#knockarea'), knockArea(view, ui));
+  $('#knockarea').hidden = !(view.knock && view.phase === 'layoff');
+  const over = view.phase === 'hand_over' || view.phase === 'match_over';
+  $('#mine').hidden = over;
+  fill($('#hand'), over ? [] : myHand(view, ui));
+  fill($('#deadwood-line'), over ? [] : deadwoodLine(view));
+  fill($('#actions'), actions(view, ui));
+  const result = $('#result');
+  const panels = [];
+  if (over && view.last_result) panels.push(resultPanel(view, view.last_result, view.knock, view.seat));
+  if (view.settlement) panels.push(settlementPanel(view, view.settlement, view.seat));
+  fill(result, panels);
+  result.hidden = panels.length === 0;
+  fill($('#moves'), movesList(view));
+}

@@ -1,0 +1,105 @@
+// Events and results told in words. The numbers are the server's; this only explains them.
+import { cardName } from './cards.js';
+
+/** The name a seat goes by, from the point of view of `me` (null: a neutral replay). */
+export function seatName(players, seat, me) {
+  if (me !== null && seat === me) return 'You';
+  return players[seat];
+}
+
+const KIND = { knock: 'knocked', gin: 'went gin', big_gin: 'declared big gin' };
+
+export function narrate(event, players, me) {
+  const who = (seat) => seatName(players, seat, me);
+  switch (event.type) {
+    case 'match_started':
+      return `Match started: ${players[0]} against ${players[1]} (${event.rules.name}).`;
+    case 'dealt':
+      return `Hand ${event.hand_number} dealt by ${who(event.dealer)}; the up-card is ${cardName(event.up_card)}.`;
+    case 'up_card_taken':
+      return `${who(event.seat)} took the up-card ${cardName(event.card)}.`;
+    case 'up_card_passed':
+      return `${who(event.seat)} passed the up-card.`;
+    case 'drew':
+      if (event.source === 'discard') return `${who(event.seat)} took ${cardName(event.card)} from the pile.`;
+      return event.card
+        ? `${who(event.seat)} drew ${cardName(event.card)} from the stock.`
+        : `${who(event.seat)} drew from the stock.`;
+    case 'discarded':
+      return `${who(event.seat)} discarded ${cardName(event.card)}.`;
+    case 'knocked': {
+      const discard = event.discard ? `, discarding ${cardName(event.discard)}` : '';
+      const dw = event.kind === 'knock' ? ` with ${event.deadwood_points} deadwood` : '';
+      return `${who(event.seat)} ${KIND[event.kind]}${dw}${discard}.`;
+    }
+    case 'laid_off':
+      return `${who(event.seat)} laid off ${cardName(event.card)}.`;
+    case 'hand_scored':
+      return `${headline(event, players, me)}.`;
+    case 'hand_washed':
+      return `Hand ${event.hand_number} washed: no score.`;
+    case 'match_settled':
+      return `${who(event.winner)} won the match, ${event.totals[0]} to ${event.totals[1]}.`;
+    default:
+      return event.type;
+  }
+}
+
+const OUTCOME = { knock: 'knocked', undercut: 'undercut', gin: 'gin', big_gin: 'big gin' };
+
+export function headline(result, players, me) {
+  const winner = seatName(players, result.winner, me);
+  const knocker = seatName(players, result.knocker, me);
+  const pts = `${result.points} point${result.points === 1 ? '' : 's'}`;
+  switch (result.outcome) {
+    case 'undercut':
+      return `${knocker} knocked but ${winner === 'You' ? 'you' : winner} undercut: ${pts} to ${winner === 'You' ? 'you' : winner}`;
+    case 'gin':
+      return `${knocker} went gin: ${pts}`;
+    case 'big_gin':
+      return `${knocker} declared big gin: ${pts}`;
+    default:
+      return `${knocker} knocked and won ${pts}`;
+  }
+}
+
+/** How the points were counted, as lines of words and numbers. */
+export function explain(result, rules) {
+  const K = result.knocker_deadwood;
+  const D = result.defender_deadwood;
+  const P = result.points;
+  switch (result.outcome) {
+    case 'knock':
+      return [
+        `Knock: the defender's deadwood ${D} minus the knocker's deadwood ${K}.`,
+        `${D} − ${K} = ${P}`,
+      ];
+    case 'undercut':
+      return [
+        `Undercut: the defender's deadwood ${D} is not more than the knocker's ${K}, so the defender scores the difference plus the undercut bonus (${rules.undercut_bonus}).`,
+        `(${K} − ${D}) + ${rules.undercut_bonus} = ${P}`,
+      ];
+    case 'gin':
+      return [
+        `Gin: the gin bonus (${rules.gin_bonus}) plus the defender's deadwood ${D}; no layoffs against gin.`,
+        `${rules.gin_bonus} + ${D} = ${P}`,
+      ];
+    case 'big_gin':
+      return [
+        `Big gin: the big-gin bonus (${rules.big_gin_bonus}) plus the defender's deadwood ${D}; no layoffs.`,
+        `${rules.big_gin_bonus} + ${D} = ${P}`,
+      ];
+    default:
+      return [];
+  }
+}
+
+export const BONUS_KIND = { match: 'match bonus', shutout: 'shutout bonus', none: 'no match bonus' };
+
+/** Seats are recorded by player id ("ai:easy" for the computer): show people's names. */
+export function displayName(raw, me) {
+  if (typeof raw !== 'string') return String(raw);
+  if (raw.startsWith('ai:')) return `Computer (${raw.slice(3)})`;
+  if (me && raw === me.id) return me.name;
+  return raw;
+}

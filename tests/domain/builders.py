@@ -16,10 +16,20 @@ import random
 from collections.abc import Iterator, Sequence
 
 from domain.cards import DECK, Card, parse_cards
-from domain.commands import AnyCommand, AnySeatCommand, StartMatch
+from domain.commands import (
+    AnyCommand,
+    AnySeatCommand,
+    BigGin,
+    Discard,
+    Gin,
+    Knock,
+    LayOff,
+    StartMatch,
+)
 from domain.deck import deck_commitment, seed_commitment
 from domain.events import Dealt, Event, MatchStarted
 from domain.match import apply, evolve, legal_commands
+from domain.melds import best_discard
 from domain.rules import Rules, knock_limit_for, make_rules
 from domain.state import MatchState
 
@@ -112,10 +122,37 @@ def play(state: MatchState, *commands: AnySeatCommand) -> tuple[MatchState, list
     return state, log
 
 
+_ENDINGS = (Knock, Gin, BigGin, LayOff)
+
+
+def random_command(
+    state: MatchState, rng: random.Random, prefer_knock: float = 0.0
+) -> AnySeatCommand:
+    """A uniformly random legal command of a seat that may act.
+
+    With probability ``prefer_knock`` the seat plays toward ending the hand: a knock,
+    gin, big gin or layoff when one is legal, else the discard leaving the least
+    deadwood; so hands end by knocking far more often than by a wash.
+    """
+    seat = rng.choice(state.to_act())
+    legal = legal_commands(state, seat)
+    if prefer_knock and rng.random() < prefer_knock:
+        endings = [command for command in legal if isinstance(command, _ENDINGS)]
+        if endings:
+            return rng.choice(endings)
+        hand = state.hand
+        if hand is not None and hand.phase == "discard":
+            return Discard(seat, best_discard(hand.hands[seat], hand.taken)[0])
+    return rng.choice(legal)
+
+
 def random_match(
-    seed: int, rules: Rules | str = "arcadia", max_events: int = 100_000
+    seed: int,
+    rules: Rules | str = "arcadia",
+    max_events: int = 100_000,
+    prefer_knock: float = 0.0,
 ) -> Iterator[tuple[MatchState, list[Event]]]:
-    """A whole match played by uniformly random legal commands, one step at a time.
+    """A whole match played by random legal commands (see ``random_command``).
 
     Yields the state after each command with the events it caused (the first yield is
     the start: MatchStarted and the first Dealt).
@@ -129,7 +166,6 @@ def random_match(
     yield state, events
     count = len(events)
     while state.settlement is None and count < max_events:
-        seat = rng.choice(state.to_act())
-        state, events = apply(state, rng.choice(legal_commands(state, seat)))
+        state, events = apply(state, random_command(state, rng, prefer_knock))
         count += len(events)
         yield state, events

@@ -23,6 +23,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint
+	scripts/install-browser.sh
 	. scripts/test-env.sh && $(BIN)/pytest
 
 bench: setup

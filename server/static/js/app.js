@@ -292,6 +292,9 @@ function draw() {
   if (!game.view) return;
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
   renderTable(game.view, game.ui);
+  // An animation plays once, when its event is shown, not again on the next redraw.
+  game.ui.flash = null;
+  game.ui.fresh = null;
   if (focused) {
     const again = $(`#hand [data-card="${focused}"]`);
     if (again && !again.disabled) again.focus();

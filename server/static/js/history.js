@@ -87,11 +87,11 @@ export async function showReplay(root, matchId, { onError }) {
   const controls = h(
     'div',
     { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
-    h('button', { type: 'button', dataset: { step: 'first' }, 'aria-label': 'First event', 'aria-keyshortcuts': 'Home' }, '⏮'),
+    h('button', { type: 'button', dataset: { step: 'first' }, 'aria-label': 'First event', 'aria-keyshortcuts': 'Home' }, '« First'),
     h('button', { type: 'button', dataset: { step: 'back' }, 'aria-label': 'Back one event', 'aria-keyshortcuts': 'ArrowLeft', 'data-testid': 'replay-back' }, '◀ Back'),
     h('span', { class: 'position', 'data-testid': 'replay-position' }),
     h('button', { type: 'button', dataset: { step: 'forward' }, 'aria-label': 'Forward one event', 'aria-keyshortcuts': 'ArrowRight', 'data-testid': 'replay-forward' }, 'Forward ▶'),
-    h('button', { type: 'button', dataset: { step: 'last' }, 'aria-label': 'Last event', 'aria-keyshortcuts': 'End' }, '⏭'),
+    h('button', { type: 'button', dataset: { step: 'last' }, 'aria-label': 'Last event', 'aria-keyshortcuts': 'End' }, 'Last »'),
   );
   const slider = h('input', { type: 'range', min: first, max: last, value: at, 'aria-label': 'Event number', class: 'slider' });
   const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board', 'aria-live': 'polite' });

@@ -275,7 +275,9 @@ function handLine(label, melds, deadwood, laid, deadwoodPoints) {
       'div',
       { class: 'melds' },
       melds.map((m) => cardGroup(m, { classes: 'meld', mark: laid })),
-      deadwood.length ? cardGroup(byRank(deadwood), { classes: 'deadwood', label: 'deadwood' }) : null,
+      deadwood.length
+        ? h('span', { class: 'captioned' }, cardGroup(byRank(deadwood), { classes: 'deadwood', label: 'deadwood' }), h('small', {}, 'deadwood'))
+        : null,
     ),
   );
 }
@@ -301,14 +303,14 @@ export function resultPanel(view, result, knock, me, { showScores = true } = {})
     'div',
     { class: 'result', 'data-testid': 'hand-result' },
     h('h2', { 'data-testid': 'result-headline' }, `Hand ${result.hand_number}: ${headline(result, players, me)}`),
-    handLine(`${who(result.knocker)} (${result.outcome === 'knock' || result.outcome === 'undercut' ? 'knocked' : result.outcome.replace('_', ' ')})`,
+    handLine(`${who(result.knocker)}, ${result.outcome === 'knock' || result.outcome === 'undercut' ? 'knocked' : `went ${result.outcome.replace('_', ' ')}`}`,
       result.knocker_melds, knockerDeadwood, laid, result.knocker_deadwood),
-    handLine(`${who(defender)} (defending)`, result.defender_melds, result.defender_deadwood_cards, new Set(), result.defender_deadwood),
+    handLine(`${who(defender)}, defending`, result.defender_melds, result.defender_deadwood_cards, new Set(), result.defender_deadwood),
     result.layoffs.length
-      ? h('p', {}, `Laid off by ${who(defender)}: `, result.layoffs.map(([card]) => cardName(card)).join(', '), '.')
+      ? h('p', {}, `Laid off by ${defender === me ? 'you' : who(defender)} (outlined in blue): `, result.layoffs.map(([card]) => cardName(card)).join(', '), '.')
       : null,
     h('p', { class: 'words' }, words),
-    h('p', { class: 'sum', 'data-testid': 'result-sum' }, sum, ` → ${who(result.winner)} `, result.winner === me ? 'score' : 'scores', ' and bank a box.'),
+    h('p', { class: 'sum', 'data-testid': 'result-sum' }, sum, ` → ${who(result.winner)} `, result.winner === me ? 'score and bank a box.' : 'scores and banks a box.'),
     showScores
       ? h('p', {}, `Score: ${who(0)} ${result.scores[0]} (${plural(result.boxes[0], 'box', 'boxes')}), ${who(1)} ${result.scores[1]} (${plural(result.boxes[1], 'box', 'boxes')}).`)
       : null,

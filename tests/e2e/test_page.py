@@ -1,0 +1,325 @@
+"""The web page at `/`, driven in Debian's headless Chromium against a real server.
+
+A server subprocess runs on a free port with a throwaway SQLite database; Playwright
+drives the system browser (`scripts/install-browser.sh` installs it; nothing is
+downloaded). The tests play a whole hand by clicking the page, check what the page
+shows against the API's view for the same token, and step through a replay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The page's pause before each AI move, shortened so a hand plays in seconds.
+DELAY_MS = 40
+TIMEOUT_MS = 20_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ginrummy serve` on 127.0.0.1 with its own SQLite file; yields the base URL."""
+    port = free_port()
+    db = tmp_path_factory.mktemp("page") / "page.db"
+    env = {**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
+    command = [
+        str(Path(sys.executable).parent / "ginrummy"),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    log = tmp_path_factory.mktemp("page-log") / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.set_default_timeout(TIMEOUT_MS)
+    yield tab
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def api_view(base: str, token: str, match_id: str) -> dict[str, Any]:
+    answer = httpx.get(
+        f"{base}/v1/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}
+    )
+    answer.raise_for_status()
+    view: dict[str, Any] = answer.json()["view"]
+    return view
+
+
+def stored(page: Page) -> tuple[str, str]:
+    """The token and current match the page keeps in localStorage."""
+    player = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
+    match_id = page.evaluate("localStorage.getItem('ginrummy.match')")
+    return player["token"], match_id
+
+
+def settle(page: Page) -> None:
+    """Wait until no request is in flight and every queued AI move has been shown."""
+    page.wait_for_selector("body[data-busy=false]", state="attached")
+
+
+def shown_hand(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#hand [data-card]", "els => els.map(e => e.dataset.card)")
+
+
+# The page's own buttons, most decisive first: the test never decides what is legal.
+PREFERENCE = [
+    "gin",
+    "big-gin",
+    "knock",
+    "layoff-best",
+    "next-hand",
+    "pass",
+    "draw-stock",
+    "discard",
+]
+
+
+# Some actions are taken with their keyboard shortcut, so the keys are exercised too.
+KEYS = {"draw-stock": "s", "pass": "x"}
+
+
+def click_next_legal_action(page: Page) -> str:
+    for testid in PREFERENCE:
+        button = page.query_selector(f"#actions [data-testid={testid}]:not([disabled])")
+        if button is not None:
+            if testid in KEYS:
+                page.keyboard.press(KEYS[testid])
+            else:
+                button.click()
+            return testid
+    raise AssertionError(f"no enabled action on my turn: {page.inner_text('#actions')!r}")
+
+
+def test_a_whole_hand_is_played_from_the_page(server: str, page: Page) -> None:
+    page.goto(f"{server}/?delay={DELAY_MS}")
+    page.fill("#name", "Ada")
+    page.select_option("#level", "easy")
+    page.select_option("#preset", "arcadia")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    token, match_id = stored(page)
+    assert match_id
+    assert page.inner_text("[data-testid=preset]") == "Rules: arcadia"
+
+    checked = 0
+    my_turns = 0
+    for _ in range(400):
+        settle(page)
+        phase = page.get_attribute("body", "data-phase")
+        if phase in ("hand_over", "match_over"):
+            break
+        if page.get_attribute("body", "data-my-turn") != "true":
+            page.wait_for_timeout(50)
+            continue
+        view = api_view(server, token, match_id)
+        assert int(page.get_attribute("body", "data-version") or -1) == view["version"]
+        assert sorted(shown_hand(page)) == sorted(view["hand"])
+        deadwood = page.inner_text("[data-testid=deadwood]")
+        assert int(deadwood) == view["arrangement"]["deadwood_points"]
+        assert int(page.inner_text("[data-testid=stock-count]")) == view["stock_size"]
+        checked += 1
+        if phase == "discard":
+            my_turns += 1
+            selected = page.get_attribute("#hand .card.selected", "data-card")
+            assert selected == view["best_discard"][0], "the engine's best discard is offered"
+            if my_turns == 3:
+                page.screenshot(path=str(SCREENSHOTS / "table-mid-hand.png"), animations="disabled")
+        click_next_legal_action(page)
+    else:
+        raise AssertionError("the hand did not end")
+
+    settle(page)
+    view = api_view(server, token, match_id)
+    assert view["phase"] in ("hand_over", "match_over")
+    assert checked >= 2
+    assert int(page.inner_text("[data-testid=score-me]")) == view["scores"][0]
+    assert int(page.inner_text("[data-testid=score-opponent]")) == view["scores"][1]
+    result = page.inner_text("[data-testid=hand-result]")
+    last = view["last_result"]
+    if last["type"] == "hand_scored":
+        assert f"= {last['points']}" in page.inner_text("[data-testid=result-sum]")
+        assert str(last["knocker_deadwood"]) in result
+        assert str(last["defender_deadwood"]) in result
+    else:
+        assert "washed" in result
+    page.screenshot(path=str(SCREENSHOTS / "hand-end.png"), full_page=True, animations="disabled")
+    # The next hand is one click (or key) away, and a reload resumes the same match.
+    page.reload()
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    assert page.get_attribute("body", "data-version") == str(view["version"])
+    page.keyboard.press("n")
+    page.wait_for_function(f"document.body.dataset.version > {view['version']}")
+    settle(page)
+    assert page.get_attribute("body", "data-phase") in ("up_card", "draw")
+    assert len(shown_hand(page)) == 10
+    # Phone width: everything still fits, nothing scrolls sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(
+        path=str(SCREENSHOTS / "table-phone.png"), full_page=True, animations="disabled"
+    )
+
+
+def play_out_by_api(base: str, token: str, match_id: str) -> dict[str, Any]:
+    """Play the human seat through the API until the match is settled (simple, legal moves)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    view = api_view(base, token, match_id)
+    for _ in range(2000):
+        if view["phase"] == "match_over":
+            return view
+        legal = view["legal"]
+        if not legal:
+            view = api_view(base, token, match_id)
+            continue
+        by_type = {cmd["type"]: cmd for cmd in legal}
+        best = view["best_discard"][0] if view["best_discard"] else None
+        knocks = [c for c in legal if c["type"] in ("gin", "knock") and c["card"] == best]
+        for choice in (
+            by_type.get("big_gin"),
+            knocks[0] if knocks else None,
+            next((c for c in legal if c["type"] == "discard" and c["card"] == best), None),
+            by_type.get("pass_up_card"),
+            by_type.get("draw_stock"),
+            by_type.get("finish_layoffs"),
+            by_type.get("next_hand"),
+            legal[0],
+        ):
+            if choice is not None:
+                break
+        action = {k: v for k, v in choice.items() if k != "seat"}
+        answer = httpx.post(
+            f"{base}/v1/matches/{match_id}/actions", json={"action": action}, headers=headers
+        )
+        answer.raise_for_status()
+        view = answer.json()["view"]
+    raise AssertionError("the match did not end")
+
+
+def test_replay_of_a_finished_match_steps_forward_and_back(server: str, page: Page) -> None:
+    player = httpx.post(f"{server}/v1/players", json={"name": "Grace"}).json()
+    token = player["token"]
+    created = httpx.post(
+        f"{server}/v1/matches",
+        json={"level": "easy", "rules": {"preset": "arcadia", "target": 1}},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["match_id"]
+    final = play_out_by_api(server, token, match_id)
+    events = httpx.get(
+        f"{server}/v1/matches/{match_id}/events?after=0&limit=1000",
+        headers={"Authorization": f"Bearer {token}"},
+    ).json()["events"]
+    last = events[-1]["version"]
+
+    page.goto(f"{server}/")
+    page.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": player["id"], "name": "Grace", "token": token},
+    )
+    page.goto(f"{server}/?delay={DELAY_MS}#/match/{match_id}")
+    page.wait_for_selector("[data-testid=settlement]")
+    settlement = final["settlement"]
+    assert int(page.inner_text("[data-testid=total-0]")) == settlement["totals"][0]
+    assert int(page.inner_text("[data-testid=total-1]")) == settlement["totals"][1]
+
+    page.click("[data-testid=open-replay]")
+    viewer = page.wait_for_selector("#replay[data-shown='2']")
+    assert viewer is not None
+    assert page.inner_text("[data-testid=replay-position]") == f"Event 2 of {last}"
+    assert "dealt" in page.inner_text("[data-testid=replay-event]")
+    # Both hands are visible: ten face-up cards for each seat after the deal.
+    seats = page.query_selector_all("#replay .replay-seat")
+    assert [len(s.query_selector_all(".card")) for s in seats] == [10, 10]
+
+    page.click("[data-testid=replay-forward]")
+    page.wait_for_selector("#replay[data-shown='3']")
+    third = page.inner_text("[data-testid=replay-event]")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-shown='4']")
+    assert page.inner_text("[data-testid=replay-event]") != third
+    page.click("[data-testid=replay-back]")
+    page.wait_for_selector("#replay[data-shown='3']")
+    assert page.inner_text("[data-testid=replay-event]") == third
+    page.keyboard.press("End")
+    page.wait_for_selector(f"#replay[data-shown='{last}']")
+    assert "won the match" in page.inner_text("[data-testid=replay-event]")
+    assert page.query_selector("#replay [data-testid=settlement]") is not None
+    page.keyboard.press("Home")
+    page.wait_for_selector("#replay[data-shown='1']")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-shown='6']")
+    page.screenshot(path=str(SCREENSHOTS / "replay.png"), full_page=True, animations="disabled")

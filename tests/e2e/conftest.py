@@ -1,0 +1,54 @@
+"""Servers for the end-to-end tests: real processes on free ports, SQLite or PostgreSQL.
+
+PostgreSQL tests get their own fresh database on the server named by
+``TEST_DATABASE_URL`` (set by ``make test``); without it they skip, or fail under CI.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import ServerProcess, create_database, drop_database
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+def _postgres_base() -> str:
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail("TEST_DATABASE_URL is not set; run through `make test`")
+        pytest.skip("no TEST_DATABASE_URL: PostgreSQL end-to-end tests need `make test`")
+    return url
+
+
+@pytest.fixture
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh, empty database for one test: a temp SQLite file or a new PostgreSQL db."""
+    backend = getattr(request, "param", "sqlite")
+    if backend == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'ginrummy.sqlite3'}"
+        return
+    url = await create_database(_postgres_base())
+    try:
+        yield url
+    finally:
+        await drop_database(url)
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(database_url, tmp_path).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)

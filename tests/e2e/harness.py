@@ -1,0 +1,174 @@
+"""A real server process on a free port, and a client that plays through it.
+
+Tests start ``ginrummy serve`` as a subprocess (never an in-process test client), so
+HTTP, WebSocket, startup migrations and kill -9 are the real thing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+GINRUMMY = Path(sys.executable).parent / "ginrummy"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    def __init__(self, database_url: str, workdir: Path, **env: str) -> None:
+        self.database_url = database_url
+        self.workdir = workdir
+        self.env = env
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = workdir / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        env = {
+            **os.environ,
+            "GINRUMMY_DATABASE_URL": self.database_url,
+            "GINRUMMY_LOG_LEVEL": "warning",
+            **self.env,
+        }
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [str(GINRUMMY), "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=self.workdir,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log_path.read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"server did not become ready:\n{self.log_path.read_text()}")
+
+    def kill(self) -> None:
+        """kill -9: no shutdown hooks, no flush; the store must cope."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+async def create_database(base_url: str) -> str:
+    """A fresh PostgreSQL database next to the one in ``base_url``; returns its URL."""
+    name = f"ginrummy_e2e_{uuid.uuid4().hex[:10]}"
+    admin = base_url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)[0]
+    conn = await asyncpg.connect(admin + "/postgres")
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return base_url.rsplit("/", 1)[0] + "/" + name
+
+
+async def drop_database(url: str) -> None:
+    admin, name = url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)
+    conn = await asyncpg.connect(admin + "/postgres")
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+class Player:
+    """A guest player's HTTP session."""
+
+    def __init__(self, client: httpx.AsyncClient, token: str, player_id: str) -> None:
+        self.client = client
+        self.token = token
+        self.id = player_id
+
+    @classmethod
+    async def create(cls, base_url: str, name: str = "tester") -> Player:
+        client = httpx.AsyncClient(base_url=base_url, timeout=30)
+        response = await client.post("/v1/players", json={"name": name})
+        assert response.status_code == 201, response.text
+        body = response.json()
+        client.headers["Authorization"] = f"Bearer {body['token']}"
+        return cls(client, body["token"], body["id"])
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def new_match(self, **body: Any) -> dict[str, Any]:
+        body.setdefault("level", "easy")
+        body.setdefault("rules", {"preset": "classic", "target": 30})
+        response = await self.client.post("/v1/matches", json=body)
+        assert response.status_code == 201, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    async def act(
+        self, match_id: str, action: dict[str, Any], version: int | None = None, key: str = ""
+    ) -> httpx.Response:
+        headers = {"Idempotency-Key": key} if key else {}
+        body: dict[str, Any] = {"action": action}
+        if version is not None:
+            body["version"] = version
+        return await self.client.post(f"/v1/matches/{match_id}/actions", json=body, headers=headers)
+
+    async def view(self, match_id: str) -> dict[str, Any]:
+        response = await self.client.get(f"/v1/matches/{match_id}")
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    async def events(self, match_id: str) -> dict[str, Any]:
+        response = await self.client.get(f"/v1/matches/{match_id}/events?limit=1000")
+        assert response.status_code == 200, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+
+def as_action(legal: dict[str, Any]) -> dict[str, Any]:
+    """A legal command from the view, as a client action (no seat)."""
+    return {k: v for k, v in legal.items() if k != "seat" and v is not None}
+
+
+async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met in time")
+        await asyncio.sleep(0.05)

@@ -1,0 +1,206 @@
+"""The API's promises over a real server: resume, idempotency, versions, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.e2e.conftest import BACKENDS
+from tests.e2e.harness import Player, ServerProcess, as_action
+
+
+async def step(player: Player, match_id: str, view: dict[str, Any]) -> dict[str, Any]:
+    """Play the first legal action; returns the answer."""
+    response = await player.act(match_id, as_action(view["legal"][0]))
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def frames_until(ws: Any, version: int) -> list[dict[str, Any]]:
+    frames = []
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if frame["type"] == "ping":
+            continue
+        frames.append(frame)
+        if frame["version"] >= version:
+            return frames
+
+
+def live_url(server: ServerProcess, match_id: str) -> str:
+    return f"{server.ws_url}/v1/matches/{match_id}/live"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_reconnecting_client_gets_exactly_what_it_missed(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="resume")
+    match_id = match["match_id"]
+    async with websockets.connect(live_url(server, match_id)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": player.token}))
+        snapshot = json.loads(await ws.recv())
+        assert snapshot["type"] == "snapshot" and snapshot["version"] == match["version"]
+        body = await step(player, match_id, snapshot["view"])
+        seen = await frames_until(ws, body["version"])
+        assert [f["version"] for f in seen] == [e["version"] for e in body["events"]]
+        last_seen = seen[-1]["version"]
+    view = body["view"]
+    for _ in range(4):  # moves made while the client is away
+        if not view["legal"]:
+            break
+        body = await step(player, match_id, view)
+        view = body["view"]
+    async with websockets.connect(live_url(server, match_id) + f"?token={player.token}") as ws:
+        snapshot = json.loads(await ws.recv())
+        assert snapshot["version"] == body["version"]
+        await ws.send(json.dumps({"type": "resume", "after": last_seen}))
+        missed = await frames_until(ws, body["version"])
+    log = (await player.events(match_id))["events"]
+    expected = [e for e in log if e["version"] > last_seen]
+    assert [f["version"] for f in missed] == [e["version"] for e in expected]
+    assert [f["event"] for f in missed] == [e["event"] for e in expected]
+    assert missed[-1]["view"] == (await player.view(match_id))["view"]
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
+    server: ServerProcess,
+) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="idem")
+    match_id = match["match_id"]
+    action = as_action(match["view"]["legal"][0])
+    first = await player.act(match_id, action, version=match["version"], key="k-1")
+    assert first.status_code == 200, first.text
+    version_after = (await player.view(match_id))["version"]
+    again = await player.act(match_id, action, version=match["version"], key="k-1")
+    assert again.status_code == 200, again.text
+    assert again.json() == first.json()
+    assert (await player.view(match_id))["version"] == version_after
+    other = await player.act(match_id, {"type": "draw_stock"}, key="k-1")
+    assert other.status_code == 422
+    assert other.json()["type"] == "https://ginrummy.dev/problems/idempotency-key-reused"
+    assert (await player.view(match_id))["version"] == version_after
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_stale_version_is_a_409_and_changes_nothing(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="stale")
+    match_id = match["match_id"]
+    body = await step(player, match_id, match["view"])
+    before = await player.view(match_id)
+    legal = as_action(body["view"]["legal"][0])
+    response = await player.act(match_id, legal, version=match["version"])
+    assert response.status_code == 409
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert response.json()["rule"] == "stale_version"
+    assert await player.view(match_id) == before
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="bad")
+    match_id = match["match_id"]
+    before = await player.view(match_id)
+    url = f"/v1/matches/{match_id}/actions"
+    client = player.client
+    cases: list[tuple[Any, int, str]] = [
+        (client.post(url, content=b'{"action": {'), 400, "malformed-json"),
+        (client.post(url, json={"action": {"type": "fly"}}), 422, "invalid-request"),
+        (
+            client.post(url, json={"action": {"type": "discard", "card": "1Z"}}),
+            422,
+            "invalid-request",
+        ),
+        (
+            client.post(url, json={"action": {"type": "discard", "card": "AS"}, "x": 1}),
+            422,
+            "invalid-request",
+        ),
+        (client.post(url, json={"action": {"type": "knock", "card": "AS"}}), 422, None),
+        (client.post(url, content=b"[" * 20000), 413, "payload-too-large"),
+        (
+            client.post("/v1/matches/nope/actions", json={"action": {"type": "draw_stock"}}),
+            404,
+            "match-not-found",
+        ),
+        (
+            client.get(f"/v1/matches/{match_id}", headers={"Authorization": "Bearer wrong"}),
+            401,
+            "unauthorized",
+        ),
+        (client.get(f"/v1/matches/{match_id}/replay"), 409, "match-not-finished"),
+    ]
+    for request, status, kind in cases:
+        response = await request
+        assert response.status_code == status, (status, response.text)
+        problem = response.json()
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert problem["status"] == status and problem["title"] and problem["detail"]
+        if kind is not None:
+            assert problem["type"] == f"https://ginrummy.dev/problems/{kind}", problem
+    missing = await httpx.AsyncClient(base_url=server.url).get(f"/v1/matches/{match_id}")
+    assert missing.status_code == 401
+    stranger = await Player.create(server.url, "stranger")
+    forbidden = await stranger.act(match_id, as_action(before["view"]["legal"][0]))
+    assert forbidden.status_code == 403 and forbidden.json()["rule"] == "not_your_match"
+    assert await player.view(match_id) == before
+    await player.close()
+    await stranger.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_custom_rules_out_of_range_are_a_422_problem(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    response = await player.client.post(
+        "/v1/matches", json={"rules": {"preset": "classic", "knock_limit": 11}}
+    )
+    assert response.status_code == 422 and response.json()["rule"] == "invalid_request"
+    response = await player.client.post("/v1/matches", json={"rules": {"preset": "bridge"}})
+    assert response.status_code == 422
+    match = await player.new_match(rules={"preset": "arkadium", "gin_bonus": 40}, seed="x")
+    assert match["view"]["rules"]["gin_bonus"] == 40
+    assert match["view"]["rules"]["shutout_bonus"] == 200
+    again = await player.new_match(rules={"preset": "arkadium", "gin_bonus": 40}, seed="x")
+    assert again["view"]["hand"] == match["view"]["hand"], "a seed makes the deal reproducible"
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_socket_actions_errors_and_auth(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="ws")
+    match_id = match["match_id"]
+    async with websockets.connect(live_url(server, match_id)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": "nope"}))
+        error = json.loads(await ws.recv())
+        assert error["type"] == "error" and error["problem"]["status"] == 401
+    async with websockets.connect(
+        live_url(server, match_id), additional_headers={"Authorization": f"Bearer {player.token}"}
+    ) as ws:
+        snapshot = json.loads(await ws.recv())
+        await ws.send("{not json")
+        assert json.loads(await ws.recv())["problem"]["rule"] == "malformed_json"
+        await ws.send(json.dumps({"type": "action", "action": {"type": "gin", "card": "ZZ"}}))
+        assert json.loads(await ws.recv())["problem"]["status"] == 422
+        legal = as_action(snapshot["view"]["legal"][0])
+        await ws.send(
+            json.dumps({"type": "action", "action": legal, "version": snapshot["version"]})
+        )
+        event = json.loads(await ws.recv())
+        assert event["type"] == "event" and event["version"] == snapshot["version"] + 1
+        await ws.send(json.dumps({"type": "ping"}))
+        while (frame := json.loads(await ws.recv()))["type"] != "pong":
+            assert frame["type"] == "event"
+    await player.close()

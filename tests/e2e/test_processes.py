@@ -1,0 +1,119 @@
+"""Several processes and crashes: fan-out through the store, kill -9, a stalled AI turn."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+import websockets
+
+from domain.match import apply, fold
+from domain.views import player_view
+from infra.store import open_store
+from tests.e2e.conftest import BACKENDS
+from tests.e2e.harness import Player, ServerProcess, as_action
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_socket_on_one_process_sees_moves_made_through_another(
+    database_url: str, tmp_path: Path
+) -> None:
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    try:
+        player = await Player.create(first.url)
+        match = await player.new_match(seed="two-processes")
+        match_id = match["match_id"]
+        async with websockets.connect(
+            f"{second.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+        ) as ws:
+            snapshot = json.loads(await ws.recv())
+            assert snapshot["version"] == match["version"]
+            view, version = match["view"], match["version"]
+            for _ in range(6):
+                response = await player.act(match_id, as_action(view["legal"][0]), version)
+                assert response.status_code == 200, response.text
+                body = response.json()
+                received = []
+                while len(received) < len(body["events"]):
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if frame["type"] == "event":
+                        received.append(frame)
+                assert [f["version"] for f in received] == [e["version"] for e in body["events"]]
+                assert [f["event"] for f in received] == [e["event"] for e in body["events"]]
+                assert received[-1]["view"] == body["view"]
+                view, version = body["view"], body["version"]
+                if not view["legal"]:
+                    break
+        await player.close()
+    finally:
+        first.stop()
+        second.stop()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_kill_minus_nine_mid_match_and_a_restart_continues_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path).start()
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="crash")
+    match_id = match["match_id"]
+    view, version = match["view"], match["version"]
+    for _ in range(5):
+        body = (await player.act(match_id, as_action(view["legal"][0]), version)).json()
+        view, version = body["view"], body["version"]
+    server.kill()
+    await player.close()
+
+    restarted = ServerProcess(database_url, tmp_path)
+    restarted.port = server.port
+    restarted.start()
+    try:
+        player.client = type(player.client)(
+            base_url=restarted.url, headers={"Authorization": f"Bearer {player.token}"}, timeout=30
+        )
+        after = await player.view(match_id)
+        assert after["version"] == version and after["view"] == view
+        for _ in range(400):
+            if after["view"]["phase"] == "match_over":
+                break
+            response = await player.act(
+                match_id, as_action(after["view"]["legal"][-1]), after["version"]
+            )
+            assert response.status_code == 200, response.text
+            after = response.json()
+        assert after["view"]["settlement"] is not None
+        await player.close()
+    finally:
+        restarted.stop()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request(
+    server: ServerProcess, database_url: str
+) -> None:
+    """Append the human's move behind the server's back, as if it died before the AI's."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="stall")
+    match_id = match["match_id"]
+    store = await open_store(database_url, migrate=False)
+    try:
+        log = await store.read_stream(match_id)
+        state = fold(r.event for r in log)
+        handing_over = [
+            events
+            for command in player_view(state, 0).legal
+            if fold(events := apply(state, command)[1], state).to_act() == (1,)
+        ]
+        events = handing_over[0]  # a legal move after which the AI must act
+        await store.append(match_id, state.version, events)
+        stalled = fold(events, state)
+    finally:
+        await store.close()
+    resumed = await player.view(match_id)
+    assert resumed["version"] > stalled.version
+    assert 0 in resumed["view"]["to_act"]
+    await player.close()

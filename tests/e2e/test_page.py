@@ -323,3 +323,73 @@ def test_replay_of_a_finished_match_steps_forward_and_back(server: str, page: Pa
         page.keyboard.press("ArrowRight")
     page.wait_for_selector("#replay[data-shown='6']")
     page.screenshot(path=str(SCREENSHOTS / "replay.png"), full_page=True, animations="disabled")
+
+
+def play_until_defending(base: str, token: str, match_id: str) -> dict[str, Any]:
+    """Never knock, so the AI does: play by the API until the human must lay off."""
+    headers = {"Authorization": f"Bearer {token}"}
+    view = api_view(base, token, match_id)
+    for _ in range(3000):
+        if view["phase"] == "layoff" and 0 in view["to_act"]:
+            return view
+        if view["phase"] == "match_over":
+            raise AssertionError("the match ended before the AI knocked")
+        legal = view["legal"]
+        by_type = {cmd["type"]: cmd for cmd in legal}
+        best = view["best_discard"][0] if view["best_discard"] else None
+        choice = (
+            next((c for c in legal if c["type"] == "discard" and c["card"] == best), None)
+            or by_type.get("pass_up_card")
+            or by_type.get("draw_stock")
+            or by_type.get("next_hand")
+            or legal[0]
+        )
+        action = {k: v for k, v in choice.items() if k != "seat"}
+        answer = httpx.post(
+            f"{base}/v1/matches/{match_id}/actions", json={"action": action}, headers=headers
+        )
+        answer.raise_for_status()
+        view = answer.json()["view"]
+    raise AssertionError("the AI never knocked")
+
+
+def test_defending_a_knock_lays_off_the_best_from_the_page(server: str, page: Page) -> None:
+    player = httpx.post(f"{server}/v1/players", json={"name": "Hedy"}).json()
+    token = player["token"]
+    created = httpx.post(
+        f"{server}/v1/matches",
+        json={"level": "easy", "rules": "arcadia"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    match_id = created.json()["match_id"]
+    defending = play_until_defending(server, token, match_id)
+    plan = defending["suggested_layoffs"]
+
+    page.goto(f"{server}/")
+    page.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": player["id"], "name": "Hedy", "token": token},
+    )
+    page.goto(f"{server}/?delay={DELAY_MS}#/match/{match_id}")
+    page.wait_for_selector("body[data-phase=layoff][data-my-turn=true]")
+    settle(page)
+    knock_area = page.inner_text("#knockarea")
+    assert f"with {defending['knock']['deadwood_points']} deadwood" in knock_area
+    offered = page.eval_on_selector_all(
+        "#actions [data-testid=layoff]", "els => els.map(e => e.textContent)"
+    )
+    legal_layoffs = [c for c in defending["legal"] if c["type"] == "lay_off"]
+    assert len(offered) == len(legal_layoffs)
+    assert (
+        int(page.inner_text("[data-testid=deadwood]"))
+        == (defending["arrangement"]["deadwood_points"])
+    )
+    page.screenshot(path=str(SCREENSHOTS / "layoff.png"), full_page=True, animations="disabled")
+
+    page.click("[data-testid=layoff-best]")
+    page.wait_for_selector("[data-testid=hand-result]")
+    settle(page)
+    result = api_view(server, token, match_id)["last_result"]
+    assert [list(x) for x in result["layoffs"]] == [list(x) for x in plan["layoffs"]]
+    assert result["defender_deadwood"] == plan["arrangement"]["deadwood_points"]
+    assert int(page.inner_text("[data-testid=score-me]")) == result["scores"][0]

@@ -4,7 +4,7 @@
 import { $, $$, fill, h, sleep } from './dom.js';
 import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { LiveFeed } from './live.js';
-import { findLegal, renderTable } from './table.js';
+import { describeMove, findLegal, renderTable } from './table.js';
 import { displayName, narrate } from './words.js';
 import { showHistory, showReplay } from './history.js';
 
@@ -163,7 +163,8 @@ async function openMatch(id) {
     remember(data.view);
     game.maxQueued = data.view.version;
     showView(data.view, null);
-    if (data.view.moves.length) say(`${data.view.players[1 - data.view.seat]} is at the table. Hand ${data.view.hand_number}.`);
+    const moves = data.view.moves;
+    say(moves.length ? describeMove(data.view, moves[moves.length - 1]) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, onFrame);
     game.feed.lastVersion = data.view.version;
     game.feed.connect();

@@ -68,17 +68,19 @@ function opponentArea(view, ui) {
   const opp = 1 - view.seat;
   const known = new Set(view.opponent_known);
   const hidden = Math.max(0, view.opponent_card_count - known.size);
-  const handOver = view.phase === 'hand_over' || view.phase === 'match_over';
+  // Once a hand is over, or the opponent has laid its hand down, its cards are shown elsewhere.
+  const handOver =
+    view.phase === 'hand_over' || view.phase === 'match_over' || (view.phase === 'layoff' && view.knock && view.knock.seat === opp);
   const backs = Array.from({ length: handOver ? 0 : hidden }, (_, i) =>
     cardBack(i === hidden - 1 && ui.flash === 'opp-draw-stock' ? 'fly-in' : ''),
   );
   return [
-    h('div', { class: 'label' }, `${view.players[opp]} · ${plural(view.opponent_card_count, 'card')}`),
+    h('div', { class: 'label' }, `${view.players[opp]} · ${handOver ? 'cards face up below' : plural(view.opponent_card_count, 'card')}`),
     h(
       'div',
       { class: 'fan', 'data-testid': 'opponent-hand' },
       backs,
-      byRank(view.opponent_known).map((c) =>
+      byRank(handOver ? [] : view.opponent_known).map((c) =>
         cardFace(c, { classes: `known ${ui.flash === 'opp-draw-pile' && c === ui.flashCard ? 'fly-in' : ''}` }),
       ),
     ),
@@ -343,12 +345,18 @@ export function settlementPanel(view, s, me) {
   );
 }
 
+const VERB = {
+  take_up_card: 'took the up-card', pass_up_card: 'passed the up-card', draw_stock: 'drew from the stock',
+  draw_discard: 'took from the pile', discard: 'discarded', knock: 'knocked', lay_off: 'laid off',
+};
+
+/** One public move of the hand ([seat, action, card]) in words. */
+export function describeMove(view, [seat, action, card]) {
+  return `${seatName(view.players, seat, view.seat)} ${VERB[action] || action}${card ? ` ${cardName(card)}` : ''}.`;
+}
+
 function movesList(view) {
-  const recent = view.moves.slice(-8);
-  const verb = { take_up_card: 'took the up-card', pass_up_card: 'passed', draw_stock: 'drew from stock', draw_discard: 'took from pile', discard: 'discarded', knock: 'knocked', lay_off: 'laid off' };
-  return recent.map(([seat, action, card]) =>
-    h('li', {}, `${seatName(view.players, seat, view.seat)} ${verb[action] || action}${card ? ` ${cardName(card)}` : ''}`),
-  );
+  return view.moves.slice(-8).map((move) => h('li', {}, describeMove(view, move)));
 }
 
 export function renderTable(view, ui) {

@@ -25,6 +25,7 @@ export class LiveFeed {
     } catch {
       return;
     }
+    socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.addEventListener('open', () => {
       this.retry = 500;
@@ -34,7 +35,8 @@ export class LiveFeed {
     socket.addEventListener('message', (message) => {
       let frame;
       try {
-        frame = JSON.parse(message.data);
+        const data = message.data;
+        frame = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data));
       } catch {
         return;
       }

@@ -347,7 +347,7 @@ export function settlementPanel(view, s, me) {
 
 const VERB = {
   take_up_card: 'took the up-card', pass_up_card: 'passed the up-card', draw_stock: 'drew from the stock',
-  draw_discard: 'took from the pile', discard: 'discarded', knock: 'knocked', lay_off: 'laid off',
+  draw_discard: 'took from the pile', discard: 'discarded', knock: 'knocked, discarding', lay_off: 'laid off',
 };
 
 /** One public move of the hand ([seat, action, card]) in words. */

@@ -31,7 +31,7 @@ from domain.commands import (
     TakeUpCard,
 )
 from domain.events import LaidOff
-from domain.match import decide, legal_commands
+from domain.match import decide, evolve, legal_commands
 from domain.rules import Rules, make_rules
 from domain.state import MatchState
 from tests.domain.builders import new_hand, play, random_match
@@ -245,21 +245,39 @@ def candidate_commands(state: MatchState, seat: int) -> list[AnySeatCommand]:
 
 
 def sampled_positions() -> list[MatchState]:
-    """Positions from random matches, every phase represented, a bounded number."""
+    """Positions from random matches, every phase represented, a bounded number.
+
+    The states between the events of one command count too (e.g. just after a gin,
+    before its score): views are computed there for the live feed.
+    """
     rng = random.Random(2024)
+    keep = {"draw": 0.03, "discard": 0.06}  # the common phases, sampled; the rest all kept
     positions: list[MatchState] = []
-    for seed, preset in [(1, "arcadia"), (2, "classic"), (3, "arkadium"), (4, "classic")]:
-        rules = make_rules(preset, target=60)
-        for state, _ in random_match(seed, rules, prefer_knock=0.6):
-            if state.phase != "draw" or rng.random() < 0.1:
-                positions.append(state)
-    return positions[::3]
+    for seed in range(8):
+        rules = make_rules(("arcadia", "arkadium", "classic")[seed % 3], target=60)
+        state: MatchState | None = None
+        for _, events in random_match(seed, rules, prefer_knock=0.8):
+            for event in events:
+                state = evolve(state, event)
+                if state.hand is not None and rng.random() < keep.get(state.phase, 1.0):
+                    positions.append(state)
+    return [*positions, just_after_gin()]
+
+
+def just_after_gin() -> MatchState:
+    """The state between Knocked(gin) and HandScored, which random play rarely reaches."""
+    state = play(discard_phase(), Discard(0, "3D"), DrawStock(1), Discard(1, "7S"), DrawStock(0))[0]
+    knocked = decide(state, Gin(0, "KS"))[0]
+    after = evolve(state, knocked)
+    assert after.phase == "layoff" and after.hand is not None and after.hand.knock is not None
+    return after
 
 
 def test_legal_commands_and_decide_agree() -> None:
     positions = sampled_positions()
     phases = {state.phase for state in positions}
     assert phases >= {"up_card", "draw", "discard", "layoff", "hand_over", "match_over"}
+    assert any(s.hand and s.hand.knock and s.hand.knock.kind == "gin" for s in positions)
     for state in positions:
         for seat in (0, 1):
             legal = legal_commands(state, seat)

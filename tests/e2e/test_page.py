@@ -322,7 +322,18 @@ def test_replay_of_a_finished_match_steps_forward_and_back(
     assert int(page.inner_text("[data-testid=total-0]")) == settlement["totals"][0]
     assert int(page.inner_text("[data-testid=total-1]")) == settlement["totals"][1]
 
-    page.click("[data-testid=open-replay]")
+    assert page.query_selector("[data-testid=open-replay]") is not None
+    # The history lists the match, finished, with its settled totals; its replay opens there.
+    page.click("#nav-history")
+    row = page.wait_for_selector(f"tr[data-match-id='{match_id}']")
+    assert row is not None
+    totals = settlement["totals"]
+    assert f"{totals[0]} : {totals[1]}" in row.inner_text()
+    won = settlement["winner"] == 0
+    assert row.query_selector("[data-testid=history-result]").inner_text() == (
+        "won" if won else "lost"
+    )
+    row.query_selector("[data-testid=replay-link]").click()
     viewer = page.wait_for_selector("#replay[data-shown='2']")
     assert viewer is not None
     assert page.inner_text("[data-testid=replay-position]") == f"Event 2 of {last}"

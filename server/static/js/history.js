@@ -10,6 +10,15 @@ import { resultPanel, settlementPanel } from './table.js';
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
+/** Won or lost, whether the list names the winner by seat (the human is seat 0) or by id. */
+function outcome(m) {
+  if (m.status !== 'finished') return 'in progress';
+  const me = savedPlayer();
+  if (m.winner === 0 || (me && m.winner === me.id)) return 'won';
+  if (m.winner === null || m.winner === undefined) return 'over';
+  return 'lost';
+}
+
 export async function showHistory(root, { onError }) {
   fill(root, h('p', {}, 'Loading your matches…'));
   try {
@@ -36,7 +45,7 @@ export async function showHistory(root, { onError }) {
               h('td', {}, displayName(m.opponent, null)),
               h('td', {}, ruleName(m.rules)),
               h('td', {}, `${m.scores[0]} : ${m.scores[1]}`),
-              h('td', {}, m.status === 'finished' ? (m.winner === 0 ? 'won' : m.winner === 1 ? 'lost' : 'over') : 'in progress'),
+              h('td', { 'data-testid': 'history-result' }, outcome(m)),
               h(
                 'td',
                 {},

@@ -7,6 +7,7 @@ the first request and leaves no task behind.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -20,6 +21,7 @@ from litestar.static_files import create_static_files_router
 from infra.event_store import RecordedEvent
 from infra.idempotency import IdempotencyKeys
 from infra.players import Players
+from infra.projections import projector
 from infra.store import open_store
 from infra.tailer import LogTailer
 from server.config import Settings
@@ -28,7 +30,7 @@ from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
 from server.match_service import MatchService
-from server.openapi_plugins import ArrayLikeMovePlugin
+from server.openapi_plugins import ArrayLikeMovePlugin, forbid_unknown_properties
 from server.problems import handle_exception
 from server.services import Services
 from server.ws.live import live
@@ -56,7 +58,6 @@ def openapi_config() -> OpenAPIConfig:
                 )
             }
         ),
-        security=[{"bearer": []}],
         path="/schema",
         create_examples=False,
     )
@@ -77,6 +78,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         poll = None if store.is_postgres else settings.tail_poll_ms / 1000
         tailer = LogTailer(store, await store.last_position(), on_event, poll_interval=poll)
         await tailer.start()
+        projections = projector(store)
+        projecting = asyncio.create_task(projections.run(), name="projections")
         app.state.services = Services(
             settings=settings,
             store=store,
@@ -86,15 +89,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
             hub=hub,
             players=Players(store.engine),
             idempotency=IdempotencyKeys(store.engine),
+            projector=projections,
         )
         try:
             yield
         finally:
+            projecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await projecting
             await tailer.stop()
             await store.close()
 
     logging.basicConfig(level=settings.log_level.upper())
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             healthz,
             readyz,
@@ -111,3 +118,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
     )
+    forbid_unknown_properties(app.openapi_schema)
+    return app

@@ -1,18 +1,22 @@
 """OpenAPI schema corrections, so the generated document describes the real JSON.
 
 msgspec encodes an ``array_like`` struct (``Move``) as a JSON array, but Litestar's
-struct plugin would describe it as an object; this plugin states the array form.
+struct plugin would describe it as an object; this plugin states the array form. And
+request structs that forbid unknown fields are declared ``additionalProperties: false``,
+which Litestar leaves out, so a schema-driven client knows extras are refused.
 """
 
 from __future__ import annotations
 
 from typing import Any, get_args
 
-from litestar.openapi.spec import OpenAPIType, Schema
+import msgspec
+from litestar.openapi.spec import OpenAPI, OpenAPIType, Schema
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
 from domain.state import Move, MoveAction
+from server import schemas
 
 
 class ArrayLikeMovePlugin(OpenAPISchemaPlugin):
@@ -33,3 +37,18 @@ class ArrayLikeMovePlugin(OpenAPISchemaPlugin):
             min_items=2,
             max_items=3,
         )
+
+
+def forbid_unknown_properties(document: OpenAPI) -> None:
+    """Mark the component schemas of strict request structs as closed objects."""
+    strict = {
+        name
+        for name, value in vars(schemas).items()
+        if isinstance(value, type)
+        and issubclass(value, msgspec.Struct)
+        and value.__struct_config__.forbid_unknown_fields
+    }
+    components = document.components.schemas if document.components else None
+    for name, schema in (components or {}).items():
+        if name in strict and isinstance(schema, Schema):
+            schema.additional_properties = False

@@ -7,6 +7,7 @@ built from it, so clients switch on ``type`` (or ``rule``) and never on wording.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -153,6 +154,10 @@ def problem_for(exc: BaseException) -> Problem:
         return make_problem(exc.rule, str(exc) or exc.rule, status)
     if isinstance(exc, ValidationException):
         return _validation_problem(exc)
+    if isinstance(exc, msgspec.ValidationError):
+        return make_problem("invalid_request", str(exc), 422)
+    if isinstance(exc, msgspec.DecodeError):
+        return make_problem("malformed_json", str(exc), 400)
     if isinstance(exc, HTTPException):
         rule = {
             400: _bad_request_rule(str(exc.detail)),
@@ -183,11 +188,12 @@ def _validation_problem(exc: ValidationException) -> Problem:
     return make_problem("invalid_request", text, 422)
 
 
-def problem_response(problem: Problem) -> Response[bytes]:
+def problem_response(problem: Problem, headers: Mapping[str, str] | None = None) -> Response[bytes]:
     return Response(
         content=msgspec.json.encode(problem),
         status_code=problem.status,
         media_type=PROBLEM_MEDIA_TYPE,
+        headers=dict(headers or {}),
     )
 
 
@@ -195,19 +201,20 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     problem = problem_for(exc)
     if problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return problem_response(problem)
+    headers = exc.headers if isinstance(exc, HTTPException) else None
+    return problem_response(problem, headers)  # keeps e.g. the Allow header of a 405
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """OpenAPI declarations of the problems a route may answer with."""
     described = {
-        400: "Malformed JSON",
+        400: "Malformed JSON or request",
         401: "Missing or invalid bearer token",
         403: "The caller holds no seat in this match",
         404: "No such match or player",
         409: "Stale version, concurrent change, or match not finished",
         413: "Request body too large",
-        422: "Request breaks the schema or a game rule (see `type`/`rule`)",
+        422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         503: "Database unavailable",
     }
     return {
@@ -217,5 +224,5 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
             media_type=PROBLEM_MEDIA_TYPE,
             generate_examples=False,
         )
-        for status in sorted({400, *statuses})
+        for status in sorted({400, 422, *statuses})
     }

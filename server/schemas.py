@@ -7,15 +7,22 @@ misspelt field is a 422 rather than silently ignored.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
+from litestar import Request
 from msgspec import UNSET, Meta, UnsetType
 
 from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
 from domain.state import MatchState
 from domain.views import PlayerView
+
+# ``ge=0`` would be right, but Litestar's schema generator drops a zero bound, so the
+# document would allow negatives; ``gt=-1`` says the same for integers and survives.
+NON_NEGATIVE = -1
+
+T = TypeVar("T")
 
 CardText = Annotated[str, Meta(pattern=r"^[A2-9TJQK][CDHS]$", examples=["7H"])]
 PresetName = Literal["arcadia", "arkadium", "classic"]
@@ -60,7 +67,7 @@ class BigGinAction(_Action, tag="big_gin", frozen=True):
 
 class LayOffAction(_Action, tag="lay_off", frozen=True):
     card: CardText
-    meld: Annotated[int, Meta(ge=0, le=10)] | None = None
+    meld: Annotated[int, Meta(gt=NON_NEGATIVE, le=10)] | None = None
 
 
 class FinishLayoffsAction(_Action, tag="finish_layoffs", frozen=True):
@@ -95,15 +102,15 @@ def to_command(action: Action, seat: int) -> AnySeatCommand:
     return command
 
 
-Score = Annotated[int, Meta(ge=0, le=1000)]
-BigScore = Annotated[int, Meta(ge=0, le=10000)]
+Score = Annotated[int, Meta(gt=NON_NEGATIVE, le=1000)]
+BigScore = Annotated[int, Meta(gt=NON_NEGATIVE, le=10000)]
 
 
 class CustomRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A preset with some fields changed; ``null`` switches an optional bonus off."""
 
     preset: PresetName = "arcadia"
-    knock_limit: Annotated[int, Meta(ge=0, le=10)] | UnsetType = UNSET
+    knock_limit: Annotated[int, Meta(gt=NON_NEGATIVE, le=10)] | UnsetType = UNSET
     gin_bonus: Score | UnsetType = UNSET
     undercut_bonus: Score | UnsetType = UNSET
     big_gin_bonus: Score | UnsetType | None = UNSET
@@ -149,7 +156,7 @@ class MatchResponse(msgspec.Struct, frozen=True):
 
 class ActionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     action: Action
-    version: Annotated[int, Meta(ge=0)] | None = None
+    version: Annotated[int, Meta(gt=NON_NEGATIVE)] | None = None
 
 
 class VersionedEvent(msgspec.Struct, frozen=True):
@@ -194,18 +201,32 @@ class MatchList(msgspec.Struct, frozen=True):
 
 
 class PlayerStats(msgspec.Struct, frozen=True):
+    """Totals over the player's finished matches and scored hands."""
+
     player_id: str
     matches_played: int
     matches_won: int
     matches_lost: int
-    hands_played: int
     hands_won: int
+    hands_lost: int
+    hands_washed: int
     gins: int
     knocks: int
-    undercuts_suffered: int
-    points_for: int
+    undercuts_given: int
+    undercuts_received: int
+    points: int
     points_against: int
+    average_points_per_hand: float
 
 
 class Health(msgspec.Struct, frozen=True):
     status: str
+
+
+async def strict_body(request: Request[Any, Any, Any], kind: type[T]) -> T:
+    """The body decoded strictly (``0`` is not ``false``, ``"1"`` is not ``1``).
+
+    Litestar converts bodies leniently, which would accept JSON the OpenAPI document
+    calls invalid; handlers re-read the (already size-limited) body with this.
+    """
+    return msgspec.json.decode(await request.body(), type=kind, strict=True)

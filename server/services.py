@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from litestar.datastructures import State
 
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
+from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.sql_event_store import SqlEventStore
 from server.auth import bearer_token, hash_token
 from server.config import Settings
 from server.fanout import Hub
-from server.match_service import MatchService
+from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
-from server.schemas import MatchList, PlayerStats
+from server.schemas import MatchList, MatchSummary, PlayerStats
 
 
 @dataclass
@@ -25,6 +27,7 @@ class Services:
     hub: Hub
     players: Players
     idempotency: IdempotencyKeys
+    projector: Projector
 
     async def authenticate(self, authorization: str | None) -> Player:
         return await self.player_for_token(bearer_token(authorization))
@@ -35,11 +38,47 @@ class Services:
             raise Unauthorized("unknown token; create a player with POST /v1/players")
         return player
 
-    async def match_list(self, player_id: str, status: str | None) -> MatchList:
-        raise NotImplementedError
+    async def match_list(
+        self, player_id: str, status: Literal["active", "finished"] | None
+    ) -> MatchList:
+        await self.projector.catch_up()  # read your own writes: the list is never behind
+        rows = await matches_for_player(self.store.engine, player_id, status)
+        return MatchList(
+            matches=[
+                MatchSummary(
+                    match_id=row.match_id,
+                    status=row.status,
+                    opponent=row.opponent,
+                    level=row.opponent.removeprefix(AI_PREFIX),
+                    rules=row.rules_name,
+                    scores=(row.score, row.opponent_score),
+                    started_at=row.started_at.isoformat(),
+                    finished_at=row.finished_at.isoformat() if row.finished_at else None,
+                    winner=row.winner_seat,
+                )
+                for row in rows
+            ]
+        )
 
     async def stats(self, player_id: str) -> PlayerStats:
-        raise NotImplementedError
+        await self.projector.catch_up()
+        totals = await stats_for_player(self.store.engine, player_id)
+        return PlayerStats(
+            player_id=player_id,
+            matches_played=totals.matches_played,
+            matches_won=totals.matches_won,
+            matches_lost=totals.matches_lost,
+            hands_won=totals.hands_won,
+            hands_lost=totals.hands_lost,
+            hands_washed=totals.hands_washed,
+            gins=totals.gins,
+            knocks=totals.knocks,
+            undercuts_given=totals.undercuts_given,
+            undercuts_received=totals.undercuts_received,
+            points=totals.points,
+            points_against=totals.points_against,
+            average_points_per_hand=round(totals.average_points_per_hand, 2),
+        )
 
 
 def services_of(state: State) -> Services:

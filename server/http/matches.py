@@ -27,6 +27,7 @@ from server.schemas import (
     MatchResponse,
     ReplayResponse,
     VersionedEvent,
+    strict_body,
     to_command,
 )
 from server.services import services_of
@@ -51,6 +52,7 @@ def request_hash(match_id: str, data: ActionRequest) -> str:
 class MatchesController(Controller):
     path = "/v1/matches"
     tags = ("matches",)
+    security = ({"bearer": []},)
 
     @post(
         "/",
@@ -64,6 +66,7 @@ class MatchesController(Controller):
         """Start a match against the AI; its opening moves, if any, are already played."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
+        data = await strict_body(request, CreateMatchRequest)
         if isinstance(data.rules, str):
             rules = PRESETS[data.rules]
         else:
@@ -107,6 +110,7 @@ class MatchesController(Controller):
         """Act for your seat; the answer holds your events and the AI's replies."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
+        data = await strict_body(request, ActionRequest)
         digest = request_hash(match_id, data)
         if idempotency_key is not None:
             stored = await services.idempotency.get(player.id, idempotency_key)
@@ -137,7 +141,7 @@ class MatchesController(Controller):
         state: State,
         request: AnyRequest,
         match_id: str,
-        after: Annotated[int, Parameter(ge=0)] = 0,
+        after: Annotated[int, Parameter(gt=-1)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
     ) -> EventsPage:
         """A page of the log: redacted for you while the match runs, complete once over."""

@@ -10,7 +10,7 @@ from litestar.datastructures import State
 
 from server.auth import hash_token, new_token
 from server.problems import PlayerNotFound, problem_responses
-from server.schemas import CreatePlayerRequest, PlayerCreated, PlayerStats
+from server.schemas import CreatePlayerRequest, PlayerCreated, PlayerStats, strict_body
 from server.services import services_of
 
 
@@ -23,10 +23,12 @@ class PlayersController(Controller):
         operation_id="createPlayer",
         status_code=201,
         responses=problem_responses(400, 413, 422),
-        security=[],
     )
-    async def create_player(self, state: State, data: CreatePlayerRequest) -> PlayerCreated:
+    async def create_player(
+        self, state: State, request: Request[Any, Any, Any], data: CreatePlayerRequest
+    ) -> PlayerCreated:
         """Create a guest player; the token is shown only in this answer."""
+        data = await strict_body(request, CreatePlayerRequest)
         token = new_token()
         player = await services_of(state).players.create_player(
             uuid.uuid4().hex, data.name, hash_token(token)
@@ -37,6 +39,7 @@ class PlayersController(Controller):
         "/{player_id:str}/stats",
         operation_id="getPlayerStats",
         responses=problem_responses(401, 404),
+        security=[{"bearer": []}],
     )
     async def player_stats(
         self, state: State, request: Request[Any, Any, Any], player_id: str

@@ -35,6 +35,7 @@ from domain.match import apply, evolve, fold
 from domain.rules import make_rules
 from domain.state import MatchState
 from domain.views import player_view, redact
+from tests.domain import brute
 from tests.domain.builders import random_command
 
 CARD_TOKEN = re.compile(r'"([A2-9TJQK][CDHS])"')
@@ -221,3 +222,67 @@ def test_redacted_events_hide_the_opponents_cards_and_the_deck(
             if isinstance(event, Drew) and event.source == "stock":
                 assert isinstance(shown, Drew)
                 assert (shown.card is not None) == (seat == event.seat)
+
+
+# --- scoring, recomputed from the rules table ---------------------------------------------
+
+TABLE = {  # RULES.md presets: gin, undercut, big gin, box, match, shutout bonus
+    "arcadia": (25, 25, None, 25, 100, None),
+    "arkadium": (20, 10, None, 20, 100, 200),
+    "classic": (25, 25, 31, 25, 0, None),
+}
+
+
+@settings(max_examples=25, deadline=None)
+@given(matches)
+def test_every_score_and_settlement_follows_the_rules_table(
+    match: tuple[int, str, float],
+) -> None:
+    _, preset, _ = match
+    gin, undercut, big_gin, box, match_bonus, shutout = TABLE[preset]
+    state: MatchState | None = None
+    scores, boxes, dealer = [0, 0], [0, 0], None
+    for event in play_match(*match):
+        before = state
+        state = evolve(state, event)
+        if isinstance(event, Dealt):
+            last = before.last_result if before is not None else None
+            if isinstance(last, HandScored):
+                assert event.dealer == 1 - last.winner  # the loser deals
+            elif isinstance(last, HandWashed):
+                assert event.dealer == dealer  # a wash: the same dealer again
+            dealer = event.dealer
+        if isinstance(event, HandScored):
+            assert before is not None and before.hand is not None
+            knocker, defender = event.knocker, 1 - event.knocker
+            laid = [card for card, _ in before.hand.layoffs]
+            defender_left = [c for c in before.hand.hands[defender] if c not in laid]
+            k = brute.deadwood(before.hand.hands[knocker])  # 10 cards, or 11 for big gin
+            d = brute.deadwood(defender_left)
+            assert (event.knocker_deadwood, event.defender_deadwood) == (k, d)
+            if event.outcome in ("gin", "big_gin"):
+                assert k == 0 and not laid
+                bonus = gin if event.outcome == "gin" else big_gin
+                assert bonus is not None
+                expected = (knocker, bonus + d)
+            elif k < d:
+                expected = (knocker, d - k)
+            else:
+                expected = (defender, k - d + undercut)
+            assert (event.winner, event.points) == expected
+            scores[event.winner] += event.points
+            boxes[event.winner] += 1
+            assert event.scores == tuple(scores) and event.boxes == tuple(boxes)
+        if isinstance(event, MatchSettled):
+            assert max(scores) >= 40 > min(scores)
+            reached = scores.index(max(scores))
+            totals = [scores[0] + box * boxes[0], scores[1] + box * boxes[1]]
+            if preset == "classic":
+                winner = reached if totals[0] == totals[1] else totals.index(max(totals))
+            else:
+                winner = reached
+            bonus = shutout if shutout is not None and boxes[1 - winner] == 0 else match_bonus
+            totals[winner] += bonus
+            assert event.winner == winner
+            assert event.totals == tuple(totals)
+            assert event.box_points == (box * boxes[0], box * boxes[1])

@@ -1,12 +1,13 @@
 """An independent, deliberately naive meld search: the oracle the fast engine is checked against.
 
 It shares nothing with ``domain.melds`` but the card text: it lists every legal meld
-in the hand and tries every disjoint combination of them.
+in the hand and tries every way of covering the cards with disjoint melds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import combinations, pairwise
 
 RANKS = "A23456789TJQK"
@@ -51,21 +52,22 @@ def all_melds(hand: Iterable[str]) -> list[frozenset[str]]:
 
 
 def deadwood(hand: Iterable[str]) -> int:
-    """Least deadwood over every disjoint combination of melds."""
-    cards = list(hand)
+    """Least deadwood: one card is either deadwood or in one meld wholly left; recurse."""
+    cards = frozenset(hand)
     melds = all_melds(cards)
-    values = [sum(value(c) for c in m) for m in melds]
-    best = 0
 
-    def search(start: int, used: frozenset[str], melded: int) -> None:
-        nonlocal best
-        best = max(best, melded)
-        for i in range(start, len(melds)):
-            if not melds[i] & used:
-                search(i + 1, used | melds[i], melded + values[i])
+    @cache
+    def best(left: frozenset[str]) -> int:
+        if not left:
+            return 0
+        card = min(left)
+        result = value(card) + best(left - {card})
+        for meld in melds:
+            if card in meld and meld <= left:
+                result = min(result, best(left - meld))
+        return result
 
-    search(0, frozenset(), 0)
-    return sum(value(c) for c in cards) - best
+    return best(cards)
 
 
 def layoff_deadwood(hand: Sequence[str], knocker_melds: Sequence[Sequence[str]]) -> int:

@@ -49,9 +49,11 @@ def machine() -> str:
                 break
     except OSError:
         pass
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (
         f"{model}, {os.cpu_count()} cores, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.system()} {platform.release()}"
+        f"({platform.python_implementation()}), {platform.system()} {platform.release()}; "
+        f"load average at start {load} (the machine is shared)"
     )
 
 

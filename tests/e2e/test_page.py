@@ -255,6 +255,9 @@ def test_a_whole_hand_is_played_from_the_page(server: str, page: Page, shots: Pa
     page.wait_for_timeout(100)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(shots / "table-phone.png"), full_page=True, animations="disabled")
+    page.click("#nav-new")
+    page.wait_for_selector("body[data-screen=start]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def play_out_by_api(base: str, token: str, match_id: str) -> dict[str, Any]:

@@ -49,7 +49,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`ginrummy serve` on 127.0.0.1 with its own SQLite file; yields the base URL."""
     port = free_port()
     db = tmp_path_factory.mktemp("page") / "page.db"
@@ -181,9 +181,9 @@ document.addEventListener('DOMContentLoaded', () => {
 """
 
 
-def test_a_whole_hand_is_played_from_the_page(server: str, page: Page, shots: Path) -> None:
+def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path) -> None:
     page.add_init_script(RECORD_STATES)
-    page.goto(f"{server}/?delay={DELAY_MS}")
+    page.goto(f"{site}/?delay={DELAY_MS}")
     page.fill("#name", "Ada")
     page.select_option("#level", "easy")
     page.select_option("#preset", "arcadia")
@@ -204,7 +204,7 @@ def test_a_whole_hand_is_played_from_the_page(server: str, page: Page, shots: Pa
         if page.get_attribute("body", "data-my-turn") != "true":
             page.wait_for_timeout(50)
             continue
-        view = api_view(server, token, match_id)
+        view = api_view(site, token, match_id)
         assert int(page.get_attribute("body", "data-version") or -1) == view["version"]
         assert sorted(shown_hand(page)) == sorted(view["hand"])
         deadwood = page.inner_text("[data-testid=deadwood]")
@@ -222,7 +222,7 @@ def test_a_whole_hand_is_played_from_the_page(server: str, page: Page, shots: Pa
         raise AssertionError("the hand did not end")
 
     settle(page)
-    view = api_view(server, token, match_id)
+    view = api_view(site, token, match_id)
     assert view["phase"] in ("hand_over", "match_over")
     # The AI's draw and its discard were shown as two steps: the table was seen while
     # the AI held eleven cards, a state no single HTTP answer ever returns to us.
@@ -296,30 +296,30 @@ def play_out_by_api(base: str, token: str, match_id: str) -> dict[str, Any]:
 
 
 def test_replay_of_a_finished_match_steps_forward_and_back(
-    server: str, page: Page, shots: Path
+    site: str, page: Page, shots: Path
 ) -> None:
-    player = httpx.post(f"{server}/v1/players", json={"name": "Grace"}).json()
+    player = httpx.post(f"{site}/v1/players", json={"name": "Grace"}).json()
     token = player["token"]
     created = httpx.post(
-        f"{server}/v1/matches",
+        f"{site}/v1/matches",
         json={"level": "easy", "rules": {"preset": "arcadia", "target": 1}, "seed": "page-replay"},
         headers={"Authorization": f"Bearer {token}"},
     )
     assert created.status_code == 201, created.text
     match_id = created.json()["match_id"]
-    final = play_out_by_api(server, token, match_id)
+    final = play_out_by_api(site, token, match_id)
     events = httpx.get(
-        f"{server}/v1/matches/{match_id}/events?after=0&limit=1000",
+        f"{site}/v1/matches/{match_id}/events?after=0&limit=1000",
         headers={"Authorization": f"Bearer {token}"},
     ).json()["events"]
     last = events[-1]["version"]
 
-    page.goto(f"{server}/")
+    page.goto(f"{site}/")
     page.evaluate(
         "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
         {"id": player["id"], "name": "Grace", "token": token},
     )
-    page.goto(f"{server}/?delay={DELAY_MS}#/match/{match_id}")
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
     page.wait_for_selector("[data-testid=settlement]")
     settlement = final["settlement"]
     assert int(page.inner_text("[data-testid=total-0]")) == settlement["totals"][0]
@@ -398,31 +398,31 @@ def play_until_defending(base: str, token: str, match_id: str) -> dict[str, Any]
 
 
 def test_defending_a_knock_lays_off_the_best_from_the_page(
-    server: str, page: Page, shots: Path
+    site: str, page: Page, shots: Path
 ) -> None:
-    player = httpx.post(f"{server}/v1/players", json={"name": "Hedy"}).json()
+    player = httpx.post(f"{site}/v1/players", json={"name": "Hedy"}).json()
     token = player["token"]
     defending = None
     for attempt in range(8):
         created = httpx.post(
-            f"{server}/v1/matches",
+            f"{site}/v1/matches",
             json={"level": "easy", "rules": "arcadia", "seed": f"page-layoff-{attempt}"},
             headers={"Authorization": f"Bearer {token}"},
         )
         match_id = created.json()["match_id"]
-        defending = play_until_defending(server, token, match_id)
+        defending = play_until_defending(site, token, match_id)
         if defending is not None:
             break
     assert defending is not None, "the AI never knocked against cards that could be laid off"
     plan = defending["suggested_layoffs"]
     assert plan["layoffs"]
 
-    page.goto(f"{server}/")
+    page.goto(f"{site}/")
     page.evaluate(
         "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
         {"id": player["id"], "name": "Hedy", "token": token},
     )
-    page.goto(f"{server}/?delay={DELAY_MS}#/match/{match_id}")
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
     page.wait_for_selector("body[data-phase=layoff][data-my-turn=true]")
     settle(page)
     knock_area = page.inner_text("#knockarea")
@@ -441,7 +441,7 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
     page.click("[data-testid=layoff-best]")
     page.wait_for_selector("[data-testid=hand-result]")
     settle(page)
-    result = api_view(server, token, match_id)["last_result"]
+    result = api_view(site, token, match_id)["last_result"]
     assert [list(x) for x in result["layoffs"]] == [list(x) for x in plan["layoffs"]]
     assert result["defender_deadwood"] == plan["arrangement"]["deadwood_points"]
     assert int(page.inner_text("[data-testid=score-me]")) == result["scores"][0]

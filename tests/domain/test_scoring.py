@@ -20,6 +20,7 @@ from domain.commands import (
     LayOff,
     NextHand,
     PassUpCard,
+    StartMatch,
     TakeUpCard,
 )
 from domain.errors import (
@@ -32,8 +33,18 @@ from domain.errors import (
     NotYourTurn,
     OverKnockLimit,
 )
-from domain.events import Dealt, Event, HandScored, HandWashed, Knocked, MatchSettled
-from domain.match import apply
+from domain.events import (
+    Dealt,
+    Event,
+    HandScored,
+    HandWashed,
+    Knocked,
+    MatchSettled,
+    MatchStarted,
+    decode_event,
+    encode_event,
+)
+from domain.match import apply, fold
 from domain.rules import PRESETS, Rules, make_rules
 from domain.state import MatchState
 from tests.domain.builders import dealt, deck_for, new_hand, play, started
@@ -621,3 +632,17 @@ def test_invalid_custom_fields_are_refused_naming_the_field(field: str, value: o
 def test_an_unknown_preset_is_refused() -> None:
     with pytest.raises(InvalidRules, match="unknown preset"):
         make_rules("canasta")
+
+
+def test_custom_rules_are_stored_in_the_first_event_and_replayed() -> None:
+    rules = make_rules("classic", knock_limit=7, oklahoma=True, target=250)
+    start = StartMatch(match_id="m", players=("a", "b"), rules=rules, seed="s")
+    state, events = apply(None, start)
+    first = events[0]
+    assert isinstance(first, MatchStarted) and first.rules == rules
+    replayed = fold(decode_event(encode_event(e)) for e in events)
+    assert replayed.rules == rules == state.rules
+    dealt_event = events[1]
+    assert isinstance(dealt_event, Dealt)
+    up_value = min("A23456789TJQK".index(dealt_event.up_card[0]) + 1, 10)
+    assert dealt_event.knock_limit == (0 if up_value == 1 else up_value)  # oklahoma

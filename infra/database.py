@@ -56,7 +56,7 @@ def create_engine(url: str | None = None) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 60})
         _configure_sqlite(engine)
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+    return create_async_engine(url, pool_size=10, max_overflow=30)
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -109,7 +109,7 @@ matches = Table(
     Index("ix_matches_player", "player_id", "started_at"),
 )
 
-# Read model: per-player totals; the average is points / hands scored.
+# Read model: per-player totals; the average is points / hands scored (won or lost).
 player_stats = Table(
     "player_stats",
     metadata,
@@ -124,6 +124,7 @@ player_stats = Table(
     Column("undercuts_received", Integer, nullable=False),
     Column("knocks", Integer, nullable=False),
     Column("points", Integer, nullable=False),
+    Column("points_against", Integer, nullable=False, server_default="0"),
 )
 
 # A small table the stats projection keeps so it knows who sat where in each match.

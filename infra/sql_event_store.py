@@ -1,12 +1,13 @@
 """The event store over SQLAlchemy Core: one implementation for PostgreSQL and SQLite.
 
-Every append is one transaction that first locks the single ``log_head`` row (``SELECT
-... FOR UPDATE`` on PostgreSQL; ``BEGIN IMMEDIATE`` takes the database write lock on
-SQLite), then checks the command id and the stream version, inserts the events at the
-next positions and moves the head. Appends are thus serialised and each commits before
+Every append is one transaction that first moves the single ``log_head`` row forward by
+the batch size (the UPDATE row-locks it until commit on PostgreSQL; ``BEGIN IMMEDIATE``
+has already taken the database write lock on SQLite), then checks the command id and
+the stream version, and inserts the events at the positions it reserved. Appends are thus serialised and each commits before
 the next one can even read the head, so positions follow commit order with no gaps: a
 reader that follows the global position never skips an event committed later. A
-conflict or a duplicate is found before anything is written, so it uses no position.
+conflict or a duplicate rolls the transaction back, head move included, so it uses no
+position. Six round trips per append: BEGIN, reserve, check, insert, command, COMMIT.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
+from sqlalchemy import Text, cast, func, insert, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql import ColumnElement
 
 from domain.events import Event, decode_event, encode_event, event_type
 from infra.database import IMMEDIATE
@@ -69,13 +71,15 @@ class SqlEventStore:
             (event_type(e), type(e).schema_version, encode_event(e).decode()) for e in events
         ]
         now = datetime.now(UTC)
-        with translate_errors():
-            async with self.write_transaction() as conn:
-                result = await self._append_locked(
-                    conn, stream_id, expected_version, encoded, command_id, command_hash, now
-                )
-        if not result.duplicate:
-            self._wake()
+        try:
+            with translate_errors():
+                async with self.write_transaction() as conn:
+                    result = await self._append_locked(
+                        conn, stream_id, expected_version, encoded, command_id, command_hash, now
+                    )
+        except _Duplicate as duplicate:
+            return duplicate.result  # rolled back: the reserved positions were not used
+        self._wake()
         return result
 
     async def _append_locked(
@@ -88,25 +92,52 @@ class SqlEventStore:
         command_hash: str | None,
         now: datetime,
     ) -> AppendResult:
-        head_query = select(log_head.c.position).where(log_head.c.id == 1).with_for_update()
-        head = (await conn.execute(head_query)).scalar_one()
+        # 1. Lock the head and reserve the positions in one statement; on PostgreSQL the
+        #    same statement queues the NOTIFY, which is delivered only if we commit.
+        n = len(encoded)
+        moved = log_head.c.position
+        returning: list[ColumnElement[Any]] = [moved]
+        if self.is_postgres:
+            returning.append(func.pg_notify(NOTIFY_CHANNEL, cast(moved, Text)))
+        reserve = (
+            update(log_head)
+            .where(log_head.c.id == 1)
+            .values(position=log_head.c.position + n)
+            .returning(*returning)
+        )
+        last_position = int((await conn.execute(reserve)).scalar_one())
+        # 2. Under the lock, one query reads the stream version and any earlier result
+        #    of this command. A duplicate or a conflict rolls back: no position is used.
+        checks = [
+            select(func.max(events.c.version))
+            .where(events.c.stream_id == stream_id)
+            .scalar_subquery()
+            .label("current")
+        ]
         if command_id is not None:
-            first = (
-                await conn.execute(select(commands).where(commands.c.command_id == command_id))
-            ).first()
-            if first is not None:
-                if command_hash is not None and first.command_hash != command_hash:
-                    raise IdempotencyMismatch(
-                        f"command id {command_id!r} was already used with a different payload"
-                    )
-                return AppendResult(
-                    stream_id=first.stream_id,
-                    first_version=first.first_version,
-                    last_version=first.last_version,
-                    last_position=first.last_position,
+            checks += [
+                select(commands.c[column])
+                .where(commands.c.command_id == command_id)
+                .scalar_subquery()
+                .label(column)
+                for column in _COMMAND_COLUMNS
+            ]
+        found = (await conn.execute(select(*checks))).one()
+        if command_id is not None and found.last_position is not None:
+            if command_hash is not None and found.command_hash != command_hash:
+                raise IdempotencyMismatch(
+                    f"command id {command_id!r} was already used with a different payload"
+                )
+            raise _Duplicate(
+                AppendResult(
+                    stream_id=found.stream_id,
+                    first_version=found.first_version,
+                    last_version=found.last_version,
+                    last_position=found.last_position,
                     duplicate=True,
                 )
-        current = await self._version(conn, stream_id)
+            )
+        current = int(found.current or 0)
         if current != expected_version:
             raise ConcurrencyConflict(
                 f"stream {stream_id!r} is at version {current}, not {expected_version}",
@@ -114,28 +145,28 @@ class SqlEventStore:
                 expected=expected_version,
                 actual=current,
             )
-        rows = [
-            {
-                "position": head + i,
-                "stream_id": stream_id,
-                "version": expected_version + i,
-                "type": type_,
-                "schema_version": schema_version,
-                "payload": payload,
-                "recorded_at": now,
-                "command_id": command_id,
-            }
-            for i, (type_, schema_version, payload) in enumerate(encoded, start=1)
-        ]
-        last_position = head + len(rows)
-        await conn.execute(insert(events), rows)
+        # 3. The events, and the command's result for retries.
+        head = last_position - n
         await conn.execute(
-            update(log_head).where(log_head.c.id == 1).values(position=last_position)
+            insert(events),
+            [
+                {
+                    "position": head + i,
+                    "stream_id": stream_id,
+                    "version": expected_version + i,
+                    "type": type_,
+                    "schema_version": schema_version,
+                    "payload": payload,
+                    "recorded_at": now,
+                    "command_id": command_id,
+                }
+                for i, (type_, schema_version, payload) in enumerate(encoded, start=1)
+            ],
         )
         result = AppendResult(
             stream_id=stream_id,
             first_version=expected_version + 1,
-            last_version=expected_version + len(rows),
+            last_version=expected_version + n,
             last_position=last_position,
         )
         if command_id is not None:
@@ -152,12 +183,6 @@ class SqlEventStore:
             )
         if self.fault_hook is not None:
             await self.fault_hook("before_commit")
-        if self.is_postgres:
-            # Delivered at commit, in commit order; listeners then read from the table.
-            await conn.execute(
-                text("SELECT pg_notify(:channel, :position)"),
-                {"channel": NOTIFY_CHANNEL, "position": str(last_position)},
-            )
         return result
 
     # --- reading ---------------------------------------------------------------------
@@ -228,6 +253,17 @@ class SqlEventStore:
     async def _version(conn: AsyncConnection, stream_id: str) -> int:
         query = select(func.max(events.c.version)).where(events.c.stream_id == stream_id)
         return int((await conn.execute(query)).scalar() or 0)
+
+
+_COMMAND_COLUMNS = ("stream_id", "command_hash", "first_version", "last_version", "last_position")
+
+
+class _Duplicate(Exception):
+    """Raised inside the transaction to roll it back and answer with the first result."""
+
+    def __init__(self, result: AppendResult) -> None:
+        super().__init__(result)
+        self.result = result
 
 
 def to_recorded(row: Any) -> RecordedEvent:

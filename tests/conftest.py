@@ -69,7 +69,14 @@ def _pg_session_url() -> Iterator[str]:
     name = f"ginrummy_t_{uuid.uuid4().hex[:12]}"
     admin_dsn = asyncpg_dsn(server_url)
     try:
-        asyncio.run(_admin(admin_dsn, f"CREATE DATABASE {name}"))
+        # Durability across an OS crash is not under test; commit latency would dominate.
+        asyncio.run(
+            _admin(
+                admin_dsn,
+                f"CREATE DATABASE {name}",
+                f"ALTER DATABASE {name} SET synchronous_commit = off",
+            )
+        )
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
         _postgres_missing(f"PostgreSQL at {make_url(server_url).host} unreachable: {error}")
         return

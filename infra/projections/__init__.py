@@ -1,0 +1,41 @@
+"""The projections of the global log: each player's matches and statistics.
+
+``projector(store)`` keeps them current (``catch_up``; ``run`` as a background task);
+``rebuild_all(store)`` replays them from position 0 (also ``python -m infra.projections``).
+"""
+
+from __future__ import annotations
+
+from infra.projections.matches import MatchesProjection
+from infra.projections.projector import Projection, Projector
+from infra.projections.queries import (
+    MatchSummary,
+    PlayerStatistics,
+    matches_for_player,
+    stats_for_player,
+)
+from infra.projections.stats import PlayerStatsProjection
+from infra.sql_event_store import SqlEventStore
+
+__all__ = [
+    "MatchSummary",
+    "MatchesProjection",
+    "PlayerStatistics",
+    "PlayerStatsProjection",
+    "Projection",
+    "Projector",
+    "matches_for_player",
+    "projector",
+    "rebuild_all",
+    "stats_for_player",
+]
+
+
+def projector(store: SqlEventStore) -> Projector:
+    """A projector over every projection this project has."""
+    return Projector(store, [MatchesProjection(), PlayerStatsProjection()])
+
+
+async def rebuild_all(store: SqlEventStore) -> int:
+    """Rebuild every projection from position 0; returns the events applied."""
+    return await projector(store).rebuild_all()

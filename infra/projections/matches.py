@@ -1,0 +1,84 @@
+"""Read model: each player's matches (one row per match and seat).
+
+``score``/``opponent_score`` are the hand points while the match is active and the
+settled totals (boxes and bonus included) once it is finished; ``winner`` is the
+winner's player id. The opponent of a human is ``ai:<level>`` for an AI seat.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Table, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from domain.events import HandScored, HandWashed, MatchSettled, MatchStarted
+from infra.event_store import RecordedEvent
+from infra.schema import matches
+
+
+class MatchesProjection:
+    name = "matches"
+    tables: tuple[Table, ...] = (matches,)
+
+    async def apply(self, conn: AsyncConnection, recorded: RecordedEvent) -> None:
+        event, match_id = recorded.event, recorded.stream_id
+        if isinstance(event, MatchStarted):
+            await conn.execute(
+                insert(matches),
+                [
+                    {
+                        "match_id": match_id,
+                        "seat": seat,
+                        "player_id": event.players[seat],
+                        "opponent": event.players[1 - seat],
+                        "rules_name": event.rules.name,
+                        "status": "active",
+                        "score": 0,
+                        "opponent_score": 0,
+                        "hands_played": 0,
+                        "started_at": recorded.recorded_at,
+                        "finished_at": None,
+                        "winner": None,
+                        "last_position": recorded.position,
+                    }
+                    for seat in (0, 1)
+                ],
+            )
+        elif isinstance(event, HandScored):
+            for seat in (0, 1):
+                await self._update(
+                    conn,
+                    recorded,
+                    seat,
+                    score=event.scores[seat],
+                    opponent_score=event.scores[1 - seat],
+                    hands_played=matches.c.hands_played + 1,
+                )
+        elif isinstance(event, HandWashed):
+            for seat in (0, 1):
+                await self._update(conn, recorded, seat, hands_played=matches.c.hands_played + 1)
+        elif isinstance(event, MatchSettled):
+            query = select(matches.c.player_id).where(
+                matches.c.match_id == match_id, matches.c.seat == event.winner
+            )
+            winner = (await conn.execute(query)).scalar_one()
+            for seat in (0, 1):
+                await self._update(
+                    conn,
+                    recorded,
+                    seat,
+                    status="finished",
+                    score=event.totals[seat],
+                    opponent_score=event.totals[1 - seat],
+                    finished_at=recorded.recorded_at,
+                    winner=winner,
+                )
+
+    @staticmethod
+    async def _update(
+        conn: AsyncConnection, recorded: RecordedEvent, seat: int, **values: object
+    ) -> None:
+        await conn.execute(
+            update(matches)
+            .where(matches.c.match_id == recorded.stream_id, matches.c.seat == seat)
+            .values(last_position=recorded.position, **values)
+        )

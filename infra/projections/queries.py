@@ -1,0 +1,110 @@
+"""Reading the projections: a player's matches and a player's statistics."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from infra.projections.stats import COUNTERS
+from infra.schema import matches, player_stats
+from infra.sql_event_store import translate_errors
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    """One match as one player sees it in their list; ``winner`` is a player id."""
+
+    match_id: str
+    player_id: str
+    seat: int
+    opponent: str
+    rules_name: str
+    status: Literal["active", "finished"]
+    score: int
+    opponent_score: int
+    hands_played: int
+    started_at: datetime
+    finished_at: datetime | None
+    winner: str | None
+    winner_seat: int | None
+
+
+class PlayerStatistics(msgspec.Struct, frozen=True):
+    player_id: str
+    matches_won: int
+    matches_lost: int
+    hands_won: int
+    hands_lost: int
+    hands_washed: int
+    gins: int
+    undercuts_given: int
+    undercuts_received: int
+    knocks: int
+    points: int
+    points_against: int
+
+    @property
+    def matches_played(self) -> int:
+        return self.matches_won + self.matches_lost
+
+    @property
+    def hands_scored(self) -> int:
+        return self.hands_won + self.hands_lost
+
+    @property
+    def average_points_per_hand(self) -> float:
+        """Hand points scored per scored hand (0.0 before the first)."""
+        return self.points / self.hands_scored if self.hands_scored else 0.0
+
+
+async def matches_for_player(
+    engine: AsyncEngine,
+    player_id: str,
+    status: Literal["active", "finished"] | None = None,
+    limit: int = 100,
+) -> list[MatchSummary]:
+    """The player's matches, newest first."""
+    query = select(matches).where(matches.c.player_id == player_id)
+    if status is not None:
+        query = query.where(matches.c.status == status)
+    query = query.order_by(matches.c.started_at.desc(), matches.c.match_id).limit(limit)
+    with translate_errors():
+        async with engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+    return [
+        MatchSummary(
+            match_id=row.match_id,
+            player_id=row.player_id,
+            seat=row.seat,
+            opponent=row.opponent,
+            rules_name=row.rules_name,
+            status=row.status,
+            score=row.score,
+            opponent_score=row.opponent_score,
+            hands_played=row.hands_played,
+            started_at=_utc(row.started_at),
+            finished_at=_utc(row.finished_at) if row.finished_at is not None else None,
+            winner=row.winner,
+            winner_seat=None
+            if row.winner is None
+            else (row.seat if row.winner == row.player_id else 1 - row.seat),
+        )
+        for row in rows
+    ]
+
+
+async def stats_for_player(engine: AsyncEngine, player_id: str) -> PlayerStatistics:
+    """The player's statistics; all zero for a player who has not played."""
+    query = select(player_stats).where(player_stats.c.player_id == player_id)
+    with translate_errors():
+        async with engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+    counts = {c: (getattr(row, c) if row is not None else 0) for c in COUNTERS}
+    return PlayerStatistics(player_id=player_id, **counts)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 import msgspec
@@ -73,7 +74,7 @@ class LiveSession:
         self.seat = 0
         self.state: MatchState | None = None
         self.resume_after: int | None = None
-        self.silent_for = 0
+        self.last_heard = time.monotonic()
 
     # --- frames -----------------------------------------------------------------------
 
@@ -98,17 +99,27 @@ class LiveSession:
     # --- tasks ------------------------------------------------------------------------
 
     async def pump(self) -> None:
-        """Turn notifications (and resume requests) into event frames, in version order."""
+        """Turn notifications (and resume requests) into event frames, in version order.
+
+        It also keeps the heartbeat: a ping every interval, busy or idle, and the socket
+        is closed when the client has sent nothing (not even a pong) for three.
+        """
         heartbeat = self.services.settings.ws_heartbeat_s
+        last_ping = time.monotonic()
         while True:
-            if not await self.watch.wait(timeout=heartbeat):
-                self.silent_for += 1
-                if self.silent_for >= 3:
-                    await self.socket.close(CLOSE_SILENT, "no message for three heartbeats")
-                    return
+            wait = max(0.0, last_ping + heartbeat - time.monotonic())
+            woke = await self.watch.wait(timeout=wait)
+            now = time.monotonic()
+            if now - self.last_heard > 3 * heartbeat:
+                await asyncio.wait_for(
+                    self.socket.close(CLOSE_SILENT, "no message for three heartbeats"), 2
+                )
+                return
+            if now - last_ping >= heartbeat:
+                last_ping = now
                 self.enqueue({"type": "ping", "version": self.version()})
-                continue
-            await self.catch_up()
+            if woke:
+                await self.catch_up()
 
     async def catch_up(self) -> None:
         record = await self.services.matches.load(self.match_id)
@@ -146,7 +157,7 @@ class LiveSession:
         limit = self.services.settings.ws_max_message_bytes
         while True:
             text = await self.socket.receive_text()
-            self.silent_for = 0
+            self.last_heard = time.monotonic()
             if len(text) > limit:
                 self.error(make_problem("payload_too_large", f"messages are at most {limit} bytes"))
                 continue
@@ -240,8 +251,10 @@ class LiveSession:
             for task in done:
                 failure = task.exception()
                 if isinstance(failure, TooSlow | TimeoutError):
-                    with contextlib.suppress(Exception):
-                        await self.socket.close(CLOSE_TOO_SLOW, "client too slow; resume")
+                    with contextlib.suppress(Exception):  # bounded: its buffer may be full
+                        await asyncio.wait_for(
+                            self.socket.close(CLOSE_TOO_SLOW, "client too slow; resume"), 2
+                        )
                 elif failure is not None and not isinstance(failure, WebSocketDisconnect):
                     log.error("live socket failed", exc_info=failure)
         finally:

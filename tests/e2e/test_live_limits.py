@@ -1,0 +1,146 @@
+"""Live sockets that misbehave: a client that stops reading, a client that goes silent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+from tests.e2e.harness import Player, ServerProcess, as_action
+
+
+def tiny_buffer_socket(port: int) -> socket.socket:
+    """A client socket with the smallest receive buffer, so a non-reader backs up fast."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+async def drain(ws: Any) -> tuple[list[dict[str, Any]], int | None]:
+    frames = []
+    try:
+        while True:
+            frames.append(json.loads(await asyncio.wait_for(ws.recv(), 15)))
+    except ConnectionClosed as closed:
+        return frames, closed.rcvd.code if closed.rcvd else None
+    except TimeoutError:
+        return frames, -1
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_dead_client_is_dropped_and_stalls_nobody(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A client that neither reads nor answers pings is closed while the match goes on."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_WS_HEARTBEAT_S="0.2").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="dead", rules={"preset": "classic", "target": 60})
+        match_id = match["match_id"]
+        path = f"/v1/matches/{match_id}/live?token={player.token}"
+        dead = await websockets.connect(
+            server.ws_url + path, sock=tiny_buffer_socket(server.port), max_queue=1
+        )
+        reader_frames: list[dict[str, Any]] = []
+
+        async def read_all() -> None:
+            async with websockets.connect(server.ws_url + path) as ws:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    reader_frames.append(frame)
+                    if frame["type"] == "ping":
+                        await ws.send(json.dumps({"type": "pong"}))
+                    if frame.get("view", {}).get("phase") == "match_over":
+                        return
+
+        reading = asyncio.create_task(read_all())
+        rng = random.Random(1)
+        view, version = match["view"], match["version"]
+        while view["phase"] != "match_over":
+            response = await player.act(match_id, as_action(rng.choice(view["legal"])), version)
+            assert response.status_code == 200, response.text
+            view, version = response.json()["view"], response.json()["version"]
+            await asyncio.sleep(0.01)
+        await asyncio.wait_for(reading, 30)
+        events = [f["version"] for f in reader_frames if f["type"] == "event"]
+        assert events == list(range(match["version"] + 1, version + 1)), "reader got every event"
+
+        _, code = await drain(dead)
+        assert code == 4000, "the silent client was closed for missing three heartbeats"
+        await player.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_client_that_falls_a_queue_behind_is_closed_and_resumes(
+    database_url: str, tmp_path: Path
+) -> None:
+    """With a one-frame queue, an append of two events (the AI's turn) overflows it."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_WS_QUEUE_SIZE="1").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="burst")
+        match_id = match["match_id"]
+        path = f"/v1/matches/{match_id}/live?token={player.token}"
+        rng = random.Random(5)
+        view, version = match["view"], match["version"]
+        async with websockets.connect(server.ws_url + path) as ws:
+            snapshot = json.loads(await ws.recv())
+            while True:
+                response = await player.act(match_id, as_action(rng.choice(view["legal"])), version)
+                body = response.json()
+                view, version = body["view"], body["version"]
+                if len(body["events"]) >= 3:
+                    break
+            frames, code = await drain(ws)
+        assert code == 4408
+        seen = max([snapshot["version"], *(f["version"] for f in frames if f["type"] == "event")])
+        assert seen < version
+        async with websockets.connect(server.ws_url + path) as ws:
+            assert json.loads(await ws.recv())["version"] == version
+            await ws.send(json.dumps({"type": "resume", "after": seen}))
+            resync = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        # a gap longer than half the queue is answered with a fresh snapshot, not replayed
+        assert resync["type"] == "snapshot" and resync["version"] == version
+        assert resync["view"] == (await player.view(match_id))["view"]
+        await player.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_heartbeats_keep_a_live_client_and_close_a_silent_one(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_WS_HEARTBEAT_S="0.3").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="beat")
+        path = f"/v1/matches/{match['match_id']}/live?token={player.token}"
+        async with websockets.connect(server.ws_url + path) as silent:
+            frames, code = await drain(silent)
+        assert code == 4000
+        assert [f["type"] for f in frames[1:]] == ["ping", "ping"]
+        assert all(f["version"] == match["version"] for f in frames)
+
+        async with websockets.connect(server.ws_url + path) as polite:
+            pings = 0
+            while pings < 6:
+                frame = json.loads(await asyncio.wait_for(polite.recv(), 5))
+                if frame["type"] == "ping":
+                    pings += 1
+                    await polite.send(json.dumps({"type": "pong"}))
+            await polite.send(json.dumps({"type": "ping"}))
+            assert json.loads(await asyncio.wait_for(polite.recv(), 5))["type"] in ("pong", "ping")
+        await player.close()
+    finally:
+        server.stop()

@@ -1,0 +1,126 @@
+"""Server pieces that need no process: settings, problem mapping, actions, tokens, fan-out."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import pytest
+
+from domain import commands
+from domain import errors as domain_errors
+from infra import errors as infra_errors
+from server.auth import bearer_token, hash_token, new_token
+from server.config import SETTINGS_TABLE, Settings, settings_markdown
+from server.fanout import Hub
+from server.problems import PROBLEM_BASE, ServerError, Unauthorized, problem_for
+from server.schemas import Action, CustomRules, to_command
+
+
+def _subclasses(base: type) -> list[type]:
+    found = []
+    for cls in base.__subclasses__():
+        found += [cls, *_subclasses(cls)]
+    return found
+
+
+def test_settings_come_from_the_documented_variables() -> None:
+    settings = Settings.from_env({"GINRUMMY_PORT": "9001", "GINRUMMY_WS_HEARTBEAT_S": "2.5"})
+    assert settings.port == 9001 and settings.ws_heartbeat_s == 2.5
+    assert Settings.from_env({}) == Settings()
+    table = settings_markdown()
+    for _, variable, _, _ in SETTINGS_TABLE:
+        assert f"`{variable}`" in table
+    with pytest.raises(SystemExit):
+        Settings.from_env({"GINRUMMY_PORT": "eighty"})
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        *_subclasses(domain_errors.DomainError),
+        *_subclasses(infra_errors.InfraError),
+        *_subclasses(ServerError),
+    ],
+)
+def test_every_error_becomes_a_problem_with_a_stable_type(error: type[Exception]) -> None:
+    problem = problem_for(error("because"))
+    rule = error.rule  # type: ignore[attr-defined]
+    assert problem.type == PROBLEM_BASE + rule.replace("_", "-")
+    assert problem.rule == rule and problem.detail
+    assert 400 <= problem.status < 600
+    if issubclass(error, domain_errors.DomainError | ServerError):
+        assert problem.status < 500, "a client's mistake is never a 5xx"
+
+
+def test_an_unexpected_exception_is_a_500_problem_without_details() -> None:
+    problem = problem_for(RuntimeError("secret internals"))
+    assert problem.status == 500 and "secret" not in problem.detail
+
+
+def test_every_action_maps_to_the_seat_command_of_the_same_type() -> None:
+    examples = {
+        "discard": {"card": "7H"},
+        "knock": {"card": "7H"},
+        "gin": {"card": "7H"},
+        "lay_off": {"card": "7H", "meld": 1},
+    }
+    action_types = Action.__args__  # type: ignore[attr-defined]
+    assert len(action_types) == len(commands.AnySeatCommand.__args__)  # type: ignore[attr-defined]
+    for kind in action_types:
+        tag = kind.__struct_config__.tag
+        action = msgspec.convert({"type": tag, **examples.get(tag, {})}, Action)
+        command = to_command(action, 1)
+        assert command.__struct_config__.tag == tag and command.seat == 1
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert({"type": "discard", "card": "7H", "seat": 1}, Action)
+
+
+def test_custom_rules_pass_only_the_fields_given() -> None:
+    rules = msgspec.convert({"preset": "classic", "big_gin_bonus": None, "target": 50}, CustomRules)
+    assert rules.overrides() == {"big_gin_bonus": None, "target": 50}
+
+
+def test_tokens_are_random_and_only_their_hash_is_kept() -> None:
+    first, second = new_token(), new_token()
+    assert first != second and len(first) >= 40
+    assert hash_token(first) != first and len(hash_token(first)) == 64
+    assert bearer_token(f"Bearer {first}") == first
+    for bad in (None, "", "Basic abc", "Bearer ", "Bearer " + "x" * 300):
+        with pytest.raises(Unauthorized):
+            bearer_token(bad)
+
+
+async def test_publishing_never_blocks_and_wakes_each_watch_once() -> None:
+    hub = Hub()
+    slow = hub.watch("m")  # never waits: its wake-ups coalesce instead of piling up
+    fast = hub.watch("m")
+    other = hub.watch("n")
+    for version in range(1, 10_001):
+        hub.publish("m", version)
+    assert await fast.wait(timeout=0.1) and fast.latest == 10_000
+    assert not await fast.wait(timeout=0.01), "ten thousand publishes, one wake-up"
+    assert slow.latest == 10_000
+    assert not await other.wait(timeout=0.01)
+    hub.unwatch(slow)
+    hub.unwatch(slow)  # twice is harmless
+    hub.publish("m", 10_001)
+    assert hub.watcher_count("m") == 1 and hub.watcher_count() == 2
+    hub.unwatch(fast)
+    hub.unwatch(other)
+    hub.publish("m", 10_002)  # nobody watching: a no-op, not an error
+    assert hub.watcher_count() == 0
+
+
+async def test_a_broken_watch_is_dropped_without_stopping_the_others() -> None:
+    hub = Hub()
+    broken = hub.watch("m")
+    healthy = hub.watch("m")
+
+    def explode(version: int) -> None:
+        raise RuntimeError("socket gone")
+
+    broken.notify = explode  # type: ignore[method-assign]
+    hub.publish("m", 3)
+    assert await asyncio.wait_for(healthy.wait(), 1) and healthy.latest == 3
+    assert hub.watcher_count("m") == 1

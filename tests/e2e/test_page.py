@@ -217,6 +217,23 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
             assert selected == view["best_discard"][0], "the engine's best discard is offered"
             if my_turns == 3:
                 page.screenshot(path=str(shots / "table-mid-hand.png"), animations="disabled")
+            knock_offered = page.query_selector(
+                "#actions [data-testid=knock]:not([disabled]),"
+                " #actions [data-testid=gin]:not([disabled])"
+            )
+            if my_turns in (1, 2) and knock_offered is None:
+                if my_turns == 1:  # drag the chosen card onto the pile
+                    discarded = selected
+                    page.drag_and_drop(f"#hand [data-card='{selected}']", "[data-testid=pile]")
+                else:  # choose another card with the arrow keys, discard it with D
+                    page.keyboard.press("ArrowRight")
+                    discarded = page.get_attribute("#hand .card.selected", "data-card")
+                    assert discarded != selected
+                    page.keyboard.press("d")
+                settle(page)
+                moves = api_view(site, token, match_id)["moves"]
+                assert [0, "discard", discarded] in moves
+                continue
         click_next_legal_action(page)
     else:
         raise AssertionError("the hand did not end")

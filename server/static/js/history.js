@@ -5,7 +5,7 @@ import { allEvents, api } from './api.js';
 import { bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { savedPlayer } from './api.js';
-import { resultPanel, settlementPanel } from './table.js';
+import { resultPanel, settlementPanel } from './results.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');

@@ -151,7 +151,7 @@ class LiveSession:
     async def writer(self) -> None:
         while True:
             frame = await self.queue.get()
-            await asyncio.wait_for(self.socket.send_bytes(frame), SEND_TIMEOUT_S)
+            await asyncio.wait_for(self.socket.send_text(frame.decode()), SEND_TIMEOUT_S)
 
     async def reader(self) -> None:
         limit = self.services.settings.ws_max_message_bytes
@@ -235,8 +235,8 @@ class LiveSession:
         except (ServerError, TimeoutError) as exc:
             problem = problem_for(exc if isinstance(exc, ServerError) else Unauthorized("timeout"))
             code = {401: CLOSE_UNAUTHORIZED, 403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND}
-            await self.socket.send_bytes(
-                _encoder.encode({"type": "error", "version": 0, "problem": problem})
+            await self.socket.send_text(
+                _encoder.encode({"type": "error", "version": 0, "problem": problem}).decode()
             )
             await self.socket.close(code.get(problem.status, CLOSE_UNAUTHORIZED), problem.rule)
             return

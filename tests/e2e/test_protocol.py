@@ -204,3 +204,36 @@ async def test_socket_actions_errors_and_auth(server: ServerProcess) -> None:
         while (frame := json.loads(await ws.recv()))["type"] != "pong":
             assert frame["type"] == "event"
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    finished = await player.new_match(seed="list-1", rules={"preset": "classic", "target": 10})
+    view, version = finished["view"], finished["version"]
+    while view["phase"] != "match_over":
+        body = (await player.act(finished["match_id"], as_action(view["legal"][-1]), version)).json()
+        view, version = body["view"], body["version"]
+    active = await player.new_match(seed="list-2", level="medium")
+    listing = (await player.client.get("/v1/matches")).json()["matches"]
+    assert {m["match_id"] for m in listing} == {finished["match_id"], active["match_id"]}
+    only_active = (await player.client.get("/v1/matches?status=active")).json()["matches"]
+    assert [m["match_id"] for m in only_active] == [active["match_id"]]
+    assert only_active[0]["level"] == "medium" and only_active[0]["opponent"] == "ai:medium"
+    done = next(m for m in listing if m["match_id"] == finished["match_id"])
+    settlement = view["settlement"]
+    assert done["status"] == "finished" and done["winner"] == settlement["winner"]
+    assert done["rules"] == "classic+custom" and done["finished_at"]
+
+    stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
+    assert stats["matches_played"] == 1
+    assert stats["matches_won"] == (1 if settlement["winner"] == 0 else 0)
+
+    replay = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at=2")
+    assert replay.status_code == 200
+    state = replay.json()["state"]
+    assert replay.json()["at"] == 2 and state["version"] == 2
+    assert len(state["hand"]["hands"][1]) == 10, "a finished match's replay shows both hands"
+    beyond = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at={version + 1}")
+    assert beyond.status_code == 422
+    await player.close()

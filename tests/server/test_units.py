@@ -124,3 +124,25 @@ async def test_a_broken_watch_is_dropped_without_stopping_the_others() -> None:
     hub.publish("m", 3)
     assert await asyncio.wait_for(healthy.wait(), 1) and healthy.latest == 3
     assert hub.watcher_count("m") == 1
+
+
+def test_the_configuration_page_shows_the_current_table() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
+    assert settings_markdown() in page.read_text()
+
+
+def test_the_websocket_protocol_document_names_every_frame_type() -> None:
+    from pathlib import Path
+
+    import yaml
+
+    document = yaml.safe_load(
+        (Path(__file__).resolve().parents[2] / "openapi" / "asyncapi.yaml").read_text()
+    )
+    types = {
+        message["payload"]["properties"]["type"]["const"]
+        for message in document["components"]["messages"].values()
+    }
+    assert {"snapshot", "event", "ping", "pong", "error", "auth", "resume", "action"} <= types

@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench clean openapi
 
 setup: $(VENV)/.installed
 
@@ -28,6 +28,9 @@ test: setup lint
 
 bench: setup
 	. scripts/test-env.sh && $(BIN)/python -m benchmarks
+
+openapi: setup
+	$(BIN)/ginrummy openapi > openapi/openapi.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,333 @@
+// The match on the table: its views, the play-out of events one at a time, and the
+// player's actions. Actions go over HTTP; the WebSocket (when up) brings each event with
+// the view after it, so the opponent's moves are shown one by one. Without it the HTTP
+// answer alone is used (the moves are then told in words, the table jumps to the end).
+import { $, $$, fill, h, sleep } from './dom.js';
+import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
+import { LiveFeed } from './live.js';
+import { describeMove, findLegal, renderTable } from './table.js';
+import { displayName, narrate } from './words.js';
+import { problemText, show, toast } from './ui.js';
+
+const params = new URLSearchParams(location.search);
+/** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
+const DELAY = Math.max(0, Number(params.get('delay') ?? 650));
+
+const game = {
+  matchId: null,
+  view: null, // the view on screen
+  latest: null, // the newest view known from any source
+  views: new Map(), // version → view, from the WebSocket
+  queue: [], // events still to show
+  maxQueued: 0,
+  running: false,
+  inFlight: false,
+  feed: null,
+  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null },
+};
+
+
+/** The answer of POST /v1/matches, so opening the new match needs no second request. */
+export function expectMatch(started) {
+  game.pending = started;
+}
+
+export function closeMatch() {
+  if (game.feed) game.feed.close();
+  game.feed = null;
+  game.matchId = null;
+  game.queue = [];
+  game.views.clear();
+}
+
+export async function openMatch(id) {
+  if (game.matchId === id && game.view) return show('table');
+  closeMatch();
+  const player = savedPlayer();
+  if (!player) {
+    location.hash = '#/';
+    return;
+  }
+  show('table');
+  game.matchId = id;
+  try {
+    const data = game.pending && game.pending.match_id === id ? game.pending : await api.getMatch(id);
+    game.pending = null;
+    saveMatch(id);
+    game.view = null;
+    game.latest = null;
+    remember(data.view);
+    game.maxQueued = data.view.version;
+    showView(data.view, null);
+    const moves = data.view.moves;
+    say(moves.length ? describeMove(data.view, moves[moves.length - 1]) : `Hand ${data.view.hand_number} is dealt.`);
+    game.feed = new LiveFeed(id, player.token, onFrame);
+    game.feed.lastVersion = data.view.version;
+    game.feed.connect();
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 401 || err.status === 403)) {
+      saveMatch(null);
+      if (err.status === 401) forgetPlayer();
+      toast(problemText(err));
+      location.hash = '#/';
+      return;
+    }
+    toast(problemText(err));
+  }
+}
+
+function remember(view) {
+  if (!view) return;
+  const me = savedPlayer();
+  view.players = view.players.map((p) => displayName(p, me));
+  game.views.set(view.version, view);
+  if (!game.latest || view.version > game.latest.version) game.latest = view;
+}
+
+function onFrame(frame) {
+  if (frame.type === 'snapshot') {
+    remember(frame.view);
+    if (!game.running && !game.inFlight && game.view && frame.view.version > game.view.version) {
+      game.maxQueued = Math.max(game.maxQueued, frame.view.version);
+      showView(frame.view, null);
+    }
+  } else if (frame.type === 'event') {
+    remember(frame.view);
+    offer(frame.version, frame.event);
+  } else if (frame.type === 'error' && frame.problem) {
+    toast(problemText(new ApiError(frame.problem.status || 0, frame.problem)));
+  }
+}
+
+/** Queue an event to be shown, once, whichever channel brought it first. */
+function offer(version, event) {
+  if (version <= game.maxQueued) return;
+  game.maxQueued = version;
+  game.queue.push({ version, event });
+  playOut();
+}
+
+const mine = (event) => event.seat !== undefined && game.view && event.seat === game.view.seat;
+
+function flashFor(event, me) {
+  const theirs = event.seat !== undefined && event.seat !== me;
+  switch (event.type) {
+    case 'discarded':
+      return [theirs ? 'opp-discard' : 'my-discard', event.card];
+    case 'drew':
+      if (theirs) return [event.source === 'stock' ? 'opp-draw-stock' : 'opp-draw-pile', event.card];
+      return ['my-draw', event.card];
+    case 'up_card_taken':
+      return [theirs ? 'opp-draw-pile' : 'my-draw', event.card];
+    case 'knocked':
+      return ['knock', null];
+    default:
+      return [null, null];
+  }
+}
+
+async function playOut() {
+  if (game.running) return;
+  game.running = true;
+  setBusy();
+  try {
+    while (game.queue.length) {
+      const { version, event } = game.queue.shift();
+      if (!mine(event)) await sleep(event.seat === undefined ? DELAY / 2 : DELAY);
+      if (!game.view) break;
+      say(narrate(event, game.view.players, game.view.seat));
+      const view = game.views.get(version);
+      if (view && view.version > game.view.version) showView(view, event);
+    }
+    if (game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
+  } finally {
+    game.running = false;
+    setBusy();
+  }
+}
+
+function say(text) {
+  fill($('#narration'), text);
+  const log = $('#log');
+  log.prepend(h('li', {}, text));
+  while (log.children.length > 30) log.lastChild.remove();
+}
+
+function setBusy() {
+  const busy = game.running || game.inFlight;
+  document.body.dataset.busy = String(busy);
+  if (game.ui.busy !== busy && game.view) {
+    game.ui.busy = busy;
+    draw();
+  }
+  game.ui.busy = busy;
+}
+
+function showView(view, event) {
+  game.view = view;
+  const [flash, card] = event ? flashFor(event, view.seat) : [null, null];
+  game.ui.flash = flash;
+  game.ui.flashCard = card;
+  game.ui.fresh = flash === 'my-draw' ? card : null;
+  chooseSelection(view);
+  draw();
+}
+
+/** Keep the chosen card if it can still be discarded, else suggest the engine's best discard. */
+function chooseSelection(view) {
+  const discards = view.legal.filter((c) => c.type === 'discard').map((c) => c.card);
+  if (!discards.length) {
+    game.ui.selected = null;
+    return;
+  }
+  if (discards.includes(game.ui.selected)) return;
+  const best = view.best_discard && view.best_discard[0];
+  game.ui.selected = discards.includes(best) ? best : discards[0];
+}
+
+function draw() {
+  if (!game.view) return;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  renderTable(game.view, game.ui);
+  // An animation plays once, when its event is shown, not again on the next redraw.
+  game.ui.flash = null;
+  game.ui.fresh = null;
+  if (focused) {
+    const again = $(`#hand [data-card="${focused}"]`);
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+async function act(action) {
+  if (game.inFlight || game.running || !game.view) return false;
+  game.inFlight = true;
+  setBusy();
+  const base = game.latest || game.view;
+  try {
+    const answer = await api.act(game.matchId, action, base.version);
+    remember(answer.view);
+    for (const item of answer.events) offer(item.version, item.event);
+    return true;
+  } catch (err) {
+    toast(problemText(err));
+    if (err instanceof ApiError && err.status === 409) {
+      const fresh = await api.getMatch(game.matchId).catch(() => null);
+      if (fresh) {
+        remember(fresh.view);
+        game.maxQueued = Math.max(game.maxQueued, fresh.view.version);
+        showView(fresh.view, null);
+      }
+    }
+    return false;
+  } finally {
+    game.inFlight = false;
+    setBusy();
+    if (!game.running && game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
+  }
+}
+
+const settled = async () => {
+  while (game.running || game.inFlight) await sleep(20);
+};
+
+/** "Lay off the best": the engine's suggested layoffs one by one, then finish. */
+async function layOffBest() {
+  for (let guard = 0; guard < 12; guard++) {
+    await settled();
+    const view = game.latest;
+    if (!view || view.phase !== 'layoff' || !view.to_act.includes(view.seat)) return;
+    const plan = view.suggested_layoffs;
+    const next = plan && plan.layoffs.find(([card, meld]) => findLegal(view, 'lay_off', { card, meld }));
+    const ok = next
+      ? await act({ type: 'lay_off', card: next[0], meld: next[1] })
+      : await act({ type: 'finish_layoffs' });
+    if (!ok || !next) return;
+  }
+}
+
+function runAction(el) {
+  const action = JSON.parse(el.dataset.action);
+  if (action === 'layoff-best') return layOffBest();
+  return act(action);
+}
+
+export function onTableClick(event) {
+  const nav = event.target.closest('[data-nav]');
+  if (nav) {
+    if (nav.dataset.nav === 'new') location.hash = '#/';
+    if (nav.dataset.nav === 'replay') location.hash = `#/replay/${encodeURIComponent(game.matchId)}`;
+    return;
+  }
+  const actionEl = event.target.closest('[data-action]');
+  if (actionEl && !actionEl.disabled) return runAction(actionEl);
+  const cardEl = event.target.closest('#hand [data-card]');
+  if (cardEl && !cardEl.disabled) clickCard(cardEl.dataset.card);
+}
+
+/** First click chooses a card, a second click on it discards it. */
+function clickCard(card) {
+  const view = game.view;
+  if (!view || view.phase !== 'discard') return;
+  if (game.ui.selected === card && findLegal(view, 'discard', { card })) {
+    act({ type: 'discard', card });
+    return;
+  }
+  if (view.legal.some((c) => c.card === card)) {
+    game.ui.selected = card;
+    draw();
+    const el = $(`#hand [data-card="${card}"]`);
+    if (el) el.focus();
+  } else {
+    toast('That card was taken from the pile: it cannot go back this turn.', 'info');
+  }
+}
+
+function moveSelection(step) {
+  const view = game.view;
+  if (!view || view.phase !== 'discard' || !view.to_act.includes(view.seat)) return;
+  const cards = $$('#hand [data-card]').map((el) => el.dataset.card);
+  const discards = new Set(view.legal.filter((c) => c.type === 'discard').map((c) => c.card));
+  let i = cards.indexOf(game.ui.selected);
+  for (let n = 0; n < cards.length; n++) {
+    i = (i + step + cards.length) % cards.length;
+    if (discards.has(cards[i])) break;
+  }
+  game.ui.selected = cards[i];
+  draw();
+  const el = $(`#hand [data-card="${cards[i]}"]`);
+  if (el) el.focus();
+}
+
+export function onTableKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = (event.target.tagName || '').toLowerCase();
+  if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+  const screen = document.body.dataset.screen;
+  if (screen === 'replay') return;
+  if (screen !== 'table') return;
+  if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+    event.preventDefault();
+    moveSelection(event.key === 'ArrowLeft' ? -1 : 1);
+    return;
+  }
+  const key = event.key.length === 1 ? event.key.toLowerCase() : null;
+  if (!key) return;
+  const button = $(`#screen-table [data-key="${key}"]:not([disabled])`);
+  if (button) {
+    event.preventDefault();
+    button.click();
+  }
+}
+
+// Dragging a card onto the pile discards it.
+export function onDragStart(event) {
+  const el = event.target.closest('#hand [data-card]');
+  if (el) event.dataTransfer.setData('text/plain', el.dataset.card);
+}
+export function onDrop(event) {
+  const card = event.dataTransfer.getData('text/plain');
+  if (!card || !game.view) return;
+  event.preventDefault();
+  if (findLegal(game.view, 'discard', { card })) act({ type: 'discard', card });
+}
+

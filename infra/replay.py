@@ -1,0 +1,168 @@
+"""Replay a match from its stored events: the state after any event, and a readable log.
+
+The log is the match, so a replay folds the stored events with the domain's ``evolve``
+(no separate replay logic to drift). The text shows every card, both hands included:
+it is an operator's and a finished match's view, not a seat's; whoever serves it to a
+player must do so only after the match is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.events import (
+    Dealt,
+    Discarded,
+    Drew,
+    Event,
+    HandScored,
+    HandWashed,
+    Knocked,
+    LaidOff,
+    MatchSettled,
+    MatchStarted,
+    UpCardPassed,
+    UpCardTaken,
+)
+from domain.match import evolve, fold
+from domain.state import MatchState
+from infra.errors import StreamNotFound
+from infra.event_store import EventStore, RecordedEvent
+
+
+async def load_match(store: EventStore, match_id: str) -> list[RecordedEvent]:
+    """All of a match's events in order; StreamNotFound if it has none."""
+    recorded = await store.read_stream(match_id)
+    if not recorded:
+        raise StreamNotFound(f"no match {match_id!r}")
+    return recorded
+
+
+async def state_at(store: EventStore, match_id: str, at: int | None = None) -> MatchState:
+    """The match's state after event number ``at`` (1-based; the last event if None)."""
+    events = [r.event for r in await load_match(store, match_id)]
+    return fold(events[: _clamp(at, len(events))])
+
+
+async def render_replay(store: EventStore, match_id: str, at: int | None = None) -> str:
+    """The match hand by hand as text, up to event number ``at`` (everything if None)."""
+    events = [r.event for r in await load_match(store, match_id)]
+    return render(events, at)
+
+
+def render(events: Sequence[Event], at: int | None = None) -> str:
+    stop = _clamp(at, len(events))
+    lines: list[str] = []
+    state: MatchState | None = None
+    for number, event in enumerate(events[:stop], start=1):
+        before = state
+        state = evolve(state, event)
+        lines.extend(_describe(number, event, before, state))
+    assert state is not None
+    lines.append("")
+    if stop < len(events):
+        lines.append(f"Stopped after event {stop} of {len(events)}.")
+        lines.extend(_position(state))
+    else:
+        lines.append(f"End of the log: {len(events)} events.")
+    return "\n".join(lines) + "\n"
+
+
+def _clamp(at: int | None, total: int) -> int:
+    if at is None:
+        return total
+    if at < 1:
+        raise ValueError("--at counts events from 1")
+    return min(at, total)
+
+
+def _name(state: MatchState, seat: int) -> str:
+    return f"{state.players[seat]} (seat {seat})"
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def _melds(melds: Sequence[Sequence[str]]) -> str:
+    return " ".join(f"[{_cards(m)}]" for m in melds) or "none"
+
+
+def _describe(n: int, event: Event, before: MatchState | None, after: MatchState) -> list[str]:
+    """One or more lines for one event; ``n`` is its event number (what --at takes)."""
+    tag = f"  {n:>4}."
+    if isinstance(event, MatchStarted):
+        rules = event.rules
+        return [
+            f"Match {event.match_id} (event {n}): {_name(after, 0)} vs {_name(after, 1)}",
+            f"Rules: {rules.name} (to {rules.target}, knock at {rules.knock_limit} or less,"
+            f" gin bonus {rules.gin_bonus}, undercut bonus {rules.undercut_bonus})",
+            f"Seed commitment: {event.seed_commitment}",
+        ]
+    if isinstance(event, Dealt):
+        hand = after.hand
+        assert hand is not None
+        return [
+            "",
+            f"Hand {event.hand_number} (event {n}): dealer {_name(after, event.dealer)}, "
+            f"up card {event.up_card}, knock limit {event.knock_limit}",
+            f"         {_name(after, 0)}: {_cards(hand.hands[0])}",
+            f"         {_name(after, 1)}: {_cards(hand.hands[1])}",
+        ]
+    if isinstance(event, UpCardTaken):
+        return [f"{tag} {_name(after, event.seat)} takes the up card {event.card}"]
+    if isinstance(event, UpCardPassed):
+        assert before is not None and before.hand is not None
+        return [f"{tag} {_name(after, event.seat)} passes the up card {before.hand.pile[-1]}"]
+    if isinstance(event, Drew):
+        source = "the stock" if event.source == "stock" else "the discard pile"
+        return [f"{tag} {_name(after, event.seat)} draws {event.card} from {source}"]
+    if isinstance(event, Discarded):
+        return [f"{tag} {_name(after, event.seat)} discards {event.card}"]
+    if isinstance(event, Knocked):
+        action = {"knock": "knocks", "gin": "goes gin", "big_gin": "goes big gin"}[event.kind]
+        discard = f", discarding {event.discard}" if event.discard else ""
+        return [
+            f"{tag} {_name(after, event.seat)} {action}{discard}: melds {_melds(event.melds)};"
+            f" deadwood {_cards(event.deadwood)} ({event.deadwood_points})"
+        ]
+    if isinstance(event, LaidOff):
+        return [f"{tag} {_name(after, event.seat)} lays off {event.card} on meld {event.meld + 1}"]
+    if isinstance(event, HandScored):
+        return [
+            f"{tag} {event.outcome}: {_name(after, event.winner)} scores {event.points}"
+            f" (deadwood {event.knocker_deadwood} vs {event.defender_deadwood});"
+            f" defender melds {_melds(event.defender_melds)}",
+            f"         score {event.scores[0]}-{event.scores[1]},"
+            f" hands won {event.boxes[0]}-{event.boxes[1]}",
+        ]
+    if isinstance(event, HandWashed):
+        return [f"{tag} the hand is washed: two stock cards left and nobody knocked"]
+    if isinstance(event, MatchSettled):
+        return [
+            "",
+            f"{tag} match over: {_name(after, event.winner)} wins;"
+            f" hand points {event.hand_points[0]}-{event.hand_points[1]},"
+            f" box points {event.box_points[0]}-{event.box_points[1]},"
+            f" bonus {event.bonus} ({event.bonus_kind}),"
+            f" totals {event.totals[0]}-{event.totals[1]}",
+            f"         seed {event.seed}",
+        ]
+    return [f"{tag} {type(event).__name__}"]
+
+
+def _position(state: MatchState) -> list[str]:
+    """Where the match stands after the last event shown."""
+    lines = [
+        f"Phase: {state.phase}; to act: {', '.join(_name(state, s) for s in state.to_act())}",
+        f"Score {state.scores[0]}-{state.scores[1]} after {state.hands_played} hands",
+    ]
+    hand = state.hand
+    if hand is not None and state.phase not in ("hand_over", "match_over"):
+        lines += [
+            f"  {_name(state, 0)}: {_cards(hand.hands[0])}",
+            f"  {_name(state, 1)}: {_cards(hand.hands[1])}",
+            f"  stock {len(hand.stock)} cards; discard pile top "
+            f"{hand.pile[-1] if hand.pile else '-'}",
+        ]
+    return lines

@@ -216,6 +216,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
             selected = page.get_attribute("#hand .card.selected", "data-card")
             assert selected == view["best_discard"][0], "the engine's best discard is offered"
             if my_turns == 3:
+                page.click(".log-box summary")  # show the hand's moves in the picture
                 page.screenshot(path=str(shots / "table-mid-hand.png"), animations="disabled")
             knock_offered = page.query_selector(
                 "#actions [data-testid=knock]:not([disabled]),"

@@ -2,7 +2,7 @@
 // player's actions. Actions go over HTTP; the WebSocket (when up) brings each event with
 // the view after it, so the opponent's moves are shown one by one. Without it the HTTP
 // answer alone is used (the moves are then told in words, the table jumps to the end).
-import { $, $$, fill, h, sleep } from './dom.js';
+import { $, $$, fill, sleep } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { describeMove, findLegal, renderTable } from './table.js';
@@ -148,9 +148,6 @@ async function playOut() {
 
 function say(text) {
   fill($('#narration'), text);
-  const log = $('#log');
-  log.prepend(h('li', {}, text));
-  while (log.children.length > 30) log.lastChild.remove();
 }
 
 function setBusy() {

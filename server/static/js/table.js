@@ -270,17 +270,24 @@ function actions(view, ui) {
 }
 
 const VERB = {
-  take_up_card: 'took the up-card', pass_up_card: 'passed the up-card', draw_stock: 'drew from the stock',
-  draw_discard: 'took from the pile', discard: 'discarded', knock: 'knocked, discarding', lay_off: 'laid off',
+  take_up_card: (c) => `took the up-card ${c}`,
+  pass_up_card: (c) => `passed the up-card ${c}`,
+  draw_stock: (c) => (c ? `drew ${c} from the stock` : 'drew from the stock'),
+  draw_discard: (c) => `took ${c} from the pile`,
+  discard: (c) => `discarded ${c}`,
+  knock: (c) => `knocked, discarding ${c}`,
+  lay_off: (c) => `laid off ${c}`,
 };
 
 /** One public move of the hand ([seat, action, card]) in words. */
 export function describeMove(view, [seat, action, card]) {
-  return `${seatName(view.players, seat, view.seat)} ${VERB[action] || action}${card ? ` ${cardName(card)}` : ''}.`;
+  const name = card ? cardName(card) : '';
+  const words = VERB[action] ? VERB[action](name).trim() : `${action} ${name}`.trim();
+  return `${seatName(view.players, seat, view.seat)} ${words}.`;
 }
 
 function movesList(view) {
-  return view.moves.slice(-8).map((move) => h('li', {}, describeMove(view, move)));
+  return view.moves.slice(-12).map((move) => h('li', {}, describeMove(view, move)));
 }
 
 export function renderTable(view, ui) {

@@ -18,10 +18,11 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.static_files import create_static_files_router
 
+from infra.errors import InfraError
 from infra.event_store import RecordedEvent
 from infra.idempotency import IdempotencyKeys
 from infra.players import Players
-from infra.projections import projector
+from infra.projections import Projector, projector
 from infra.store import open_store
 from infra.tailer import LogTailer
 from server.config import Settings
@@ -35,6 +36,7 @@ from server.problems import handle_exception
 from server.services import Services
 from server.ws.live import live
 
+log = logging.getLogger("ginrummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
 API_VERSION = "1.0.0"
 
@@ -63,6 +65,20 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
+async def keep_projections_current(projections: Projector, interval: float = 5.0) -> None:
+    """Catch the read models up every few seconds, in the background.
+
+    Not after every append: that would add two projection transactions to each action.
+    The endpoints that read a projection catch it up first, so they are never behind.
+    """
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await projections.catch_up()
+        except InfraError:
+            log.exception("projection catch-up failed; retrying later")
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     static_dir = Path(settings.static_dir) if settings.static_dir else STATIC_DIR
@@ -79,7 +95,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         tailer = LogTailer(store, await store.last_position(), on_event, poll_interval=poll)
         await tailer.start()
         projections = projector(store)
-        projecting = asyncio.create_task(projections.run(), name="projections")
+        projecting = asyncio.create_task(keep_projections_current(projections), name="projections")
         app.state.services = Services(
             settings=settings,
             store=store,

@@ -14,19 +14,21 @@ import asyncio
 import hashlib
 import secrets
 import uuid
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from domain.ai import choose
 from domain.commands import AnySeatCommand, StartMatch
-from domain.events import Event
+from domain.events import Event, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Rules
 from domain.state import MatchState
 from domain.views import player_view, redact
 from infra.errors import ConcurrencyConflict, StreamNotFound
-from infra.event_store import EventStore, RecordedEvent
+from infra.event_store import AppendResult, EventStore, RecordedEvent
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 
@@ -86,7 +88,8 @@ class MatchService:
         self.ai_time_cap_ms = ai_time_cap_ms
         self._on_append = on_append or (lambda match_id, version: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
+        # a lock lives while someone holds or awaits it, so eviction never splits one
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # --- reading ----------------------------------------------------------------------
 
@@ -114,12 +117,14 @@ class MatchService:
         self._cache[match_id] = record
         self._cache.move_to_end(match_id)
         while len(self._cache) > CACHE_SIZE:
-            evicted, _ = self._cache.popitem(last=False)
-            self._locks.pop(evicted, None)
+            self._cache.popitem(last=False)
         return record
 
     def lock(self, match_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
 
     async def view(self, match_id: str, player_id: str) -> MatchResponse:
         await self.play_ai(match_id)
@@ -165,16 +170,19 @@ class MatchService:
 
         ``command_id`` (from an Idempotency-Key) makes a retry return the first answer:
         if the log already holds that command, nothing is decided or appended again.
+        One read (the stream's tail) and two appends per action: what this process
+        appends goes into its cache without being read back.
         """
-        await self.play_ai(match_id)
         command_id = command_id or f"cmd:{uuid.uuid4().hex}"
         async with self.lock(match_id):
             record = await self.load(match_id)
-            state = record.state
-            seat = seat_of(state, player_id)
+            seat = seat_of(record.state, player_id)
             earlier = next((r for r in record.events if r.command_id == command_id), None)
             if earlier is not None:
-                return await self.answer_for(match_id, seat, earlier.version)
+                return self._answer(record, seat, earlier.version)
+            if record.state.to_act() == (AI_SEAT,):
+                record = await self._play_ai_locked(record)  # left over from a crash
+            state = record.state
             if version is not None and version != state.version:
                 raise StaleVersion(
                     f"you acted on version {version}; the match is at version {state.version}"
@@ -186,19 +194,22 @@ class MatchService:
                 )
             except ConcurrencyConflict as exc:
                 raise StaleVersion("the match changed while you acted; refresh and retry") from exc
-            if not result.duplicate:
+            if result.duplicate:
+                record = await self.load(match_id)
+            else:
+                record = self._remember(record, events, result, command_id)
                 self._on_append(match_id, result.last_version)
-            await self._play_ai_locked(match_id)
-        return await self.answer_for(match_id, seat, result.first_version)
+            record = await self._play_ai_locked(record)
+        return self._answer(record, seat, result.first_version)
 
-    async def answer_for(self, match_id: str, seat: int, first_version: int) -> ActionResponse:
+    @staticmethod
+    def _answer(record: MatchRecord, seat: int, first_version: int) -> ActionResponse:
         """The answer to the command whose events start at ``first_version``.
 
         It is a pure function of the log (the command's events, then the AI appends
         that follow it), so a retried request gets the same answer even if the first
         one was cut off by a crash.
         """
-        record = await self.load(match_id)
         state = record.state_at(first_version - 1)
         human_command = record.events[first_version - 1].command_id
         shown: list[RecordedEvent] = []
@@ -209,7 +220,7 @@ class MatchService:
             state = evolve(state, recorded.event)
             shown.append(recorded)
         return ActionResponse(
-            match_id=match_id,
+            match_id=state.match_id,
             seat=seat,
             version=state.version,
             view=player_view(state, seat),
@@ -222,11 +233,12 @@ class MatchService:
         if record.state.to_act() != (AI_SEAT,):
             return
         async with self.lock(match_id):
-            await self._play_ai_locked(match_id)
+            await self._play_ai_locked(await self.load(match_id))
 
-    async def _play_ai_locked(self, match_id: str) -> None:
+    async def _play_ai_locked(self, record: MatchRecord) -> MatchRecord:
+        """Play the AI's turns from ``record`` until the human is to act; append them at once."""
+        match_id = record.state.match_id
         while True:
-            record = await self.load(match_id)
             state = record.state
             pending: list[Event] = []
             while state.to_act() == (AI_SEAT,):
@@ -241,15 +253,46 @@ class MatchService:
                 state, events = apply(state, command)
                 pending.extend(events)
             if not pending:
-                return
+                return record
+            command_id = f"{AI_PREFIX}{match_id}:{record.state.version}"
             try:
                 result = await self.store.append(
-                    match_id,
-                    record.state.version,
-                    pending,
-                    command_id=f"{AI_PREFIX}{match_id}:{record.state.version}",
+                    match_id, record.state.version, pending, command_id=command_id
                 )
             except ConcurrencyConflict:
-                continue  # another process moved the match: fold its events and look again
+                record = await self.load(match_id)  # another process moved it: look again
+                continue
+            if result.duplicate:
+                return await self.load(match_id)
             self._on_append(match_id, result.last_version)
-            return
+            return self._remember(record, pending, result, command_id)
+
+    def _remember(
+        self,
+        record: MatchRecord,
+        events: Sequence[Event],
+        result: AppendResult,
+        command_id: str,
+    ) -> MatchRecord:
+        """The record after our own append, without reading it back from the store."""
+        now = datetime.now(UTC)
+        first_position = result.last_position - len(events) + 1
+        recorded = [
+            RecordedEvent(
+                position=first_position + i,
+                stream_id=result.stream_id,
+                version=result.first_version + i,
+                type=event_type(event),
+                schema_version=event.schema_version,
+                event=event,  # type: ignore[arg-type]
+                recorded_at=now,
+                command_id=command_id,
+            )
+            for i, event in enumerate(events)
+        ]
+        state = fold(events, record.state)
+        updated = MatchRecord(state=state, events=[*record.events, *recorded])
+        latest = self._cache.get(state.match_id)
+        if latest is None or latest.state.version < state.version:
+            self._cache[state.match_id] = updated
+        return updated

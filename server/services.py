@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from litestar.datastructures import State
@@ -18,6 +18,8 @@ from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
 from server.schemas import MatchList, MatchSummary, PlayerStats
 
+KNOWN_TOKENS = 10_000
+
 
 @dataclass
 class Services:
@@ -28,14 +30,22 @@ class Services:
     players: Players
     idempotency: IdempotencyKeys
     projector: Projector
+    _known_tokens: dict[str, Player] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:
         return await self.player_for_token(bearer_token(authorization))
 
     async def player_for_token(self, token: str) -> Player:
-        player = await self.players.player_by_token_hash(hash_token(token))
+        """The token's player; known tokens are cached (a player never changes or goes)."""
+        token_hash = hash_token(token)
+        player = self._known_tokens.get(token_hash)
         if player is None:
-            raise Unauthorized("unknown token; create a player with POST /v1/players")
+            player = await self.players.player_by_token_hash(token_hash)
+            if player is None:
+                raise Unauthorized("unknown token; create a player with POST /v1/players")
+            if len(self._known_tokens) >= KNOWN_TOKENS:
+                self._known_tokens.clear()
+            self._known_tokens[token_hash] = player
         return player
 
     async def match_list(

@@ -1,0 +1,342 @@
+"""Server throughput and latency over real HTTP and WebSocket, on PostgreSQL.
+
+    python -m benchmarks.bench_server [--seconds 15] [--clients 1,16,64] [--database-url URL]
+
+For each concurrency level, that many clients each play their own match against the
+easy AI (a new one when it ends), choosing uniformly among their legal actions, as
+fast as the server answers. One action = one ``POST /actions`` round trip, which
+includes the AI's reply and every append. Reported: actions per second over all
+clients and the latency percentiles of one action.
+
+Then the live feed: sockets on the process that appends and on a second process
+(fan-out through the store's global log, LISTEN/NOTIFY) receive the events of actions
+made over HTTP; the delay is from the event's ``recorded_at`` (taken just before the
+append's transaction, so an upper bound on commit→socket) to the frame's arrival.
+
+The server runs as one ``ginrummy serve`` process (one uvicorn worker) on a fresh
+PostgreSQL database that is dropped afterwards; the load generator shares the machine.
+Results go to stdout and ``benchmarks/RESULTS-server.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import websockets
+
+from infra.store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "RESULTS-server.md"
+GINRUMMY = Path(sys.executable).parent / "ginrummy"
+RULES = {"preset": "classic", "target": 100}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+# --- processes and databases ---------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(database_url: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "GINRUMMY_DATABASE_URL": database_url, "GINRUMMY_LOG_LEVEL": "warning"}
+    log = (workdir / f"server-{port}.log").open("ab")
+    proc = subprocess.Popen(
+        [str(GINRUMMY), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+                return proc, url
+        if proc.poll() is not None:
+            break
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("server did not start; see " + str(workdir))
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+async def create_database(base_url: str) -> str:
+    name = f"ginrummy_bench_{uuid.uuid4().hex[:8]}"
+    admin = base_url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)[0]
+    conn = await asyncpg.connect(admin + "/postgres")
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return base_url.rsplit("/", 1)[0] + "/" + name
+
+
+async def drop_database(url: str) -> None:
+    admin, name = url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)
+    conn = await asyncpg.connect(admin + "/postgres")
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+# --- clients -------------------------------------------------------------------------------
+
+
+async def new_player(client: httpx.AsyncClient) -> dict[str, str]:
+    body = (await client.post("/v1/players", json={"name": "bench"})).json()
+    return {"Authorization": f"Bearer {body['token']}"}
+
+
+async def new_match(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, Any]:
+    response = await client.post(
+        "/v1/matches", json={"level": "easy", "rules": RULES}, headers=headers
+    )
+    response.raise_for_status()
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    legal = rng.choice(view["legal"])
+    return {k: v for k, v in legal.items() if k != "seat" and v is not None}
+
+
+async def play_until(
+    client: httpx.AsyncClient, deadline: float, rng: random.Random, latencies: list[float]
+) -> int:
+    headers = await new_player(client)
+    match = await new_match(client, headers)
+    errors = 0
+    while time.perf_counter() < deadline:
+        if match["view"]["phase"] == "match_over":
+            match = await new_match(client, headers)
+            continue
+        body = {"action": pick(match["view"], rng), "version": match["version"]}
+        started = time.perf_counter()
+        response = await client.post(
+            f"/v1/matches/{match['match_id']}/actions", json=body, headers=headers
+        )
+        elapsed = time.perf_counter() - started
+        if response.status_code != 200:
+            errors += 1
+            continue
+        latencies.append(elapsed)
+        answer = response.json()
+        match = {
+            "match_id": match["match_id"],
+            "version": answer["version"],
+            "view": answer["view"],
+        }
+    return errors
+
+
+async def throughput(url: str, clients: int, seconds: float) -> dict[str, float]:
+    limits = httpx.Limits(max_connections=clients + 4, max_keepalive_connections=clients + 4)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        latencies: list[float] = []
+        started = time.perf_counter()
+        deadline = started + seconds
+        errors = await asyncio.gather(
+            *(play_until(client, deadline, random.Random(i), latencies) for i in range(clients))
+        )
+        wall = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "actions": len(latencies),
+        "per_second": len(latencies) / wall,
+        "p50": percentile(latencies, 50) * 1000,
+        "p95": percentile(latencies, 95) * 1000,
+        "p99": percentile(latencies, 99) * 1000,
+        "errors": sum(errors),
+    }
+
+
+async def ws_delivery(
+    database_url: str, appender: str, other: str, matches: int, actions: int
+) -> dict[str, list[float]]:
+    """Frame arrival minus recorded_at, for sockets on the appending and the other process."""
+    arrivals: dict[str, dict[tuple[str, int], float]] = {"same process": {}, "other process": {}}
+    async with httpx.AsyncClient(base_url=appender, timeout=60) as client:
+        headers = await new_player(client)
+        token = headers["Authorization"].removeprefix("Bearer ")
+        ids = []
+        for _ in range(matches):
+            ids.append((await new_match(client, headers))["match_id"])
+
+        async def listen(base: str, label: str, match_id: str, ready: asyncio.Event) -> None:
+            ws_url = base.replace("http://", "ws://") + f"/v1/matches/{match_id}/live?token={token}"
+            async with websockets.connect(ws_url) as ws:
+                ready.set()
+                while True:
+                    frame = json.loads(await ws.recv())
+                    if frame["type"] == "event":
+                        arrivals[label][(match_id, frame["version"])] = time.time()
+                    elif frame["type"] == "ping":
+                        await ws.send('{"type":"pong"}')
+
+        listeners = []
+        for match_id in ids:
+            for base, label in ((appender, "same process"), (other, "other process")):
+                ready = asyncio.Event()
+                listeners.append(asyncio.create_task(listen(base, label, match_id, ready)))
+                await ready.wait()
+        await asyncio.sleep(0.5)
+        rng = random.Random(7)
+        for match_id in ids:
+            view = (await client.get(f"/v1/matches/{match_id}", headers=headers)).json()
+            for _ in range(actions):
+                if view["view"]["phase"] == "match_over":
+                    break
+                body = {"action": pick(view["view"], rng), "version": view["version"]}
+                answer = (
+                    await client.post(f"/v1/matches/{match_id}/actions", json=body, headers=headers)
+                ).json()
+                view = {"version": answer["version"], "view": answer["view"]}
+                await asyncio.sleep(0.02)
+        await asyncio.sleep(1.0)
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+
+    store = await open_store(database_url, migrate=False)
+    recorded: dict[tuple[str, int], float] = {}
+    try:
+        for match_id in ids:
+            for event in await store.read_stream(match_id):
+                recorded[(match_id, event.version)] = event.recorded_at.timestamp()
+    finally:
+        await store.close()
+    return {
+        label: [(at - recorded[key]) * 1000 for key, at in seen.items() if key in recorded]
+        for label, seen in arrivals.items()
+    }
+
+
+# --- report --------------------------------------------------------------------------------
+
+
+def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args: Any) -> str:
+    lines = [
+        "# Server benchmark (issue 5)",
+        "",
+        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with "
+        f"`python -m benchmarks.bench_server --seconds {args.seconds} --clients {args.clients}` "
+        f"on {platform.machine()}, {os.cpu_count()} CPUs (shared with the load generator), "
+        f"Python {platform.python_version()}, PostgreSQL (local, fresh database), one "
+        "`ginrummy serve` process (one uvicorn worker). Each client plays its own match "
+        f"against the easy AI (rules `{json.dumps(RULES)}`), choosing uniformly among its "
+        "legal actions, with no think time. One action = one `POST /v1/matches/{id}/actions` "
+        "round trip: decide, append the human's events, let the AI reply, append those.",
+        "",
+        "| concurrent clients | actions | actions/s | p50 ms | p95 ms | p99 ms | non-200 |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['clients']:.0f} | {row['actions']:.0f} | {row['per_second']:.0f} | "
+            f"{row['p50']:.1f} | {row['p95']:.1f} | {row['p99']:.1f} | {row['errors']:.0f} |"
+        )
+    lines += [
+        "",
+        "WebSocket delivery: from an event's `recorded_at` (set just before its append "
+        "transaction, so this is an upper bound on commit→socket) to the frame's arrival at "
+        "a client socket; sockets on the appending process (in-process fan-out) and on a "
+        "second server process (PostgreSQL LISTEN/NOTIFY tailer, then the store).",
+        "",
+        "| socket on | frames | p50 ms | p95 ms | p99 ms | max ms |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, values in delivery.items():
+        lines.append(
+            f"| {label} | {len(values)} | {percentile(values, 50):.1f} | "
+            f"{percentile(values, 95):.1f} | {percentile(values, 99):.1f} | "
+            f"{max(values) if values else float('nan'):.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+async def run(args: Any) -> str:
+    base = args.database_url or os.environ.get("TEST_DATABASE_URL")
+    if not base or "postgresql" not in base:
+        raise SystemExit("needs PostgreSQL: --database-url or TEST_DATABASE_URL (make bench)")
+    database_url = await create_database(base)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    procs = []
+    try:
+        proc, url = start_server(database_url, workdir)
+        procs.append(proc)
+        rows = []
+        for clients in [int(c) for c in args.clients.split(",")]:
+            row = await throughput(url, clients, args.seconds)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+        second, other_url = start_server(database_url, workdir)
+        procs.append(second)
+        delivery = await ws_delivery(database_url, url, other_url, args.ws_matches, 40)
+        for label, values in delivery.items():
+            print(label, len(values), f"p50={percentile(values, 50):.1f}ms", flush=True)
+        return report(rows, delivery, args)
+    finally:
+        for proc in procs:
+            stop_server(proc)
+        await drop_database(database_url)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15.0, help="per concurrency level")
+    parser.add_argument("--clients", default="1,16,64")
+    parser.add_argument("--ws-matches", type=int, default=8)
+    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--no-write", action="store_true", help="do not write RESULTS-server.md")
+    args = parser.parse_args()
+    text = asyncio.run(run(args))
+    print(text)
+    if not args.no_write:
+        RESULTS.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

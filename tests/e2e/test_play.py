@@ -78,7 +78,7 @@ async def test_scripted_client_plays_a_match_to_settlement_without_seeing_hidden
             watcher = asyncio.create_task(
                 watch(server.ws_url, player.token, match["match_id"], ws_seen, done)
             )
-            await wait_for(lambda: ws_seen.messages)  # the snapshot, before the first move
+            await wait_for(lambda seen=ws_seen: seen.messages)  # the snapshot, before any move
             final = await play_to_the_end(player, match, rng, http_seen)
             await asyncio.wait_for(watcher, 30)
             assert final["settlement"] is not None

@@ -212,7 +212,9 @@ async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess)
     finished = await player.new_match(seed="list-1", rules={"preset": "classic", "target": 10})
     view, version = finished["view"], finished["version"]
     while view["phase"] != "match_over":
-        body = (await player.act(finished["match_id"], as_action(view["legal"][-1]), version)).json()
+        body = (
+            await player.act(finished["match_id"], as_action(view["legal"][-1]), version)
+        ).json()
         view, version = body["view"], body["version"]
     active = await player.new_match(seed="list-2", level="medium")
     listing = (await player.client.get("/v1/matches")).json()["matches"]

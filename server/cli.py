@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import sys
 
-import msgspec
+from domain.errors import DomainError
+from infra.errors import InfraError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +33,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(openapi_json())
         return 0
     if args.command == "replay":
-        return asyncio.run(_replay(args.match_id, args.at))
+        try:
+            return asyncio.run(_replay(args.match_id, args.at))
+        except (InfraError, DomainError) as exc:
+            sys.stderr.write(f"ginrummy replay: {exc.rule}: {exc}\n")
+            return 1
     if args.command == "rebuild-projections":
         return asyncio.run(_rebuild())
     return 2
@@ -66,28 +70,28 @@ def _serve(host: str | None, port: int | None) -> int:
 
 
 async def _replay(match_id: str, at: int | None) -> int:
+    from infra.replay import render_replay
     from infra.store import open_store
 
-    render_replay = importlib.import_module("infra.replay").render_replay
     store = await open_store()
     try:
         rendered = await render_replay(store, match_id, at)
     finally:
         await store.close()
-    text = rendered if isinstance(rendered, str) else msgspec.json.encode(rendered).decode()
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.write(rendered if rendered.endswith("\n") else rendered + "\n")
     return 0
 
 
 async def _rebuild() -> int:
+    from infra.projections import rebuild_all
     from infra.store import open_store
 
-    rebuild_all = importlib.import_module("infra.projections").rebuild_all
     store = await open_store()
     try:
-        await rebuild_all(store)
+        applied = await rebuild_all(store)
     finally:
         await store.close()
+    sys.stdout.write(f"rebuilt the projections from {applied} events\n")
     return 0
 
 

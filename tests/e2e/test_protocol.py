@@ -239,3 +239,31 @@ async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess)
     beyond = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at={version + 1}")
     assert beyond.status_code == 422
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_cli_replays_a_match_from_the_store(
+    server: ServerProcess, database_url: str
+) -> None:
+    import os
+    import subprocess
+
+    from tests.e2e.harness import GINRUMMY
+
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="cli")
+    env = {**os.environ, "GINRUMMY_DATABASE_URL": database_url}
+    shown = subprocess.run(
+        [str(GINRUMMY), "replay", match["match_id"], "--at", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip()
+    missing = subprocess.run(
+        [str(GINRUMMY), "replay", "no-such-match"], env=env, capture_output=True, text=True
+    )
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    await player.close()

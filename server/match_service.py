@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 from domain.ai import choose
 from domain.commands import AnySeatCommand, StartMatch
+from domain.errors import DomainError
 from domain.events import Event, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Rules
@@ -93,9 +94,17 @@ class MatchService:
 
     # --- reading ----------------------------------------------------------------------
 
-    async def load(self, match_id: str) -> MatchRecord:
-        """The match caught up with the store; MatchNotFound if it has no events."""
+    async def load(self, match_id: str, at_least: int | None = None) -> MatchRecord:
+        """The match caught up with the store; MatchNotFound if it has no events.
+
+        With ``at_least``, a cached record that has reached that version is returned
+        without asking the store (a socket woken for version V needs no read if this
+        process appended V itself).
+        """
         cached = self._cache.get(match_id)
+        if cached is not None and at_least is not None and cached.state.version >= at_least:
+            self._cache.move_to_end(match_id)
+            return cached
         after = cached.state.version if cached else 0
         try:
             new = await self.store.read_stream(match_id, after_version=after)
@@ -170,36 +179,61 @@ class MatchService:
 
         ``command_id`` (from an Idempotency-Key) makes a retry return the first answer:
         if the log already holds that command, nothing is decided or appended again.
-        One read (the stream's tail) and two appends per action: what this process
-        appends goes into its cache without being read back.
+
+        It trusts this process's cache first (no read): the append's expected version
+        catches a cache that another process made stale, and then, as on any refusal
+        decided from the cache, the match is read again and the command retried once.
+        So an action costs two appends and, usually, no read.
         """
         command_id = command_id or f"cmd:{uuid.uuid4().hex}"
         async with self.lock(match_id):
+            cached = self._cache.get(match_id)
+            record = cached if cached is not None else await self.load(match_id)
+            verified = cached is None
+            while True:
+                try:
+                    return await self._act_locked(
+                        record, player_id, command_for, version, command_id, command_hash
+                    )
+                except (StaleVersion, ConcurrencyConflict, DomainError) as exc:
+                    if not verified:
+                        record, verified = await self.load(match_id), True
+                        continue
+                    if isinstance(exc, ConcurrencyConflict):
+                        raise StaleVersion(
+                            "the match changed while you acted; refresh and retry"
+                        ) from exc
+                    raise
+
+    async def _act_locked(
+        self,
+        record: MatchRecord,
+        player_id: str,
+        command_for: Callable[[int], AnySeatCommand],
+        version: int | None,
+        command_id: str,
+        command_hash: str | None,
+    ) -> ActionResponse:
+        match_id = record.state.match_id
+        seat = seat_of(record.state, player_id)
+        earlier = next((r for r in record.events if r.command_id == command_id), None)
+        if earlier is not None:
+            return self._answer(record, seat, earlier.version)
+        if record.state.to_act() == (AI_SEAT,):
+            record = await self._play_ai_locked(record)  # left over from a crash
+        state = record.state
+        if version is not None and version != state.version:
+            raise StaleVersion(
+                f"you acted on version {version}; the match is at version {state.version}"
+            )
+        _, events = apply(state, command_for(seat))
+        result = await self.store.append(match_id, state.version, events, command_id, command_hash)
+        if result.duplicate:
             record = await self.load(match_id)
-            seat = seat_of(record.state, player_id)
-            earlier = next((r for r in record.events if r.command_id == command_id), None)
-            if earlier is not None:
-                return self._answer(record, seat, earlier.version)
-            if record.state.to_act() == (AI_SEAT,):
-                record = await self._play_ai_locked(record)  # left over from a crash
-            state = record.state
-            if version is not None and version != state.version:
-                raise StaleVersion(
-                    f"you acted on version {version}; the match is at version {state.version}"
-                )
-            _, events = apply(state, command_for(seat))
-            try:
-                result = await self.store.append(
-                    match_id, state.version, events, command_id, command_hash
-                )
-            except ConcurrencyConflict as exc:
-                raise StaleVersion("the match changed while you acted; refresh and retry") from exc
-            if result.duplicate:
-                record = await self.load(match_id)
-            else:
-                record = self._remember(record, events, result, command_id)
-                self._on_append(match_id, result.last_version)
-            record = await self._play_ai_locked(record)
+        else:
+            record = self._remember(record, events, result, command_id)
+            self._on_append(match_id, result.last_version)
+        record = await self._play_ai_locked(record)
         return self._answer(record, seat, result.first_version)
 
     @staticmethod
@@ -264,8 +298,9 @@ class MatchService:
                 continue
             if result.duplicate:
                 return await self.load(match_id)
+            record = self._remember(record, pending, result, command_id)
             self._on_append(match_id, result.last_version)
-            return self._remember(record, pending, result, command_id)
+            return record
 
     def _remember(
         self,

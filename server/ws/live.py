@@ -122,7 +122,8 @@ class LiveSession:
                 await self.catch_up()
 
     async def catch_up(self) -> None:
-        record = await self.services.matches.load(self.match_id)
+        wanted = None if self.resume_after is not None else self.watch.latest
+        record = await self.services.matches.load(self.match_id, at_least=wanted)
         assert self.state is not None
         if self.resume_after is not None:
             after, self.resume_after = self.resume_after, None

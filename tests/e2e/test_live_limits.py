@@ -13,7 +13,7 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
 
 
 def tiny_buffer_socket(port: int) -> socket.socket:
@@ -62,6 +62,7 @@ async def test_a_dead_client_is_dropped_and_stalls_nobody(
                         return
 
         reading = asyncio.create_task(read_all())
+        await wait_for(lambda: reader_frames)  # its snapshot, before the first move
         rng = random.Random(1)
         view, version = match["view"], match["version"]
         while view["phase"] != "match_over":
@@ -74,7 +75,9 @@ async def test_a_dead_client_is_dropped_and_stalls_nobody(
         assert events == list(range(match["version"] + 1, version + 1)), "reader got every event"
 
         _, code = await drain(dead)
-        assert code == 4000, "the silent client was closed for missing three heartbeats"
+        # 4000 when the close frame fits in its full buffers; None when the server had to
+        # drop the connection without one; -1 (still open after 15 s) would be the failure
+        assert code in (4000, None), "the silent client was closed for missing heartbeats"
         await player.close()
     finally:
         server.stop()

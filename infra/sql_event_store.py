@@ -1,13 +1,18 @@
 """The event store over SQLAlchemy Core: one implementation for PostgreSQL and SQLite.
 
-Every append is one transaction that first moves the single ``log_head`` row forward by
-the batch size (the UPDATE row-locks it until commit on PostgreSQL; ``BEGIN IMMEDIATE``
-has already taken the database write lock on SQLite), then checks the command id and
-the stream version, and inserts the events at the positions it reserved. Appends are thus serialised and each commits before
-the next one can even read the head, so positions follow commit order with no gaps: a
-reader that follows the global position never skips an event committed later. A
-conflict or a duplicate rolls the transaction back, head move included, so it uses no
-position. Six round trips per append: BEGIN, reserve, check, insert, command, COMMIT.
+Ordering: every append transaction first locks the single ``log_head`` row (``SELECT ...
+FOR UPDATE`` on PostgreSQL; on SQLite ``BEGIN IMMEDIATE`` has already taken the write
+lock), checks the stream version and the command id, inserts the events at the next
+positions and moves the head. Appends are thus serialised, and each commits before the
+next can read the head: positions follow commit order with no gaps, so a reader that
+follows the global position never skips an event committed later. A refused append
+(conflict, duplicate) writes nothing and moves nothing, so it uses no position.
+
+Group commit: holding the head lock through the commit's disk flush would let only
+one append per flush through. So the appends waiting in one process are committed
+together, up to GROUP_SIZE per transaction, each checked and inserted in turn (a
+refused one simply writes nothing); they share the lock and the flush, and the
+ordering argument is unchanged. A lone append is a transaction of its own.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +28,6 @@ import msgspec
 from sqlalchemy import Text, cast, func, insert, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-from sqlalchemy.sql import ColumnElement
 
 from domain.events import Event, decode_event, encode_event, event_type
 from infra.database import IMMEDIATE
@@ -52,6 +57,8 @@ class SqlEventStore:
         # the commit, to hold a transaction open or to fail at the worst moment.
         self.fault_hook: FaultHook | None = None
         self._wakeups: set[asyncio.Event] = set()
+        self._queue: list[_Request] = []
+        self._committer: asyncio.Task[None] | None = None
 
     # --- writing ---------------------------------------------------------------------
 
@@ -70,44 +77,76 @@ class SqlEventStore:
         encoded = [
             (event_type(e), type(e).schema_version, encode_event(e).decode()) for e in events
         ]
-        now = datetime.now(UTC)
-        try:
-            with translate_errors():
-                async with self.write_transaction() as conn:
-                    result = await self._append_locked(
-                        conn, stream_id, expected_version, encoded, command_id, command_hash, now
-                    )
-        except _Duplicate as duplicate:
-            return duplicate.result  # rolled back: the reserved positions were not used
-        self._wake()
-        return result
-
-    async def _append_locked(
-        self,
-        conn: AsyncConnection,
-        stream_id: str,
-        expected_version: int,
-        encoded: list[tuple[str, int, str]],
-        command_id: str | None,
-        command_hash: str | None,
-        now: datetime,
-    ) -> AppendResult:
-        # 1. Lock the head and reserve the positions in one statement; on PostgreSQL the
-        #    same statement queues the NOTIFY, which is delivered only if we commit.
-        n = len(encoded)
-        moved = log_head.c.position
-        returning: list[ColumnElement[Any]] = [moved]
-        if self.is_postgres:
-            returning.append(func.pg_notify(NOTIFY_CHANNEL, cast(moved, Text)))
-        reserve = (
-            update(log_head)
-            .where(log_head.c.id == 1)
-            .values(position=log_head.c.position + n)
-            .returning(*returning)
+        request = _Request(
+            stream_id,
+            expected_version,
+            encoded,
+            command_id,
+            command_hash,
+            asyncio.get_running_loop().create_future(),
         )
-        last_position = int((await conn.execute(reserve)).scalar_one())
-        # 2. Under the lock, one query reads the stream version and any earlier result
-        #    of this command. A duplicate or a conflict rolls back: no position is used.
+        request.result.add_done_callback(_retrieve)  # a cancelled caller leaves no warning
+        self._queue.append(request)
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued(), name="store-commit")
+        return await asyncio.shield(request.result)
+
+    async def _commit_queued(self) -> None:
+        """Commit waiting appends, up to GROUP_SIZE per transaction, until none wait."""
+        while self._queue:
+            group, self._queue = self._queue[:GROUP_SIZE], self._queue[GROUP_SIZE:]
+            try:
+                await self._commit_group(group)
+            except BaseException as error:  # the whole transaction failed: so did each append
+                for request in group:
+                    if not request.result.done():
+                        request.result.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+
+    async def _commit_group(self, group: list[_Request]) -> None:
+        """One transaction: lock the head, then check and insert each append in turn.
+
+        An append whose check fails (conflict, duplicate, mismatch) writes nothing and
+        gets its answer; the others in the group still commit. Checks run inside the
+        transaction, so a later append sees the events of an earlier one in the group.
+        """
+        now = datetime.now(UTC)
+        outcomes: list[AppendResult | InfraError] = []
+        with translate_errors():
+            async with self.write_transaction() as conn:
+                lock = select(log_head.c.position).where(log_head.c.id == 1).with_for_update()
+                start = head = int((await conn.execute(lock)).scalar_one())
+                for request in group:
+                    try:
+                        result = await self._append_one(conn, request, head, now)
+                    except _Duplicate as duplicate:
+                        outcomes.append(duplicate.result)
+                        continue
+                    except (ConcurrencyConflict, IdempotencyMismatch) as refused:
+                        outcomes.append(refused)
+                        continue
+                    head = result.last_position
+                    outcomes.append(result)
+                if head != start:
+                    await self._move_head(conn, head)
+                if self.fault_hook is not None:
+                    await self.fault_hook("before_commit")
+        for request, outcome in zip(group, outcomes, strict=True):
+            if request.result.done():
+                continue
+            if isinstance(outcome, InfraError):
+                request.result.set_exception(outcome)
+            else:
+                request.result.set_result(outcome)
+        if head != start:
+            self._wake()
+
+    async def _append_one(
+        self, conn: AsyncConnection, request: _Request, head: int, now: datetime
+    ) -> AppendResult:
+        """Check one append against the stream and its command id, then insert it."""
+        stream_id, command_id = request.stream_id, request.command_id
         checks = [
             select(func.max(events.c.version))
             .where(events.c.stream_id == stream_id)
@@ -124,7 +163,7 @@ class SqlEventStore:
             ]
         found = (await conn.execute(select(*checks))).one()
         if command_id is not None and found.last_position is not None:
-            if command_hash is not None and found.command_hash != command_hash:
+            if request.command_hash is not None and found.command_hash != request.command_hash:
                 raise IdempotencyMismatch(
                     f"command id {command_id!r} was already used with a different payload"
                 )
@@ -137,53 +176,58 @@ class SqlEventStore:
                     duplicate=True,
                 )
             )
-        current = int(found.current or 0)
-        if current != expected_version:
+        current, expected = int(found.current or 0), request.expected_version
+        if current != expected:
             raise ConcurrencyConflict(
-                f"stream {stream_id!r} is at version {current}, not {expected_version}",
+                f"stream {stream_id!r} is at version {current}, not {expected}",
                 stream_id=stream_id,
-                expected=expected_version,
+                expected=expected,
                 actual=current,
             )
-        # 3. The events, and the command's result for retries.
-        head = last_position - n
+        n = len(request.encoded)
         await conn.execute(
             insert(events),
             [
                 {
                     "position": head + i,
                     "stream_id": stream_id,
-                    "version": expected_version + i,
+                    "version": expected + i,
                     "type": type_,
                     "schema_version": schema_version,
                     "payload": payload,
                     "recorded_at": now,
                     "command_id": command_id,
                 }
-                for i, (type_, schema_version, payload) in enumerate(encoded, start=1)
+                for i, (type_, schema_version, payload) in enumerate(request.encoded, start=1)
             ],
         )
         result = AppendResult(
             stream_id=stream_id,
-            first_version=expected_version + 1,
-            last_version=expected_version + n,
-            last_position=last_position,
+            first_version=expected + 1,
+            last_version=expected + n,
+            last_position=head + n,
         )
         if command_id is not None:
             await conn.execute(
                 insert(commands).values(
                     command_id=command_id,
                     stream_id=stream_id,
-                    command_hash=command_hash,
+                    command_hash=request.command_hash,
                     first_version=result.first_version,
                     last_version=result.last_version,
-                    last_position=last_position,
+                    last_position=result.last_position,
                     recorded_at=now,
                 )
             )
-        if self.fault_hook is not None:
-            await self.fault_hook("before_commit")
         return result
+
+    async def _move_head(self, conn: AsyncConnection, position: int) -> None:
+        """Set the head; on PostgreSQL the same statement queues the NOTIFY for commit."""
+        statement = update(log_head).where(log_head.c.id == 1).values(position=position)
+        if self.is_postgres:
+            moved = log_head.c.position
+            statement = statement.returning(func.pg_notify(NOTIFY_CHANNEL, cast(moved, Text)))
+        await conn.execute(statement)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -255,11 +299,31 @@ class SqlEventStore:
         return int((await conn.execute(query)).scalar() or 0)
 
 
+GROUP_SIZE = 64  # appends committed together at most, when many wait at once
+
+
+@dataclass
+class _Request:
+    """An append waiting for the committer."""
+
+    stream_id: str
+    expected_version: int
+    encoded: list[tuple[str, int, str]]
+    command_id: str | None
+    command_hash: str | None
+    result: asyncio.Future[AppendResult]
+
+
+def _retrieve(future: asyncio.Future[AppendResult]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 _COMMAND_COLUMNS = ("stream_id", "command_hash", "first_version", "last_version", "last_position")
 
 
 class _Duplicate(Exception):
-    """Raised inside the transaction to roll it back and answer with the first result."""
+    """A command id already recorded: answer with its first result, write nothing."""
 
     def __init__(self, result: AppendResult) -> None:
         super().__init__(result)

@@ -173,3 +173,26 @@ async def test_unreachable_database_is_store_unavailable() -> None:
             await dead.read_all()
     finally:
         await dead.close()
+
+
+async def test_a_refused_append_does_not_take_concurrent_appends_down(
+    store: SqlEventStore,
+) -> None:
+    taken, fresh = stream(), [stream() for _ in range(5)]
+    await store.append(taken, 0, batch(1), command_id="first", command_hash="h")
+    outcomes = await asyncio.gather(
+        *(store.append(s, 0, batch(2)) for s in fresh),
+        store.append(taken, 0, batch(1)),  # stale: conflict
+        store.append(taken, 0, batch(1), command_id="first", command_hash="h"),  # retry
+        store.append(taken, 1, batch(1), command_id="first", command_hash="other"),
+        return_exceptions=True,
+    )
+    assert [type(o).__name__ for o in outcomes[5:]] == [
+        "ConcurrencyConflict",
+        "AppendResult",
+        "IdempotencyMismatch",
+    ]
+    written = [o for o in outcomes[:5] if not isinstance(o, BaseException)]
+    assert len(written) == 5
+    assert sorted(o.last_position for o in written) == [3, 5, 7, 9, 11]
+    assert [e.position for e in await store.read_all()] == list(range(1, 12))

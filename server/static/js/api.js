@@ -63,6 +63,7 @@ export const api = {
     request('POST', `${match(id)}/actions`, { action, version }, { 'Idempotency-Key': newKey() }),
   events: (id, after, limit) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}`),
   replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
+  stats: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/stats`),
 };
 
 /** Every event of a match, page by page (complete and unredacted once the match is over). */

@@ -19,17 +19,37 @@ function outcome(m) {
   return 'lost';
 }
 
+function statsLine(s) {
+  const item = (label, value, testid = null) => h('span', { class: 'stat' }, `${label} `, h('b', { 'data-testid': testid }, value));
+  return h(
+    'p',
+    { class: 'stats', 'data-testid': 'stats' },
+    item('Matches', s.matches_played, 'stat-played'),
+    item('won', s.matches_won, 'stat-won'),
+    item('lost', s.matches_lost),
+    item('· Hands won', s.hands_won),
+    item('lost', s.hands_lost),
+    item('· Gins', s.gins),
+    item('knocks', s.knocks),
+    item('undercuts given', s.undercuts_given),
+    item('· Points per hand', Number(s.average_points_per_hand).toFixed(1)),
+  );
+}
+
 export async function showHistory(root, { onError }) {
   fill(root, h('p', {}, 'Loading your matches…'));
   try {
     const [active, finished] = await Promise.all([api.listMatches('active'), api.listMatches('finished')]);
     const rows = [...active.matches, ...finished.matches];
+    const me = savedPlayer();
+    const stats = me ? await api.stats(me.id).catch(() => null) : null;
     if (!rows.length) {
       fill(root, h('p', {}, 'No matches yet. ', h('a', { href: '#/' }, 'Start one.')));
       return;
     }
     fill(
       root,
+      stats ? statsLine(stats) : null,
       h(
         'table',
         { class: 'history', 'data-testid': 'history' },

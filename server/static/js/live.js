@@ -1,5 +1,8 @@
 // The match's WebSocket: every event arrives with the view after it, so the page can play
-// the AI's moves out one at a time. Reconnects and resumes from the last version seen.
+// the AI's moves out one at a time. Reconnects (after a drop, a heartbeat timeout or a
+// slow-reader close) and resumes from the last version seen.
+const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+
 export class LiveFeed {
   constructor(matchId, token, onFrame) {
     this.matchId = matchId;
@@ -49,9 +52,11 @@ export class LiveFeed {
       }
       this.onFrame(frame);
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       if (this.socket !== socket || this.closed) return;
       this.socket = null;
+      // Bad token, not your match, no such match: retrying cannot help.
+      if (FINAL_CLOSE_CODES.has(event.code)) return;
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 10000);
     });

@@ -136,3 +136,15 @@ stats_seats = Table(
     Column("player_id", Text, nullable=False),
     PrimaryKeyConstraint("match_id", "seat", name="pk_stats_seats"),
 )
+
+# A cache of folded match state (msgpack of MatchState) at a version; never the truth.
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("stream_id", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("state", LargeBinary, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("stream_id", "version", name="pk_snapshots"),
+)

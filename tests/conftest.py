@@ -38,6 +38,7 @@ _TABLES = (
     "matches",
     "player_stats",
     "stats_seats",
+    "snapshots",
 )
 
 

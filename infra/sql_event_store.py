@@ -102,6 +102,10 @@ class SqlEventStore:
                     if not request.result.done():
                         request.result.set_exception(error)
                 if isinstance(error, asyncio.CancelledError):
+                    waiting, self._queue = self._queue, []
+                    for request in waiting:
+                        if not request.result.done():
+                            request.result.set_exception(StoreUnavailable("the store closed"))
                     raise
 
     async def _commit_group(self, group: list[_Request]) -> None:
@@ -270,6 +274,9 @@ class SqlEventStore:
                 return int((await conn.execute(query)).scalar_one())
 
     async def close(self) -> None:
+        """Finish the appends already submitted, then close every connection."""
+        if self._committer is not None and not self._committer.done():
+            await asyncio.wait([self._committer])
         await self.engine.dispose()
 
     # --- shared helpers --------------------------------------------------------------

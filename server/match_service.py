@@ -37,6 +37,7 @@ HUMAN_SEAT = 0
 AI_SEAT = 1
 AI_PREFIX = "ai:"
 CACHE_SIZE = 2000
+APPENDS_IN_FLIGHT = 4
 
 
 @dataclass
@@ -89,6 +90,7 @@ class MatchService:
         self.ai_time_cap_ms = ai_time_cap_ms
         self._on_append = on_append or (lambda match_id, version: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
+        self._appending = asyncio.Semaphore(APPENDS_IN_FLIGHT)
         # a lock lives while someone holds or awaits it, so eviction never splits one
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -161,7 +163,7 @@ class MatchService:
             seed=seed if seed is not None else secrets.token_hex(16),
         )
         _, events = apply(None, start)
-        result = await self.store.append(match_id, 0, events)
+        result = await self._append(match_id, 0, events)
         self._on_append(match_id, result.last_version)
         await self.play_ai(match_id)
         return match_id
@@ -227,7 +229,7 @@ class MatchService:
                 f"you acted on version {version}; the match is at version {state.version}"
             )
         _, events = apply(state, command_for(seat))
-        result = await self.store.append(match_id, state.version, events, command_id, command_hash)
+        result = await self._append(match_id, state.version, events, command_id, command_hash)
         if result.duplicate:
             record = await self.load(match_id)
         else:
@@ -290,7 +292,7 @@ class MatchService:
                 return record
             command_id = f"{AI_PREFIX}{match_id}:{record.state.version}"
             try:
-                result = await self.store.append(
+                result = await self._append(
                     match_id, record.state.version, pending, command_id=command_id
                 )
             except ConcurrencyConflict:
@@ -301,6 +303,24 @@ class MatchService:
             record = self._remember(record, pending, result, command_id)
             self._on_append(match_id, result.last_version)
             return record
+
+    async def _append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[Event],
+        command_id: str | None = None,
+        command_hash: str | None = None,
+    ) -> AppendResult:
+        """Append, with at most a few appends of this process in flight at once.
+
+        Appends serialise on the log head in the database anyway; queueing the rest
+        here keeps them from holding pooled connections while they wait on a row lock.
+        """
+        async with self._appending:
+            return await self.store.append(
+                match_id, expected_version, events, command_id, command_hash
+            )
 
     def _remember(
         self,

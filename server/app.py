@@ -25,6 +25,7 @@ from infra.players import Players
 from infra.projections import Projector, projector
 from infra.store import open_store
 from infra.tailer import LogTailer
+from server import logs
 from server.config import Settings
 from server.fanout import Hub
 from server.http.health import healthz, readyz
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        logs.install(settings.log_level)  # again: uvicorn has configured its loggers by now
         store = await open_store(settings.database_url or None)
         hub = Hub()
 
@@ -116,7 +118,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await tailer.stop()
             await store.close()
 
-    logging.basicConfig(level=settings.log_level.upper())
+    logs.install(settings.log_level)
     app = Litestar(
         route_handlers=[
             healthz,

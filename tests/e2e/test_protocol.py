@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -267,3 +268,21 @@ async def test_the_cli_replays_a_match_from_the_store(
     )
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_tokens_never_reach_the_server_log(database_url: str, tmp_path: Path) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="logs")
+        url = live_url(server, match["match_id"]) + f"?token={player.token}"
+        async with websockets.connect(url) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        await player.view(match["match_id"])
+        await player.close()
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert "/live?token=***" in log, "the socket's URL is logged, masked"
+    assert player.token not in log

@@ -33,7 +33,6 @@ from server.schemas import (
 from server.services import services_of
 
 AnyRequest = Request[Any, Any, Any]
-MatchId = Annotated[str, Parameter(max_length=64, description="The match id")]
 IdempotencyKey = Annotated[
     str | None,
     Parameter(

@@ -1,11 +1,13 @@
 """The match service: the server's one path from a request to appended events.
 
-It folds a match from the store (keeping a small in-process cache that catches up
-with one ``read_stream`` per call), checks the caller's seat and version, appends the
-human's events, then plays the AI seat until the human is to act again. The human's
-append and the AI's append are separate, so if the process dies between them the
-match is left with the AI to act; every entry point calls ``play_ai`` first, so a
-match never stalls.
+It folds a match from the store (keeping an in-process cache that catches up with
+one ``read_stream`` when asked, and takes this process's own appends without reading
+them back), checks the caller's seat and version, appends the human's events, then
+plays the AI seat until the human is to act again. The human's append and the AI's
+append are separate, so if the process dies between them the match is left with the
+AI to act; every entry point lets the AI catch up first, so a match never stalls.
+Appends go through the store's expected version, so several processes (or a stale
+cache) can never write over each other: the loser re-reads and tries again.
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import Event, decode_event, encode_event, event_type
+from infra.append_plan import AppendRequest, StoredCommand, plan
 from infra.database import IMMEDIATE
 from infra.errors import (
     ConcurrencyConflict,
-    IdempotencyMismatch,
     InfraError,
     StoreUnavailable,
     UndecodableEvent,
@@ -57,7 +57,7 @@ class SqlEventStore:
         # the commit, to hold a transaction open or to fail at the worst moment.
         self.fault_hook: FaultHook | None = None
         self._wakeups: set[asyncio.Event] = set()
-        self._queue: list[_Request] = []
+        self._queue: list[_Pending] = []
         self._committer: asyncio.Task[None] | None = None
 
     # --- writing ---------------------------------------------------------------------
@@ -77,12 +77,8 @@ class SqlEventStore:
         encoded = [
             (event_type(e), type(e).schema_version, encode_event(e).decode()) for e in events
         ]
-        request = _Request(
-            stream_id,
-            expected_version,
-            encoded,
-            command_id,
-            command_hash,
+        request = _Pending(
+            AppendRequest(stream_id, expected_version, encoded, command_id, command_hash),
             asyncio.get_running_loop().create_future(),
         )
         request.result.add_done_callback(_retrieve)  # a cancelled caller leaves no warning
@@ -108,122 +104,47 @@ class SqlEventStore:
                             request.result.set_exception(StoreUnavailable("the store closed"))
                     raise
 
-    async def _commit_group(self, group: list[_Request]) -> None:
-        """One transaction: lock the head, then check and insert each append in turn.
+    async def _commit_group(self, group: list[_Pending]) -> None:
+        """One transaction for the whole group, with a fixed number of statements.
 
-        An append whose check fails (conflict, duplicate, mismatch) writes nothing and
-        gets its answer; the others in the group still commit. Checks run inside the
-        transaction, so a later append sees the events of an earlier one in the group.
+        Under the head lock it reads the group's stream versions and command ids, lets
+        ``plan`` decide every append in arrival order (a refused one writes nothing;
+        the others still commit), inserts all accepted events and command results, and
+        moves the head once.
         """
         now = datetime.now(UTC)
-        outcomes: list[AppendResult | InfraError] = []
         with translate_errors():
             async with self.write_transaction() as conn:
                 lock = select(log_head.c.position).where(log_head.c.id == 1).with_for_update()
-                start = head = int((await conn.execute(lock)).scalar_one())
-                for request in group:
-                    try:
-                        result = await self._append_one(conn, request, head, now)
-                    except _Duplicate as duplicate:
-                        outcomes.append(duplicate.result)
-                        continue
-                    except (ConcurrencyConflict, IdempotencyMismatch) as refused:
-                        outcomes.append(refused)
-                        continue
-                    head = result.last_position
-                    outcomes.append(result)
-                if head != start:
-                    await self._move_head(conn, head)
+                start = int((await conn.execute(lock)).scalar_one())
+                requests = [pending.request for pending in group]
+                decided = plan(
+                    requests,
+                    await _stored_versions(conn, {r.stream_id for r in requests}),
+                    await _stored_commands(
+                        conn, {r.command_id for r in requests if r.command_id is not None}
+                    ),
+                    start,
+                    now,
+                )
+                if decided.event_rows:
+                    await conn.execute(insert(events), decided.event_rows)
+                if decided.command_rows:
+                    await conn.execute(insert(commands), decided.command_rows)
+                if decided.head != start:
+                    await self._move_head(conn, decided.head)
                 if self.fault_hook is not None:
                     await self.fault_hook("before_commit")
-        for request, outcome in zip(group, outcomes, strict=True):
-            if request.result.done():
+        for pending, outcome in zip(group, decided.outcomes, strict=True):
+            future = pending.result
+            if future.done():
                 continue
             if isinstance(outcome, InfraError):
-                request.result.set_exception(outcome)
+                future.set_exception(outcome)
             else:
-                request.result.set_result(outcome)
-        if head != start:
+                future.set_result(outcome)
+        if decided.head != start:
             self._wake()
-
-    async def _append_one(
-        self, conn: AsyncConnection, request: _Request, head: int, now: datetime
-    ) -> AppendResult:
-        """Check one append against the stream and its command id, then insert it."""
-        stream_id, command_id = request.stream_id, request.command_id
-        checks = [
-            select(func.max(events.c.version))
-            .where(events.c.stream_id == stream_id)
-            .scalar_subquery()
-            .label("current")
-        ]
-        if command_id is not None:
-            checks += [
-                select(commands.c[column])
-                .where(commands.c.command_id == command_id)
-                .scalar_subquery()
-                .label(column)
-                for column in _COMMAND_COLUMNS
-            ]
-        found = (await conn.execute(select(*checks))).one()
-        if command_id is not None and found.last_position is not None:
-            if request.command_hash is not None and found.command_hash != request.command_hash:
-                raise IdempotencyMismatch(
-                    f"command id {command_id!r} was already used with a different payload"
-                )
-            raise _Duplicate(
-                AppendResult(
-                    stream_id=found.stream_id,
-                    first_version=found.first_version,
-                    last_version=found.last_version,
-                    last_position=found.last_position,
-                    duplicate=True,
-                )
-            )
-        current, expected = int(found.current or 0), request.expected_version
-        if current != expected:
-            raise ConcurrencyConflict(
-                f"stream {stream_id!r} is at version {current}, not {expected}",
-                stream_id=stream_id,
-                expected=expected,
-                actual=current,
-            )
-        n = len(request.encoded)
-        await conn.execute(
-            insert(events),
-            [
-                {
-                    "position": head + i,
-                    "stream_id": stream_id,
-                    "version": expected + i,
-                    "type": type_,
-                    "schema_version": schema_version,
-                    "payload": payload,
-                    "recorded_at": now,
-                    "command_id": command_id,
-                }
-                for i, (type_, schema_version, payload) in enumerate(request.encoded, start=1)
-            ],
-        )
-        result = AppendResult(
-            stream_id=stream_id,
-            first_version=expected + 1,
-            last_version=expected + n,
-            last_position=head + n,
-        )
-        if command_id is not None:
-            await conn.execute(
-                insert(commands).values(
-                    command_id=command_id,
-                    stream_id=stream_id,
-                    command_hash=request.command_hash,
-                    first_version=result.first_version,
-                    last_version=result.last_version,
-                    last_position=result.last_position,
-                    recorded_at=now,
-                )
-            )
-        return result
 
     async def _move_head(self, conn: AsyncConnection, position: int) -> None:
         """Set the head; on PostgreSQL the same statement queues the NOTIFY for commit."""
@@ -310,14 +231,10 @@ GROUP_SIZE = 64  # appends committed together at most, when many wait at once
 
 
 @dataclass
-class _Request:
-    """An append waiting for the committer."""
+class _Pending:
+    """An append waiting for the committer, and where its answer goes."""
 
-    stream_id: str
-    expected_version: int
-    encoded: list[tuple[str, int, str]]
-    command_id: str | None
-    command_hash: str | None
+    request: AppendRequest
     result: asyncio.Future[AppendResult]
 
 
@@ -326,15 +243,27 @@ def _retrieve(future: asyncio.Future[AppendResult]) -> None:
         future.exception()
 
 
-_COMMAND_COLUMNS = ("stream_id", "command_hash", "first_version", "last_version", "last_position")
+async def _stored_versions(conn: AsyncConnection, stream_ids: set[str]) -> dict[str, int]:
+    query = (
+        select(events.c.stream_id, func.max(events.c.version))
+        .where(events.c.stream_id.in_(sorted(stream_ids)))
+        .group_by(events.c.stream_id)
+    )
+    return {stream_id: int(version) for stream_id, version in await conn.execute(query)}
 
 
-class _Duplicate(Exception):
-    """A command id already recorded: answer with its first result, write nothing."""
-
-    def __init__(self, result: AppendResult) -> None:
-        super().__init__(result)
-        self.result = result
+async def _stored_commands(
+    conn: AsyncConnection, command_ids: set[str]
+) -> dict[str, StoredCommand]:
+    if not command_ids:
+        return {}
+    query = select(commands).where(commands.c.command_id.in_(sorted(command_ids)))
+    return {
+        row.command_id: StoredCommand(
+            row.stream_id, row.command_hash, row.first_version, row.last_version, row.last_position
+        )
+        for row in await conn.execute(query)
+    }
 
 
 def to_recorded(row: Any) -> RecordedEvent:

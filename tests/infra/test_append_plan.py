@@ -1,0 +1,67 @@
+"""The pure decision over a group of appends: as if each ran alone, in arrival order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from infra.append_plan import AppendRequest, StoredCommand, plan
+from infra.errors import ConcurrencyConflict, IdempotencyMismatch
+from infra.event_store import AppendResult
+
+NOW = datetime(2026, 11, 29, tzinfo=UTC)
+
+
+def _request(stream: str, expected: int, n: int = 1, cmd: str | None = None, h: str | None = None):
+    return AppendRequest(stream, expected, [("drew", 1, "{}")] * n, cmd, h)
+
+
+def test_later_appends_see_earlier_ones_in_the_same_group() -> None:
+    decided = plan(
+        [_request("a", 0, 2, "c1", "h"), _request("a", 2, 1), _request("a", 2, 1)],
+        versions={},
+        commands={},
+        head=10,
+        now=NOW,
+    )
+    first, second, third = decided.outcomes
+    assert first == AppendResult("a", 1, 2, 12)
+    assert second == AppendResult("a", 3, 3, 13)
+    assert isinstance(third, ConcurrencyConflict) and third.actual == 3
+    assert decided.head == 13
+    assert [(r["position"], r["version"]) for r in decided.event_rows] == [
+        (11, 1),
+        (12, 2),
+        (13, 3),
+    ]
+    assert [r["command_id"] for r in decided.command_rows] == ["c1"]
+
+
+def test_commands_are_checked_before_versions_within_and_across_groups() -> None:
+    stored = {"old": StoredCommand("b", "h", 1, 1, 5)}
+    decided = plan(
+        [
+            _request("b", 0, cmd="old", h="h"),  # a retry: stale version, first result
+            _request("b", 1, cmd="old", h="other"),  # same id, other payload
+            _request("c", 0, cmd="new", h="x"),
+            _request("c", 0, cmd="new", h="x"),  # concurrent duplicate inside the group
+        ],
+        versions={"b": 1},
+        commands=stored,
+        head=5,
+        now=NOW,
+    )
+    retry, mismatch, fresh, duplicate = decided.outcomes
+    assert retry == AppendResult("b", 1, 1, 5, duplicate=True)
+    assert isinstance(mismatch, IdempotencyMismatch)
+    assert fresh == AppendResult("c", 1, 1, 6)
+    assert duplicate == AppendResult("c", 1, 1, 6, duplicate=True)
+    assert decided.head == 6 and len(decided.event_rows) == 1
+
+
+def test_refusals_use_no_position() -> None:
+    decided = plan(
+        [_request("a", 3), _request("b", 0, 2)], versions={"a": 1}, commands={}, head=0, now=NOW
+    )
+    assert isinstance(decided.outcomes[0], ConcurrencyConflict)
+    assert decided.outcomes[1] == AppendResult("b", 1, 2, 2)
+    assert [r["position"] for r in decided.event_rows] == [1, 2]

@@ -10,9 +10,10 @@ follows the global position never skips an event committed later. A refused appe
 
 Group commit: holding the head lock through the commit's disk flush would let only
 one append per flush through. So the appends waiting in one process are committed
-together, up to GROUP_SIZE per transaction, each checked and inserted in turn (a
-refused one simply writes nothing); they share the lock and the flush, and the
-ordering argument is unchanged. A lone append is a transaction of its own.
+together, up to GROUP_SIZE per transaction, with the statements of one: one read of
+their streams and command ids, ``append_plan.plan`` deciding each in arrival order (a
+refused one simply writes nothing), one insert. They share the lock and the flush,
+and the ordering argument is unchanged. A lone append is a transaction of its own.
 """
 
 from __future__ import annotations

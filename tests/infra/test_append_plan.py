@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from infra.append_plan import AppendRequest, StoredCommand, plan
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch
 from infra.event_store import AppendResult
@@ -65,3 +68,41 @@ def test_refusals_use_no_position() -> None:
     assert isinstance(decided.outcomes[0], ConcurrencyConflict)
     assert decided.outcomes[1] == AppendResult("b", 1, 2, 2)
     assert [r["position"] for r in decided.event_rows] == [1, 2]
+
+
+_streams = st.sampled_from(["a", "b", "c"])
+_requests = st.builds(
+    _request,
+    _streams,
+    st.integers(0, 4),
+    st.integers(1, 3),
+    st.one_of(st.none(), st.sampled_from(["c1", "c2", "c3"])),
+    st.sampled_from(["h1", "h2"]),
+)
+
+
+@given(st.lists(_requests, max_size=12), st.integers(0, 100))
+def test_a_group_decides_exactly_like_one_append_at_a_time(
+    group: list[AppendRequest], head: int
+) -> None:
+    together = plan(group, {}, {}, head, NOW)
+    versions: dict[str, int] = {}
+    commands: dict[str, StoredCommand] = {}
+    position = head
+    one_by_one: list[object] = []
+    for request in group:
+        alone = plan([request], versions, commands, position, NOW)
+        one_by_one += alone.outcomes
+        position = alone.head
+        for row in alone.event_rows:
+            versions[row["stream_id"]] = row["version"]
+        for row in alone.command_rows:
+            fields = {k: v for k, v in row.items() if k not in ("command_id", "recorded_at")}
+            commands[row["command_id"]] = StoredCommand(**fields)
+    assert [_comparable(o) for o in together.outcomes] == [_comparable(o) for o in one_by_one]
+    assert together.head == position
+    assert [r["position"] for r in together.event_rows] == list(range(head + 1, position + 1))
+
+
+def _comparable(outcome: object) -> object:
+    return (type(outcome).__name__, str(outcome)) if isinstance(outcome, Exception) else outcome

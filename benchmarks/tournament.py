@@ -12,6 +12,7 @@ a pair are strongly correlated.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import multiprocessing
 import platform
@@ -99,9 +100,24 @@ def _record(result: HandScored | HandWashed, sides: tuple[Side, Side]) -> None:
             sides[1 - result.knocker].undercuts_made += 1
 
 
-def play_game(args: tuple[str, str, str, int, int, bool, str, float | None]) -> Game:
+def apply_overrides(overrides: list[str]) -> None:
+    """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning runs)."""
+    for item in overrides:
+        target, _, raw = item.partition("=")
+        module_name, _, name = target.rpartition(".")
+        module = importlib.import_module(f"domain.ai.{module_name}")
+        if not hasattr(module, name):
+            raise SystemExit(f"domain.ai.{module_name} has no constant {name}")
+        setattr(module, name, type(getattr(module, name))(raw))
+
+
+Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]
+
+
+def play_game(args: Job) -> Game:
     """Play one game; ``swapped`` puts A in seat 1. Runs in a worker process."""
-    level_a, level_b, seed, index, dealer, swapped, rules_name, budget = args
+    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, overrides = args
+    apply_overrides(list(overrides))
     levels = (level_b, level_a) if swapped else (level_a, level_b)
     a, b = Side(), Side()
     sides = (b, a) if swapped else (a, b)
@@ -188,6 +204,7 @@ def _jobs(
                 swapped,
                 opts.rules,
                 opts.budget_ms,
+                tuple(opts.set),
             )
 
 
@@ -198,7 +215,7 @@ def report(opts: argparse.Namespace, games: list[Game], seconds: float) -> str:
         f"{opts.a} (A) vs {opts.b} (B): {len(pairs)} duplicate deals, {len(games)} {unit}es"
         if opts.matches
         else f"{opts.a} (A) vs {opts.b} (B): {len(pairs)} duplicate deals, {len(games)} hands",
-        f"rules {opts.rules}, seed {opts.seed}, budget {opts.budget_ms} ms, "
+        f"rules {opts.rules}, seed {opts.seed}, budget {opts.budget_ms} ms, overrides {opts.set}, "
         f"{seconds:.0f} s on {platform.machine()} {platform.python_implementation()} "
         f"{platform.python_version()}",
     ]
@@ -251,6 +268,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", choices=sorted(PRESETS), default="arcadia")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard level's time cap")
     parser.add_argument("--workers", type=int, default=1, help="processes (at most 2 here)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=VALUE",
+        help="tuning only: override a constant of domain.ai.MODULE for every player",
+    )
     opts = parser.parse_args(argv)
     jobs = list(_jobs(opts))
     began = time.perf_counter()

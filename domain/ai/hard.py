@@ -1,13 +1,166 @@
-"""Hard: placeholder until the tracking player lands."""
+"""Hard: plays from what a strong human tracks, over weighted guesses of the opponent's hand.
+
+From its view alone it knows the dead cards (the pile, its own hand) and what the
+opponent took, threw and let pass; from that it draws weighted guesses of the
+opponent's hand (``opponent``). On top of the rule-based judgement of which cards
+to keep (``medium``), it prices each discard by how much it would save the opponent
+over those guesses, never throws a card that melds with cards the opponent is known
+to hold while a discard as cheap is safe, knocks only when the knock's expected
+points over the guesses (an undercut costs the bonus) are positive, and as
+defender lays off whatever leaves it the least deadwood.
+
+Playing candidate moves out to the end of the hand (Monte Carlo over the guesses)
+was tried and measured worse at a budget that fits 150 ms: with 32 play-outs per
+move the noise outweighed the signal (see benchmarks/RESULTS-ai.md).
+"""
 
 from __future__ import annotations
 
 import random
 
-from domain.ai import easy
-from domain.commands import AnySeatCommand
+from domain.ai import knowledge, medium, opponent, showdown, tactics
+from domain.ai.clock import Clock
+from domain.ai.knowledge import Knowledge, partners
+from domain.ai.opponent import Guess
+from domain.cards import CARD_INDEX, CARD_VALUE, DECK
+from domain.commands import AnySeatCommand, Discard, FinishLayoffs, Knock, LayOff
+from domain.melds import deadwood_of_mask
 from domain.views import PlayerView
+
+GUESSES = 32  # weighted guesses of the opponent's hand per decision
+FEED_WEIGHT = 1.0  # deadwood points per point a discard would save the opponent
+KNOCK_MIN_EV = 0.0  # knock when its expected points over the guesses beat this
+KNOCK_OPTIONS = 2  # knock discards compared (least deadwood first)
+TAKE_DROP = 7  # take a face-up card that melds nothing only if it saves this much
+PROMISE_EARLY = 4.0  # a live half-meld's worth in deadwood points while the stock is long
+PROMISE_LATE = 2.0  # ...and once it is short
+INTEREST_WEIGHT = 5.0  # per card the opponent took that a discard would join
+HOLD_FOR_GIN_STOCK = 10  # hold a knock for gin (or an undercut) while the stock has this many...
+HOLD_FOR_GIN_DEADWOOD = 6  # ...and the knock would leave this little deadwood
+FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
-    return easy.play(view, rng, budget_ms)
+    ending = tactics.ending_command(view)
+    if ending is not None:
+        return ending
+    if view.phase == "layoff":
+        return lay_off(view)
+    know = knowledge.read(view)
+    if view.phase in ("up_card", "draw"):
+        return _draw(view, know)
+    clock = Clock(budget_ms)
+    hands = opponent.guesses(know, rng, GUESSES, clock)
+    knock = _knock(view, know, hands)
+    if knock is not None:
+        return knock
+    scored = quick_scores(view, know, hands, clock)
+    return Discard(view.seat, DECK[scored[0][1]])
+
+
+def lay_off(view: PlayerView) -> AnySeatCommand:
+    """The first step of the engine's least-deadwood layoff plan, then finish."""
+    plan = view.suggested_layoffs
+    if plan is not None and plan.layoffs:
+        card, meld = plan.layoffs[0]
+        command = LayOff(view.seat, card, meld)
+        if command in view.legal:
+            return command
+    return FinishLayoffs(view.seat)
+
+
+def _draw(view: PlayerView, know: Knowledge) -> AnySeatCommand:
+    """Take the face-up card when it lands in a meld, or saves a lot, and lowers deadwood."""
+    top = tactics.top_of_pile(view)
+    if top is None or not tactics.can_take_pile(view):
+        return tactics.decline_pile(view)
+    mask = know.mine
+    now = deadwood_of_mask(mask)
+    after = tactics.best_after_taking(mask, top)
+    if after < now and (tactics.in_meld(mask, top) or now - after >= TAKE_DROP):
+        return tactics.take_pile(view)
+    return tactics.decline_pile(view)
+
+
+def _best_after(mask: int, index: int) -> int:
+    """Least deadwood after adding card ``index`` and throwing some other card."""
+    full = mask | 1 << index
+    best = 1 << 30
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        dw = deadwood_of_mask(full & ~low)
+        if dw < best:
+            best = dw
+    return best
+
+
+def feed(hands: list[Guess], index: int) -> float:
+    """Expected deadwood the opponent saves by taking card ``index`` from the pile."""
+    total = sum(g.weight for g in hands) or 1.0
+    fed = 0.0
+    for g in hands:
+        saved = deadwood_of_mask(g.hand) - _best_after(g.hand, index)
+        if saved > 0:
+            fed += g.weight * saved
+    return fed / total
+
+
+def quick_scores(
+    view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock
+) -> list[tuple[float, int]]:
+    """Every legal discard scored (lower is better), best first, as (score, card index).
+
+    Medium's judgement of the cards kept, plus what the card would save the
+    opponent; a card that melds with cards the opponent is known to hold is ruled
+    out whenever another discard leaves no more deadwood.
+    """
+    mask = know.mine
+    base = medium.discard_scores(view, know, (PROMISE_EARLY, PROMISE_LATE), INTEREST_WEIGHT)
+    options = [CARD_INDEX[c] for c in tactics.discardable(view)]
+    left = {i: deadwood_of_mask(mask & ~(1 << i)) for i in options}
+    feeds_known = {i for i in options if partners(know.opponent_known, i)}
+    safe_left = min((left[i] for i in options if i not in feeds_known), default=None)
+    scored = []
+    for index in options:
+        score = base[DECK[index]]
+        if FEED_WEIGHT and not clock.expired():
+            score += FEED_WEIGHT * feed(hands, index)
+        if index in feeds_known and safe_left is not None and safe_left <= left[index]:
+            score += FORBIDDEN
+        scored.append((score, -CARD_VALUE[DECK[index]], index))
+    scored.sort()
+    return [(score, index) for score, _, index in scored]
+
+
+def knock_value(rest: int, hands: list[Guess], undercut_bonus: int) -> float:
+    """Expected points of knocking with ``rest`` over the guessed opponent hands."""
+    total = sum(g.weight for g in hands) or 1.0
+    return sum(g.weight * showdown.points(rest, g.hand, undercut_bonus) for g in hands) / total
+
+
+def _knock(view: PlayerView, know: Knowledge, hands: list[Guess]) -> Knock | None:
+    """The knock with the best expected points, if those beat ``KNOCK_MIN_EV``."""
+    mine = know.mine
+    options = sorted(
+        tactics.knocks(view),
+        key=lambda k: (
+            deadwood_of_mask(mine & ~(1 << CARD_INDEX[k.card])),
+            -CARD_VALUE[k.card],
+            k.card,
+        ),
+    )[:KNOCK_OPTIONS]
+    best: tuple[float, Knock] | None = None
+    for option in options:
+        value = knock_value(
+            mine & ~(1 << CARD_INDEX[option.card]), hands, view.rules.undercut_bonus
+        )
+        if best is None or value > best[0]:
+            best = (value, option)
+    if best is None or best[0] <= KNOCK_MIN_EV:
+        return None
+    left = deadwood_of_mask(mine & ~(1 << CARD_INDEX[best[1].card]))
+    if view.stock_size >= HOLD_FOR_GIN_STOCK and left <= HOLD_FOR_GIN_DEADWOOD:
+        return None
+    return best[1]

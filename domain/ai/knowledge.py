@@ -27,6 +27,7 @@ class Knowledge:
     opponent_passed: int  # face-up cards the opponent could have taken and did not
     opponent_took: int  # cards the opponent took face up this hand (held or not)
     opponent_stock_draws: int
+    knock_limit: int
 
 
 def read(view: PlayerView) -> Knowledge:
@@ -75,6 +76,7 @@ def read(view: PlayerView) -> Knowledge:
         opponent_passed=passed,
         opponent_took=took,
         opponent_stock_draws=stock_draws,
+        knock_limit=view.knock_limit,
     )
 
 

@@ -50,25 +50,35 @@ def _draw(view: PlayerView) -> AnySeatCommand:
 
 def choose_discard(view: PlayerView) -> str:
     """Least deadwood, less the promise of the cards kept, plus the risk of feeding."""
-    know = knowledge.read(view)
+    scores = discard_scores(view, knowledge.read(view))
+    return min(scores, key=lambda card: (scores[card], -CARD_VALUE[card], card))
+
+
+def discard_scores(
+    view: PlayerView,
+    know: knowledge.Knowledge,
+    promise: tuple[float, float] = (4, 2),
+    interest_weight: float = 5,
+) -> dict[str, float]:
+    """Each legal discard's score (lower is better), in deadwood points.
+
+    ``promise`` is what a live half-meld is worth while the stock is long, then short.
+    """
     mask = know.mine
     interest = know.opponent_took | know.opponent_known
     safe = know.opponent_threw | know.opponent_passed
     dead = know.pile & ~(1 << CARD_INDEX[view.discard_pile[-1]]) if view.discard_pile else 0
-    promise = 4 if view.stock_size > 16 else 2
-    best: tuple[float, int, str] | None = None
+    worth = promise[0] if view.stock_size > 16 else promise[1]
+    scores: dict[str, float] = {}
     for card in tactics.discardable(view):
         index = CARD_INDEX[card]
         rest = mask & ~(1 << index)
         score: float = deadwood_of_mask(rest)
-        score += promise * _live_ways(rest, index, dead)
-        score += 5 * min(knowledge.near(interest, index), 2)
+        score += worth * _live_ways(rest, index, dead)
+        score += interest_weight * min(knowledge.near(interest, index), 2)
         score -= 2 * min(knowledge.near(safe, index), 1)
-        key = (score, -CARD_VALUE[card], card)
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    return best[2]
+        scores[card] = score
+    return scores
 
 
 def _live_ways(rest: int, index: int, dead: int) -> int:

@@ -1,0 +1,123 @@
+"""Hard's safety with known cards, and its layoffs as defender."""
+
+from __future__ import annotations
+
+from domain.ai import choose
+from domain.ai.knowledge import partners
+from domain.cards import CARD_INDEX, to_mask
+from domain.commands import (
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    FinishLayoffs,
+    Knock,
+    LayOff,
+    PassUpCard,
+    TakeUpCard,
+)
+from domain.match import apply
+from domain.melds import best_layoffs, deadwood_of_mask, deadwood_points
+from domain.views import player_view
+from tests.domain.ai.positions import random_positions
+from tests.domain.builders import new_hand, play
+
+
+def _feeds_known(view_known: tuple[str, ...], card: str) -> bool:
+    return partners(to_mask(view_known), CARD_INDEX[card]) > 0
+
+
+def test_hard_keeps_the_card_that_completes_the_opponents_known_set() -> None:
+    # Seat 1 takes the 7H up-card and later the 7D that seat 0 throws; seat 0 then
+    # draws 7C, which would give seat 1 a set of sevens. 9D, TD and 9S are each
+    # higher, so throwing any of them leaves less deadwood than throwing 7C.
+    state = new_hand(
+        dealer=0,
+        non_dealer_hand="2D 3D 5H 6H 8S QS JC QC KD 4H",
+        dealer_hand="AS 2S 3S JH QH KH 9D TD 7D 5C",
+        up_card="7H",
+        stock_top="9S 7C",
+    )
+    state, _ = play(
+        state,
+        TakeUpCard(1),
+        Discard(1, "KD"),
+        DrawStock(0),
+        Discard(0, "7D"),
+        DrawDiscard(1),
+        Discard(1, "QC"),
+        DrawStock(0),
+    )
+    view = player_view(state, 0)
+    assert set(view.opponent_known) == {"7H", "7D"}
+    assert "7C" in view.hand
+    command = choose("hard", view, seed=1)
+    assert isinstance(command, (Discard, Knock))
+    assert command.card != "7C"
+
+
+def test_hard_never_feeds_a_known_meld_when_a_safe_discard_costs_nothing() -> None:
+    examined = 0
+    for state, seat in random_positions(seed=42, count=500):
+        if state.phase != "discard":
+            continue
+        view = player_view(state, seat)
+        if not view.opponent_known:
+            continue
+        command = choose("hard", view, seed=3)
+        if not isinstance(command, Discard):
+            continue
+        examined += 1
+        if not _feeds_known(view.opponent_known, command.card):
+            continue
+        mask = to_mask(view.hand)
+        left = deadwood_of_mask(mask & ~(1 << CARD_INDEX[command.card]))
+        for card in view.hand:
+            if card == view.taken or _feeds_known(view.opponent_known, card):
+                continue
+            assert deadwood_of_mask(mask & ~(1 << CARD_INDEX[card])) > left, (view.hand, card)
+    assert examined > 20
+
+
+def test_hard_defender_lays_off_everything_that_lowers_its_deadwood() -> None:
+    # Seat 1 knocks showing 5H 6H 7H, 9C 9D 9S and 2C 3C 4C; seat 0 (hard) holds 4H,
+    # 8H, 9H and AC, which all fit, and 3H, which fits once 4H is on.
+    state = new_hand(
+        dealer=0,
+        non_dealer_hand="5H 6H 7H 9C 9D 9S 2C 3C 4C AD",
+        dealer_hand="4H 8H 9H 3H KS QS JD TC 2S AC",
+        up_card="KH",
+        stock_top="KC",
+    )
+    state, _ = play(state, PassUpCard(1), PassUpCard(0), DrawStock(1), Knock(1, "KC"))
+    assert state.phase == "layoff"
+    before = state.hand
+    assert before is not None
+    plan = best_layoffs(before.hands[0], before.knock_melds)
+    while state.phase == "layoff":
+        command = choose("hard", player_view(state, 0), seed=1)
+        assert isinstance(command, (LayOff, FinishLayoffs))
+        state, _ = apply(state, command)
+    result = state.last_result
+    assert result is not None and hasattr(result, "layoffs")
+    laid = {card for card, _ in result.layoffs}  # type: ignore[union-attr]
+    assert {"3H", "4H", "8H", "9H", "AC"} <= laid
+    assert result.defender_deadwood == plan.arrangement.deadwood_points  # type: ignore[union-attr]
+
+
+def test_hard_defender_reaches_the_least_deadwood_in_random_layoffs() -> None:
+    defended = 0
+    for state, seat in random_positions(seed=9, count=2000):
+        hand = state.hand
+        if state.phase != "layoff" or hand is None or hand.layoffs:
+            continue
+        least = best_layoffs(hand.hands[seat], hand.knock_melds).arrangement.deadwood_points
+        while state.phase == "layoff":
+            state, _ = apply(state, choose("hard", player_view(state, seat), seed=2))
+        result = state.last_result
+        assert result is not None
+        assert result.defender_deadwood == least  # type: ignore[union-attr]
+        assert deadwood_points(result.defender_deadwood_cards) == least  # type: ignore[union-attr]
+        defended += 1
+        if defended >= 25:
+            break
+    assert defended >= 10

@@ -23,7 +23,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 
 from infra.database import asyncpg_dsn
-from infra.errors import StoreUnavailable
+from infra.errors import StoreUnavailable, UndecodableEvent
 from infra.event_store import RecordedEvent
 from infra.sql_event_store import NOTIFY_CHANNEL, SqlEventStore
 
@@ -75,15 +75,26 @@ class LogTailer:
     async def catch_up(self) -> None:
         """Deliver everything committed so far (also what every wake-up does)."""
         while True:
-            batch = await self.store.read_all(self.position, self.batch_size)
-            for recorded in batch:
-                try:
-                    await self.handler(recorded)
-                except Exception:
-                    log.exception("tailer handler failed at position %s", recorded.position)
-                self.position = recorded.position
+            try:
+                batch = await self.store.read_all(self.position, self.batch_size)
+            except UndecodableEvent as bad:  # deliver what comes before it, then stop there
+                if bad.position is None or bad.position <= self.position + 1:
+                    raise
+                await self._deliver(
+                    await self.store.read_all(self.position, bad.position - 1 - self.position)
+                )
+                raise
+            await self._deliver(batch)
             if len(batch) < self.batch_size:
                 return
+
+    async def _deliver(self, batch: list[RecordedEvent]) -> None:
+        for recorded in batch:
+            try:
+                await self.handler(recorded)
+            except Exception:
+                log.exception("tailer handler failed at position %s", recorded.position)
+            self.position = recorded.position
 
     # --- the loop --------------------------------------------------------------------
 
@@ -105,6 +116,12 @@ class LogTailer:
                 log.warning("log tailer lost its connection (%s); reconnecting", e)
             except _ListenerLost:
                 log.warning("log tailer's LISTEN connection closed; reconnecting")
+            except UndecodableEvent:
+                # Never skipped: the tailer stops at that position and says so until fixed.
+                log.exception("log tailer cannot decode the next event; retrying")
+                backoff = 2.0
+            except Exception:
+                log.exception("log tailer failed; restarting")
             await self._close_listener()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 2.0)

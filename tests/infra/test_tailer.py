@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from sqlalchemy import select, update
+
 from infra.event_store import RecordedEvent
+from infra.schema import events
 from infra.sql_event_store import SqlEventStore
 from infra.store import open_store
 from infra.tailer import LogTailer
@@ -54,6 +57,37 @@ async def test_a_failing_handler_does_not_stall_the_tailer(store: SqlEventStore)
     await store.append(stream(), 0, batch(3))
     try:
         await tailer.start()
+        await _until(lambda: tailer.position == 3)
+    finally:
+        await tailer.stop()
+    assert seen == [1, 2, 3]
+
+
+async def test_an_undecodable_event_stops_the_tailer_there_until_it_is_repaired(
+    store: SqlEventStore,
+) -> None:
+    s = stream()
+    await store.append(s, 0, batch(3))
+    async with store.engine.begin() as conn:
+        original = await conn.scalar(select(events.c.payload).where(events.c.position == 2))
+        await conn.execute(
+            update(events).where(events.c.position == 2).values(payload='{"type":"?"}')
+        )
+    seen: list[int] = []
+
+    async def collect(event: RecordedEvent) -> None:
+        seen.append(event.position)
+
+    tailer = LogTailer(store, 0, collect, poll_interval=0.05)
+    try:
+        await tailer.start()
+        await _until(lambda: tailer.position == 1)
+        await asyncio.sleep(0.3)
+        assert seen == [1]  # neither skipped nor delivered out of order
+        async with store.engine.begin() as conn:
+            await conn.execute(
+                update(events).where(events.c.position == 2).values(payload=original)
+            )
         await _until(lambda: tailer.position == 3)
     finally:
         await tailer.stop()

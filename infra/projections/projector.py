@@ -59,8 +59,11 @@ class Projector:
         """Apply every committed event not yet applied; returns how many were applied."""
         names = [name] if name is not None else list(self.projections)
         total = 0
+        head = await self.store.last_position()
         for projection_name in names:
             projection = self.projections[projection_name]
+            if await self.checkpoint(projection_name) >= head:
+                continue  # up to date: no write transaction (nor SQLite write lock) needed
             while True:
                 with translate_errors():
                     async with self.store.write_transaction() as conn:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.rules import PRESETS, make_rules
 from server.match_service import seat_of, versioned
@@ -33,10 +33,11 @@ from server.schemas import (
 from server.services import services_of
 
 AnyRequest = Request[Any, Any, Any]
+MatchId = FromPath[str]
 IdempotencyKey = Annotated[
     str | None,
-    Parameter(
-        header="Idempotency-Key",
+    HeaderParameter(
+        name="Idempotency-Key",
         max_length=200,
         required=False,
         description="A retried request with the same key returns the first answer.",
@@ -44,7 +45,7 @@ IdempotencyKey = Annotated[
 ]
 
 
-def request_hash(match_id: str, data: ActionRequest) -> str:
+def request_hash(match_id: MatchId, data: ActionRequest) -> str:
     return hashlib.sha256(match_id.encode() + b"\n" + msgspec.json.encode(data)).hexdigest()
 
 
@@ -60,7 +61,7 @@ class MatchesController(Controller):
         responses=problem_responses(400, 401, 413, 422),
     )
     async def create_match(
-        self, state: State, request: AnyRequest, data: CreateMatchRequest
+        self, state: State, request: AnyRequest, data: JSONBody[CreateMatchRequest]
     ) -> MatchResponse:
         """Start a match against the AI; its opening moves, if any, are already played."""
         services = services_of(state)
@@ -78,7 +79,7 @@ class MatchesController(Controller):
         self,
         state: State,
         request: AnyRequest,
-        status: Literal["active", "finished"] | None = None,
+        status: Annotated[Literal["active", "finished"] | None, QueryParameter()] = None,
     ) -> MatchList:
         """The caller's matches, newest first, from the matches projection."""
         services = services_of(state)
@@ -86,7 +87,9 @@ class MatchesController(Controller):
         return await services.match_list(player.id, status)
 
     @get("/{match_id:str}", operation_id="getMatch", responses=problem_responses(401, 403, 404))
-    async def get_match(self, state: State, request: AnyRequest, match_id: str) -> MatchResponse:
+    async def get_match(
+        self, state: State, request: AnyRequest, match_id: MatchId
+    ) -> MatchResponse:
         """The caller's view of the match: its hand, the public cards, its legal actions."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
@@ -102,8 +105,8 @@ class MatchesController(Controller):
         self,
         state: State,
         request: AnyRequest,
-        match_id: str,
-        data: ActionRequest,
+        match_id: MatchId,
+        data: JSONBody[ActionRequest],
         idempotency_key: IdempotencyKey = None,
     ) -> ActionResponse:
         """Act for your seat; the answer holds your events and the AI's replies."""
@@ -139,9 +142,9 @@ class MatchesController(Controller):
         self,
         state: State,
         request: AnyRequest,
-        match_id: str,
-        after: Annotated[int, Parameter(gt=-1)] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=1000)] = 200,
+        match_id: MatchId,
+        after: Annotated[int, QueryParameter(gt=-1)] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 200,
     ) -> EventsPage:
         """A page of the log: redacted for you while the match runs, complete once over."""
         services = services_of(state)
@@ -166,8 +169,8 @@ class MatchesController(Controller):
         self,
         state: State,
         request: AnyRequest,
-        match_id: str,
-        at: Annotated[int | None, Parameter(ge=1)] = None,
+        match_id: MatchId,
+        at: Annotated[int | None, QueryParameter(ge=1)] = None,
     ) -> ReplayResponse:
         """The complete state (both hands, the stock) after event ``at`` of a finished match."""
         services = services_of(state)

@@ -7,6 +7,7 @@ from typing import Any
 
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
+from litestar.params import FromPath, JSONBody
 
 from server.auth import hash_token, new_token
 from server.problems import PlayerNotFound, problem_responses
@@ -25,7 +26,7 @@ class PlayersController(Controller):
         responses=problem_responses(400, 413, 422),
     )
     async def create_player(
-        self, state: State, request: Request[Any, Any, Any], data: CreatePlayerRequest
+        self, state: State, request: Request[Any, Any, Any], data: JSONBody[CreatePlayerRequest]
     ) -> PlayerCreated:
         """Create a guest player; the token is shown only in this answer."""
         data = await strict_body(request, CreatePlayerRequest)
@@ -42,7 +43,7 @@ class PlayersController(Controller):
         security=[{"bearer": []}],
     )
     async def player_stats(
-        self, state: State, request: Request[Any, Any, Any], player_id: str
+        self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
     ) -> PlayerStats:
         """A player's totals, from the statistics projection."""
         services = services_of(state)

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
+from litestar.params import FromPath
 
 from domain.match import evolve
 from domain.state import MatchState
@@ -266,7 +267,7 @@ class LiveSession:
 
 
 @websocket("/v1/matches/{match_id:str}/live", name="live")
-async def live(socket: WebSocket[Any, Any, Any], match_id: str) -> None:
+async def live(socket: WebSocket[Any, Any, Any], match_id: FromPath[str]) -> None:
     await socket.accept()
     session = LiveSession(socket, services_of(socket.app.state), match_id)
     try:

@@ -4,8 +4,8 @@
     python -m benchmarks.bench_store --seconds 5 --out benchmarks/RESULTS-store.md
 
 Measures, per backend: events appended per second with one command's batch per
-transaction (1 and 16 concurrent writers, each writer on its own match, batches taken
-from random legal matches), events read and folded per second on replay, and
+append (1 and 16 concurrent writers, each writer on its own match, batches taken from
+random legal matches; with and without the command ids the server sends), events read and folded per second on replay, and
 projection rebuild speed. pgbench with a one-row INSERT script on the same server is
 the ceiling for a write transaction; the ratio says what the store's ordering (the
 head-row lock), checks and SQLAlchemy cost on top. PostgreSQL runs in a fresh database
@@ -79,9 +79,14 @@ def random_match(seed: int) -> list[list[Event]]:
 
 
 async def _append_for(
-    store: SqlEventStore, matches: list[list[list[Event]]], writers: int, seconds: float
+    store: SqlEventStore,
+    matches: list[list[list[Event]]],
+    writers: int,
+    seconds: float,
+    command_ids: bool = False,
 ) -> tuple[int, int, float]:
-    """``writers`` tasks, each appending its own matches' batches, for ``seconds``."""
+    """``writers`` tasks, each appending its own matches' batches, for ``seconds``;
+    with ``command_ids`` each append carries one, as the server's do."""
     deadline = time.perf_counter() + seconds
     totals = [0, 0]
 
@@ -92,7 +97,9 @@ async def _append_for(
             for batch in batches:
                 if time.perf_counter() >= deadline:
                     return
-                version = (await store.append(stream_id, version, batch)).last_version
+                command = f"{stream_id}-{version}" if command_ids else None
+                result = await store.append(stream_id, version, batch, command, command)
+                version = result.last_version
                 totals[0] += 1
                 totals[1] += len(batch)
 
@@ -128,10 +135,12 @@ async def bench_backend(
     store = await open_store(url)
     rows: list[Row] = []
     try:
-        for writers in (1, 16):
+        for writers, command_ids in ((1, False), (1, True), (16, False), (16, True)):
             rates, ratios, ceilings = [], [], []
             for _ in range(rounds):
-                appends, events, elapsed = await _append_for(store, matches, writers, seconds)
+                appends, events, elapsed = await _append_for(
+                    store, matches, writers, seconds, command_ids
+                )
                 rates.append((appends / elapsed, events / elapsed))
                 if ceiling is not None:
                     tps = ceiling(writers)
@@ -146,6 +155,7 @@ async def bench_backend(
                     f" ratio {median(ratios):.2f}"
                 )
             label = f"append, {writers} writer{'s' if writers > 1 else ''}"
+            label += ", with command ids" if command_ids else ""
             rows.append(Row(name, label, median(r[1] for r in rates), "events/s", note))
         # Whole matches in one append each, so replay and rebuild have a sizeable log.
         for batches in matches:
@@ -290,7 +300,7 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=3.0, help="per append measurement")
     parser.add_argument("--matches", type=int, default=40, help="random matches generated")
-    parser.add_argument("--rounds", type=int, default=3, help="append measurements per rate")
+    parser.add_argument("--rounds", type=int, default=2, help="append measurements per rate")
     parser.add_argument("--out", type=Path, help="also write the table to this file")
     args = parser.parse_args()
     table = asyncio.run(run(args.pg, args.seconds, args.matches, args.rounds))

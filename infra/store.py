@@ -7,6 +7,7 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 from __future__ import annotations
 
 from infra.database import create_engine, resolve_url
+from infra.event_store import EventStore
 from infra.migrate import upgrade_async
 from infra.sql_event_store import SqlEventStore, translate_errors
 
@@ -22,3 +23,8 @@ async def open_store(url: str | None = None, *, migrate: bool = True) -> SqlEven
         with translate_errors():
             await upgrade_async(url)
     return SqlEventStore(create_engine(url), url)
+
+
+def _conforms(store: SqlEventStore) -> EventStore:
+    """Never called: mypy checks here that SqlEventStore honours the EventStore contract."""
+    return store

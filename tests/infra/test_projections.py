@@ -203,3 +203,31 @@ async def test_a_projector_killed_before_its_checkpoint_applies_nothing_twice(
     assert await _snapshot(store) == after
     stats = {p: await stats_for_player(store.engine, p) for p in PLAYERS}
     assert sum(s.matches_won + s.matches_lost for s in stats.values()) == len(played)
+
+
+async def test_the_rebuild_command_rebuilds_from_position_zero(
+    store: SqlEventStore, db_url: str
+) -> None:
+    match_id = stream()
+    final, batches = random_match(12, match_id, ("ann", "ai:easy"))
+    await store.append(match_id, 0, [e for b in batches for e in b])
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "infra.projections",
+        "rebuild",
+        "--url",
+        db_url,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _ = await asyncio.wait_for(child.communicate(), 60)
+    assert child.returncode == 0
+    total = await store.last_position()
+    assert f"matches: rebuilt from {total} events" in out.decode()
+    assert f"player_stats: rebuilt from {total} events" in out.decode()
+    listed = await matches_for_player(store.engine, "ann")
+    assert [(m.match_id, m.status) for m in listed] == [(match_id, "finished")]
+    assert final.settlement is not None
+    stats = await stats_for_player(store.engine, "ann")
+    assert stats.matches_won == (1 if final.settlement.winner == 0 else 0)

@@ -226,5 +226,5 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
             media_type=PROBLEM_MEDIA_TYPE,
             generate_examples=False,
         )
-        for status in sorted({400, 422, *statuses})
+        for status in sorted({400, 422, 503, *statuses})
     }

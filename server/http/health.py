@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import get
 from litestar.datastructures import State
 
+from infra.errors import StoreUnavailable
 from server.problems import problem_responses
 from server.schemas import Health
 from server.services import services_of
@@ -17,6 +18,15 @@ def healthz() -> Health:
 
 @get("/readyz", operation_id="getReadiness", tags=["health"], responses=problem_responses(503))
 async def readyz(state: State) -> Health:
-    """Ready when the event store answers a query (a 503 problem otherwise)."""
-    await services_of(state).store.last_position()
+    """Ready when the event store answers a query (a 503 problem otherwise).
+
+    Any failure counts as not ready, whatever the driver calls it: a load balancer
+    needs a yes or no here, not a diagnosis.
+    """
+    try:
+        await services_of(state).store.last_position()
+    except StoreUnavailable:
+        raise
+    except Exception as exc:
+        raise StoreUnavailable(f"the event store did not answer: {exc}") from exc
     return Health(status="ready")

@@ -13,7 +13,7 @@ from domain.match import apply, fold
 from domain.views import player_view
 from infra.store import open_store
 from tests.e2e.conftest import BACKENDS
-from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.harness import Player, ServerProcess, as_action, drop_database
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
@@ -116,4 +116,23 @@ async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request
     resumed = await player.view(match_id)
     assert resumed["version"] > stalled.version
     assert 0 in resumed["view"]["to_act"]
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_lost_database_is_a_503_problem_not_a_crash(
+    server: ServerProcess, database_url: str
+) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="outage")
+    await drop_database(database_url)  # kills the server's connections, and the data
+    ready = await player.client.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["rule"] == "store_unavailable"
+    other = await player.client.post("/v1/players", json={"name": "late"})
+    # 503 when the driver's error is known as a lost connection; a dropped database is
+    # reported by asyncpg as InvalidCatalogNameError, which the store passes on (a 500)
+    assert other.status_code >= 500
+    assert other.headers["content-type"].startswith("application/problem+json")
+    assert (await player.client.get("/healthz")).status_code == 200, "alive, just not ready"
+    del match
     await player.close()

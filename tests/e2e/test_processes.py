@@ -136,3 +136,34 @@ async def test_a_lost_database_is_a_503_problem_not_a_crash(
     assert (await player.client.get("/healthz")).status_code == 200, "alive, just not ready"
     del match
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_actions_alternating_between_two_processes_never_conflict_wrongly(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Each process's cache goes stale after every move made through the other one."""
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    try:
+        player = await Player.create(first.url)
+        match = await player.new_match(seed="alternate", rules={"preset": "classic", "target": 30})
+        view, version = match["view"], match["version"]
+        urls = [first.url, second.url]
+        moves = 0
+        while view["phase"] != "match_over":
+            player.client.base_url = urls[moves % 2]
+            response = await player.act(match["match_id"], as_action(view["legal"][0]), version)
+            assert response.status_code == 200, response.text
+            body = response.json()
+            assert body["events"][0]["version"] == version + 1
+            view, version = body["view"], body["version"]
+            moves += 1
+        for url in urls:
+            player.client.base_url = url
+            assert (await player.view(match["match_id"]))["version"] == version
+        assert moves > 10
+        await player.close()
+    finally:
+        first.stop()
+        second.stop()

@@ -6,7 +6,8 @@ opponent's hand (``opponent``). On top of the rule-based judgement of which card
 to keep (``medium``), it prices each discard by how much it would save the opponent
 over those guesses, never throws a card that melds with cards the opponent is known
 to hold while a discard as cheap is safe, knocks only when the knock's expected
-points over the guesses (an undercut costs the bonus) are positive, and as
+points over the guesses (an undercut costs the bonus) are positive and beat
+holding on (where the opponent may knock into an undercut, or gin), and as
 defender lays off whatever leaves it the least deadwood.
 
 Playing candidate moves out to the end of the hand (Monte Carlo over the guesses)
@@ -20,7 +21,7 @@ import random
 
 from domain.ai import knowledge, medium, opponent, showdown, tactics
 from domain.ai.clock import Clock
-from domain.ai.knowledge import Knowledge, partners
+from domain.ai.knowledge import Knowledge, bits, partners
 from domain.ai.opponent import Guess
 from domain.cards import CARD_INDEX, CARD_VALUE, DECK
 from domain.commands import AnySeatCommand, Discard, FinishLayoffs, Knock, LayOff
@@ -35,8 +36,7 @@ TAKE_DROP = 7  # take a face-up card that melds nothing only if it saves this mu
 PROMISE_EARLY = 4.0  # a live half-meld's worth in deadwood points while the stock is long
 PROMISE_LATE = 2.0  # ...and once it is short
 INTEREST_WEIGHT = 5.0  # per card the opponent took that a discard would join
-HOLD_FOR_GIN_STOCK = 10  # hold a knock for gin (or an undercut) while the stock has this many...
-HOLD_FOR_GIN_DEADWOOD = 6  # ...and the knock would leave this little deadwood
+HOLD_COST = 0.0  # points a knock loses per turn held (tuned: 0, 1, 3, 6 measured; 0 best)
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
 
 
@@ -161,6 +161,42 @@ def _knock(view: PlayerView, know: Knowledge, hands: list[Guess]) -> Knock | Non
     if best is None or best[0] <= KNOCK_MIN_EV:
         return None
     left = deadwood_of_mask(mine & ~(1 << CARD_INDEX[best[1].card]))
-    if view.stock_size >= HOLD_FOR_GIN_STOCK and left <= HOLD_FOR_GIN_DEADWOOD:
+    if hold_value(know, hands, left, best[0], view) > best[0]:
         return None
     return best[1]
+
+
+def hold_value(
+    know: Knowledge, hands: list[Guess], mine_left: int, knock_now: float, view: PlayerView
+) -> float:
+    """Expected points of not knocking this turn, over the guessed opponent hands.
+
+    On its next turn the opponent knocks (chance ``q``, from each guess and each card
+    it may draw) into our hand of ``mine_left`` deadwood: an undercut for us if we
+    hold as little as it knocks with, a loss if more, the gin bonus against us if it
+    gins. Otherwise the knock is still there a turn later, worth ``HOLD_COST`` less
+    as the opponent improves, and we may draw to gin ourselves.
+    """
+    limit = view.knock_limit
+    rules = view.rules
+    total = sum(g.weight for g in hands) or 1.0
+    knocks = value = 0.0
+    for g in hands:
+        stock = bits(know.unseen & ~g.hand)
+        if not stock:
+            continue
+        share = g.weight / len(stock)
+        for index in stock:
+            theirs = _best_after(g.hand, index)
+            if theirs > limit:
+                continue
+            knocks += share
+            if theirs == 0:
+                value -= share * (rules.gin_bonus + mine_left)
+            elif mine_left <= theirs:
+                value += share * (rules.undercut_bonus + theirs - mine_left)
+            else:
+                value -= share * (mine_left - theirs)
+    q = knocks / total
+    later = knock_now - HOLD_COST
+    return value / total + (1 - q) * later

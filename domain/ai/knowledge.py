@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.cards import CARD_BIT, DECK, to_mask
+from domain.cards import CARD_BIT, to_mask
 from domain.views import PlayerView
 
 ALL_CARDS = (1 << 52) - 1
@@ -26,7 +26,6 @@ class Knowledge:
     opponent_threw: int  # cards the opponent discarded this hand
     opponent_passed: int  # face-up cards the opponent could have taken and did not
     opponent_took: int  # cards the opponent took face up this hand (held or not)
-    opponent_stock_draws: int
     knock_limit: int
 
 
@@ -35,7 +34,6 @@ def read(view: PlayerView) -> Knowledge:
     me = view.seat
     pile: list[str] = []
     threw = passed = took = 0
-    stock_draws = 0
     for move in view.moves:
         theirs = move.seat != me
         if move.action == "pass_up_card":
@@ -53,10 +51,8 @@ def read(view: PlayerView) -> Knowledge:
             if pile:
                 pile.pop()
         elif move.action == "draw_stock":
-            if theirs:
-                stock_draws += 1
-                if pile and not _forced(view, move):
-                    passed |= CARD_BIT[pile[-1]]
+            if theirs and pile and not _forced(view, move):
+                passed |= CARD_BIT[pile[-1]]
         elif move.action in ("discard", "knock") and move.card is not None:
             pile.append(move.card)
             if theirs:
@@ -75,7 +71,6 @@ def read(view: PlayerView) -> Knowledge:
         opponent_threw=threw,
         opponent_passed=passed,
         opponent_took=took,
-        opponent_stock_draws=stock_draws,
         knock_limit=view.knock_limit,
     )
 
@@ -132,7 +127,3 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def card_of(bit_index: int) -> str:
-    return DECK[bit_index]

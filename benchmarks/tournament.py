@@ -108,7 +108,11 @@ def apply_overrides(overrides: list[str]) -> None:
         module = importlib.import_module(f"domain.ai.{module_name}")
         if not hasattr(module, name):
             raise SystemExit(f"domain.ai.{module_name} has no constant {name}")
-        setattr(module, name, type(getattr(module, name))(raw))
+        current = getattr(module, name)
+        value = (
+            raw.lower() in ("1", "true", "yes") if isinstance(current, bool) else type(current)(raw)
+        )
+        setattr(module, name, value)
 
 
 Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]

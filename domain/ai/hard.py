@@ -30,6 +30,7 @@ from domain.views import PlayerView
 
 GUESSES = 32  # weighted guesses of the opponent's hand per decision
 FEED_WEIGHT = 1.0  # deadwood points per point a discard would save the opponent
+FEED_MELDS_ONLY = True  # count only saves where the card completes a meld (measured better)
 KNOCK_MIN_EV = 0.0  # knock when its expected points over the guesses beat this
 KNOCK_OPTIONS = 2  # knock discards compared (least deadwood first)
 TAKE_DROP = 7  # take a face-up card that melds nothing only if it saves this much
@@ -101,6 +102,8 @@ def feed(hands: list[Guess], index: int) -> float:
     total = sum(g.weight for g in hands) or 1.0
     fed = 0.0
     for g in hands:
+        if FEED_MELDS_ONLY and not partners(g.hand, index):
+            continue
         saved = deadwood_of_mask(g.hand) - _best_after(g.hand, index)
         if saved > 0:
             fed += g.weight * saved

@@ -180,20 +180,22 @@ async def seated(client: httpx.AsyncClient) -> tuple[dict[str, str], dict[str, A
 
 
 async def throughput(url: str, clients: int, seconds: float) -> dict[str, float]:
-    """Players and their first matches are made before the clock starts."""
-    limits = httpx.Limits(max_connections=clients + 4, max_keepalive_connections=clients + 4)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        seats = await asyncio.gather(*(seated(client) for _ in range(clients)))
+    """Each client has its own connection; players and first matches precede the clock."""
+    sessions = [httpx.AsyncClient(base_url=url, timeout=60) for _ in range(clients)]
+    try:
+        seats = await asyncio.gather(*(seated(session) for session in sessions))
         latencies: list[float] = []
         started = time.perf_counter()
         deadline = started + seconds
         errors = await asyncio.gather(
             *(
-                play_until(client, seat, deadline, random.Random(i), latencies)
-                for i, seat in enumerate(seats)
+                play_until(session, seat, deadline, random.Random(i), latencies)
+                for i, (session, seat) in enumerate(zip(sessions, seats, strict=True))
             )
         )
         wall = time.perf_counter() - started
+    finally:
+        await asyncio.gather(*(session.aclose() for session in sessions))
     return {
         "clients": clients,
         "actions": len(latencies),

@@ -39,7 +39,7 @@ HUMAN_SEAT = 0
 AI_SEAT = 1
 AI_PREFIX = "ai:"
 CACHE_SIZE = 2000
-APPENDS_IN_FLIGHT = 4
+APPENDS_IN_FLIGHT = 16
 
 
 @dataclass
@@ -316,8 +316,10 @@ class MatchService:
     ) -> AppendResult:
         """Append, with at most a few appends of this process in flight at once.
 
-        Appends serialise on the log head in the database anyway; queueing the rest
-        here keeps them from holding pooled connections while they wait on a row lock.
+        Appends serialise on the log head in the database anyway (the store commits
+        concurrent ones as a group); queueing the excess here keeps them from holding
+        pooled connections while they wait. Measured on two shared cores: 4 starved the
+        group commit at 16 clients, 64 let 64 clients thrash; 16 did well at both.
         """
         async with self._appending:
             return await self.store.append(

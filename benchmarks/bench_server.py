@@ -281,7 +281,8 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         f"on {platform.machine()}, {os.cpu_count()} CPUs (shared with the load generator), "
         f"Python {platform.python_version()}, PostgreSQL (local, fresh database), one "
         "`ginrummy serve` process (one uvicorn worker). Each client plays its own match "
-        f"against the easy AI (rules `{json.dumps(RULES)}`), choosing uniformly among its "
+        f"against the easy AI (rules `{json.dumps(RULES)}`) over its own keep-alive "
+        "connection, choosing uniformly among its "
         "legal actions, with no think time (a new match when one ends; the first is made before the clock starts). One action = one `POST /v1/matches/{id}/actions` "
         "round trip: decide, append the human's events, let the AI reply, append those.",
         "",

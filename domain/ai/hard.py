@@ -36,7 +36,7 @@ KNOCK_OPTIONS = 2  # knock discards compared (least deadwood first)
 TAKE_DROP = 7  # take a face-up card that melds nothing only if it saves this much
 PROMISE_EARLY = 4.0  # a live half-meld's worth in deadwood points while the stock is long
 PROMISE_LATE = 2.0  # ...and once it is short
-INTEREST_WEIGHT = 5.0  # per card the opponent took that a discard would join
+INTEREST_WEIGHT = 2.0  # per card the opponent took that a discard would join
 HOLD_COST = 0.0  # points a knock loses per turn held (tuned: 0, 1, 3, 6 measured; 0 best)
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
 

@@ -146,7 +146,8 @@ class LiveSession:
                     "type": "event",
                     "version": recorded.version,
                     "event": redact(recorded.event, self.seat),
-                    "view": player_view(state, self.seat),
+                    # Version 1 (match_started) precedes the first deal: no table to show yet.
+                    "view": player_view(state, self.seat) if state.hand is not None else None,
                 }
             )
 

@@ -71,6 +71,26 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(server: ServerP
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_resuming_from_the_start_replays_the_whole_log(server: ServerProcess) -> None:
+    """Version 1 (match_started) comes before any deal: its frame has no view yet."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="from-zero")
+    match_id = match["match_id"]
+    async with websockets.connect(live_url(server, match_id) + f"?token={player.token}") as ws:
+        snapshot = json.loads(await ws.recv())
+        await ws.send(json.dumps({"type": "resume", "after": 0}))
+        frames = await frames_until(ws, snapshot["version"])
+    log = (await player.events(match_id))["events"]
+    assert [f["version"] for f in frames] == [e["version"] for e in log]
+    assert [f["event"] for f in frames] == [e["event"] for e in log]
+    assert frames[0]["event"]["type"] == "match_started" and frames[0]["view"] is None
+    assert frames[1]["event"]["type"] == "dealt"
+    assert sorted(frames[1]["event"]["hand"]) == sorted(frames[1]["view"]["hand"])
+    assert frames[-1]["view"] == snapshot["view"]
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
     server: ServerProcess,
 ) -> None:

@@ -324,8 +324,14 @@ def translate_errors() -> Iterator[None]:
 
 
 def _is_connection_error(orig: BaseException | None) -> bool:
-    """asyncpg's connection-loss errors, recognised by class name to avoid importing it."""
-    names = {cls.__name__ for cls in type(orig).__mro__} if orig is not None else set()
+    """asyncpg's connection-loss errors, recognised by class name to avoid importing it.
+
+    SQLAlchemy's adapter wraps the driver's exception, so the cause is checked too.
+    """
+    names: set[str] = set()
+    for error in (orig, orig.__cause__ if orig is not None else None):
+        if error is not None:
+            names.update(cls.__name__ for cls in type(error).__mro__)
     return bool(
         names
         & {
@@ -335,5 +341,6 @@ def _is_connection_error(orig: BaseException | None) -> bool:
             "ConnectionFailureError",
             "InterfaceError",
             "CannotConnectNowError",
+            "InvalidCatalogNameError",  # the database itself is gone: retry once it is back
         }
     )

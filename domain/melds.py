@@ -259,6 +259,7 @@ def best_layoffs(cards: Sequence[Card], melds: Sequence[Sequence[Card]]) -> Layo
     hand = to_mask(cards)
     best: tuple[int, int, tuple[tuple[Card, int], ...]] = (deadwood_of_mask(hand), 0, ())
     seen: set[int] = {0}
+    expanded: set[tuple[int, tuple[Meld, ...]]] = set()  # the same layoffs in another order
 
     def search(laid: int, current: tuple[Meld, ...], path: tuple[tuple[Card, int], ...]) -> None:
         nonlocal best
@@ -271,6 +272,9 @@ def best_layoffs(cards: Sequence[Card], melds: Sequence[Sequence[Card]]) -> Layo
                 if score[:2] < best[:2]:
                     best = score
             grown = (*current[:index], extend(current[index], card), *current[index + 1 :])
+            if (now, grown) in expanded:
+                continue
+            expanded.add((now, grown))
             search(now, grown, step)
 
     search(0, tuple(tuple(m) for m in melds), ())

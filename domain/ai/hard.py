@@ -52,7 +52,7 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
         return _draw(view, know)
     clock = Clock(budget_ms)
     hands = opponent.guesses(know, rng, GUESSES, clock)
-    knock = _knock(view, know, hands)
+    knock = _knock(view, know, hands, clock)
     if knock is not None:
         return knock
     scored = quick_scores(view, know, hands, clock)
@@ -137,13 +137,18 @@ def quick_scores(
     return [(score, index) for score, _, index in scored]
 
 
-def knock_value(rest: int, hands: list[Guess], undercut_bonus: int) -> float:
+def knock_value(rest: int, hands: list[Guess], undercut_bonus: int, clock: Clock) -> float:
     """Expected points of knocking with ``rest`` over the guessed opponent hands."""
-    total = sum(g.weight for g in hands) or 1.0
-    return sum(g.weight * showdown.points(rest, g.hand, undercut_bonus) for g in hands) / total
+    total = value = 0.0
+    for g in hands:
+        if total and clock.expired():
+            break
+        total += g.weight
+        value += g.weight * showdown.points(rest, g.hand, undercut_bonus)
+    return value / (total or 1.0)
 
 
-def _knock(view: PlayerView, know: Knowledge, hands: list[Guess]) -> Knock | None:
+def _knock(view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock) -> Knock | None:
     """The knock with the best expected points, if those beat ``KNOCK_MIN_EV``."""
     mine = know.mine
     options = sorted(
@@ -157,20 +162,25 @@ def _knock(view: PlayerView, know: Knowledge, hands: list[Guess]) -> Knock | Non
     best: tuple[float, Knock] | None = None
     for option in options:
         value = knock_value(
-            mine & ~(1 << CARD_INDEX[option.card]), hands, view.rules.undercut_bonus
+            mine & ~(1 << CARD_INDEX[option.card]), hands, view.rules.undercut_bonus, clock
         )
         if best is None or value > best[0]:
             best = (value, option)
     if best is None or best[0] <= KNOCK_MIN_EV:
         return None
     left = deadwood_of_mask(mine & ~(1 << CARD_INDEX[best[1].card]))
-    if hold_value(know, hands, left, best[0], view) > best[0]:
+    if hold_value(know, hands, left, best[0], view, clock) > best[0]:
         return None
     return best[1]
 
 
 def hold_value(
-    know: Knowledge, hands: list[Guess], mine_left: int, knock_now: float, view: PlayerView
+    know: Knowledge,
+    hands: list[Guess],
+    mine_left: int,
+    knock_now: float,
+    view: PlayerView,
+    clock: Clock,
 ) -> float:
     """Expected points of not knocking this turn, over the guessed opponent hands.
 
@@ -182,9 +192,11 @@ def hold_value(
     """
     limit = view.knock_limit
     rules = view.rules
-    total = sum(g.weight for g in hands) or 1.0
-    knocks = value = 0.0
+    total = knocks = value = 0.0
     for g in hands:
+        if total and clock.expired():
+            break
+        total += g.weight
         stock = bits(know.unseen & ~g.hand)
         if not stock:
             continue
@@ -200,6 +212,7 @@ def hold_value(
                 value += share * (rules.undercut_bonus + theirs - mine_left)
             else:
                 value -= share * (mine_left - theirs)
+    total = total or 1.0
     q = knocks / total
     later = knock_now - HOLD_COST
     return value / total + (1 - q) * later

@@ -38,6 +38,8 @@ PROMISE_EARLY = 6.0  # a live half-meld's worth in deadwood points while the sto
 PROMISE_LATE = 4.0  # ...and once it is short
 INTEREST_WEIGHT = 2.0  # per card the opponent took that a discard would join
 HOLD_COST = 0.0  # points a knock loses per turn held (tuned: 0, 1, 3, 6 measured; 0 best)
+HOLD_GIN_WEIGHT = 1.0  # weight of our own chance to gin on the next draw when holding
+HOLD_THROWS_KNOCK_CARD = True  # holding a knock keeps the hand the hold was priced on
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
 
 
@@ -53,9 +55,14 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
     clock = Clock(budget_ms)
     hands = opponent.guesses(know, rng, GUESSES, clock)
     knock = _knock(view, know, hands, clock)
-    if knock is not None:
+    if isinstance(knock, Knock):
         return knock
     scored = quick_scores(view, know, hands, clock)
+    if knock is not None:
+        # holding: keep the hand the hold was priced on, unless that card feeds a known meld
+        held = CARD_INDEX[knock]
+        if all(score < FORBIDDEN for score, index in scored if index == held):
+            return Discard(view.seat, knock)
     return Discard(view.seat, DECK[scored[0][1]])
 
 
@@ -148,8 +155,13 @@ def knock_value(rest: int, hands: list[Guess], undercut_bonus: int, clock: Clock
     return value / (total or 1.0)
 
 
-def _knock(view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock) -> Knock | None:
-    """The knock with the best expected points, if those beat ``KNOCK_MIN_EV``."""
+def _knock(
+    view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock
+) -> Knock | str | None:
+    """The knock with the best expected points, if those beat ``KNOCK_MIN_EV``.
+
+    When holding is worth more, the card to throw instead (if ``HOLD_THROWS_KNOCK_CARD``).
+    """
     mine = know.mine
     options = sorted(
         tactics.knocks(view),
@@ -168,16 +180,16 @@ def _knock(view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock) 
             best = (value, option)
     if best is None or best[0] <= KNOCK_MIN_EV:
         return None
-    left = deadwood_of_mask(mine & ~(1 << CARD_INDEX[best[1].card]))
-    if hold_value(know, hands, left, best[0], view, clock) > best[0]:
-        return None
+    rest = mine & ~(1 << CARD_INDEX[best[1].card])
+    if hold_value(know, hands, rest, best[0], view, clock) > best[0]:
+        return best[1].card if HOLD_THROWS_KNOCK_CARD else None
     return best[1]
 
 
 def hold_value(
     know: Knowledge,
     hands: list[Guess],
-    mine_left: int,
+    rest: int,
     knock_now: float,
     view: PlayerView,
     clock: Clock,
@@ -185,14 +197,20 @@ def hold_value(
     """Expected points of not knocking this turn, over the guessed opponent hands.
 
     On its next turn the opponent knocks (chance ``q``, from each guess and each card
-    it may draw) into our hand of ``mine_left`` deadwood: an undercut for us if we
+    it may draw) into our hand ``rest`` (the knock's hand, kept by throwing the knock card): an undercut for us if we
     hold as little as it knocks with, a loss if more, the gin bonus against us if it
     gins. Otherwise the knock is still there a turn later, worth ``HOLD_COST`` less
-    as the opponent improves, and we may draw to gin ourselves.
+    as the opponent improves, and we may draw to gin ourselves (``HOLD_GIN_WEIGHT``).
     """
     limit = view.knock_limit
     rules = view.rules
-    total = knocks = value = 0.0
+    mine_left = deadwood_of_mask(rest)
+    ginners = 0
+    if HOLD_GIN_WEIGHT:
+        for index in bits(know.unseen):
+            if _best_after(rest, index) == 0:
+                ginners |= 1 << index
+    total = knocks = value = gin_value = 0.0
     for g in hands:
         if total and clock.expired():
             break
@@ -201,6 +219,9 @@ def hold_value(
         if not stock:
             continue
         share = g.weight / len(stock)
+        if ginners:
+            ours = sum(1 for index in stock if ginners >> index & 1)
+            gin_value += share * ours * (rules.gin_bonus + deadwood_of_mask(g.hand) - knock_now)
         for index in stock:
             theirs = _best_after(g.hand, index)
             if theirs > limit:
@@ -214,5 +235,5 @@ def hold_value(
                 value -= share * (mine_left - theirs)
     total = total or 1.0
     q = knocks / total
-    later = knock_now - HOLD_COST
+    later = knock_now - HOLD_COST + HOLD_GIN_WEIGHT * gin_value / total
     return value / total + (1 - q) * later

@@ -33,15 +33,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import websockets
 
+from infra.scratch_database import create_scratch_database, drop_scratch_database
 from infra.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,26 +97,6 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(15)
     except subprocess.TimeoutExpired:
         proc.kill()
-
-
-async def create_database(base_url: str) -> str:
-    name = f"ginrummy_bench_{uuid.uuid4().hex[:8]}"
-    admin = base_url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)[0]
-    conn = await asyncpg.connect(admin + "/postgres")
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return base_url.rsplit("/", 1)[0] + "/" + name
-
-
-async def drop_database(url: str) -> None:
-    admin, name = url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)
-    conn = await asyncpg.connect(admin + "/postgres")
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
 
 
 # --- clients -------------------------------------------------------------------------------
@@ -322,7 +301,7 @@ async def run(args: Any) -> str:
     base = args.database_url or os.environ.get("TEST_DATABASE_URL")
     if not base or "postgresql" not in base:
         raise SystemExit("needs PostgreSQL: --database-url or TEST_DATABASE_URL (make bench)")
-    database_url = await create_database(base)
+    database_url = await create_scratch_database(base, "ginrummy_bench")
     workdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
     procs = []
     try:
@@ -342,7 +321,7 @@ async def run(args: Any) -> str:
     finally:
         for proc in procs:
             stop_server(proc)
-        await drop_database(database_url)
+        await drop_scratch_database(database_url)
 
 
 def main() -> None:

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
 
-import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy.engine import make_url
 
 from domain.commands import BigGin, Discard, Gin, Knock, StartMatch
@@ -38,9 +37,13 @@ from domain.events import Event
 from domain.match import apply, fold, legal_commands
 from domain.melds import best_discard
 from domain.rules import make_rules
-from infra.database import asyncpg_dsn
 from infra.projections import projector
 from infra.replay import load_match
+from infra.scratch_database import (
+    create_scratch_database,
+    drop_scratch_database,
+    execute_as_admin,
+)
 from infra.sql_event_store import SqlEventStore
 from infra.store import open_store
 
@@ -225,29 +228,12 @@ def pgbench(dsn_url: str, clients: int, seconds: float) -> float | None:
 
 
 async def _create_database(server_url: str) -> str:
-    name = f"ginrummy_bench_{uuid.uuid4().hex[:8]}"
-    conn = await asyncpg.connect(asyncpg_dsn(server_url))
-    try:
-        await conn.execute(f"CREATE DATABASE {name}")
-    finally:
-        await conn.close()
-    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    conn = await asyncpg.connect(asyncpg_dsn(url))
-    try:
-        await conn.execute(
-            "CREATE TABLE bench_one_row (id bigserial PRIMARY KEY, stream_id text, payload text)"
-        )
-    finally:
-        await conn.close()
+    """A scratch database with pgbench's one-row table beside the store's."""
+    url = await create_scratch_database(server_url, "ginrummy_bench")
+    await execute_as_admin(
+        url, "CREATE TABLE bench_one_row (id bigserial PRIMARY KEY, stream_id text, payload text)"
+    )
     return url
-
-
-async def _drop_database(server_url: str, url: str) -> None:
-    conn = await asyncpg.connect(asyncpg_dsn(server_url))
-    try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {make_url(url).database} WITH (FORCE)")
-    finally:
-        await conn.close()
 
 
 def render(rows: list[Row], load: tuple[str, str]) -> str:
@@ -287,7 +273,7 @@ async def run(pg_server: str, seconds: float, match_count: int, rounds: int) -> 
             lambda clients: pgbench(pg_url, clients, seconds),
         )
     finally:
-        await _drop_database(pg_server, pg_url)
+        await drop_scratch_database(pg_url)
     return render(rows, (load_before, _load()))
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -23,8 +22,12 @@ import asyncpg
 import pytest
 from sqlalchemy.engine import make_url
 
-from infra.database import asyncpg_dsn
 from infra.migrate import upgrade
+from infra.scratch_database import (
+    create_scratch_database,
+    drop_scratch_database,
+    execute_as_admin,
+)
 from infra.sql_event_store import SqlEventStore
 from infra.store import open_store
 
@@ -52,48 +55,32 @@ def _postgres_missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-async def _admin(dsn: str, *statements: str) -> None:
-    conn = await asyncpg.connect(dsn, timeout=10)
-    try:
-        for statement in statements:
-            await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
 @pytest.fixture(scope="session")
 def _pg_session_url() -> Iterator[str]:
     server_url = os.environ.get("TEST_DATABASE_URL")
     if not server_url:
         _postgres_missing("TEST_DATABASE_URL is not set (source scripts/test-env.sh)")
         return
-    name = f"ginrummy_t_{uuid.uuid4().hex[:12]}"
-    admin_dsn = asyncpg_dsn(server_url)
     try:
         # Durability across an OS crash is not under test; commit latency would dominate.
-        asyncio.run(
-            _admin(
-                admin_dsn,
-                f"CREATE DATABASE {name}",
-                f"ALTER DATABASE {name} SET synchronous_commit = off",
-            )
+        url = asyncio.run(
+            create_scratch_database(server_url, "ginrummy_t", "synchronous_commit = off")
         )
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
         _postgres_missing(f"PostgreSQL at {make_url(server_url).host} unreachable: {error}")
         return
-    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
     try:
         upgrade(url)
         yield url
     finally:
-        asyncio.run(_admin(admin_dsn, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        asyncio.run(drop_scratch_database(url))
 
 
 @pytest.fixture
 async def pg_url(_pg_session_url: str) -> str:
     """The session's private PostgreSQL database, with every table emptied."""
-    await _admin(
-        asyncpg_dsn(_pg_session_url),
+    await execute_as_admin(
+        _pg_session_url,
         *(f"DELETE FROM {table}" for table in _TABLES),
         "UPDATE log_head SET position = 0",
     )

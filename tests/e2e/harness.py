@@ -14,12 +14,12 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
+
+from infra.scratch_database import create_scratch_database, drop_scratch_database
 
 ROOT = Path(__file__).resolve().parents[2]
 GINRUMMY = Path(sys.executable).parent / "ginrummy"
@@ -92,23 +92,10 @@ class ServerProcess:
 
 async def create_database(base_url: str) -> str:
     """A fresh PostgreSQL database next to the one in ``base_url``; returns its URL."""
-    name = f"ginrummy_e2e_{uuid.uuid4().hex[:10]}"
-    admin = base_url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)[0]
-    conn = await asyncpg.connect(admin + "/postgres")
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return base_url.rsplit("/", 1)[0] + "/" + name
+    return await create_scratch_database(base_url, "ginrummy_e2e")
 
 
-async def drop_database(url: str) -> None:
-    admin, name = url.replace("postgresql+asyncpg://", "postgresql://").rsplit("/", 1)
-    conn = await asyncpg.connect(admin + "/postgres")
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
+drop_database = drop_scratch_database
 
 
 class Player:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,12 +10,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection
 
-from infra.database import asyncpg_dsn, create_engine
+from infra.database import create_engine
 from infra.migrate import downgrade_async, upgrade_async
 from infra.schema import metadata
-from tests.conftest import _admin
+from infra.scratch_database import create_scratch_database, drop_scratch_database
 
 OURS = set(metadata.tables)
 
@@ -28,12 +27,11 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
         return
     server = request.getfixturevalue("_pg_session_url")  # fails/skips like the others
-    name = f"ginrummy_m_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(asyncpg_dsn(server), f"CREATE DATABASE {name}"))
+    url = asyncio.run(create_scratch_database(server, "ginrummy_m"))
     try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+        yield url
     finally:
-        asyncio.run(_admin(asyncpg_dsn(server), f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        asyncio.run(drop_scratch_database(url))
 
 
 async def _tables(url: str) -> set[str]:

@@ -4,7 +4,8 @@ From its view alone it knows the dead cards (the pile, its own hand) and what th
 opponent took, threw and let pass; from that it draws weighted guesses of the
 opponent's hand (``opponent``). On top of the rule-based judgement of which cards
 to keep (``medium``), it prices each discard by how much it would save the opponent
-over those guesses, never throws a card that melds with cards the opponent is known
+over those guesses (and values keeping half-melds less as the opponent's chance to
+knock next turn grows), never throws a card that melds with cards the opponent is known
 to hold while a discard as cheap is safe, knocks only when the knock's expected
 points over the guesses (an undercut costs the bonus) are positive and beat
 holding on (where the opponent may knock into an undercut, or gin), and as
@@ -18,6 +19,7 @@ move the noise outweighed the signal (see benchmarks/RESULTS-ai.md).
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from domain.ai import knowledge, medium, opponent, showdown, tactics
 from domain.ai.clock import Clock
@@ -40,6 +42,7 @@ INTEREST_WEIGHT = 2.0  # per card the opponent took that a discard would join
 HOLD_COST = 0.0  # points a knock loses per turn held (tuned: 0, 1, 3, 6 measured; 0 best)
 HOLD_GIN_WEIGHT = 1.0  # weight of our own chance to gin on the next draw when holding
 HOLD_THROWS_KNOCK_CARD = True  # holding a knock keeps the hand the hold was priced on
+DANGER_WEIGHT = 2.0  # promise shrinks by this times the opponent's chance to knock next turn
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
 
 
@@ -90,15 +93,58 @@ def _draw(view: PlayerView, know: Knowledge) -> AnySeatCommand:
     return tactics.decline_pile(view)
 
 
-def _best_after(mask: int, index: int) -> int:
-    """Least deadwood after adding card ``index`` and throwing some other card."""
+def _best_after(mask: int, index: int, limit: int = 1 << 30) -> int:
+    """Least deadwood after adding card ``index`` and throwing some other card.
+
+    Only exact up to ``limit``: a hand that cannot get that low returns some value
+    above it. A card that connects with nothing can sit in no meld, so the answer is
+    its value plus the hand's best with one card thrown (worked out once per hand);
+    and throwing one card lowers deadwood by at most ten, which rules most draws out
+    with a single arrangement.
+    """
+    if not knowledge.near(mask, index):
+        return min(index % 13 + 1, 10) + _best_without_one(mask)
     full = mask | 1 << index
+    if limit < 1 << 30:
+        floor = deadwood_of_mask(full) - 10
+        if floor > limit:
+            return floor
     best = 1 << 30
     rest = mask
     while rest:
         low = rest & -rest
         rest ^= low
         dw = deadwood_of_mask(full & ~low)
+        if dw < best:
+            best = dw
+    return best
+
+
+def _can_knock_after(mask: int, index: int, limit: int) -> bool:
+    """Whether adding card ``index`` and throwing another can leave ``limit`` or less."""
+    if not knowledge.near(mask, index):
+        return min(index % 13 + 1, 10) + _best_without_one(mask) <= limit
+    full = mask | 1 << index
+    if deadwood_of_mask(full) - 10 > limit:
+        return False
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if deadwood_of_mask(full & ~low) <= limit:
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _best_without_one(mask: int) -> int:
+    """Least deadwood of the hand with one of its cards thrown."""
+    best = 1 << 30
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        dw = deadwood_of_mask(mask & ~low)
         if dw < best:
             best = dw
     return best
@@ -122,12 +168,17 @@ def quick_scores(
 ) -> list[tuple[float, int]]:
     """Every legal discard scored (lower is better), best first, as (score, card index).
 
-    Medium's judgement of the cards kept, plus what the card would save the
-    opponent; a card that melds with cards the opponent is known to hold is ruled
-    out whenever another discard leaves no more deadwood.
+    Medium's judgement of the cards kept (its live half-melds worth less the likelier
+    the opponent is to knock next turn, when the deadwood held is what counts), plus
+    what the card would save the opponent; a card that melds with cards the opponent
+    is known to hold is ruled out whenever another discard leaves no more deadwood.
     """
     mask = know.mine
-    base = medium.discard_scores(view, know, (PROMISE_EARLY, PROMISE_LATE), INTEREST_WEIGHT)
+    shrink = 1.0
+    if DANGER_WEIGHT:
+        shrink = max(0.0, 1.0 - DANGER_WEIGHT * knock_chance(know, hands, view.knock_limit, clock))
+    promise = (PROMISE_EARLY * shrink, PROMISE_LATE * shrink)
+    base = medium.discard_scores(view, know, promise, INTEREST_WEIGHT)
     options = [CARD_INDEX[c] for c in tactics.discardable(view)]
     left = {i: deadwood_of_mask(mask & ~(1 << i)) for i in options}
     feeds_known = {i for i in options if partners(know.opponent_known, i)}
@@ -142,6 +193,21 @@ def quick_scores(
         scored.append((score, -CARD_VALUE[DECK[index]], index))
     scored.sort()
     return [(score, index) for score, _, index in scored]
+
+
+def knock_chance(know: Knowledge, hands: list[Guess], limit: int, clock: Clock) -> float:
+    """The chance the opponent can knock after its next stock draw, over the guesses."""
+    total = knocks = 0.0
+    for g in hands:
+        if total and clock.expired():
+            break
+        total += g.weight
+        stock = bits(know.unseen & ~g.hand)
+        if not stock:
+            continue
+        share = g.weight / len(stock)
+        knocks += share * sum(1 for index in stock if _can_knock_after(g.hand, index, limit))
+    return knocks / (total or 1.0)
 
 
 def knock_value(rest: int, hands: list[Guess], undercut_bonus: int, clock: Clock) -> float:
@@ -208,7 +274,7 @@ def hold_value(
     ginners = 0
     if HOLD_GIN_WEIGHT:
         for index in bits(know.unseen):
-            if _best_after(rest, index) == 0:
+            if _best_after(rest, index, 0) == 0:
                 ginners |= 1 << index
     total = knocks = value = gin_value = 0.0
     for g in hands:
@@ -223,7 +289,7 @@ def hold_value(
             ours = sum(1 for index in stock if ginners >> index & 1)
             gin_value += share * ours * (rules.gin_bonus + deadwood_of_mask(g.hand) - knock_now)
         for index in stock:
-            theirs = _best_after(g.hand, index)
+            theirs = _best_after(g.hand, index, limit)
             if theirs > limit:
                 continue
             knocks += share

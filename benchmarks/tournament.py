@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from tqdm import tqdm
 
@@ -100,8 +101,12 @@ def _record(result: HandScored | HandWashed, sides: tuple[Side, Side]) -> None:
             sides[1 - result.knocker].undercuts_made += 1
 
 
-def apply_overrides(overrides: list[str]) -> None:
-    """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning runs)."""
+def apply_overrides(overrides: list[str]) -> list[tuple[ModuleType, str, object]]:
+    """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning runs).
+
+    Returns what was there before, for ``restore``.
+    """
+    saved: list[tuple[ModuleType, str, object]] = []
     for item in overrides:
         target, _, raw = item.partition("=")
         module_name, _, name = target.rpartition(".")
@@ -112,6 +117,14 @@ def apply_overrides(overrides: list[str]) -> None:
         value = (
             raw.lower() in ("1", "true", "yes") if isinstance(current, bool) else type(current)(raw)
         )
+        saved.append((module, name, current))
+        setattr(module, name, value)
+    return saved
+
+
+def restore(saved: list[tuple[ModuleType, str, object]]) -> None:
+    """Put back the constants ``apply_overrides`` replaced, last first."""
+    for module, name, value in reversed(saved):
         setattr(module, name, value)
 
 
@@ -119,9 +132,16 @@ Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]
 
 
 def play_game(args: Job) -> Game:
-    """Play one game; ``swapped`` puts A in seat 1. Runs in a worker process."""
-    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, overrides = args
-    apply_overrides(list(overrides))
+    """Play one game; ``swapped`` puts A in seat 1. Its overrides end with it."""
+    saved = apply_overrides(list(args[-1]))
+    try:
+        return _play(args)
+    finally:
+        restore(saved)
+
+
+def _play(args: Job) -> Game:
+    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, _ = args
     levels = (level_b, level_a) if swapped else (level_a, level_b)
     a, b = Side(), Side()
     sides = (b, a) if swapped else (a, b)
@@ -193,9 +213,7 @@ def _percentiles(samples: list[float]) -> str:
     )
 
 
-def _jobs(
-    opts: argparse.Namespace,
-) -> Iterator[tuple[str, str, str, int, int, bool, str, float | None]]:
+def _jobs(opts: argparse.Namespace) -> Iterator[Job]:
     for index in range(opts.deals):
         dealer = -1 if opts.matches else index % 2
         for swapped in (False, True):

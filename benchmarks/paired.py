@@ -1,0 +1,138 @@
+"""Paired tuning: a variant of the AI against a baseline, on the very same deals.
+
+Two versions of hard (say) each play the same duplicate deals against the same
+opponent; the difference of their net points per hand, deal by deal, has a far
+smaller interval than either mean, because the luck of each deal cancels. This is
+how every "paired difference" in ``RESULTS-ai.md`` was measured.
+
+    python -m benchmarks.paired --set hard.DANGER_WEIGHT=0
+    python -m benchmarks.paired --seeds 5,6,7,8 --set hard.PROMISE_EARLY=8
+
+``--reveal`` is a diagnostic that cheats, and is never part of the product: the
+variant is told the opponent's real hand, everywhere (``all``) or only where it
+prices what a discard feeds the opponent (``feed``), which measures how much better
+guesses of the opponent's hand could be worth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from benchmarks import tournament
+from benchmarks.tournament import Game, Job, play_game
+from domain.ai import hard
+from domain.ai.opponent import Guess
+from domain.cards import to_mask
+from domain.state import MatchState
+from domain.views import PlayerView
+
+_truth: dict[str, int] = {}
+
+
+def _reveal(mode: str) -> None:
+    """Patch this worker so hard sees the opponent's real hand (diagnostic only)."""
+    real_view = tournament.player_view
+
+    def view_and_remember(state: MatchState, seat: int) -> PlayerView:
+        assert state.hand is not None
+        _truth["hand"] = to_mask(state.hand.hands[1 - seat])
+        return real_view(state, seat)
+
+    tournament.player_view = view_and_remember
+    if mode == "all":
+
+        def real_hand(*_: Any, **__: Any) -> list[Guess]:
+            return [Guess(_truth["hand"], 1.0)]
+
+        hard.opponent.guesses = real_hand
+    else:
+        real_feed: Callable[[list[Guess], int], float] = hard.feed
+
+        def feed_on_real_hand(_: list[Guess], index: int) -> float:
+            return real_feed([Guess(_truth["hand"], 1.0)], index)
+
+        hard.feed = feed_on_real_hand
+
+
+def _play(job: tuple[Job, str | None]) -> Game:
+    game_job, reveal = job
+    if reveal is not None and "hand" not in _truth:
+        _truth["hand"] = 0
+        _reveal(reveal)
+    return play_game(game_job)
+
+
+def _jobs(opts: argparse.Namespace, overrides: list[str]) -> Iterator[Job]:
+    for seed in opts.seeds.split(","):
+        for index in range(opts.deals):
+            for swapped in (False, True):
+                yield (
+                    opts.a,
+                    opts.b,
+                    seed,
+                    index,
+                    index % 2,
+                    swapped,
+                    opts.rules,
+                    None,
+                    tuple(overrides),
+                )
+
+
+def net_per_deal(games: list[Game]) -> list[float]:
+    """A's net points per hand for each deal (the pair of games with seats swapped)."""
+    pairs = [games[i : i + 2] for i in range(0, len(games), 2)]
+    return [
+        sum(g.a.points - g.b.points for g in pair) / max(sum(g.hands for g in pair), 1)
+        for pair in pairs
+    ]
+
+
+def _run(opts: argparse.Namespace, overrides: list[str], reveal: str | None) -> list[float]:
+    jobs = [(job, reveal) for job in _jobs(opts, overrides)]
+    if opts.workers > 1:
+        # a fresh worker per run, so a revealed run's patches never leak into the other
+        with multiprocessing.get_context("spawn").Pool(min(opts.workers, 2)) as pool:
+            return net_per_deal(pool.map(_play, jobs, chunksize=4))
+    if reveal is not None:
+        raise SystemExit("--reveal needs --workers 2 (it patches the worker processes)")
+    return net_per_deal([_play(job) for job in jobs])
+
+
+def _line(label: str, values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return f"{label}: {mean:+.3f} ± {half:.3f} points per hand over {len(values)} deals"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--a", default="hard", help="the level being tuned")
+    parser.add_argument("--b", default="medium", help="its opponent in both runs")
+    parser.add_argument("--seeds", default="1,2,3,4")
+    parser.add_argument("--deals", type=int, default=300, help="deals per seed, each played twice")
+    parser.add_argument("--rules", default="arcadia")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--base-set", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    parser.add_argument("--reveal", choices=("all", "feed"), help="diagnostic: cheat, see above")
+    opts = parser.parse_args(argv)
+    began = time.perf_counter()
+    base = _run(opts, opts.base_set, None)
+    variant = _run(opts, opts.base_set + opts.set, opts.reveal)
+    print(f"{opts.a} vs {opts.b}, seeds {opts.seeds}, {opts.deals} deals each, rules {opts.rules}")
+    print(_line(f"baseline {opts.base_set}", base))
+    print(_line(f"variant  {opts.set} reveal={opts.reveal}", variant))
+    print(_line("paired difference", [v - b for v, b in zip(variant, base, strict=True)]))
+    print(f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

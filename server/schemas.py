@@ -15,6 +15,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
+from domain.melds import Arrangement
 from domain.state import MatchState
 from domain.views import PlayerView
 
@@ -180,8 +181,11 @@ class EventsPage(msgspec.Struct, frozen=True):
 
 
 class ReplayResponse(msgspec.Struct, frozen=True):
+    """The complete state after event ``at``, and each seat's hand arranged in melds."""
+
     at: int
     state: MatchState
+    arrangements: tuple[Arrangement, Arrangement] | None = None  # None before the deal
 
 
 class MatchSummary(msgspec.Struct, frozen=True):

@@ -10,6 +10,7 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
+from domain.melds import arrange
 from domain.rules import PRESETS, make_rules
 from server.match_service import seat_of, versioned
 from server.problems import (
@@ -183,7 +184,10 @@ class MatchesController(Controller):
         position = last if at is None else at
         if position > last:
             raise VersionOutOfRange(f"the match has {last} events; at must be 1..{last}")
-        return ReplayResponse(at=position, state=record.state_at(position))
+        snapshot = record.state_at(position)
+        hand = snapshot.hand
+        arrangements = None if hand is None else (arrange(hand.hands[0]), arrange(hand.hands[1]))
+        return ReplayResponse(at=position, state=snapshot, arrangements=arrangements)
 
 
 def _replayed(stored_hash: str, digest: str, body: bytes) -> ActionResponse:

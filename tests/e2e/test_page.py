@@ -376,6 +376,20 @@ def test_replay_of_a_finished_match_steps_forward_and_back(
     # Both hands are visible: ten face-up cards for each seat after the deal.
     seats = page.query_selector_all("#replay .replay-seat")
     assert [len(s.query_selector_all(".card")) for s in seats] == [10, 10]
+    # ...each in the melds and deadwood the server's arrangement gives (seat 1 is on top).
+    dealt = httpx.get(
+        f"{site}/v1/matches/{match_id}/replay?at=2",
+        headers={"Authorization": f"Bearer {token}"},
+    ).json()["arrangements"]
+    for row, shown in zip(seats, [dealt[1], dealt[0]], strict=True):
+        melds = [
+            [c.get_attribute("data-card") for c in group.query_selector_all(".card")]
+            for group in row.query_selector_all(".group.meld")
+        ]
+        assert melds == shown["melds"]
+        loose = row.query_selector_all(".group.deadwood .card")
+        assert sorted(c.get_attribute("data-card") for c in loose) == sorted(shown["deadwood"])
+        assert f"deadwood {shown['deadwood_points']}" in row.inner_text()
 
     page.click("[data-testid=replay-forward]")
     page.wait_for_selector("#replay[data-shown='3']")
@@ -395,6 +409,13 @@ def test_replay_of_a_finished_match_steps_forward_and_back(
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     page.wait_for_selector("#replay[data-shown='6']")
+    # The screenshot shows the hands as they stood when the first hand ended.
+    ending = next(e["version"] for e in events if e["event"]["type"] in ("knocked", "hand_washed"))
+    page.keyboard.press("Home")
+    page.wait_for_selector("#replay[data-shown='1']")
+    for _ in range(ending - 1):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"#replay[data-shown='{ending}']")
     page.screenshot(path=str(shots / "replay.png"), full_page=True, animations="disabled")
 
 

@@ -11,6 +11,7 @@ import httpx
 import pytest
 import websockets
 
+from domain.melds import arrange
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, as_action
 
@@ -257,6 +258,14 @@ async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess)
     state = replay.json()["state"]
     assert replay.json()["at"] == 2 and state["version"] == 2
     assert len(state["hand"]["hands"][1]) == 10, "a finished match's replay shows both hands"
+    for seat, shown in enumerate(replay.json()["arrangements"]):
+        expected = arrange(state["hand"]["hands"][seat])
+        assert shown["melds"] == [list(meld) for meld in expected.melds]
+        assert shown["deadwood"] == list(expected.deadwood)
+        assert shown["deadwood_points"] == expected.deadwood_points
+    before_deal = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at=1")
+    assert before_deal.json()["state"]["hand"] is None
+    assert before_deal.json()["arrangements"] is None
     beyond = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at={version + 1}")
     assert beyond.status_code == 422
     await player.close()

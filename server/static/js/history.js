@@ -1,8 +1,8 @@
 // History: the player's matches, and a replay viewer that steps through a finished
-// match event by event with both hands shown (the server's /replay?at=N state).
+// match event by event with both hands shown in melds (the server's /replay?at=N).
 import { $, fill, h } from './dom.js';
 import { allEvents, api } from './api.js';
-import { bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
+import { byRank, bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { savedPlayer } from './api.js';
 import { resultPanel, settlementPanel } from './results.js';
@@ -108,8 +108,8 @@ export async function showReplay(root, matchId, { onError }) {
   let at = Math.min(first + 1, last);
   let token = 0;
 
-  const stateAt = async (n) => {
-    if (!cache.has(n)) cache.set(n, api.replay(matchId, n).then((r) => r.state));
+  const replayAt = async (n) => {
+    if (!cache.has(n)) cache.set(n, api.replay(matchId, n));
     return cache.get(n);
   };
 
@@ -132,14 +132,14 @@ export async function showReplay(root, matchId, { onError }) {
     const mine = ++token;
     fill($('.position', root), `Event ${at} of ${last}`);
     root.dataset.at = String(at);
-    let state = null;
+    let replay = { state: null, arrangements: null };
     try {
-      state = await stateAt(at);
+      replay = await replayAt(at);
     } catch (err) {
       onError(err);
     }
     if (mine !== token) return;
-    fill(board, replayBoard(events.find((e) => e.version === at).event, state, players, rules, events, at));
+    fill(board, replayBoard(events.find((e) => e.version === at).event, replay, players, rules, events, at));
     root.dataset.shown = String(at);
   };
 
@@ -163,17 +163,29 @@ export async function showReplay(root, matchId, { onError }) {
   await go(at);
 }
 
-function seatRow(name, cards, { knockMelds = null } = {}) {
+/** One seat's hand: its melds, then its deadwood, as the engine arranges them. */
+function seatRow(name, cards, arrangement) {
+  if (!arrangement) {
+    return h(
+      'div',
+      { class: 'replay-seat' },
+      h('div', { class: 'label' }, `${name} · ${cards.length} cards`),
+      h('div', { class: 'fan' }, bySuit(cards).map((c) => cardFace(c))),
+    );
+  }
+  const groups = arrangement.melds.map((meld) => cardGroup(meld, { label: 'meld', classes: 'meld' }));
+  if (arrangement.deadwood.length) {
+    groups.push(cardGroup(byRank(arrangement.deadwood), { label: 'deadwood', classes: 'deadwood' }));
+  }
   return h(
     'div',
     { class: 'replay-seat' },
-    h('div', { class: 'label' }, `${name} · ${cards.length} cards`),
-    h('div', { class: 'fan' }, bySuit(cards).map((c) => cardFace(c))),
-    knockMelds,
+    h('div', { class: 'label' }, `${name} · ${cards.length} cards · deadwood ${arrangement.deadwood_points}`),
+    h('div', { class: 'fan' }, groups),
   );
 }
 
-function replayBoard(event, state, players, rules, events, at) {
+function replayBoard(event, { state, arrangements }, players, rules, events, at) {
   const parts = [h('p', { class: 'narration', 'data-testid': 'replay-event' }, narrate(event, players, null))];
   const hand = state && state.hand;
   if (state) {
@@ -183,7 +195,7 @@ function replayBoard(event, state, players, rules, events, at) {
   }
   if (hand) {
     const top = hand.pile[hand.pile.length - 1];
-    parts.push(seatRow(players[1], hand.hands[1]));
+    parts.push(seatRow(players[1], hand.hands[1], arrangements && arrangements[1]));
     parts.push(
       h(
         'div',
@@ -199,7 +211,7 @@ function replayBoard(event, state, players, rules, events, at) {
           h('div', { class: 'melds' }, hand.knock_melds.map((m) => cardGroup(m, { classes: 'meld', mark: laid })))),
       );
     }
-    parts.push(seatRow(players[0], hand.hands[0]));
+    parts.push(seatRow(players[0], hand.hands[0], arrangements && arrangements[0]));
   }
   const view = { players, rules };
   if (event.type === 'hand_scored' || event.type === 'hand_washed') {

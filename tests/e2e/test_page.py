@@ -20,8 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+
+from domain.rules import PRESETS
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -498,3 +501,30 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
     assert [list(x) for x in result["layoffs"]] == [list(x) for x in plan["layoffs"]]
     assert result["defender_deadwood"] == plan["arrangement"]["deadwood_points"]
     assert int(page.inner_text("[data-testid=score-me]")) == result["scores"][0]
+
+
+def test_the_start_form_changes_single_rules_of_a_preset(site: str, page: Page) -> None:
+    page.goto(f"{site}/?delay={DELAY_MS}")
+    page.fill("#name", "Edsger")
+    page.select_option("#level", "easy")
+    page.select_option("#preset", "arkadium")
+    page.click("#custom-rules summary")
+    # Out of range: the form says so and nothing is created, not even the player.
+    page.fill("#rule-knock-limit", "11")
+    page.click("[data-testid=start]")
+    assert page.evaluate("document.querySelector('#rule-knock-limit').validity.valid") is False
+    page.wait_for_timeout(200)
+    assert page.get_attribute("body", "data-screen") != "table"
+    assert page.evaluate("localStorage.getItem('ginrummy.player')") is None
+
+    page.fill("#rule-knock-limit", "5")
+    page.fill("#rule-target", "50")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    assert page.inner_text("[data-testid=preset]") == "Rules: arkadium+custom"
+    rules = api_view(site, *stored(page))["rules"]
+    preset = msgspec.to_builtins(PRESETS["arkadium"])
+    changed = {field for field in preset if rules[field] != preset[field]}
+    assert changed == {"name", "knock_limit", "target"}
+    assert (rules["knock_limit"], rules["target"]) == (5, 50)

@@ -58,6 +58,23 @@ function showStart() {
 
 export const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 
+/** The preset's name, or the preset with the fields the player changed (a custom rule set). */
+function chosenRules() {
+  const preset = $('#preset').value;
+  const changed = {};
+  for (const [id, field] of [
+    ['#rule-target', 'target'],
+    ['#rule-knock-limit', 'knock_limit'],
+    ['#rule-gin-bonus', 'gin_bonus'],
+    ['#rule-undercut-bonus', 'undercut_bonus'],
+  ]) {
+    const raw = $(id).value.trim();
+    if (raw !== '') changed[field] = Number(raw);
+  }
+  if ($('#rule-oklahoma').checked) changed.oklahoma = true;
+  return Object.keys(changed).length ? { preset, ...changed } : preset;
+}
+
 async function startMatch(event) {
   event.preventDefault();
   const name = $('#name').value.trim();
@@ -73,14 +90,14 @@ async function startMatch(event) {
     }
     let started;
     try {
-      started = await api.createMatch($('#level').value, $('#preset').value);
+      started = await api.createMatch($('#level').value, chosenRules());
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) throw err;
       // A token from another database: make a new player and try once more.
       forgetPlayer();
       const created = await api.createPlayer(name);
       savePlayer({ id: created.id, name: created.name, token: created.token });
-      started = await api.createMatch($('#level').value, $('#preset').value);
+      started = await api.createMatch($('#level').value, chosenRules());
     }
     expectMatch(started);
     location.hash = `#/match/${encodeURIComponent(started.match_id)}`;

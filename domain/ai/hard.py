@@ -93,60 +93,51 @@ def _draw(view: PlayerView, know: Knowledge) -> AnySeatCommand:
     return tactics.decline_pile(view)
 
 
-def _best_after(mask: int, index: int, limit: int = 1 << 30) -> int:
+_NO_LIMIT = 1 << 30
+
+
+def _best_after(mask: int, index: int, limit: int = _NO_LIMIT, stop_at: int = -1) -> int:
     """Least deadwood after adding card ``index`` and throwing some other card.
 
     Only exact up to ``limit``: a hand that cannot get that low returns some value
-    above it. A card that connects with nothing can sit in no meld, so the answer is
-    its value plus the hand's best with one card thrown (worked out once per hand);
-    and throwing one card lowers deadwood by at most ten, which rules most draws out
-    with a single arrangement.
+    above it; and the search ends at the first throw that leaves ``stop_at`` or less
+    (for yes-or-no questions). A card that connects with nothing can sit in no meld,
+    so the answer is its value plus the hand's best with one card thrown (worked out
+    once per hand); and throwing one card lowers deadwood by at most ten, which rules
+    most draws out with a single arrangement.
     """
     if not knowledge.near(mask, index):
         return min(index % 13 + 1, 10) + _best_without_one(mask)
     full = mask | 1 << index
-    if limit < 1 << 30:
+    if limit < _NO_LIMIT:
         floor = deadwood_of_mask(full) - 10
         if floor > limit:
             return floor
-    best = 1 << 30
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        dw = deadwood_of_mask(full & ~low)
-        if dw < best:
-            best = dw
-    return best
+    return _least_throwing_one(full, mask, stop_at)
 
 
 def _can_knock_after(mask: int, index: int, limit: int) -> bool:
     """Whether adding card ``index`` and throwing another can leave ``limit`` or less."""
-    if not knowledge.near(mask, index):
-        return min(index % 13 + 1, 10) + _best_without_one(mask) <= limit
-    full = mask | 1 << index
-    if deadwood_of_mask(full) - 10 > limit:
-        return False
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        if deadwood_of_mask(full & ~low) <= limit:
-            return True
-    return False
+    return _best_after(mask, index, limit, stop_at=limit) <= limit
 
 
 @lru_cache(maxsize=1 << 16)
 def _best_without_one(mask: int) -> int:
     """Least deadwood of the hand with one of its cards thrown."""
-    best = 1 << 30
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        dw = deadwood_of_mask(mask & ~low)
+    return _least_throwing_one(mask, mask)
+
+
+def _least_throwing_one(hand: int, choices: int, stop_at: int = -1) -> int:
+    """Least deadwood of ``hand`` less one card of ``choices`` (stopping at ``stop_at``)."""
+    best = _NO_LIMIT
+    while choices:
+        low = choices & -choices
+        choices ^= low
+        dw = deadwood_of_mask(hand & ~low)
         if dw < best:
             best = dw
+            if best <= stop_at:
+                break
     return best
 
 

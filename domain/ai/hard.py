@@ -19,6 +19,7 @@ move the noise outweighed the signal (see benchmarks/RESULTS-ai.md).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from functools import lru_cache
 
 from domain.ai import knowledge, medium, opponent, showdown, tactics
@@ -93,10 +94,7 @@ def _draw(view: PlayerView, know: Knowledge) -> AnySeatCommand:
     return tactics.decline_pile(view)
 
 
-_NO_LIMIT = 1 << 30
-
-
-def _best_after(mask: int, index: int, limit: int = _NO_LIMIT, stop_at: int = -1) -> int:
+def _best_after(mask: int, index: int, limit: int = tactics.NO_LIMIT, stop_at: int = -1) -> int:
     """Least deadwood after adding card ``index`` and throwing some other card.
 
     Only exact up to ``limit``: a hand that cannot get that low returns some value
@@ -109,11 +107,11 @@ def _best_after(mask: int, index: int, limit: int = _NO_LIMIT, stop_at: int = -1
     if not knowledge.near(mask, index):
         return min(index % 13 + 1, 10) + _best_without_one(mask)
     full = mask | 1 << index
-    if limit < _NO_LIMIT:
+    if limit < tactics.NO_LIMIT:
         floor = deadwood_of_mask(full) - 10
         if floor > limit:
             return floor
-    return _least_throwing_one(full, mask, stop_at)
+    return tactics.least_throwing_one(full, mask, stop_at)
 
 
 def _can_knock_after(mask: int, index: int, limit: int) -> bool:
@@ -124,21 +122,7 @@ def _can_knock_after(mask: int, index: int, limit: int) -> bool:
 @lru_cache(maxsize=1 << 16)
 def _best_without_one(mask: int) -> int:
     """Least deadwood of the hand with one of its cards thrown."""
-    return _least_throwing_one(mask, mask)
-
-
-def _least_throwing_one(hand: int, choices: int, stop_at: int = -1) -> int:
-    """Least deadwood of ``hand`` less one card of ``choices`` (stopping at ``stop_at``)."""
-    best = _NO_LIMIT
-    while choices:
-        low = choices & -choices
-        choices ^= low
-        dw = deadwood_of_mask(hand & ~low)
-        if dw < best:
-            best = dw
-            if best <= stop_at:
-                break
-    return best
+    return tactics.least_throwing_one(mask, mask)
 
 
 def feed(hands: list[Guess], index: int) -> float:
@@ -186,17 +170,25 @@ def quick_scores(
     return [(score, index) for score, _, index in scored]
 
 
+def _stock_draws(
+    know: Knowledge, hands: list[Guess], clock: Clock
+) -> Iterator[tuple[Guess, list[int], float]]:
+    """Each guess (until the clock runs out), the stock cards it leaves, and each one's weight.
+
+    The weight of a draw is the guess's weight shared evenly over those cards.
+    """
+    for number, g in enumerate(hands):
+        if number and clock.expired():
+            return
+        stock = bits(know.unseen & ~g.hand)
+        yield g, stock, g.weight / len(stock) if stock else 0.0
+
+
 def knock_chance(know: Knowledge, hands: list[Guess], limit: int, clock: Clock) -> float:
     """The chance the opponent can knock after its next stock draw, over the guesses."""
     total = knocks = 0.0
-    for g in hands:
-        if total and clock.expired():
-            break
+    for g, stock, share in _stock_draws(know, hands, clock):
         total += g.weight
-        stock = bits(know.unseen & ~g.hand)
-        if not stock:
-            continue
-        share = g.weight / len(stock)
         knocks += share * sum(1 for index in stock if _can_knock_after(g.hand, index, limit))
     return knocks / (total or 1.0)
 
@@ -268,14 +260,8 @@ def hold_value(
             if _best_after(rest, index, 0) == 0:
                 ginners |= 1 << index
     total = knocks = value = gin_value = 0.0
-    for g in hands:
-        if total and clock.expired():
-            break
+    for g, stock, share in _stock_draws(know, hands, clock):
         total += g.weight
-        stock = bits(know.unseen & ~g.hand)
-        if not stock:
-            continue
-        share = g.weight / len(stock)
         if ginners:
             ours = sum(1 for index in stock if ginners >> index & 1)
             gin_value += share * ours * (rules.gin_bonus + deadwood_of_mask(g.hand) - knock_now)

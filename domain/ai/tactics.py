@@ -43,15 +43,27 @@ def decline_pile(view: PlayerView) -> AnySeatCommand:
 
 def best_after_taking(mask: int, card: Card) -> int:
     """Least deadwood after taking ``card`` and discarding any other card."""
-    full = mask | CARD_BIT[card]
-    best = 1 << 30
-    rest = full & ~CARD_BIT[card]
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        dw = deadwood_of_mask(full & ~low)
+    return least_throwing_one(mask | CARD_BIT[card], mask)
+
+
+NO_LIMIT = 1 << 30
+
+
+def least_throwing_one(hand: int, choices: int, stop_at: int = -1) -> int:
+    """Least deadwood of ``hand`` less one card of ``choices``.
+
+    The search ends at the first throw that leaves ``stop_at`` or less (for
+    yes-or-no questions).
+    """
+    best = NO_LIMIT
+    while choices:
+        low = choices & -choices
+        choices ^= low
+        dw = deadwood_of_mask(hand & ~low)
         if dw < best:
             best = dw
+            if best <= stop_at:
+                break
     return best
 
 

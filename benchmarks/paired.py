@@ -7,6 +7,11 @@ how every "paired difference" in ``RESULTS-ai.md`` was measured.
 
     python -m benchmarks.paired --set hard.DANGER_WEIGHT=0
     python -m benchmarks.paired --seeds 5,6,7,8 --set hard.PROMISE_EARLY=8
+    python -m benchmarks.paired --baseline-file /tmp/base.json --set hard.GUESSES=96
+
+With ``--baseline-file`` the baseline's results are saved on the first run and
+read back by later runs on the same deals, which halves a tuning session; delete
+the file whenever the baseline's own play changes.
 
 ``--reveal`` is a diagnostic that cheats, and is never part of the product: the
 variant is told the opponent's real hand, everywhere (``all``) or only where it
@@ -17,12 +22,14 @@ guesses of the opponent's hand could be worth.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from benchmarks import tournament
@@ -112,6 +119,20 @@ def _line(label: str, values: list[float]) -> str:
     return f"{label}: {mean:+.3f} ± {half:.3f} points per hand over {len(values)} deals"
 
 
+def _baseline(opts: argparse.Namespace) -> list[float]:
+    """The baseline's per-deal results, from ``--baseline-file`` when it was saved for these deals."""
+    key = [opts.a, opts.b, opts.seeds, opts.deals, opts.rules, opts.base_set]
+    path: Path | None = opts.baseline_file
+    if path is not None and path.exists():
+        saved = json.loads(path.read_text())
+        if saved["key"] == key:
+            return list(saved["net"])
+    base = _run(opts, opts.base_set, None)
+    if path is not None:
+        path.write_text(json.dumps({"key": key, "net": base}))
+    return base
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--a", default="hard", help="the level being tuned")
@@ -123,9 +144,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base-set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     parser.add_argument("--reveal", choices=("all", "feed"), help="diagnostic: cheat, see above")
+    parser.add_argument(
+        "--baseline-file",
+        type=Path,
+        help="reuse the baseline's per-deal results saved here (saved on first use); "
+        "delete it whenever the baseline's play changes",
+    )
     opts = parser.parse_args(argv)
     began = time.perf_counter()
-    base = _run(opts, opts.base_set, None)
+    base = _baseline(opts)
     variant = _run(opts, opts.base_set + opts.set, opts.reveal)
     print(f"{opts.a} vs {opts.b}, seeds {opts.seeds}, {opts.deals} deals each, rules {opts.rules}")
     print(_line(f"baseline {opts.base_set}", base))

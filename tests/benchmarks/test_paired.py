@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from benchmarks import paired
@@ -36,3 +39,25 @@ def test_a_changed_constant_changes_the_games() -> None:
         return paired.net_per_deal(games)
 
     assert net(("medium.HOLD_FOR_GIN_DEADWOOD=10",)) != net(())
+
+
+def test_a_saved_baseline_is_reused_only_for_the_same_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "baseline.json"
+    args = ["--a", "medium", "--b", "easy", "--seeds", "7", "--workers", "1"]
+    paired.main([*args, "--deals", "3", "--baseline-file", str(saved)])
+    first = capsys.readouterr().out
+    record = json.loads(saved.read_text())
+    assert len(record["net"]) == 3
+    record["net"] = [100.0, 100.0, 100.0]  # not what these deals give: shows it was read back
+    saved.write_text(json.dumps(record))
+
+    paired.main([*args, "--deals", "3", "--baseline-file", str(saved)])
+    assert "baseline []: +100.000" in capsys.readouterr().out
+
+    paired.main([*args, "--deals", "2", "--baseline-file", str(saved)])  # other deals: replayed
+    again = capsys.readouterr().out
+    assert "baseline []: +100.000" not in again
+    assert "paired difference: +0.000 ± 0.000 points per hand over 2 deals" in again
+    assert "paired difference: +0.000 ± 0.000 points per hand over 3 deals" in first

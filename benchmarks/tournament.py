@@ -59,7 +59,8 @@ class Game:
     a_won_match: float  # 1, 0 (hands mode: 1 if A won the hand, 0.5 for a wash)
 
 
-def _hand_state(seed: str, dealer: int, players: tuple[str, str], rules_name: str) -> MatchState:
+def hand_state(seed: str, dealer: int, players: tuple[str, str], rules_name: str) -> MatchState:
+    """A one-hand game dealt from ``seed``, ``dealer`` to deal, as every tournament deal starts."""
     rules = PRESETS[rules_name]
     state = evolve(
         None,
@@ -156,7 +157,7 @@ def _play(args: Job) -> Game:
         )
         state, _ = apply(None, start)
     else:
-        state = _hand_state(game_seed, dealer, levels, rules_name)
+        state = hand_state(game_seed, dealer, levels, rules_name)
     hands = washes = 0
     while True:
         if state.phase == "hand_over":

@@ -77,7 +77,7 @@ def judge(decision: Decision, guesses: list[Guess]) -> Outcome:
         return row[0] + row[1]
 
     best = min(real_score(row) for row in rows)
-    made = next(row for row in rows if row[3] == scored[0][1])
+    made = rows[0]  # scored is best first: hard's discard
     blind = min(rows, key=lambda row: (row[0], row[2], row[3]))
     return Outcome(
         regret=real_score(made) - best,

@@ -35,7 +35,7 @@ def test_guessing_the_real_hand_has_no_regret_and_no_guess_has_less(
     assert any(o.blind_regret > 0 for o in current)  # pricing no feed does cost something
 
 
-def test_a_variant_changes_only_what_its_override_changes(
+def test_judging_is_repeatable_and_an_override_lasts_only_its_run(
     decisions: list[feed_regret.Decision],
 ) -> None:
     current = feed_regret.judge_all(decisions, [])

@@ -20,15 +20,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from benchmarks.tournament import hand_state
-from domain.ai import choose, tactics
+from benchmarks.tournament import hand_state, play_hand
+from domain.ai import tactics
 from domain.cards import CARD_BIT
 from domain.commands import AnySeatCommand, Discard, DrawDiscard, DrawStock, Knock
 from domain.events import HandScored
 from domain.match import apply
 from domain.melds import deadwood_of_mask
 from domain.state import MatchState
-from domain.views import PlayerView, player_view
+from domain.views import PlayerView
 
 Kind = Literal["knock", "take"]
 
@@ -49,11 +49,7 @@ class Branches:
 
 def play_out(state: MatchState, levels: tuple[str, str], game_seed: str, me: int) -> int:
     """Hard's points (negative when it loses) for the rest of the hand as the players play it."""
-    while state.phase not in ("hand_over", "match_over"):
-        seat = state.to_act()[0]
-        command = choose(levels[seat], player_view(state, seat), f"{game_seed}:{seat}")  # type: ignore[arg-type]
-        state, _ = apply(state, command)
-    return points_for(state, me)
+    return points_for(play_hand(state, levels, game_seed), me)
 
 
 def points_for(state: MatchState, me: int) -> int:
@@ -67,32 +63,27 @@ def points_for(state: MatchState, me: int) -> int:
 def record(opponent_level: str, seed: str, deals: int, rules: str) -> list[Branches]:
     """Both branches of hard's knock and take decisions over duplicate deals (both seats)."""
     out: list[Branches] = []
+    found: list[tuple[Kind, int, int, bool, bool, int, int]] = []
+
+    def watch(state: MatchState, view: PlayerView, command: AnySeatCommand) -> None:
+        decision = _decision(view, command) if view.seat == hard_seat else None
+        if decision is not None:
+            kind, number, melds, yes, no = decision
+            yes_points = play_out(apply(state, yes)[0], levels, game_seed, view.seat)
+            no_points = play_out(apply(state, no)[0], levels, game_seed, view.seat)
+            found.append(
+                (kind, view.stock_size, number, melds, command == yes, yes_points, no_points)
+            )
+
     for index in range(deals):
         for hard_seat in (0, 1):
             levels = ("hard", opponent_level) if hard_seat == 0 else (opponent_level, "hard")
             game_seed = f"{seed}:{index}"
-            state = hand_state(game_seed, index % 2, levels, rules)
-            found = []
-            while state.phase not in ("hand_over", "match_over"):
-                seat = state.to_act()[0]
-                view = player_view(state, seat)
-                command = choose(levels[seat], view, f"{game_seed}:{seat}")  # type: ignore[arg-type]
-                decision = _decision(view, command) if seat == hard_seat else None
-                if decision is not None:
-                    kind, number, melds, yes, no = decision
-                    found.append(
-                        (
-                            kind,
-                            view.stock_size,
-                            number,
-                            melds,
-                            command == yes,
-                            play_out(apply(state, yes)[0], levels, game_seed, seat),
-                            play_out(apply(state, no)[0], levels, game_seed, seat),
-                        )
-                    )
-                state, _ = apply(state, command)
-            actual = points_for(state, hard_seat)
+            found.clear()
+            end = play_hand(
+                hand_state(game_seed, index % 2, levels, rules), levels, game_seed, watch
+            )
+            actual = points_for(end, hard_seat)
             out.extend(Branches(*row, actual=actual) for row in found)
     return out
 

@@ -22,13 +22,14 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from benchmarks.tournament import apply_overrides, hand_state, restore
-from domain.ai import choose, hard, knowledge, opponent
+from benchmarks.tournament import apply_overrides, hand_state, play_hand, restore
+from domain.ai import hard, knowledge, opponent
 from domain.ai.clock import Clock
 from domain.ai.opponent import Guess
 from domain.cards import CARD_VALUE, DECK, to_mask
-from domain.match import apply
-from domain.views import PlayerView, player_view
+from domain.commands import AnySeatCommand
+from domain.state import MatchState
+from domain.views import PlayerView
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +48,17 @@ class Outcome:
 def record(opponent_level: str, seed: str, deals: int, rules: str) -> list[Decision]:
     """Hard's discard decisions over duplicate deals (both seats), as the tournament plays them."""
     out = []
+
+    def watch(state: MatchState, view: PlayerView, command: AnySeatCommand) -> None:
+        if view.phase == "discard" and view.seat == hard_seat:
+            assert state.hand is not None
+            out.append(Decision(view, to_mask(state.hand.hands[1 - view.seat])))
+
     for index in range(deals):
         for hard_seat in (0, 1):
             levels = ("hard", opponent_level) if hard_seat == 0 else (opponent_level, "hard")
             game_seed = f"{seed}:{index}"
-            state = hand_state(game_seed, index % 2, levels, rules)
-            while state.phase not in ("hand_over", "match_over"):
-                seat = state.to_act()[0]
-                view = player_view(state, seat)
-                if seat == hard_seat and view.phase == "discard":
-                    assert state.hand is not None
-                    out.append(Decision(view, to_mask(state.hand.hands[1 - seat])))
-                state, _ = apply(state, choose(levels[seat], view, f"{game_seed}:{seat}"))  # type: ignore[arg-type]
+            play_hand(hand_state(game_seed, index % 2, levels, rules), levels, game_seed, watch)
     return out
 
 

@@ -19,20 +19,20 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 
 from tqdm import tqdm
 
 from domain.ai import LEVELS, choose
-from domain.commands import NextHand, StartMatch
+from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.deck import deal_salt, deck_commitment, seed_commitment, shuffled_deck
 from domain.events import Dealt, HandScored, HandWashed, MatchStarted
 from domain.match import apply, evolve
 from domain.rules import PRESETS, knock_limit_for
 from domain.state import MatchState
-from domain.views import player_view
+from domain.views import PlayerView, player_view
 
 
 @dataclass
@@ -84,6 +84,26 @@ def hand_state(seed: str, dealer: int, players: tuple[str, str], rules_name: str
         salt=salt,
     )
     return evolve(state, dealt)
+
+
+Watcher = Callable[[MatchState, PlayerView, AnySeatCommand], None]
+
+
+def play_hand(
+    state: MatchState, levels: tuple[str, str], game_seed: str, watch: Watcher | None = None
+) -> MatchState:
+    """The hand from ``state`` played to its end as a tournament game plays it (for studies).
+
+    ``watch`` sees each move before it is made: the state, the mover's view, its command.
+    """
+    while state.phase not in ("hand_over", "match_over"):
+        seat = state.to_act()[0]
+        view = player_view(state, seat)
+        command = choose(levels[seat], view, f"{game_seed}:{seat}")  # type: ignore[arg-type]
+        if watch is not None:
+            watch(state, view, command)
+        state, _ = apply(state, command)
+    return state
 
 
 def _record(result: HandScored | HandWashed, sides: tuple[Side, Side]) -> None:

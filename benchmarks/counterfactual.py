@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from benchmarks.tournament import hand_state, play_hand
+from benchmarks.tournament import hand_state, mean_ci, play_hand
 from domain.ai import tactics
 from domain.cards import CARD_BIT
 from domain.commands import AnySeatCommand, Discard, DrawDiscard, DrawStock, Knock
@@ -129,11 +129,9 @@ def _bucket(b: Branches) -> str:
     return f"{'took' if b.chose_yes else 'passed':7s}  {melds:7s}  {saves}"
 
 
-def _mean(values: list[int]) -> str:
-    if len(values) < 2:
-        return f"{statistics.fmean(values):+.2f}"
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return f"{statistics.fmean(values):+.2f} ± {half:.2f}"
+def _mean(values: list[float]) -> str:
+    mean, half = mean_ci(values)
+    return f"{mean:+.2f}" if math.isinf(half) else f"{mean:+.2f} ± {half:.2f}"
 
 
 def report(branches: list[Branches]) -> list[str]:
@@ -153,7 +151,7 @@ def report(branches: list[Branches]) -> list[str]:
             f"{kind}: {len(rows)} decisions; mean points as hard chose {made:+.2f}, "
             f"always {yes_word} {yes:+.2f}, always {no_word} {no:+.2f}"
         )
-        groups: dict[str, list[int]] = defaultdict(list)
+        groups: dict[str, list[float]] = defaultdict(list)
         for b in rows:
             groups[_bucket(b)].append(b.yes - b.no)
         for name in sorted(groups):

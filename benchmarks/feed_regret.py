@@ -16,13 +16,12 @@ RESULTS-ai.md), but a better regret is a reason to play a model, not a verdict.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 from dataclasses import dataclass
 
-from benchmarks.tournament import apply_overrides, hand_state, play_hand, restore
+from benchmarks.tournament import apply_overrides, hand_state, mean_ci, play_hand, restore
 from domain.ai import hard, knowledge, opponent
 from domain.ai.clock import Clock
 from domain.ai.opponent import Guess
@@ -102,8 +101,8 @@ def judge_all(decisions: list[Decision], overrides: list[str]) -> list[Outcome]:
 
 
 def _mean(values: list[float]) -> str:
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return f"{statistics.fmean(values):.3f} ± {half:.3f}"
+    mean, half = mean_ci(values)
+    return f"{mean:.3f} ± {half:.3f}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import tournament
-from benchmarks.tournament import Game, Job, play_game
+from benchmarks.tournament import Game, Job, mean_ci, play_game
 from domain.ai import hard
 from domain.ai.opponent import Guess
 from domain.cards import to_mask
@@ -114,8 +112,7 @@ def _run(opts: argparse.Namespace, overrides: list[str], reveal: str | None) -> 
 
 
 def _line(label: str, values: list[float]) -> str:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    mean, half = mean_ci(values)
     return f"{label}: {mean:+.3f} ± {half:.3f} points per hand over {len(values)} deals"
 
 

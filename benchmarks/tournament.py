@@ -212,7 +212,7 @@ def _play(args: Job) -> Game:
     return Game(a, b, hands, washes, won)
 
 
-def _mean_ci(values: list[float]) -> tuple[float, float]:
+def mean_ci(values: list[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95% confidence interval (normal approximation)."""
     mean = statistics.fmean(values)
     if len(values) < 2:
@@ -263,7 +263,7 @@ def report(opts: argparse.Namespace, games: list[Game], seconds: float) -> str:
         f"{platform.python_version()}",
     ]
     wins = [statistics.fmean(g.a_won_match for g in pair) for pair in pairs]
-    mean, half = _mean_ci(wins)
+    mean, half = mean_ci(wins)
     label = "match win rate" if opts.matches else "hand win rate (wash = half)"
     lines.append(
         f"A {label}: {mean:.1%} ± {half:.1%} (95% CI {mean - half:.1%} to {mean + half:.1%})"
@@ -280,7 +280,7 @@ def report(opts: argparse.Namespace, games: list[Game], seconds: float) -> str:
         sum(g.a.points - g.b.points for g in pair) / max(sum(g.hands for g in pair), 1)
         for pair in pairs
     ]
-    mean, half = _mean_ci(net)
+    mean, half = mean_ci(net)
     lines.append(
         f"A's net points per hand: {mean:+.2f} ± {half:.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f})"
     )

@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from benchmarks.tournament import hand_state, mean_ci, play_hand
+from benchmarks.tournament import hard_deals, mean_ci, play_hand
 from domain.ai import tactics
 from domain.cards import CARD_BIT
 from domain.commands import AnySeatCommand, Discard, DrawDiscard, DrawStock, Knock
@@ -75,16 +75,10 @@ def record(opponent_level: str, seed: str, deals: int, rules: str) -> list[Branc
                 (kind, view.stock_size, number, melds, command == yes, yes_points, no_points)
             )
 
-    for index in range(deals):
-        for hard_seat in (0, 1):
-            levels = ("hard", opponent_level) if hard_seat == 0 else (opponent_level, "hard")
-            game_seed = f"{seed}:{index}"
-            found.clear()
-            end = play_hand(
-                hand_state(game_seed, index % 2, levels, rules), levels, game_seed, watch
-            )
-            actual = points_for(end, hard_seat)
-            out.extend(Branches(*row, actual=actual) for row in found)
+    for hard_seat, levels, game_seed, state in hard_deals(opponent_level, seed, deals, rules):
+        found.clear()
+        actual = points_for(play_hand(state, levels, game_seed, watch), hard_seat)
+        out.extend(Branches(*row, actual=actual) for row in found)
     return out
 
 

@@ -20,8 +20,9 @@ import random
 import statistics
 import time
 from dataclasses import dataclass
+from functools import partial
 
-from benchmarks.tournament import apply_overrides, hand_state, mean_ci, play_hand, restore
+from benchmarks.tournament import apply_overrides, hard_deals, mean_ci, play_hand, restore
 from domain.ai import hard, knowledge, opponent
 from domain.ai.clock import Clock
 from domain.ai.opponent import Guess
@@ -48,16 +49,13 @@ def record(opponent_level: str, seed: str, deals: int, rules: str) -> list[Decis
     """Hard's discard decisions over duplicate deals (both seats), as the tournament plays them."""
     out = []
 
-    def watch(state: MatchState, view: PlayerView, command: AnySeatCommand) -> None:
+    def watch(hard_seat: int, state: MatchState, view: PlayerView, command: AnySeatCommand) -> None:
         if view.phase == "discard" and view.seat == hard_seat:
             assert state.hand is not None
             out.append(Decision(view, to_mask(state.hand.hands[1 - view.seat])))
 
-    for index in range(deals):
-        for hard_seat in (0, 1):
-            levels = ("hard", opponent_level) if hard_seat == 0 else (opponent_level, "hard")
-            game_seed = f"{seed}:{index}"
-            play_hand(hand_state(game_seed, index % 2, levels, rules), levels, game_seed, watch)
+    for hard_seat, levels, game_seed, state in hard_deals(opponent_level, seed, deals, rules):
+        play_hand(state, levels, game_seed, partial(watch, hard_seat))
     return out
 
 

@@ -86,6 +86,20 @@ def hand_state(seed: str, dealer: int, players: tuple[str, str], rules_name: str
     return evolve(state, dealt)
 
 
+def hard_deals(
+    opponent_level: str, seed: str, deals: int, rules_name: str
+) -> Iterator[tuple[int, tuple[str, str], str, MatchState]]:
+    """Each deal twice, hard in seat 0 then seat 1, as the studies replay the tournament's deals.
+
+    Yields hard's seat, both seats' levels, the game seed, and the freshly dealt state.
+    """
+    for index in range(deals):
+        game_seed = f"{seed}:{index}"
+        for hard_seat in (0, 1):
+            levels = ("hard", opponent_level) if hard_seat == 0 else (opponent_level, "hard")
+            yield hard_seat, levels, game_seed, hand_state(game_seed, index % 2, levels, rules_name)
+
+
 Watcher = Callable[[MatchState, PlayerView, AnySeatCommand], None]
 
 

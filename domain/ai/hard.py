@@ -58,10 +58,10 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
         return _draw(view, know)
     clock = Clock(budget_ms)
     hands = opponent.guesses(know, rng, GUESSES, clock)
-    knock = _knock(view, know, hands, clock)
+    knock, chance = _knock(view, know, hands, clock)
     if isinstance(knock, Knock):
         return knock
-    scored = quick_scores(view, know, hands, clock)
+    scored = quick_scores(view, know, hands, clock, chance)
     if knock is not None:
         # holding: keep the hand the hold was priced on, unless that card feeds a known meld
         held = CARD_INDEX[knock]
@@ -139,7 +139,11 @@ def feed(hands: list[Guess], index: int) -> float:
 
 
 def quick_scores(
-    view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock
+    view: PlayerView,
+    know: Knowledge,
+    hands: list[Guess],
+    clock: Clock,
+    chance: float | None = None,
 ) -> list[tuple[float, int]]:
     """Every legal discard scored (lower is better), best first, as (score, card index).
 
@@ -147,11 +151,14 @@ def quick_scores(
     the opponent is to knock next turn, when the deadwood held is what counts), plus
     what the card would save the opponent; a card that melds with cards the opponent
     is known to hold is ruled out whenever another discard leaves no more deadwood.
+    ``chance`` is the opponent's knock chance when the hold decision already worked it out.
     """
     mask = know.mine
     shrink = 1.0
     if DANGER_WEIGHT:
-        shrink = max(0.0, 1.0 - DANGER_WEIGHT * knock_chance(know, hands, view.knock_limit, clock))
+        if chance is None:
+            chance = knock_chance(know, hands, view.knock_limit, clock)
+        shrink = max(0.0, 1.0 - DANGER_WEIGHT * chance)
     promise = (PROMISE_EARLY * shrink, PROMISE_LATE * shrink)
     base = medium.discard_scores(view, know, promise, INTEREST_WEIGHT)
     options = [CARD_INDEX[c] for c in tactics.discardable(view)]
@@ -206,10 +213,11 @@ def knock_value(rest: int, hands: list[Guess], undercut_bonus: int, clock: Clock
 
 def _knock(
     view: PlayerView, know: Knowledge, hands: list[Guess], clock: Clock
-) -> Knock | str | None:
+) -> tuple[Knock | str | None, float | None]:
     """The knock with the best expected points, if those beat ``KNOCK_MIN_EV``.
 
     When holding is worth more, the card to throw instead (if ``HOLD_THROWS_KNOCK_CARD``).
+    Also the opponent's knock chance when pricing the hold worked it out (else None).
     """
     mine = know.mine
     options = sorted(
@@ -228,11 +236,12 @@ def _knock(
         if best is None or value > best[0]:
             best = (value, option)
     if best is None or best[0] <= KNOCK_MIN_EV:
-        return None
+        return None, None
     rest = mine & ~(1 << CARD_INDEX[best[1].card])
-    if hold_value(know, hands, rest, best[0], view, clock) > best[0]:
-        return best[1].card if HOLD_THROWS_KNOCK_CARD else None
-    return best[1]
+    hold, chance = hold_value(know, hands, rest, best[0], view, clock)
+    if hold > best[0]:
+        return (best[1].card if HOLD_THROWS_KNOCK_CARD else None), chance
+    return best[1], chance
 
 
 def hold_value(
@@ -242,8 +251,9 @@ def hold_value(
     knock_now: float,
     view: PlayerView,
     clock: Clock,
-) -> float:
-    """Expected points of not knocking this turn, over the guessed opponent hands.
+) -> tuple[float, float]:
+    """Expected points of not knocking this turn over the guessed opponent hands, and
+    the opponent's chance to knock after its next draw (as ``knock_chance`` finds it).
 
     On its next turn the opponent knocks (chance ``q``, from each guess and each card
     it may draw) into our hand ``rest`` (the knock's hand, kept by throwing the knock card): an undercut for us if we
@@ -265,18 +275,20 @@ def hold_value(
         if ginners:
             ours = sum(1 for index in stock if ginners >> index & 1)
             gin_value += share * ours * (rules.gin_bonus + deadwood_of_mask(g.hand) - knock_now)
+        knocking = 0
         for index in stock:
             theirs = _best_after(g.hand, index, limit)
             if theirs > limit:
                 continue
-            knocks += share
+            knocking += 1
             if theirs == 0:
                 value -= share * (rules.gin_bonus + mine_left)
             elif mine_left <= theirs:
                 value += share * (rules.undercut_bonus + theirs - mine_left)
             else:
                 value -= share * (mine_left - theirs)
+        knocks += share * knocking
     total = total or 1.0
     q = knocks / total
     later = knock_now - HOLD_COST + HOLD_GIN_WEIGHT * gin_value / total
-    return value / total + (1 - q) * later
+    return value / total + (1 - q) * later, q

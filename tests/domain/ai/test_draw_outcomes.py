@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
-from domain.ai import hard
+from domain.ai import hard, knowledge, opponent, tactics
 from domain.ai.clock import Clock
 from domain.ai.knowledge import Knowledge
 from domain.ai.opponent import Guess
+from domain.cards import CARD_INDEX, CARD_VALUE
 from domain.melds import deadwood_of_mask
+from domain.views import player_view
+from tests.domain.ai.positions import random_positions
 
 
 def _brute_best_after(mask: int, index: int) -> int:
@@ -84,3 +87,21 @@ def test_knock_chance_is_the_share_of_stock_cards_that_bring_a_knock() -> None:
         assert abs(got - expected) < 1e-9
         positive += expected > 0
     assert positive > 10
+
+
+def test_the_hold_price_reports_the_same_knock_chance_as_knock_chance() -> None:
+    # The discard after a hold reuses the hold's knock chance instead of working it
+    # out again, so the two must agree on every position where a knock is possible.
+    compared = 0
+    for state, seat in random_positions(seed=8, count=4000):
+        view = player_view(state, seat)
+        if view.phase != "discard" or not tactics.knocks(view):
+            continue
+        know = knowledge.read(view)
+        hands = opponent.guesses(know, random.Random(1), 8, Clock(None))
+        knock = min(tactics.knocks(view), key=lambda k: CARD_VALUE[k.card])
+        rest = know.mine & ~(1 << CARD_INDEX[knock.card])
+        _, chance = hard.hold_value(know, hands, rest, 0.0, view, Clock(None))
+        assert chance == hard.knock_chance(know, hands, view.knock_limit, Clock(None))
+        compared += 1
+    assert compared > 20

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[RecordedEvent], Awaitable[None]]
 
+STOP_GRACE_S = 5.0  # how long stop() lets the loop finish a round before cancelling it
+
 
 class LogTailer:
     """Deliver each event after ``after_position`` to ``handler`` exactly once, in order.
@@ -58,18 +60,29 @@ class LogTailer:
         self._signal = asyncio.Event()
         self._conn: Any = None
         self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
 
     async def start(self) -> None:
+        self._stop.clear()
         self.store.add_wakeup(self._signal)
         self._task = asyncio.create_task(self._run(), name="log-tailer")
 
     async def stop(self) -> None:
+        """Let the loop finish the round in hand and leave; cancel it only if it lingers.
+
+        Cancelling mid-query leaves asyncpg with errors nobody reads, so the loop is
+        asked first.
+        """
         self.store.remove_wakeup(self._signal)
-        if self._task is not None:
-            self._task.cancel()
+        task, self._task = self._task, None
+        if task is not None:
+            self._stop.set()
+            self._signal.set()
+            _, pending = await asyncio.wait({task}, timeout=STOP_GRACE_S)
+            if pending:
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
         await self._close_listener()
 
     async def catch_up(self) -> None:
@@ -100,7 +113,7 @@ class LogTailer:
 
     async def _run(self) -> None:
         backoff = 0.05
-        while True:
+        while not self._stop.is_set():
             try:
                 if self.store.is_postgres:
                     await self._listen()
@@ -108,6 +121,8 @@ class LogTailer:
                 backoff = 0.05
                 while True:
                     await self._wait()
+                    if self._stop.is_set():
+                        return
                     await self._check_listener()
                     await self.catch_up()
             except asyncio.CancelledError:
@@ -123,12 +138,17 @@ class LogTailer:
             except Exception:
                 log.exception("log tailer failed; restarting")
             await self._close_listener()
-            await asyncio.sleep(backoff)
+            with contextlib.suppress(TimeoutError):  # a stop cuts the back-off short
+                async with asyncio.timeout(backoff):
+                    await self._stop.wait()
             backoff = min(backoff * 2, 2.0)
 
     async def _wait(self) -> None:
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
+        # lands as the event fires, and then stop() would wait for this loop forever.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._signal.wait(), self.poll_interval)
+            async with asyncio.timeout(self.poll_interval):
+                await self._signal.wait()
         self._signal.clear()
 
     async def _listen(self) -> None:
@@ -153,7 +173,8 @@ class LogTailer:
         conn, self._conn = self._conn, None
         if conn is not None and not conn.is_closed():
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.close(), 2)
+                async with asyncio.timeout(2):
+                    await conn.close()
         elif conn is not None:
             conn.terminate()
 

@@ -35,7 +35,8 @@ class Watch:
     async def wait(self, timeout: float | None = None) -> bool:
         """True if woken, False on timeout."""
         try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for: see LogTailer._wait
+                await self._wake.wait()
         except TimeoutError:
             return False
         self._wake.clear()

@@ -107,7 +107,8 @@ class Projector:
                 except InfraError:
                     log.exception("projection catch-up failed; retrying")
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), poll_interval)
+                    async with asyncio.timeout(poll_interval):  # not wait_for: see LogTailer._wait
+                        await wake.wait()
                 wake.clear()
         finally:
             self.store.remove_wakeup(wake)

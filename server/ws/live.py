@@ -112,9 +112,8 @@ class LiveSession:
             woke = await self.watch.wait(timeout=wait)
             now = time.monotonic()
             if now - self.last_heard > 3 * heartbeat:
-                await asyncio.wait_for(
-                    self.socket.close(CLOSE_SILENT, "no message for three heartbeats"), 2
-                )
+                async with asyncio.timeout(2):
+                    await self.socket.close(CLOSE_SILENT, "no message for three heartbeats")
                 return
             if now - last_ping >= heartbeat:
                 last_ping = now
@@ -154,7 +153,10 @@ class LiveSession:
     async def writer(self) -> None:
         while True:
             frame = await self.queue.get()
-            await asyncio.wait_for(self.socket.send_text(frame.decode()), SEND_TIMEOUT_S)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
+            # lands as the send completes, and this loop would then outlive its socket
+            async with asyncio.timeout(SEND_TIMEOUT_S):
+                await self.socket.send_text(frame.decode())
 
     async def reader(self) -> None:
         limit = self.services.settings.ws_max_message_bytes
@@ -220,7 +222,8 @@ class LiveSession:
         token = self.socket.query_params.get("token")
         if token:
             return await self.services.player_for_token(token)
-        text = await asyncio.wait_for(self.socket.receive_text(), AUTH_TIMEOUT_S)
+        async with asyncio.timeout(AUTH_TIMEOUT_S):
+            text = await self.socket.receive_text()
         try:
             first = msgspec.json.decode(text, type=ClientMessage)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -255,9 +258,8 @@ class LiveSession:
                 failure = task.exception()
                 if isinstance(failure, TooSlow | TimeoutError):
                     with contextlib.suppress(Exception):  # bounded: its buffer may be full
-                        await asyncio.wait_for(
-                            self.socket.close(CLOSE_TOO_SLOW, "client too slow; resume"), 2
-                        )
+                        async with asyncio.timeout(2):
+                            await self.socket.close(CLOSE_TOO_SLOW, "client too slow; resume")
                 elif failure is not None and not isinstance(failure, WebSocketDisconnect):
                     log.error("live socket failed", exc_info=failure)
         finally:

@@ -26,6 +26,7 @@ from infra.database import asyncpg_dsn
 from infra.errors import StoreUnavailable, UndecodableEvent
 from infra.event_store import RecordedEvent
 from infra.sql_event_store import NOTIFY_CHANNEL, SqlEventStore
+from infra.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
@@ -138,17 +139,11 @@ class LogTailer:
             except Exception:
                 log.exception("log tailer failed; restarting")
             await self._close_listener()
-            with contextlib.suppress(TimeoutError):  # a stop cuts the back-off short
-                async with asyncio.timeout(backoff):
-                    await self._stop.wait()
+            await wait_set(self._stop, backoff)  # a stop cuts the back-off short
             backoff = min(backoff * 2, 2.0)
 
     async def _wait(self) -> None:
-        # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
-        # lands as the event fires, and then stop() would wait for this loop forever.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.poll_interval):
-                await self._signal.wait()
+        await wait_set(self._signal, self.poll_interval)
         self._signal.clear()
 
     async def _listen(self) -> None:

@@ -16,6 +16,8 @@ import asyncio
 import logging
 from collections import defaultdict
 
+from infra.waiting import wait_set
+
 log = logging.getLogger("ginrummy.fanout")
 
 
@@ -34,10 +36,7 @@ class Watch:
 
     async def wait(self, timeout: float | None = None) -> bool:
         """True if woken, False on timeout."""
-        try:
-            async with asyncio.timeout(timeout):  # not wait_for: see LogTailer._wait
-                await self._wake.wait()
-        except TimeoutError:
+        if not await wait_set(self._wake, timeout):
             return False
         self._wake.clear()
         return True

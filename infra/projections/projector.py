@@ -11,7 +11,6 @@ new ones are complete.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
@@ -24,6 +23,7 @@ from infra.errors import InfraError
 from infra.event_store import RecordedEvent
 from infra.schema import projection_checkpoints as checkpoints
 from infra.sql_event_store import SqlEventStore, translate_errors
+from infra.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
@@ -106,9 +106,7 @@ class Projector:
                     await self.catch_up()
                 except InfraError:
                     log.exception("projection catch-up failed; retrying")
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(poll_interval):  # not wait_for: see LogTailer._wait
-                        await wake.wait()
+                await wait_set(wake, poll_interval)
                 wake.clear()
         finally:
             self.store.remove_wakeup(wake)

@@ -153,8 +153,8 @@ class LiveSession:
     async def writer(self) -> None:
         while True:
             frame = await self.queue.get()
-            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
-            # lands as the send completes, and this loop would then outlive its socket
+            # asyncio.timeout, not wait_for, which can lose a cancel (see infra/waiting.py)
+            # and leave this loop running after its socket
             async with asyncio.timeout(SEND_TIMEOUT_S):
                 await self.socket.send_text(frame.decode())
 

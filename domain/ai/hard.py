@@ -28,6 +28,7 @@ from domain.ai.knowledge import Knowledge, bits, partners
 from domain.ai.opponent import Guess
 from domain.cards import CARD_INDEX, CARD_VALUE, DECK
 from domain.commands import AnySeatCommand, Discard, FinishLayoffs, Knock, LayOff
+from domain.match import WASH_AT
 from domain.melds import deadwood_of_mask
 from domain.views import PlayerView
 
@@ -260,12 +261,18 @@ def hold_value(
     hold as little as it knocks with, a loss if more, the gin bonus against us if it
     gins. Otherwise the knock is still there a turn later, worth ``HOLD_COST`` less
     as the opponent improves, and we may draw to gin ourselves (``HOLD_GIN_WEIGHT``).
+    Near the end of the stock there is no later: a discard that leaves ``WASH_AT``
+    cards washes the hand at once (worth 0), and one card more gives the opponent
+    the last turn (its stock draw and discard wash the hand).
     """
+    if view.stock_size <= WASH_AT:
+        return 0.0, 0.0
+    last_turn = view.stock_size - 1 <= WASH_AT
     limit = view.knock_limit
     rules = view.rules
     mine_left = deadwood_of_mask(rest)
     ginners = 0
-    if HOLD_GIN_WEIGHT:
+    if HOLD_GIN_WEIGHT and not last_turn:
         for index in bits(know.unseen):
             if _best_after(rest, index, 0) == 0:
                 ginners |= 1 << index
@@ -290,5 +297,5 @@ def hold_value(
         knocks += share * knocking
     total = total or 1.0
     q = knocks / total
-    later = knock_now - HOLD_COST + HOLD_GIN_WEIGHT * gin_value / total
+    later = 0.0 if last_turn else knock_now - HOLD_COST + HOLD_GIN_WEIGHT * gin_value / total
     return value / total + (1 - q) * later, q

@@ -15,8 +15,9 @@ from domain.commands import (
     PassUpCard,
     TakeUpCard,
 )
-from domain.match import apply
+from domain.match import WASH_AT, apply
 from domain.melds import best_layoffs, deadwood_of_mask, deadwood_points
+from domain.state import MatchState
 from domain.views import player_view
 from tests.domain.ai.positions import random_positions
 from tests.domain.builders import new_hand, play
@@ -121,3 +122,37 @@ def test_hard_defender_reaches_the_least_deadwood_in_random_layoffs() -> None:
         if defended >= 25:
             break
     assert defended >= 10
+
+
+def _to_the_last_discard(state: MatchState) -> MatchState:
+    """Both seats draw from the stock and throw what they drew until a discard would wash."""
+    state, _ = play(state, PassUpCard(1), PassUpCard(0))
+    while state.hand is not None and len(state.hand.stock) > WASH_AT:
+        seat = state.to_act()[0]
+        before = set(state.hand.hands[seat])
+        state, _ = apply(state, DrawStock(seat))
+        assert state.hand is not None
+        (drawn,) = set(state.hand.hands[seat]) - before
+        if len(state.hand.stock) == WASH_AT:
+            return state
+        state, _ = apply(state, Discard(seat, drawn))
+    raise AssertionError("the stock never reached the wash")
+
+
+def test_hard_knocks_rather_than_hold_into_a_wash() -> None:
+    # At the end seat 1 holds three melds, 2D and 9S, and its discard will leave two
+    # cards in the stock: holding washes the hand. Seat 0 is one jack from a knock
+    # with 3, so priced as if the hand went on, holding looked better than the knock
+    # (seat 0 knocking into an undercut); a wash is worth nothing, the knock about 16.
+    state = new_hand(
+        dealer=0,
+        non_dealer_hand="AS 2S 3S 4H 5H 6H QS QD QC 2D",
+        dealer_hand="9C TC JC 5D 5S 5C JH JD KS 3C",
+        up_card="4C",
+    )
+    state = _to_the_last_discard(state)
+    view = player_view(state, 1)
+    assert view.phase == "discard" and view.stock_size == WASH_AT
+    assert any(isinstance(command, Knock) for command in view.legal)
+    for seed in range(10):
+        assert isinstance(choose("hard", view, seed=seed), Knock)

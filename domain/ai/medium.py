@@ -2,8 +2,10 @@
 
 It discards high deadwood first but keeps cards that can still meld (two ways
 above all, and ways that are not dead in the pile), takes a face-up card when it
-lowers its best deadwood, avoids throwing what the opponent has shown interest
-in, knocks at once, and holds for gin only early, when it is one card away.
+lowers its best deadwood by melding (or by a lot without: a small saving is not
+worth the stock draw's chance of a meld), avoids throwing what the opponent has
+shown interest in, knocks at once, and holds for gin only early, when it is one
+card away.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from domain.views import PlayerView
 
 HOLD_FOR_GIN_STOCK = 20  # hold a knock for gin only while the stock has this many cards
 HOLD_FOR_GIN_DEADWOOD = 2  # ...and only when the knock would leave this little deadwood
+TAKE_UNMELDED_SAVING = 7  # take a face-up card that melds nothing only if it saves this much
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
@@ -43,7 +46,7 @@ def _draw(view: PlayerView) -> AnySeatCommand:
     mask = tactics.masks(view.hand)
     now = deadwood_of_mask(mask)
     after = tactics.best_after_taking(mask, top)
-    if after < now and (tactics.in_meld(mask, top) or now - after >= 7):
+    if after < now and (tactics.in_meld(mask, top) or now - after >= TAKE_UNMELDED_SAVING):
         return tactics.take_pile(view)
     return tactics.decline_pile(view)
 

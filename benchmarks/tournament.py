@@ -7,6 +7,7 @@ a pair are strongly correlated.
 
     python -m benchmarks.tournament --a hard --b medium --deals 200 --seed 1
     python -m benchmarks.tournament --a medium --b easy --deals 100 --matches --workers 2
+    python -m benchmarks.tournament --a medium --b medium --set-a medium.TAKE_UNMELDED_SAVING=1
 """
 
 from __future__ import annotations
@@ -136,6 +137,9 @@ def _record(result: HandScored | HandWashed, sides: tuple[Side, Side]) -> None:
             sides[1 - result.knocker].undercuts_made += 1
 
 
+A_ONLY = "A:"  # marks an override that holds only while player A decides (``--set-a``)
+
+
 def apply_overrides(overrides: list[str]) -> list[tuple[ModuleType, str, object]]:
     """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning runs).
 
@@ -168,7 +172,7 @@ Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]
 
 def play_game(args: Job) -> Game:
     """Play one game; ``swapped`` puts A in seat 1. Its overrides end with it."""
-    saved = apply_overrides(list(args[-1]))
+    saved = apply_overrides([item for item in args[-1] if not item.startswith(A_ONLY)])
     try:
         return _play(args)
     finally:
@@ -176,7 +180,8 @@ def play_game(args: Job) -> Game:
 
 
 def _play(args: Job) -> Game:
-    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, _ = args
+    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, overrides = args
+    a_only = [item.removeprefix(A_ONLY) for item in overrides if item.startswith(A_ONLY)]
     levels = (level_b, level_a) if swapped else (level_a, level_b)
     a, b = Side(), Side()
     sides = (b, a) if swapped else (a, b)
@@ -208,8 +213,12 @@ def _play(args: Job) -> Game:
             break
         seat = state.to_act()[0]
         view = player_view(state, seat)
+        saved = apply_overrides(a_only) if sides[seat] is a else []
         began = time.perf_counter()
-        command = choose(levels[seat], view, f"{game_seed}:{seat}", time_budget_ms=budget)  # type: ignore[arg-type]
+        try:
+            command = choose(levels[seat], view, f"{game_seed}:{seat}", time_budget_ms=budget)  # type: ignore[arg-type]
+        finally:
+            restore(saved)
         sides[seat].think_ms.append((time.perf_counter() - began) * 1000)
         state, _ = apply(state, command)
         if state.settlement is not None:  # a big enough hand ends even a one-hand game
@@ -261,7 +270,7 @@ def _jobs(opts: argparse.Namespace) -> Iterator[Job]:
                 swapped,
                 opts.rules,
                 opts.budget_ms,
-                tuple(opts.set),
+                (*opts.set, *(A_ONLY + item for item in opts.set_a)),
             )
 
 
@@ -272,7 +281,7 @@ def report(opts: argparse.Namespace, games: list[Game], seconds: float) -> str:
         f"{opts.a} (A) vs {opts.b} (B): {len(pairs)} duplicate deals, {len(games)} {unit}es"
         if opts.matches
         else f"{opts.a} (A) vs {opts.b} (B): {len(pairs)} duplicate deals, {len(games)} hands",
-        f"rules {opts.rules}, seed {opts.seed}, budget {opts.budget_ms} ms, overrides {opts.set}, "
+        f"rules {opts.rules}, seed {opts.seed}, budget {opts.budget_ms} ms, overrides {opts.set}, A only {opts.set_a}, "
         f"{seconds:.0f} s on {platform.machine()} {platform.python_implementation()} "
         f"{platform.python_version()}",
     ]
@@ -331,6 +340,13 @@ def main(argv: list[str] | None = None) -> None:
         default=[],
         metavar="MODULE.NAME=VALUE",
         help="tuning only: override a constant of domain.ai.MODULE for every player",
+    )
+    parser.add_argument(
+        "--set-a",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=VALUE",
+        help="the same for player A alone (a level against a variant of itself)",
     )
     opts = parser.parse_args(argv)
     jobs = list(_jobs(opts))

@@ -9,6 +9,7 @@ import pytest
 
 from benchmarks import paired
 from benchmarks.tournament import play_game
+from domain.ai import medium
 
 
 def test_one_level_against_itself_nets_exactly_zero_on_every_duplicate_deal() -> None:
@@ -61,3 +62,24 @@ def test_a_saved_baseline_is_reused_only_for_the_same_deals(
     assert "baseline []: +100.000" not in again
     assert "paired difference: +0.000 ± 0.000 points per hand over 2 deals" in again
     assert "paired difference: +0.000 ± 0.000 points per hand over 3 deals" in first
+
+
+def test_an_override_for_a_alone_leaves_b_as_it_was() -> None:
+    def games(a: str, b: str, overrides: tuple[str, ...]) -> list[float]:
+        played = [
+            play_game((a, b, "side", i, i % 2, s, "arcadia", None, overrides))
+            for i in range(10)
+            for s in (False, True)
+        ]
+        return paired.net_per_deal(played)
+
+    literal = "medium.TAKE_UNMELDED_SAVING=1"
+    before = medium.TAKE_UNMELDED_SAVING
+    # Easy never reads medium's constants: A alone or everyone, the same games...
+    assert games("medium", "easy", ("A:" + literal,)) == games("medium", "easy", (literal,))
+    assert games("medium", "easy", ("A:" + literal,)) != games("medium", "easy", ())
+    # ...but medium against itself: changed for both seats, each pair still cancels;
+    # changed for A alone, it does not.
+    assert games("medium", "medium", (literal,)) == [0.0] * 10
+    assert games("medium", "medium", ("A:" + literal,)) != [0.0] * 10
+    assert before == medium.TAKE_UNMELDED_SAVING  # put back after every decision

@@ -26,7 +26,8 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "GINRUMMY_AI_TIME_CAP_MS",
         "400",
         "Upper bound on the hard AI's thinking time for one decision, in milliseconds "
-        "(its decisions measure p95 ~14 ms; the cap only guards the worst case).",
+        "(its decisions measure p95 15–45 ms here, depending on the day; the cap only guards "
+        "the worst case).",
     ),
     (
         "max_body_bytes",

@@ -126,11 +126,12 @@ async def test_a_broken_watch_is_dropped_without_stopping_the_others() -> None:
     assert hub.watcher_count("m") == 1
 
 
-def test_the_configuration_page_shows_the_current_table() -> None:
+def test_the_configuration_page_and_the_readme_show_the_current_table() -> None:
     from pathlib import Path
 
-    page = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
-    assert settings_markdown() in page.read_text()
+    root = Path(__file__).resolve().parents[2]
+    for page in (root / "docs" / "configuration.md", root / "README.md"):
+        assert settings_markdown() in page.read_text(), page.name
 
 
 def test_the_websocket_protocol_document_names_every_frame_type() -> None:

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 
-from benchmarks.tournament import apply_overrides, hard_deals, mean_ci, play_hand, restore
+from benchmarks.tournament import hard_deals, mean_ci, overridden, play_hand
 from domain.ai import hard, knowledge, opponent
 from domain.ai.clock import Clock
 from domain.ai.opponent import Guess
@@ -85,8 +85,7 @@ def judge(decision: Decision, guesses: list[Guess]) -> Outcome:
 
 def judge_all(decisions: list[Decision], overrides: list[str]) -> list[Outcome]:
     """Every decision judged with the guess model as ``overrides`` set it."""
-    saved = apply_overrides(overrides)
-    try:
+    with overridden(overrides):
         out = []
         for number, decision in enumerate(decisions):
             know = knowledge.read(decision.view)
@@ -94,8 +93,6 @@ def judge_all(decisions: list[Decision], overrides: list[str]) -> list[Outcome]:
             guesses = opponent.guesses(know, rng, hard.GUESSES, Clock(None))
             out.append(judge(decision, guesses))
         return out
-    finally:
-        restore(saved)
 
 
 def _mean(values: list[float]) -> str:

@@ -20,7 +20,8 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -140,31 +141,30 @@ def _record(result: HandScored | HandWashed, sides: tuple[Side, Side]) -> None:
 A_ONLY = "A:"  # marks an override that holds only while player A decides (``--set-a``)
 
 
-def apply_overrides(overrides: list[str]) -> list[tuple[ModuleType, str, object]]:
-    """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning runs).
-
-    Returns what was there before, for ``restore``.
-    """
+@contextmanager
+def overridden(overrides: Iterable[str]) -> Iterator[None]:
+    """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning
+    runs) for the ``with`` block; the old values are put back after it, last first."""
     saved: list[tuple[ModuleType, str, object]] = []
-    for item in overrides:
-        target, _, raw = item.partition("=")
-        module_name, _, name = target.rpartition(".")
-        module = importlib.import_module(f"domain.ai.{module_name}")
-        if not hasattr(module, name):
-            raise SystemExit(f"domain.ai.{module_name} has no constant {name}")
-        current = getattr(module, name)
-        value = (
-            raw.lower() in ("1", "true", "yes") if isinstance(current, bool) else type(current)(raw)
-        )
-        saved.append((module, name, current))
-        setattr(module, name, value)
-    return saved
-
-
-def restore(saved: list[tuple[ModuleType, str, object]]) -> None:
-    """Put back the constants ``apply_overrides`` replaced, last first."""
-    for module, name, value in reversed(saved):
-        setattr(module, name, value)
+    try:
+        for item in overrides:
+            target, _, raw = item.partition("=")
+            module_name, _, name = target.rpartition(".")
+            module = importlib.import_module(f"domain.ai.{module_name}")
+            if not hasattr(module, name):
+                raise SystemExit(f"domain.ai.{module_name} has no constant {name}")
+            current = getattr(module, name)
+            value = (
+                raw.lower() in ("1", "true", "yes")
+                if isinstance(current, bool)
+                else type(current)(raw)
+            )
+            saved.append((module, name, current))
+            setattr(module, name, value)
+        yield
+    finally:
+        for module, name, current in reversed(saved):
+            setattr(module, name, current)
 
 
 Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]
@@ -172,11 +172,8 @@ Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]
 
 def play_game(args: Job) -> Game:
     """Play one game; ``swapped`` puts A in seat 1. Its overrides end with it."""
-    saved = apply_overrides([item for item in args[-1] if not item.startswith(A_ONLY)])
-    try:
+    with overridden(item for item in args[-1] if not item.startswith(A_ONLY)):
         return _play(args)
-    finally:
-        restore(saved)
 
 
 def _play(args: Job) -> Game:
@@ -213,13 +210,10 @@ def _play(args: Job) -> Game:
             break
         seat = state.to_act()[0]
         view = player_view(state, seat)
-        saved = apply_overrides(a_only) if sides[seat] is a else []
-        began = time.perf_counter()
-        try:
+        with overridden(a_only if sides[seat] is a else ()):
+            began = time.perf_counter()
             command = choose(levels[seat], view, f"{game_seed}:{seat}", time_budget_ms=budget)  # type: ignore[arg-type]
-        finally:
-            restore(saved)
-        sides[seat].think_ms.append((time.perf_counter() - began) * 1000)
+            sides[seat].think_ms.append((time.perf_counter() - began) * 1000)
         state, _ = apply(state, command)
         if state.settlement is not None:  # a big enough hand ends even a one-hand game
             last = state.last_result

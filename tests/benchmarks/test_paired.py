@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import paired
-from benchmarks.tournament import play_game
+from benchmarks.tournament import A_ONLY, play_game
 from domain.ai import medium
 
 
@@ -76,10 +76,10 @@ def test_an_override_for_a_alone_leaves_b_as_it_was() -> None:
     literal = "medium.TAKE_UNMELDED_SAVING=1"
     before = medium.TAKE_UNMELDED_SAVING
     # Easy never reads medium's constants: A alone or everyone, the same games...
-    assert games("medium", "easy", ("A:" + literal,)) == games("medium", "easy", (literal,))
-    assert games("medium", "easy", ("A:" + literal,)) != games("medium", "easy", ())
+    assert games("medium", "easy", (A_ONLY + literal,)) == games("medium", "easy", (literal,))
+    assert games("medium", "easy", (A_ONLY + literal,)) != games("medium", "easy", ())
     # ...but medium against itself: changed for both seats, each pair still cancels;
     # changed for A alone, it does not.
     assert games("medium", "medium", (literal,)) == [0.0] * 10
-    assert games("medium", "medium", ("A:" + literal,)) != [0.0] * 10
+    assert games("medium", "medium", (A_ONLY + literal,)) != [0.0] * 10
     assert before == medium.TAKE_UNMELDED_SAVING  # put back after every decision

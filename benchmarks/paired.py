@@ -78,7 +78,7 @@ def _jobs(opts: argparse.Namespace, overrides: list[str]) -> Iterator[Job]:
     for seed in opts.seeds.split(","):
         for index in range(opts.deals):
             for swapped in (False, True):
-                yield (
+                yield Job(
                     opts.a,
                     opts.b,
                     seed,

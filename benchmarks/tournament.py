@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import NamedTuple
 
 from tqdm import tqdm
 
@@ -138,9 +139,6 @@ def _record(result: HandScored | HandWashed, sides: tuple[Side, Side]) -> None:
             sides[1 - result.knocker].undercuts_made += 1
 
 
-A_ONLY = "A:"  # marks an override that holds only while player A decides (``--set-a``)
-
-
 @contextmanager
 def overridden(overrides: Iterable[str]) -> Iterator[None]:
     """``module.NAME=value`` sets a tuning constant of ``domain.ai.module`` (for tuning
@@ -167,18 +165,29 @@ def overridden(overrides: Iterable[str]) -> Iterator[None]:
             setattr(module, name, current)
 
 
-Job = tuple[str, str, str, int, int, bool, str, float | None, tuple[str, ...]]
+class Job(NamedTuple):
+    """One game to play (picklable, for the worker processes)."""
+
+    level_a: str
+    level_b: str
+    seed: str
+    index: int  # the deal's number: the game seed is ``seed:index``
+    dealer: int  # the dealer of a one-hand game; -1 plays whole matches
+    swapped: bool  # A sits in seat 1
+    rules_name: str
+    budget: float | None  # hard's time cap in ms
+    overrides: tuple[str, ...] = ()  # tuning constants for every player (``--set``)
+    a_overrides: tuple[str, ...] = ()  # ...and for player A alone (``--set-a``)
 
 
-def play_game(args: Job) -> Game:
+def play_game(job: Job) -> Game:
     """Play one game; ``swapped`` puts A in seat 1. Its overrides end with it."""
-    with overridden(item for item in args[-1] if not item.startswith(A_ONLY)):
-        return _play(args)
+    with overridden(job.overrides):
+        return _play(job)
 
 
-def _play(args: Job) -> Game:
-    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, overrides = args
-    a_only = [item.removeprefix(A_ONLY) for item in overrides if item.startswith(A_ONLY)]
+def _play(job: Job) -> Game:
+    level_a, level_b, seed, index, dealer, swapped, rules_name, budget, _, a_only = job
     levels = (level_b, level_a) if swapped else (level_a, level_b)
     a, b = Side(), Side()
     sides = (b, a) if swapped else (a, b)
@@ -255,7 +264,7 @@ def _jobs(opts: argparse.Namespace) -> Iterator[Job]:
     for index in range(opts.deals):
         dealer = -1 if opts.matches else index % 2
         for swapped in (False, True):
-            yield (
+            yield Job(
                 opts.a,
                 opts.b,
                 str(opts.seed),
@@ -264,7 +273,8 @@ def _jobs(opts: argparse.Namespace) -> Iterator[Job]:
                 swapped,
                 opts.rules,
                 opts.budget_ms,
-                (*opts.set, *(A_ONLY + item for item in opts.set_a)),
+                tuple(opts.set),
+                tuple(opts.set_a),
             )
 
 

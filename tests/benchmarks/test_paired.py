@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from benchmarks import paired
-from benchmarks.tournament import A_ONLY, play_game
+from benchmarks.tournament import Job, play_game
 from domain.ai import medium
 
 
 def test_one_level_against_itself_nets_exactly_zero_on_every_duplicate_deal() -> None:
     games = [
-        play_game(("medium", "medium", "dup", index, index % 2, swapped, "arcadia", None, ()))
+        play_game(Job("medium", "medium", "dup", index, index % 2, swapped, "arcadia", None))
         for index in range(6)
         for swapped in (False, True)
     ]
@@ -33,7 +33,7 @@ def test_a_variant_identical_to_its_baseline_differs_by_nothing(
 def test_a_changed_constant_changes_the_games() -> None:
     def net(overrides: tuple[str, ...]) -> list[float]:
         games = [
-            play_game(("medium", "easy", "chg", i, i % 2, s, "arcadia", None, overrides))
+            play_game(Job("medium", "easy", "chg", i, i % 2, s, "arcadia", None, overrides))
             for i in range(8)
             for s in (False, True)
         ]
@@ -65,21 +65,21 @@ def test_a_saved_baseline_is_reused_only_for_the_same_deals(
 
 
 def test_an_override_for_a_alone_leaves_b_as_it_was() -> None:
-    def games(a: str, b: str, overrides: tuple[str, ...]) -> list[float]:
+    def games(a: str, b: str, everyone: tuple[str, ...], a_alone: tuple[str, ...]) -> list[float]:
         played = [
-            play_game((a, b, "side", i, i % 2, s, "arcadia", None, overrides))
+            play_game(Job(a, b, "side", i, i % 2, s, "arcadia", None, everyone, a_alone))
             for i in range(10)
             for s in (False, True)
         ]
         return paired.net_per_deal(played)
 
-    literal = "medium.TAKE_UNMELDED_SAVING=1"
+    literal = ("medium.TAKE_UNMELDED_SAVING=1",)
     before = medium.TAKE_UNMELDED_SAVING
     # Easy never reads medium's constants: A alone or everyone, the same games...
-    assert games("medium", "easy", (A_ONLY + literal,)) == games("medium", "easy", (literal,))
-    assert games("medium", "easy", (A_ONLY + literal,)) != games("medium", "easy", ())
+    assert games("medium", "easy", (), literal) == games("medium", "easy", literal, ())
+    assert games("medium", "easy", (), literal) != games("medium", "easy", (), ())
     # ...but medium against itself: changed for both seats, each pair still cancels;
     # changed for A alone, it does not.
-    assert games("medium", "medium", (literal,)) == [0.0] * 10
-    assert games("medium", "medium", (A_ONLY + literal,)) != [0.0] * 10
+    assert games("medium", "medium", literal, ()) == [0.0] * 10
+    assert games("medium", "medium", (), literal) != [0.0] * 10
     assert before == medium.TAKE_UNMELDED_SAVING  # put back after every decision

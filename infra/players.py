@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import msgspec
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.errors import AlreadyExists
@@ -37,6 +37,17 @@ class Players:
             except sa_exc.IntegrityError as error:
                 raise AlreadyExists(f"player {id!r} or its token already exists") from error
         return player
+
+    async def rename(self, id: str, name: str) -> Player | None:
+        """Give the player a new display name; None if there is no such player."""
+        with translate_errors():
+            async with self.engine.begin() as conn:
+                changed = await conn.execute(
+                    update(players).where(players.c.id == id).values(name=name)
+                )
+        if changed.rowcount == 0:
+            return None
+        return await self.get_player(id)
 
     async def player_by_token_hash(self, token_hash: str) -> Player | None:
         return await self._one(players.c.token_hash == token_hash)

@@ -60,6 +60,13 @@ class NotYourMatch(ServerError):
     status = 403
 
 
+class NotYou(ServerError):
+    """The token is valid but names another player than the one the request changes."""
+
+    rule = "not_you"
+    status = 403
+
+
 class MatchNotFound(ServerError):
     """No match with that id."""
 
@@ -111,6 +118,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "invalid_rules": (422, "Invalid rule set"),
     "unauthorized": (401, "Missing or invalid bearer token"),
     "not_your_match": (403, "You hold no seat in this match"),
+    "not_you": (403, "A player can change only itself"),
     "match_not_found": (404, "No such match"),
     "player_not_found": (404, "No such player"),
     "not_found": (404, "No such resource"),
@@ -207,8 +215,14 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     return problem_response(problem, headers)  # keeps e.g. the Allow header of a 405
 
 
-def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """OpenAPI declarations of the problems a route may answer with."""
+def problem_responses(
+    *statuses: int, described_as: Mapping[int, str] | None = None
+) -> dict[int, ResponseSpec]:
+    """OpenAPI declarations of the problems a route may answer with.
+
+    ``described_as`` replaces a status's usual description where the route means
+    something else by it.
+    """
     described = {
         400: "Malformed JSON or request",
         401: "Missing or invalid bearer token",
@@ -218,6 +232,7 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
         413: "Request body too large",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         503: "Database unavailable",
+        **(described_as or {}),
     }
     return {
         status: ResponseSpec(

@@ -134,6 +134,15 @@ class CreatePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
     name: Annotated[str, Meta(min_length=1, max_length=40)]
 
 
+class RenamePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+
+
+class PlayerProfile(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+
+
 class PlayerCreated(msgspec.Struct, frozen=True):
     """The token is shown once; the server keeps only its hash."""
 

@@ -36,7 +36,8 @@ class Services:
         return await self.player_for_token(bearer_token(authorization))
 
     async def player_for_token(self, token: str) -> Player:
-        """The token's player; known tokens are cached (a player never changes or goes)."""
+        """The token's player; known tokens are cached (a player's id and token never
+        change and a player never goes; its name may change, so callers use only the id)."""
         token_hash = hash_token(token)
         player = self._known_tokens.get(token_hash)
         if player is None:

@@ -5,13 +5,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, get, patch, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody
 
 from server.auth import hash_token, new_token
-from server.problems import PlayerNotFound, problem_responses
-from server.schemas import CreatePlayerRequest, PlayerCreated, PlayerStats, strict_body
+from server.problems import NotYou, PlayerNotFound, problem_responses
+from server.schemas import (
+    CreatePlayerRequest,
+    PlayerCreated,
+    PlayerProfile,
+    PlayerStats,
+    RenamePlayerRequest,
+    strict_body,
+)
 from server.services import services_of
 
 
@@ -35,6 +42,49 @@ class PlayersController(Controller):
             uuid.uuid4().hex, data.name, hash_token(token)
         )
         return PlayerCreated(id=player.id, name=player.name, token=token)
+
+    @get(
+        "/{player_id:str}",
+        operation_id="getPlayer",
+        responses=problem_responses(401, 404),
+        security=[{"bearer": []}],
+    )
+    async def get_player(
+        self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
+    ) -> PlayerProfile:
+        """A player's id and display name."""
+        services = services_of(state)
+        await services.authenticate(request.headers.get("authorization"))
+        player = await services.players.get_player(player_id)
+        if player is None:
+            raise PlayerNotFound(f"no player {player_id!r}")
+        return PlayerProfile(id=player.id, name=player.name)
+
+    @patch(
+        "/{player_id:str}",
+        operation_id="renamePlayer",
+        responses=problem_responses(
+            401, 403, 404, 413, described_as={403: "The token belongs to another player"}
+        ),
+        security=[{"bearer": []}],
+    )
+    async def rename_player(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        player_id: FromPath[str],
+        data: JSONBody[RenamePlayerRequest],
+    ) -> PlayerProfile:
+        """Change your own display name; your id, token and matches stay as they are."""
+        services = services_of(state)
+        caller = await services.authenticate(request.headers.get("authorization"))
+        data = await strict_body(request, RenamePlayerRequest)
+        if player_id != caller.id:
+            raise NotYou("a token can rename only its own player")
+        player = await services.players.rename(player_id, data.name)
+        if player is None:
+            raise PlayerNotFound(f"no player {player_id!r}")
+        return PlayerProfile(id=player.id, name=player.name)
 
     @get(
         "/{player_id:str}/stats",

@@ -315,3 +315,38 @@ async def test_tokens_never_reach_the_server_log(database_url: str, tmp_path: Pa
     log = server.log_path.read_text()
     assert "/live?token=***" in log, "the socket's URL is logged, masked"
     assert player.token not in log
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProcess) -> None:
+    ada = await Player.create(server.url, name="Ada")
+    other = await Player.create(server.url, name="Bob")
+    match = await ada.new_match(seed="rename")
+    anonymous = httpx.AsyncClient(base_url=server.url)
+    profile = f"/v1/players/{ada.id}"
+
+    renamed = await ada.client.patch(profile, json={"name": "Ada Lovelace"})
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json() == {"id": ada.id, "name": "Ada Lovelace"}
+    assert (await other.client.get(profile)).json()["name"] == "Ada Lovelace"
+    listing = (await ada.client.get("/v1/matches")).json()["matches"]
+    assert [m["match_id"] for m in listing] == [match["match_id"]]
+
+    refusals = [
+        (other.client.patch(profile, json={"name": "Mallory"}), 403, "not-you"),
+        (anonymous.patch(profile, json={"name": "X"}), 401, None),
+        (ada.client.patch(profile, json={"name": ""}), 422, None),
+        (ada.client.patch(profile, json={"name": "Ada", "admin": True}), 422, None),
+        (ada.client.patch("/v1/players/nobody", json={"name": "X"}), 403, "not-you"),
+    ]
+    for request, status, rule in refusals:
+        response = await request
+        assert response.status_code == status, response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+        if rule:
+            assert response.json()["type"].endswith(rule)
+    assert (await ada.client.get(profile)).json()["name"] == "Ada Lovelace"
+    assert (await ada.client.get("/v1/players/nobody")).status_code == 404
+    for client in (ada, other):
+        await client.close()
+    await anonymous.aclose()

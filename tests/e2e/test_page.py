@@ -260,6 +260,8 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     else:
         assert "washed" in result
     page.screenshot(path=str(shots / "hand-end.png"), full_page=True, animations="disabled")
+    # The hand's moves are all listed, from the up-card on.
+    assert page.locator("#moves li").count() == len(view["moves"])
     # The next hand is one click (or key) away, and a reload resumes the same match.
     page.reload()
     page.wait_for_selector("body[data-screen=table]")
@@ -528,3 +530,94 @@ def test_the_start_form_changes_single_rules_of_a_preset(site: str, page: Page) 
     changed = {field for field in preset if rules[field] != preset[field]}
     assert changed == {"name", "knock_limit", "target"}
     assert (rules["knock_limit"], rules["target"]) == (5, 50)
+
+
+def start_from_the_form(page: Page, site: str, name: str) -> tuple[str, str]:
+    """Deal a match against easy from the start form; the stored token and match id."""
+    page.goto(f"{site}/?delay={DELAY_MS}")
+    page.fill("#name", name)
+    page.select_option("#level", "easy")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    return stored(page)
+
+
+def test_a_new_name_renames_the_player_and_keeps_its_matches(site: str, page: Page) -> None:
+    token, first = start_from_the_form(page, site, "Ada")
+    page.click("#nav-new")
+    page.wait_for_selector("#resume:not([hidden])")
+    assert "against Computer (easy)" in page.inner_text("#resume")
+
+    page.fill("#name", "Ada Lovelace")
+    page.click("[data-testid=start]")
+    page.wait_for_function(f"localStorage.getItem('ginrummy.match') !== {json.dumps(first)}")
+    same_token, second = stored(page)
+    assert same_token == token and second != first
+    player = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
+    profile = httpx.get(
+        f"{site}/v1/players/{player['id']}", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert profile.json()["name"] == "Ada Lovelace"
+    assert "Ada Lovelace" in page.inner_text("#who")
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{first}")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    assert stored(page) == (token, first), "the first match still opens for the renamed player"
+
+
+def test_signing_out_asks_first_and_can_be_called_off(site: str, page: Page) -> None:
+    token, _ = start_from_the_form(page, site, "Grace")
+    page.click("#nav-signout")
+    page.wait_for_selector("#signout-confirm:not([hidden])")
+    assert "cannot be opened again" in page.inner_text("#signout-confirm")
+    page.keyboard.press("Enter")  # the focused choice is to keep playing
+    assert page.is_hidden("#signout-confirm")
+    assert stored(page)[0] == token
+
+    page.click("#nav-signout")
+    page.click("[data-testid=signout-yes]")
+    page.wait_for_selector("body[data-screen=start]")
+    assert page.evaluate("localStorage.getItem('ginrummy.player')") is None
+    assert page.inner_text("#who") == "Not signed in"
+
+
+def test_a_keyboard_player_keeps_focus_on_the_table_after_acting(site: str, page: Page) -> None:
+    start_from_the_form(page, site, "Alan")
+    page.wait_for_selector("#actions button:not([disabled])")
+    page.focus("#actions button:not([disabled])")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.busy === 'true'", timeout=TIMEOUT_MS)
+    settle(page)
+    focus = page.evaluate(
+        """() => { const el = document.activeElement;
+                   return [el !== document.body && document.getElementById('screen-table').contains(el),
+                           el.tagName, el.disabled === true]; }"""
+    )
+    assert focus[0] is True and focus[2] is False, focus
+
+
+def test_an_unreachable_server_is_said_plainly(site: str, page: Page) -> None:
+    start_from_the_form(page, site, "Barbara")
+    version = page.get_attribute("body", "data-version")
+    page.route("**/v1/matches/*/actions", lambda route: route.abort("connectionrefused"))
+    page.click("#actions button:not([disabled])")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.inner_text("#toast").startswith("Cannot reach the server")
+    assert page.get_attribute("body", "data-version") == version
+
+
+def test_the_moves_say_gin_and_big_gin_not_knock(site: str, page: Page) -> None:
+    page.goto(f"{site}/?delay={DELAY_MS}")
+    told = page.evaluate(
+        """async () => {
+             const { describeMove } = await import('/js/table.js');
+             const view = (kind) => ({ players: ['Ada', 'Computer (hard)'], seat: 0, knock: { kind } });
+             return [describeMove(view('gin'), [1, 'knock', '3S']),
+                     describeMove(view('big_gin'), [1, 'knock', null]),
+                     describeMove(view('knock'), [0, 'knock', '3S'])];
+           }"""
+    )
+    assert "went gin, discarding 3" in told[0], told
+    assert told[1].endswith("declared big gin."), told
+    assert "knocked, discarding 3" in told[2], told

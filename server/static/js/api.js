@@ -31,16 +31,24 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The server could not be reached at all (it is down, or the connection is). */
+export class NetworkError extends Error {}
+
 async function request(method, path, body, extraHeaders = {}) {
   const headers = { Accept: 'application/json', ...extraHeaders };
   const player = savedPlayer();
   if (player) headers.Authorization = `Bearer ${player.token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new NetworkError(String(err && err.message ? err.message : err));
+  }
   const text = await response.text();
   let data = null;
   try {
@@ -56,6 +64,7 @@ const match = (id) => `/v1/matches/${encodeURIComponent(id)}`;
 
 export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
+  renamePlayer: (id, name) => request('PATCH', `/v1/players/${encodeURIComponent(id)}`, { name }),
   createMatch: (level, rules) => request('POST', '/v1/matches', { level, rules }),
   getMatch: (id) => request('GET', match(id)),
   listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),

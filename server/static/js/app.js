@@ -5,6 +5,7 @@ import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePl
 import { closeMatch, expectMatch, onDragStart, onDrop, onTableClick, onTableKey, openMatch } from './match.js';
 import { showHistory, showReplay } from './history.js';
 import { problemText, show, toast } from './ui.js';
+import { displayName } from './words.js';
 
 function renderWho() {
   const player = savedPlayer();
@@ -47,7 +48,7 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}` }, `against ${m.opponent} (${m.level}, ${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`)),
+            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}` }, `against ${displayName(m.opponent, null)} (${m.level}, ${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`)),
           ),
         ),
       );
@@ -83,10 +84,12 @@ async function startMatch(event) {
   button.disabled = true;
   try {
     let player = savedPlayer();
-    if (!player || player.name !== name) {
+    if (!player) {
       const created = await api.createPlayer(name);
       player = { id: created.id, name: created.name, token: created.token };
       savePlayer(player);
+    } else if (player.name !== name) {
+      await renameOrStartOver(player, name);
     }
     let started;
     try {
@@ -108,6 +111,47 @@ async function startMatch(event) {
   }
 }
 
+/** A new name renames this browser's player: its matches stay its own. */
+async function renameOrStartOver(player, name) {
+  try {
+    const renamed = await api.renamePlayer(player.id, name);
+    savePlayer({ ...player, name: renamed.name });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) throw err;
+    forgetPlayer(); // a token from another database: createMatch's retry makes a new player
+  }
+  renderWho();
+}
+
+/** Signing out forgets the only key to this player's matches, so it asks first. */
+function askSignOut() {
+  const player = savedPlayer();
+  if (!player) return;
+  fill(
+    $('#signout-confirm'),
+    h('p', {}, `Sign out ${player.name}? This browser forgets the player, and its matches cannot be opened again.`),
+    h('button', { type: 'button', class: 'danger', 'data-testid': 'signout-yes', onclick: signOut }, 'Sign out and forget'),
+    h('button', { type: 'button', 'data-testid': 'signout-no', onclick: closeSignOut }, 'Keep playing'),
+  );
+  $('#signout-confirm').hidden = false;
+  $('#signout-confirm [data-testid=signout-no]').focus();
+}
+
+function closeSignOut() {
+  $('#signout-confirm').hidden = true;
+  $('#nav-signout').focus();
+}
+
+function signOut() {
+  forgetPlayer();
+  saveMatch(null);
+  closeMatch();
+  $('#signout-confirm').hidden = true;
+  $('#name').value = '';
+  location.hash = '#/';
+  renderWho();
+}
+
 function init() {
   $('#start-form').addEventListener('submit', startMatch);
   $('#screen-table').addEventListener('click', onTableClick);
@@ -115,13 +159,7 @@ function init() {
   $('#piles').addEventListener('dragover', (e) => e.preventDefault());
   $('#piles').addEventListener('drop', onDrop);
   document.addEventListener('keydown', onTableKey);
-  $('#nav-signout').addEventListener('click', () => {
-    forgetPlayer();
-    saveMatch(null);
-    closeMatch();
-    location.hash = '#/';
-    renderWho();
-  });
+  $('#nav-signout').addEventListener('click', askSignOut);
   window.addEventListener('hashchange', route);
   if (!location.hash || location.hash === '#') {
     const id = savedMatch();

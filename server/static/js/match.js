@@ -23,7 +23,7 @@ const game = {
   running: false,
   inFlight: false,
   feed: null,
-  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null },
+  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false },
 };
 
 
@@ -184,15 +184,28 @@ function chooseSelection(view) {
 
 function draw() {
   if (!game.view) return;
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  const active = document.activeElement;
+  const focused = active && active.dataset ? active.dataset.card : null;
+  // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.
+  if (active && active !== document.body) game.ui.onTable = $('#screen-table').contains(active);
   renderTable(game.view, game.ui);
   // An animation plays once, when its event is shown, not again on the next redraw.
   game.ui.flash = null;
   game.ui.fresh = null;
-  if (focused) {
-    const again = $(`#hand [data-card="${focused}"]`);
-    if (again && !again.disabled) again.focus();
+  const again = focused && $(`#hand [data-card="${focused}"]:not([disabled])`);
+  if (again) again.focus();
+  else if (game.ui.onTable && (document.activeElement === $('#turn') || !$('#screen-table').contains(document.activeElement))) {
+    focusNextStep();
   }
+}
+
+/** Focus what the player does next: the chosen card, else the first action, else the turn line. */
+function focusNextStep() {
+  const target =
+    $(`#hand [data-card="${game.ui.selected}"]:not([disabled])`) ||
+    $('#actions button:not([disabled])') ||
+    $('#turn');
+  target.focus({ preventScroll: true });
 }
 
 async function act(action) {

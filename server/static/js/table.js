@@ -275,19 +275,23 @@ const VERB = {
   draw_stock: (c) => (c ? `drew ${c} from the stock` : 'drew from the stock'),
   draw_discard: (c) => `took ${c} from the pile`,
   discard: (c) => `discarded ${c}`,
-  knock: (c) => `knocked, discarding ${c}`,
+  knock: (c, kind) => {
+    const words = { gin: 'went gin', big_gin: 'declared big gin' }[kind] || 'knocked';
+    return c ? `${words}, discarding ${c}` : words;
+  },
   lay_off: (c) => `laid off ${c}`,
 };
 
 /** One public move of the hand ([seat, action, card]) in words. */
 export function describeMove(view, [seat, action, card]) {
   const name = card ? cardName(card) : '';
-  const words = VERB[action] ? VERB[action](name).trim() : `${action} ${name}`.trim();
+  const kind = view.knock && view.knock.kind; // a hand has one knock: the moves' "knock" is it
+  const words = VERB[action] ? VERB[action](name, kind).trim() : `${action} ${name}`.trim();
   return `${seatName(view.players, seat, view.seat)} ${words}.`;
 }
 
 function movesList(view) {
-  return view.moves.slice(-12).map((move) => h('li', {}, describeMove(view, move)));
+  return view.moves.map((move) => h('li', {}, describeMove(view, move)));
 }
 
 export function renderTable(view, ui) {

@@ -1,6 +1,6 @@
 // Screens and messages shared by the page's parts.
 import { $, $$, fill } from './dom.js';
-import { ApiError } from './api.js';
+import { ApiError, NetworkError } from './api.js';
 
 export function show(screen) {
   for (const el of $$('.screen')) el.hidden = el.id !== `screen-${screen}`;
@@ -21,6 +21,7 @@ export function problemText(err) {
     const p = err.problem;
     return `${p.title || 'Error'}${p.detail && p.detail !== p.title ? `: ${p.detail}` : ''}`;
   }
+  if (err instanceof NetworkError) return 'Cannot reach the server: check that it is running and your connection, then try again.';
   return String(err && err.message ? err.message : err);
 }
 

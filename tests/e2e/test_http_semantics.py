@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.harness import Player, ServerProcess
+
+OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -45,4 +49,22 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
         problem = response.json()
         assert problem["rule"] == "invalid_request", problem
         assert problem["detail"].startswith(f"{field}: "), (field, problem["detail"])
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_options_allows_every_method_each_documented_path_answers(
+    server: ServerProcess,
+) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="options")
+    ids = {"match_id": match["match_id"], "player_id": player.id}
+    paths = json.loads(OPENAPI.read_text())["paths"]
+    assert "/v1/matches" in paths
+    for template, operations in paths.items():
+        path = template.format(**ids)
+        response = await player.client.options(path)
+        assert response.status_code == 204, (path, response.text)
+        allowed = {method.strip() for method in response.headers["allow"].split(",")}
+        assert allowed == {m.upper() for m in operations} | {"OPTIONS"}, template
     await player.close()

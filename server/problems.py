@@ -255,8 +255,23 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     problem = problem_for(exc, request)
     if problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-    headers = exc.headers if isinstance(exc, HTTPException) else None
+    headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+    if problem.status == 401:
+        headers.setdefault("WWW-Authenticate", bearer_challenge(request))
     return problem_response(problem, headers)  # keeps e.g. the Allow header of a 405
+
+
+def bearer_challenge(request: Request[Any, Any, Any]) -> str:
+    """The challenge a 401 must carry (RFC 9110 §11.6.1), in RFC 6750 §3's terms.
+
+    A request that sent no bearer token learns only the scheme; one that sent a
+    token which matches no player is told the token is invalid, so a client can tell
+    "log in" from "your token is gone". HTTP only: a socket has no headers to answer.
+    """
+    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return 'Bearer error="invalid_token"'
+    return "Bearer"
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.harness import Player, ServerProcess
@@ -67,4 +68,40 @@ async def test_options_allows_every_method_each_documented_path_answers(
         assert response.status_code == 204, (path, response.text)
         allowed = {method.strip() for method in response.headers["allow"].split(",")}
         assert allowed == {m.upper() for m in operations} | {"OPTIONS"}, template
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
+    """RFC 9110 §11.6.1 requires the challenge; RFC 6750 §3 names an unknown token."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="challenge")
+    anonymous = httpx.AsyncClient(base_url=server.url, timeout=30)
+    requests = [
+        ("GET", "/v1/matches", None),
+        ("POST", "/v1/matches", {"level": "easy"}),
+        ("GET", f"/v1/matches/{match['match_id']}", None),
+        ("POST", f"/v1/matches/{match['match_id']}/actions", {"action": {"type": "draw_stock"}}),
+        ("GET", f"/v1/matches/{match['match_id']}/events", None),
+        ("GET", f"/v1/matches/{match['match_id']}/replay", None),
+        ("GET", f"/v1/players/{player.id}/stats", None),
+    ]
+    credentials = {
+        None: "Bearer",
+        "Basic dXNlcjpwYXNz": "Bearer",
+        "Bearer": "Bearer",  # the scheme with no token
+        "Bearer not-a-token": 'Bearer error="invalid_token"',
+    }
+    for method, path, body in requests:
+        for authorization, challenge in credentials.items():
+            headers = {"Authorization": authorization} if authorization is not None else {}
+            response = await anonymous.request(method, path, json=body, headers=headers)
+            assert response.status_code == 401, (method, path, authorization, response.text)
+            assert response.json()["rule"] == "unauthorized"
+            assert response.headers.get("www-authenticate") == challenge, (path, authorization)
+    stranger = await Player.create(server.url, "stranger")
+    forbidden = await stranger.client.get(f"/v1/matches/{match['match_id']}")
+    assert forbidden.status_code == 403 and "www-authenticate" not in forbidden.headers
+    await anonymous.aclose()
+    await stranger.close()
     await player.close()

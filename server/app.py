@@ -33,7 +33,11 @@ from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
 from server.match_service import MatchService
-from server.openapi_plugins import ArrayLikeMovePlugin, forbid_unknown_properties
+from server.openapi_plugins import (
+    ArrayLikeMovePlugin,
+    declare_bearer_challenge,
+    forbid_unknown_properties,
+)
 from server.problems import handle_exception
 from server.services import Services
 from server.ws.live import live
@@ -141,4 +145,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     allow_every_method.learn(app)
     forbid_unknown_properties(app.openapi_schema)
+    declare_bearer_challenge(app.openapi_schema)
     return app

@@ -99,6 +99,10 @@ async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
             assert response.status_code == 401, (method, path, authorization, response.text)
             assert response.json()["rule"] == "unauthorized"
             assert response.headers.get("www-authenticate") == challenge, (path, authorization)
+    for operations in json.loads(OPENAPI.read_text())["paths"].values():
+        for operation in operations.values():
+            if "401" in operation["responses"]:
+                assert "WWW-Authenticate" in operation["responses"]["401"]["headers"]
     stranger = await Player.create(server.url, "stranger")
     forbidden = await stranger.client.get(f"/v1/matches/{match['match_id']}")
     assert forbidden.status_code == 403 and "www-authenticate" not in forbidden.headers

@@ -28,11 +28,16 @@ from infra.tailer import LogTailer
 from server import logs
 from server.config import Settings
 from server.fanout import Hub
+from server.http.allow import AllowEveryMethod
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
 from server.match_service import MatchService
-from server.openapi_plugins import ArrayLikeMovePlugin, forbid_unknown_properties
+from server.openapi_plugins import (
+    ArrayLikeMovePlugin,
+    declare_bearer_challenge,
+    forbid_unknown_properties,
+)
 from server.problems import handle_exception
 from server.services import Services
 from server.ws.live import live
@@ -119,6 +124,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await store.close()
 
     logs.install(settings.log_level)
+    allow_every_method = AllowEveryMethod()
     app = Litestar(
         route_handlers=[
             healthz,
@@ -132,9 +138,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         lifespan=[lifespan],
         exception_handlers={Exception: handle_exception},
+        before_request=allow_every_method,
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
     )
+    allow_every_method.learn(app)
     forbid_unknown_properties(app.openapi_schema)
+    declare_bearer_challenge(app.openapi_schema)
     return app

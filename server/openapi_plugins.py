@@ -3,7 +3,8 @@
 msgspec encodes an ``array_like`` struct (``Move``) as a JSON array, but Litestar's
 struct plugin would describe it as an object; this plugin states the array form. And
 request structs that forbid unknown fields are declared ``additionalProperties: false``,
-which Litestar leaves out, so a schema-driven client knows extras are refused.
+which Litestar leaves out, so a schema-driven client knows extras are refused. Every
+401 declares the ``WWW-Authenticate`` challenge it carries.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import msgspec
-from litestar.openapi.spec import OpenAPI, OpenAPIType, Schema
+from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
@@ -52,3 +53,18 @@ def forbid_unknown_properties(document: OpenAPI) -> None:
     for name, schema in (components or {}).items():
         if name in strict and isinstance(schema, Schema):
             schema.additional_properties = False
+
+
+def declare_bearer_challenge(document: OpenAPI) -> None:
+    """Declare the ``WWW-Authenticate`` header that problems.handle_exception adds to a 401."""
+    header = OpenAPIHeader(
+        description='`Bearer`, or `Bearer error="invalid_token"` when the token sent is unknown',
+        schema=Schema(type=OpenAPIType.STRING),
+        required=True,
+    )
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "options", "head", "patch", "trace"):
+            operation = getattr(item, method, None)
+            response = (operation.responses or {}).get("401") if operation else None
+            if isinstance(response, OpenAPIResponse):
+                response.headers = {**(response.headers or {}), "WWW-Authenticate": header}

@@ -7,6 +7,7 @@ built from it, so clients switch on ``type`` (or ``rule``) and never on wording.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +15,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import ParameterKwarg
 
 from domain import errors as domain_errors
 from infra import errors as infra_errors
@@ -153,8 +155,12 @@ def make_problem(rule: str, detail: str, status: int | None = None) -> Problem:
     )
 
 
-def problem_for(exc: BaseException) -> Problem:
-    """The problem for any exception: domain, infra, server, Litestar or unexpected."""
+def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = None) -> Problem:
+    """The problem for any exception: domain, infra, server, Litestar or unexpected.
+
+    ``request``, when there is one, lets a refused parameter be named as the client
+    sent it (``Idempotency-Key``) rather than as the handler's argument.
+    """
     if isinstance(exc, ServerError):
         return make_problem(exc.rule, exc.detail, exc.status)
     if isinstance(exc, domain_errors.DomainError):
@@ -163,9 +169,9 @@ def problem_for(exc: BaseException) -> Problem:
         status = _RULES.get(exc.rule, (500, ""))[0]
         return make_problem(exc.rule, str(exc) or exc.rule, status)
     if isinstance(exc, ValidationException):
-        return _validation_problem(exc)
+        return _validation_problem(exc, request)
     if isinstance(exc, msgspec.ValidationError):
-        return make_problem("invalid_request", str(exc), 422)
+        return make_problem("invalid_request", naming_the_field(str(exc)), 422)
     if isinstance(exc, msgspec.DecodeError):
         return make_problem("malformed_json", str(exc), 400)
     if isinstance(exc, HTTPException):
@@ -187,15 +193,61 @@ def _bad_request_rule(detail: str) -> str:
     return "bad_request"
 
 
-def _validation_problem(exc: ValidationException) -> Problem:
-    """Malformed JSON is a 400; well-formed JSON that breaks the schema is a 422."""
+def _validation_problem(
+    exc: ValidationException, request: Request[Any, Any, Any] | None = None
+) -> Problem:
+    """Malformed JSON is a 400; well-formed JSON that breaks the schema is a 422.
+
+    Each message is prefixed with the field Litestar reports it for (``extra``'s
+    ``key``): msgspec's own words ("Expected `int` >= 0") name no field, and the
+    rules page promises a refusal that does.
+    """
     extra = exc.extra
-    messages = [str(item.get("message", "")) for item in extra] if isinstance(extra, list) else []
-    text = "; ".join(m for m in messages if m) or str(exc.detail)
-    lowered = text.lower()
+    items = [item for item in extra if isinstance(item, Mapping)] if isinstance(extra, list) else []
+    messages = [str(item.get("message", "")) for item in items]
+    lowered = " ".join(messages).lower() or str(exc.detail).lower()
+    named = [
+        _named(_wire_name(request, str(item.get("key", ""))), message)
+        for item, message in zip(items, messages, strict=True)
+        if message
+    ]
+    text = "; ".join(named) or str(exc.detail)
     if "malformed" in lowered or "json is" in lowered or "invalid json" in lowered:
         return make_problem("malformed_json", text, 400)
     return make_problem("invalid_request", text, 422)
+
+
+# msgspec ends a nested error with its JSON path: "Expected `int` >= 0 - at `$.rules.gin_bonus`".
+_AT_PATH = re.compile(r"^(?P<message>.*) - at `\$\.?(?P<path>[^`]*)`$", re.DOTALL)
+_BODY_ROOT = "data"  # Litestar's key for the body itself, when the whole body is wrong
+
+
+def naming_the_field(message: str) -> str:
+    """msgspec's message with its path moved to the front, as Litestar's keys are."""
+    found = _AT_PATH.match(message)
+    if found is None:
+        return message
+    return _named(found["path"], found["message"])
+
+
+def _named(field: str, message: str) -> str:
+    if not field or field == _BODY_ROOT:
+        return message  # the whole document is wrong; there is no field to name
+    return f"{field}: {message}"
+
+
+def _wire_name(request: Request[Any, Any, Any] | None, key: str) -> str:
+    """The parameter's name on the wire: ``Idempotency-Key``, not ``idempotency_key``."""
+    if request is None or not key:
+        return key
+    try:
+        parameter = request.route_handler.parsed_fn_signature.parameters.get(key)
+    except (AttributeError, KeyError):  # no route matched: nothing declared to rename
+        return key
+    kwarg = getattr(parameter, "kwarg_definition", None)
+    if isinstance(kwarg, ParameterKwarg) and kwarg.name:
+        return kwarg.name
+    return key
 
 
 def problem_response(problem: Problem, headers: Mapping[str, str] | None = None) -> Response[bytes]:
@@ -208,11 +260,26 @@ def problem_response(problem: Problem, headers: Mapping[str, str] | None = None)
 
 
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
-    problem = problem_for(exc)
+    problem = problem_for(exc, request)
     if problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-    headers = exc.headers if isinstance(exc, HTTPException) else None
+    headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+    if problem.status == 401:
+        headers.setdefault("WWW-Authenticate", bearer_challenge(request))
     return problem_response(problem, headers)  # keeps e.g. the Allow header of a 405
+
+
+def bearer_challenge(request: Request[Any, Any, Any]) -> str:
+    """The challenge a 401 must carry (RFC 9110 §11.6.1), in RFC 6750 §3's terms.
+
+    A request that sent no bearer token learns only the scheme; one that sent a
+    token which matches no player is told the token is invalid, so a client can tell
+    "log in" from "your token is gone". HTTP only: a socket has no headers to answer.
+    """
+    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return 'Bearer error="invalid_token"'
+    return "Bearer"
 
 
 def problem_responses(

@@ -206,7 +206,10 @@ class LiveSession:
         except msgspec.ValidationError as exc:
             self.error(make_problem("invalid_request", str(exc)))
         except Exception as exc:
-            self.error(problem_for(exc))
+            problem = problem_for(exc)
+            if problem.status >= 500:  # logged as HTTP logs its 5xx (problems.handle_exception)
+                log.exception("unhandled error on a live action in match %s", self.match_id)
+            self.error(problem)
         self.watch.notify(0)
 
     # --- lifecycle --------------------------------------------------------------------

@@ -315,3 +315,28 @@ async def test_tokens_never_reach_the_server_log(database_url: str, tmp_path: Pa
     log = server.log_path.read_text()
     assert "/live?token=***" in log, "the socket's URL is logged, masked"
     assert player.token not in log
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_unexpected_failure_of_a_socket_action_is_logged(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    """A 5xx over the socket leaves a traceback in the log, as HTTP's 5xx do."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="ws-fault")
+    async with websockets.connect(
+        live_url(server, match["match_id"]),
+        additional_headers={"Authorization": f"Bearer {player.token}"},
+    ) as ws:
+        assert json.loads(await ws.recv())["type"] == "snapshot"
+        for damaged in tmp_path.glob("ginrummy.sqlite3*"):  # the store breaks under the server
+            damaged.write_bytes(b"\xff" * damaged.stat().st_size)
+        action = as_action(match["view"]["legal"][0])
+        await ws.send(json.dumps({"type": "action", "action": action}))
+        while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "error":
+            assert frame["type"] == "ping", frame
+        assert frame["problem"]["status"] >= 500, frame
+    await player.close()
+    server.stop()
+    log = server.log_path.read_text()
+    assert "unhandled error on a live action" in log and "Traceback" in log, log

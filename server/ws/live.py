@@ -169,11 +169,11 @@ class LiveSession:
                 continue
             try:
                 message = msgspec.json.decode(text, type=ClientMessage)
+            except msgspec.ValidationError as exc:  # first: it subclasses DecodeError
+                self.error(make_problem("invalid_request", str(exc)))
+                continue
             except msgspec.DecodeError as exc:
                 self.error(make_problem("malformed_json", str(exc), 400))
-                continue
-            except msgspec.ValidationError as exc:
-                self.error(make_problem("invalid_request", str(exc)))
                 continue
             await self.handle(message)
 

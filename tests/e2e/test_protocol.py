@@ -340,3 +340,35 @@ async def test_an_unexpected_failure_of_a_socket_action_is_logged(
     server.stop()
     log = server.log_path.read_text()
     assert "unhandled error on a live action" in log and "Traceback" in log, log
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_socket_messages_that_break_the_schema_are_422_like_http(
+    server: ServerProcess,
+) -> None:
+    """Only text that is not JSON is malformed_json; JSON of the wrong shape is 422."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="ws-schema")
+    url = live_url(server, match["match_id"]) + f"?token={player.token}"
+    async with websockets.connect(url) as ws:
+        assert json.loads(await ws.recv())["type"] == "snapshot"
+        cases = [
+            ("{not json", 400, "malformed_json"),
+            ("{}", 422, "invalid_request"),
+            ("[]", 422, "invalid_request"),
+            ('{"type": "resume", "after": "x"}', 422, "invalid_request"),
+            (
+                '{"type": "action", "action": {"type": "draw_stock"}, "version": "3"}',
+                422,
+                "invalid_request",
+            ),
+        ]
+        for text, status, rule in cases:
+            await ws.send(text)
+            while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] == "ping":
+                pass
+            assert frame["type"] == "error", (text, frame)
+            problem = frame["problem"]
+            assert (problem["status"], problem["rule"]) == (status, rule), text
+    assert (await player.view(match["match_id"]))["version"] == match["version"]
+    await player.close()

@@ -28,6 +28,7 @@ from infra.tailer import LogTailer
 from server import logs
 from server.config import Settings
 from server.fanout import Hub
+from server.http.empty_body import RefuseEmptyBody
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
@@ -135,6 +136,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
+        middleware=[RefuseEmptyBody()],
     )
     forbid_unknown_properties(app.openapi_schema)
     return app

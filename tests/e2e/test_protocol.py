@@ -372,3 +372,18 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
             assert (problem["status"], problem["rule"]) == (status, rule), text
     assert (await player.view(match["match_id"]))["version"] == match["version"]
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_empty_body_is_a_400_that_says_so(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="empty")
+    paths = ["/v1/players", "/v1/matches", f"/v1/matches/{match['match_id']}/actions"]
+    for path in paths:
+        response = await player.client.post(path, content=b"")
+        assert response.status_code == 400, (path, response.text)
+        assert response.headers["content-type"].startswith("application/problem+json")
+        problem = response.json()
+        assert problem["rule"] == "malformed_json" and "empty" in problem["detail"], problem
+    assert await player.view(match["match_id"]) == match
+    await player.close()

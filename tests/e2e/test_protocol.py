@@ -387,3 +387,22 @@ async def test_an_empty_body_is_a_400_that_says_so(server: ServerProcess) -> Non
         assert problem["rule"] == "malformed_json" and "empty" in problem["detail"], problem
     assert await player.view(match["match_id"]) == match
     await player.close()
+
+
+def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from tests.e2e.harness import GINRUMMY
+
+    for at in ("0", "-3", "two"):
+        refused = subprocess.run(
+            [str(GINRUMMY), "replay", "some-match", "--at", at],
+            cwd=tmp_path,
+            env={**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert "Traceback" not in refused.stderr and "--at" in refused.stderr, refused.stderr

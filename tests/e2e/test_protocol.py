@@ -406,3 +406,28 @@ def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_pat
         )
         assert refused.returncode == 2, refused.stderr
         assert "Traceback" not in refused.stderr and "--at" in refused.stderr, refused.stderr
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_tokens_never_reach_the_log_even_at_debug(database_url: str, tmp_path: Path) -> None:
+    """At debug the socket libraries log every header and frame; tokens stay masked."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="debug").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="debug-logs")
+        url = live_url(server, match["match_id"])
+        headers = {"Authorization": f"Bearer {player.token}"}
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": player.token}))
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        async with websockets.connect(url + f"?token={player.token}") as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        await player.view(match["match_id"])
+        await player.close()
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert "authorization" in log.lower(), "debug logging is on, headers and all"
+    assert player.token not in log

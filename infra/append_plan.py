@@ -97,10 +97,15 @@ def _decide(
     """A refusal or a duplicate's first result; None when the append goes ahead.
 
     The command id is checked first: a retry after success carries a stale version and
-    must still get the first result, not a conflict.
+    must still get the first result, not a conflict. A command id names one append to
+    one stream, so the same id on another stream is a mismatch, whatever its hash.
     """
     first = commands.get(request.command_id) if request.command_id is not None else None
     if first is not None:
+        if first.stream_id != request.stream_id:
+            return IdempotencyMismatch(
+                f"command id {request.command_id!r} was already used on another stream"
+            )
         if request.command_hash is not None and first.command_hash != request.command_hash:
             return IdempotencyMismatch(
                 f"command id {request.command_id!r} was already used with a different payload"

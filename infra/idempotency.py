@@ -1,7 +1,8 @@
-"""Idempotency keys for HTTP requests: the first response to a (player, key) is kept.
+"""Idempotency keys: a (player, key) is bound to the first request that claims it.
 
-``put`` is insert-if-absent and returns whichever response won, so two concurrent
-requests with one key both answer with the same stored response.
+``claim`` is insert-if-absent and returns whichever binding won, so of two concurrent
+requests with one key exactly one may act; ``answer`` then keeps its response for
+retries. A claimed key keeps its request even if that request was refused.
 """
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.schema import idempotency_keys
 from infra.sql_event_store import translate_errors
+
+PENDING = 0  # the status of a key whose request has not answered (yet, or ever)
 
 
 class StoredResponse(msgspec.Struct, frozen=True):
@@ -53,20 +56,20 @@ class IdempotencyKeys:
             created_at=created_at,
         )
 
-    async def put(
-        self, player_id: str, key: str, request_hash: str, status: int, body: bytes
-    ) -> StoredResponse:
-        """Store the response unless one is stored already; return the one that is stored.
+    async def claim(self, player_id: str, key: str, request_hash: str) -> StoredResponse:
+        """Bind the key to this request unless it is bound already; return the binding.
 
-        The caller compares ``request_hash`` of the result with its own to detect a key
-        reused for a different request.
+        A request claims its key before it acts, so of two concurrent requests with one
+        key only the one whose hash the binding holds may act; the other compares the
+        hashes and is refused before it changes anything. Until the request answers,
+        the binding's status is ``PENDING``.
         """
         values = {
             "player_id": player_id,
             "key": key,
             "request_hash": request_hash,
-            "status": status,
-            "body": body,
+            "status": PENDING,
+            "body": b"",
             "created_at": datetime.now(UTC),
         }
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
@@ -77,3 +80,20 @@ class IdempotencyKeys:
         stored = await self.get(player_id, key)
         assert stored is not None  # rows are never deleted while a request can race
         return stored
+
+    async def answer(
+        self, player_id: str, key: str, request_hash: str, status: int, body: bytes
+    ) -> None:
+        """Keep the answer of the request that claimed the key, for its retries."""
+        statement = (
+            update(idempotency_keys)
+            .where(
+                idempotency_keys.c.player_id == player_id,
+                idempotency_keys.c.key == key,
+                idempotency_keys.c.request_hash == request_hash,
+            )
+            .values(status=status, body=body)
+        )
+        with translate_errors():
+            async with self.engine.begin() as conn:
+                await conn.execute(statement)

@@ -29,6 +29,7 @@ from server import logs
 from server.config import Settings
 from server.fanout import Hub
 from server.http.allow import AllowEveryMethod
+from server.http.empty_body import RefuseEmptyBody
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
@@ -142,6 +143,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
+        middleware=[RefuseEmptyBody()],
     )
     allow_every_method.learn(app)
     forbid_unknown_properties(app.openapi_schema)

@@ -24,7 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("openapi", help="print the OpenAPI document (JSON)")
     replay = commands.add_parser("replay", help="print a match's complete state after event N")
     replay.add_argument("match_id")
-    replay.add_argument("--at", type=int, default=None, help="event number (default: last)")
+    replay.add_argument(
+        "--at", type=_event_number, default=None, help="event number, from 1 (default: last)"
+    )
     commands.add_parser("rebuild-projections", help="rebuild the read models from the log")
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -41,6 +43,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "rebuild-projections":
         return asyncio.run(_rebuild())
     return 2
+
+
+def _event_number(text: str) -> int:
+    """Events count from 1; checked here so a bad --at is a usage error (exit 2)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an event number (1, 2, ...)")
+    return number
 
 
 def openapi_json() -> str:

@@ -1,7 +1,9 @@
 """Logging set-up: no bearer token ever reaches a log line.
 
 A browser's WebSocket cannot send an Authorization header, so the page passes its token
-as ``?token=``; uvicorn would log that URL. This filter masks it in every record.
+as ``?token=``; uvicorn would log that URL. At debug level the WebSocket protocol also
+logs every header (``authorization: Bearer …``) and frame (``{"token": "…"}``). The
+filter masks all three forms in every record, on the message as it will be printed.
 """
 
 from __future__ import annotations
@@ -9,19 +11,28 @@ from __future__ import annotations
 import logging
 import re
 
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+_SECRETS = (
+    re.compile(r"(token=)[^&\s\"']+"),
+    re.compile(r"(bearer\s+)[^\s\"',]+", re.IGNORECASE),
+    re.compile(r"([\"']token[\"']\s*:\s*[\"'])[^\"']*"),
+)
 
 
 def mask(text: str) -> str:
-    return _TOKEN.sub(r"\1***", text)
+    for secret in _SECRETS:
+        text = secret.sub(r"\1***", text)
+    return text
 
 
 class MaskTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = mask(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(mask(a) if isinstance(a, str) else a for a in record.args)
+        try:
+            message = record.getMessage()  # args of any type (bytes, frames) formatted in
+        except (TypeError, ValueError):
+            return True  # a broken record: the handler reports it, as without the filter
+        masked = mask(message)
+        if masked != message:
+            record.msg, record.args = masked, None
         return True
 
 

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated, Any, Literal
 
-import msgspec
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.melds import arrange
 from domain.rules import PRESETS, make_rules
+from server import action_keys
 from server.match_service import seat_of, versioned
 from server.problems import (
-    IdempotencyKeyReused,
     MatchNotFinished,
     VersionOutOfRange,
     problem_responses,
@@ -29,7 +27,6 @@ from server.schemas import (
     ReplayResponse,
     VersionedEvent,
     strict_body,
-    to_command,
 )
 from server.services import services_of
 
@@ -44,10 +41,6 @@ IdempotencyKey = Annotated[
         description="A retried request with the same key returns the first answer.",
     ),
 ]
-
-
-def request_hash(match_id: MatchId, data: ActionRequest) -> str:
-    return hashlib.sha256(match_id.encode() + b"\n" + msgspec.json.encode(data)).hexdigest()
 
 
 class MatchesController(Controller):
@@ -114,25 +107,7 @@ class MatchesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ActionRequest)
-        digest = request_hash(match_id, data)
-        if idempotency_key is not None:
-            stored = await services.idempotency.get(player.id, idempotency_key)
-            if stored is not None:
-                return _replayed(stored.request_hash, digest, stored.body)
-        answer = await services.matches.act(
-            match_id,
-            player.id,
-            lambda seat: to_command(data.action, seat),
-            data.version,
-            command_id=f"key:{player.id}:{idempotency_key}" if idempotency_key else None,
-            command_hash=digest if idempotency_key else None,
-        )
-        if idempotency_key is not None:
-            stored = await services.idempotency.put(
-                player.id, idempotency_key, digest, 200, msgspec.json.encode(answer)
-            )
-            return _replayed(stored.request_hash, digest, stored.body)
-        return answer
+        return await action_keys.act(services, match_id, player.id, data, idempotency_key)
 
     @get(
         "/{match_id:str}/events",
@@ -188,9 +163,3 @@ class MatchesController(Controller):
         hand = snapshot.hand
         arrangements = None if hand is None else (arrange(hand.hands[0]), arrange(hand.hands[1]))
         return ReplayResponse(at=position, state=snapshot, arrangements=arrangements)
-
-
-def _replayed(stored_hash: str, digest: str, body: bytes) -> ActionResponse:
-    if stored_hash != digest:
-        raise IdempotencyKeyReused("this Idempotency-Key was used for a different request")
-    return msgspec.json.decode(body, type=ActionResponse)

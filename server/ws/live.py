@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import WebSocket, websocket
@@ -31,9 +31,10 @@ from domain.match import evolve
 from domain.state import MatchState
 from domain.views import player_view, redact
 from infra.players import Player
+from server import action_keys
 from server.match_service import seat_of
 from server.problems import Problem, ServerError, Unauthorized, make_problem, problem_for
-from server.schemas import ActionRequest, to_command
+from server.schemas import ActionRequest
 from server.services import Services, services_of
 
 log = logging.getLogger("ginrummy.ws")
@@ -57,7 +58,7 @@ class ClientMessage(msgspec.Struct, frozen=True):
     after: int | None = None
     action: Any = None
     version: int | None = None
-    idempotency_key: str | None = None
+    idempotency_key: Annotated[str, msgspec.Meta(max_length=200)] | None = None  # as HTTP's
 
 
 class TooSlow(Exception):
@@ -168,11 +169,11 @@ class LiveSession:
                 continue
             try:
                 message = msgspec.json.decode(text, type=ClientMessage)
+            except msgspec.ValidationError as exc:  # first: it subclasses DecodeError
+                self.error(make_problem("invalid_request", str(exc)))
+                continue
             except msgspec.DecodeError as exc:
                 self.error(make_problem("malformed_json", str(exc), 400))
-                continue
-            except msgspec.ValidationError as exc:
-                self.error(make_problem("invalid_request", str(exc)))
                 continue
             await self.handle(message)
 
@@ -199,18 +200,16 @@ class LiveSession:
             request = msgspec.convert(
                 {"action": message.action, "version": message.version}, ActionRequest
             )
-            key = message.idempotency_key
-            await self.services.matches.act(
-                self.match_id,
-                self.player.id,
-                lambda seat: to_command(request.action, seat),
-                request.version,
-                command_id=f"key:{self.player.id}:{key}" if key else None,
+            await action_keys.act(
+                self.services, self.match_id, self.player.id, request, message.idempotency_key
             )
         except msgspec.ValidationError as exc:
             self.error(make_problem("invalid_request", str(exc)))
         except Exception as exc:
-            self.error(problem_for(exc))
+            problem = problem_for(exc)
+            if problem.status >= 500:  # logged as HTTP logs its 5xx (problems.handle_exception)
+                log.exception("unhandled error on a live action in match %s", self.match_id)
+            self.error(problem)
         self.watch.notify(0)
 
     # --- lifecycle --------------------------------------------------------------------

@@ -350,3 +350,119 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
     for client in (ada, other):
         await client.close()
     await anonymous.aclose()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_unexpected_failure_of_a_socket_action_is_logged(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    """A 5xx over the socket leaves a traceback in the log, as HTTP's 5xx do."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="ws-fault")
+    async with websockets.connect(
+        live_url(server, match["match_id"]),
+        additional_headers={"Authorization": f"Bearer {player.token}"},
+    ) as ws:
+        assert json.loads(await ws.recv())["type"] == "snapshot"
+        for damaged in tmp_path.glob("ginrummy.sqlite3*"):  # the store breaks under the server
+            damaged.write_bytes(b"\xff" * damaged.stat().st_size)
+        action = as_action(match["view"]["legal"][0])
+        await ws.send(json.dumps({"type": "action", "action": action}))
+        while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "error":
+            assert frame["type"] == "ping", frame
+        assert frame["problem"]["status"] >= 500, frame
+    await player.close()
+    server.stop()
+    log = server.log_path.read_text()
+    assert "unhandled error on a live action" in log and "Traceback" in log, log
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_socket_messages_that_break_the_schema_are_422_like_http(
+    server: ServerProcess,
+) -> None:
+    """Only text that is not JSON is malformed_json; JSON of the wrong shape is 422."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="ws-schema")
+    url = live_url(server, match["match_id"]) + f"?token={player.token}"
+    async with websockets.connect(url) as ws:
+        assert json.loads(await ws.recv())["type"] == "snapshot"
+        cases = [
+            ("{not json", 400, "malformed_json"),
+            ("{}", 422, "invalid_request"),
+            ("[]", 422, "invalid_request"),
+            ('{"type": "resume", "after": "x"}', 422, "invalid_request"),
+            (
+                '{"type": "action", "action": {"type": "draw_stock"}, "version": "3"}',
+                422,
+                "invalid_request",
+            ),
+        ]
+        for text, status, rule in cases:
+            await ws.send(text)
+            while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] == "ping":
+                pass
+            assert frame["type"] == "error", (text, frame)
+            problem = frame["problem"]
+            assert (problem["status"], problem["rule"]) == (status, rule), text
+    assert (await player.view(match["match_id"]))["version"] == match["version"]
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_empty_body_is_a_400_that_says_so(server: ServerProcess) -> None:
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="empty")
+    paths = ["/v1/players", "/v1/matches", f"/v1/matches/{match['match_id']}/actions"]
+    for path in paths:
+        response = await player.client.post(path, content=b"")
+        assert response.status_code == 400, (path, response.text)
+        assert response.headers["content-type"].startswith("application/problem+json")
+        problem = response.json()
+        assert problem["rule"] == "malformed_json" and "empty" in problem["detail"], problem
+    assert await player.view(match["match_id"]) == match
+    await player.close()
+
+
+def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from tests.e2e.harness import GINRUMMY
+
+    for at in ("0", "-3", "two"):
+        refused = subprocess.run(
+            [str(GINRUMMY), "replay", "some-match", "--at", at],
+            cwd=tmp_path,
+            env={**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert "Traceback" not in refused.stderr and "--at" in refused.stderr, refused.stderr
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_tokens_never_reach_the_log_even_at_debug(database_url: str, tmp_path: Path) -> None:
+    """At debug the socket libraries log every header and frame; tokens stay masked."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="debug").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="debug-logs")
+        url = live_url(server, match["match_id"])
+        headers = {"Authorization": f"Bearer {player.token}"}
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": player.token}))
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        async with websockets.connect(url + f"?token={player.token}") as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        await player.view(match["match_id"])
+        await player.close()
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert "authorization" in log.lower(), "debug logging is on, headers and all"
+    assert player.token not in log

@@ -61,6 +61,17 @@ def test_commands_are_checked_before_versions_within_and_across_groups() -> None
     assert decided.head == 6 and len(decided.event_rows) == 1
 
 
+def test_a_command_id_from_another_stream_is_a_mismatch_not_its_result() -> None:
+    """Answering with another stream's versions sent readers past this stream's end."""
+    stored = {"key": StoredCommand("a", None, 3, 4, 9)}
+    decided = plan(
+        [_request("b", 0, cmd="key")], versions={"a": 4}, commands=stored, head=9, now=NOW
+    )
+    (outcome,) = decided.outcomes
+    assert isinstance(outcome, IdempotencyMismatch)
+    assert decided.event_rows == [] and decided.head == 9
+
+
 def test_refusals_use_no_position() -> None:
     decided = plan(
         [_request("a", 3), _request("b", 0, 2)], versions={"a": 1}, commands={}, head=0, now=NOW

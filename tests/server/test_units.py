@@ -147,3 +147,16 @@ def test_the_websocket_protocol_document_names_every_frame_type() -> None:
         for message in document["components"]["messages"].values()
     }
     assert {"snapshot", "event", "ping", "pong", "error", "auth", "resume", "action"} <= types
+
+
+def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
+    from server.logs import mask
+
+    lines = {
+        "GET /v1/matches/m/live?token=s3cr-et_ HTTP/1.1": "live?token=*** HTTP/1.1",
+        "< authorization: Bearer s3cr-et_": "< authorization: Bearer ***",
+        """< TEXT '{"type": "auth", "token": "s3cr-et_"}' [50 bytes]""": '"token": "***"}',
+        """< TEXT '{"type":"auth","token":"s3cr-et_..."}'""": '"token":"***"}',
+    }
+    for line, shown in lines.items():
+        assert "s3cr" not in mask(line) and shown in mask(line), mask(line)

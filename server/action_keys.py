@@ -1,0 +1,56 @@
+"""An action with an idempotency key: the one rule both HTTP and the socket follow.
+
+A key names one request of one player: the match and the body (``request_hash``).
+The same request again gets the first answer and changes nothing; any other request
+with that key (another action, version, match or channel) is IdempotencyKeyReused and
+changes nothing. The key is claimed before acting, so two concurrent requests with one
+key can never both act, nor can the one that acted be told it reused its key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from domain.commands import AnySeatCommand
+from infra.errors import IdempotencyMismatch
+from infra.idempotency import PENDING
+from server.problems import IdempotencyKeyReused
+from server.schemas import ActionRequest, ActionResponse, to_command
+from server.services import Services
+
+
+def request_hash(match_id: str, request: ActionRequest) -> str:
+    return hashlib.sha256(match_id.encode() + b"\n" + msgspec.json.encode(request)).hexdigest()
+
+
+async def act(
+    services: Services, match_id: str, player_id: str, request: ActionRequest, key: str | None
+) -> ActionResponse:
+    """Act for the player; with a key, at most once per key."""
+
+    def command_for(seat: int) -> AnySeatCommand:
+        return to_command(request.action, seat)
+
+    if key is None:
+        return await services.matches.act(match_id, player_id, command_for, request.version)
+    digest = request_hash(match_id, request)
+    claimed = await services.idempotency.claim(player_id, key, digest)
+    if claimed.request_hash != digest:
+        raise IdempotencyKeyReused("this idempotency key was used for a different request")
+    if claimed.status != PENDING:
+        return msgspec.json.decode(claimed.body, type=ActionResponse)
+    try:
+        answer = await services.matches.act(
+            match_id,
+            player_id,
+            command_for,
+            request.version,
+            command_id=f"key:{player_id}:{key}",
+            command_hash=digest,
+        )
+    except IdempotencyMismatch as exc:  # the log knows the key from before it was claimed
+        raise IdempotencyKeyReused("this idempotency key was used for a different request") from exc
+    await services.idempotency.answer(player_id, key, digest, 200, msgspec.json.encode(answer))
+    return answer

@@ -220,11 +220,13 @@ class MatchService:
     ) -> ActionResponse:
         match_id = record.state.match_id
         seat = seat_of(record.state, player_id)
+        if record.state.to_act() == (AI_SEAT,):
+            # Left over from a crash, perhaps this very command's: its retry must
+            # answer with the AI's reply, as the first try would have.
+            record = await self._play_ai_locked(record)
         earlier = next((r for r in record.events if r.command_id == command_id), None)
         if earlier is not None:
             return self._answer(record, seat, earlier.version)
-        if record.state.to_act() == (AI_SEAT,):
-            record = await self._play_ai_locked(record)  # left over from a crash
         state = record.state
         if version is not None and version != state.version:
             raise StaleVersion(

@@ -6,12 +6,15 @@ import asyncio
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 import websockets
 
 from domain.match import apply, fold
 from domain.views import player_view
 from infra.store import open_store
+from server.action_keys import request_hash
+from server.schemas import ActionRequest
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, as_action, drop_database
 
@@ -116,6 +119,50 @@ async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request
     resumed = await player.view(match_id)
     assert resumed["version"] > stalled.version
     assert 0 in resumed["view"]["to_act"]
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_retry_after_a_crash_before_the_ai_replied_gets_the_whole_answer(
+    server: ServerProcess, database_url: str
+) -> None:
+    """The keyed move is in the log, the AI's reply is not: the retry must play it.
+
+    The move is appended behind the server's back and the server restarted, as if it
+    died between its two appends.
+    """
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="stall")
+    match_id, key = match["match_id"], "cut-off"
+    store = await open_store(database_url, migrate=False)
+    try:
+        state = fold(r.event for r in await store.read_stream(match_id))
+        command, events = next(
+            (command, events)
+            for command in player_view(state, 0).legal
+            if fold(events := apply(state, command)[1], state).to_act() == (1,)
+        )
+        action = as_action(msgspec.to_builtins(command))
+        request = msgspec.convert({"action": action, "version": state.version}, ActionRequest)
+        await store.append(
+            match_id,
+            state.version,
+            events,
+            command_id=f"key:{player.id}:{key}",
+            command_hash=request_hash(match_id, request),
+        )
+    finally:
+        await store.close()
+    server.kill()  # the process that died knew nothing of the move; a new one reads the log
+    server.start()
+    answers = [await player.act(match_id, action, state.version, key=key) for _ in range(2)]
+    assert [a.status_code for a in answers] == [200, 200], answers[0].text
+    first = answers[0].json()
+    assert first["events"][0]["version"] == state.version + 1
+    assert any(e["event"].get("seat") == 1 for e in first["events"]), "the AI's reply is in it"
+    assert 0 in first["view"]["to_act"]
+    assert answers[1].json() == first
+    assert (await player.view(match_id))["version"] == first["version"]
     await player.close()
 
 

@@ -30,7 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("rebuild-projections", help="rebuild the read models from the log")
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return _serve(args.host, args.port)
+        try:
+            return _serve(args.host, args.port)
+        except InfraError as exc:
+            sys.stderr.write(f"ginrummy serve: {exc.rule}: {exc}\n")
+            return 3  # as uvicorn exits when the application cannot start
     if args.command == "openapi":
         sys.stdout.write(openapi_json())
         return 0
@@ -41,7 +45,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"ginrummy replay: {exc.rule}: {exc}\n")
             return 1
     if args.command == "rebuild-projections":
-        return asyncio.run(_rebuild())
+        try:
+            return asyncio.run(_rebuild())
+        except InfraError as exc:
+            sys.stderr.write(f"ginrummy rebuild-projections: {exc.rule}: {exc}\n")
+            return 1
     return 2
 
 
@@ -72,6 +80,9 @@ def _serve(host: str | None, port: int | None) -> int:
     from server.config import Settings
 
     settings = Settings.from_env()
+    # Migrate before the server starts, so an unreachable database is one clear line
+    # here rather than a traceback from the lifespan (which migrates again, at no cost).
+    asyncio.run(_migrate(settings.database_url or None))
     uvicorn.run(
         create_app(settings),
         host=host or settings.host,
@@ -80,6 +91,13 @@ def _serve(host: str | None, port: int | None) -> int:
         ws_max_size=settings.ws_max_message_bytes,
     )
     return 0
+
+
+async def _migrate(url: str | None) -> None:
+    from infra.store import open_store
+
+    store = await open_store(url)
+    await store.close()
 
 
 async def _replay(match_id: str, at: int | None) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ import websockets
 
 from domain.melds import arrange
 from tests.e2e.conftest import BACKENDS
-from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action
 
 
 async def step(player: Player, match_id: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -425,11 +427,6 @@ async def test_an_empty_body_is_a_400_that_says_so(server: ServerProcess) -> Non
 
 
 def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_path: Path) -> None:
-    import os
-    import subprocess
-
-    from tests.e2e.harness import GINRUMMY
-
     for at in ("0", "-3", "two"):
         refused = subprocess.run(
             [str(GINRUMMY), "replay", "some-match", "--at", at],
@@ -441,6 +438,27 @@ def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_pat
         )
         assert refused.returncode == 2, refused.stderr
         assert "Traceback" not in refused.stderr and "--at" in refused.stderr, refused.stderr
+
+
+def test_an_unreachable_database_is_one_clear_line_from_every_command(tmp_path: Path) -> None:
+    """Nothing listens on port 1: serve, replay and rebuild-projections say so and stop."""
+    unreachable = "postgresql+asyncpg://postgres@127.0.0.1:1/ginrummy"
+    for command, code in (
+        (["serve", "--port", "1"], 3),
+        (["replay", "some-match"], 1),
+        (["rebuild-projections"], 1),
+    ):
+        refused = subprocess.run(
+            [str(GINRUMMY), *command],
+            cwd=tmp_path,
+            env={**os.environ, "GINRUMMY_DATABASE_URL": unreachable},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert refused.returncode == code, (command, refused.stderr)
+        lines = refused.stderr.strip().splitlines()
+        assert len(lines) == 1 and "store_unavailable" in lines[0], (command, refused.stderr)
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -2,7 +2,8 @@
 
 ``claim`` is insert-if-absent and returns whichever binding won, so of two concurrent
 requests with one key exactly one may act; ``answer`` then keeps its response for
-retries. A claimed key keeps its request even if that request was refused.
+retries. A request that is refused gives its key back (``release``): a refusal leaves
+nothing behind, so the key may name a corrected request.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import msgspec
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -93,6 +94,18 @@ class IdempotencyKeys:
                 idempotency_keys.c.request_hash == request_hash,
             )
             .values(status=status, body=body)
+        )
+        with translate_errors():
+            async with self.engine.begin() as conn:
+                await conn.execute(statement)
+
+    async def release(self, player_id: str, key: str, request_hash: str) -> None:
+        """Unbind a key whose request was refused, unless it has answered meanwhile."""
+        statement = delete(idempotency_keys).where(
+            idempotency_keys.c.player_id == player_id,
+            idempotency_keys.c.key == key,
+            idempotency_keys.c.request_hash == request_hash,
+            idempotency_keys.c.status == PENDING,
         )
         with translate_errors():
             async with self.engine.begin() as conn:

@@ -3,7 +3,8 @@
 A key names one request of one player: the match and the body (``request_hash``).
 The same request again gets the first answer and changes nothing; any other request
 with that key (another action, version, match or channel) is IdempotencyKeyReused and
-changes nothing. The key is claimed before acting, so two concurrent requests with one
+changes nothing. A refused request (an illegal move, a stale version, no seat) leaves
+nothing behind, its key included. The key is claimed before acting, so two concurrent requests with one
 key can never both act, nor can the one that acted be told it reused its key.
 """
 
@@ -14,9 +15,10 @@ import hashlib
 import msgspec
 
 from domain.commands import AnySeatCommand
+from domain.errors import DomainError
 from infra.errors import IdempotencyMismatch
 from infra.idempotency import PENDING
-from server.problems import IdempotencyKeyReused
+from server.problems import IdempotencyKeyReused, ServerError
 from server.schemas import ActionRequest, ActionResponse, to_command
 from server.services import Services
 
@@ -52,5 +54,8 @@ async def act(
         )
     except IdempotencyMismatch as exc:  # the log knows the key from before it was claimed
         raise IdempotencyKeyReused("this idempotency key was used for a different request") from exc
+    except (DomainError, ServerError):  # refused before anything was written
+        await services.idempotency.release(player_id, key, digest)
+        raise
     await services.idempotency.answer(player_id, key, digest, 200, msgspec.json.encode(answer))
     return answer

@@ -151,3 +151,26 @@ async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess)
     assert by_http.status_code == 422 and by_http.json()["rule"] == REUSED
     await player.close()
     assert "Traceback" not in server.log_path.read_text()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_refused_request_leaves_its_key_free(server: ServerProcess) -> None:
+    """Bad input changes nothing, the key table included: the key can name a fixed request."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="refused")
+    match_id, view, version = match["match_id"], match["view"], match["version"]
+    refusals = [
+        (match_id, {"type": "knock", "card": view["hand"][0]}, version, 422),  # wrong phase
+        (match_id, next_action(view), version - 1, 409),  # stale version
+        ("no-such-match", next_action(view), version, 404),
+    ]
+    for refused_in, action, at, status in refusals:
+        refused = await player.act(refused_in, action, at, key="K")
+        assert refused.status_code == status, refused.text
+        assert refused.json()["rule"] != REUSED, refused.text
+    assert (await player.view(match_id))["version"] == version
+    fixed = await player.act(match_id, next_action(view), version, key="K")
+    assert fixed.status_code == 200, fixed.text
+    again = await player.act(match_id, next_action(view), version, key="K")
+    assert again.json() == fixed.json()
+    await player.close()

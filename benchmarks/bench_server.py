@@ -279,7 +279,8 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         "bounds the writes per second whatever the number of clients.",
         "",
         "With `Idempotency-Key` (a fresh key per action, as the web page sends): the "
-        "server claims the key before acting and stores the answer after, two more writes.",
+        "server binds the key to the request before acting (one more write; a retry is "
+        "answered from the log).",
         "",
         "| concurrent clients | Idempotency-Key | actions | actions/s | p50 ms | p95 ms | p99 ms "
         "| non-200 |",

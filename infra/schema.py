@@ -75,8 +75,6 @@ idempotency_keys = Table(
     Column("player_id", Text, nullable=False),
     Column("key", Text, nullable=False),
     Column("request_hash", Text, nullable=False),
-    Column("status", Integer, nullable=False),
-    Column("body", LargeBinary, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("player_id", "key", name="pk_idempotency_keys"),
 )

@@ -4,8 +4,9 @@ A key names one request of one player: the match and the body (``request_hash``)
 The same request again gets the first answer and changes nothing; any other request
 with that key (another action, version, match or channel) is IdempotencyKeyReused and
 changes nothing. A refused request (an illegal move, a stale version, no seat) leaves
-nothing behind, its key included. The key is claimed before acting, so two concurrent requests with one
-key can never both act, nor can the one that acted be told it reused its key.
+nothing behind, its key included. The key is claimed before acting, so two concurrent
+requests with one key can never both act, nor can the one that acted be told it
+reused its key. The answer is not stored: a retry finds its command in the log.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import msgspec
 from domain.commands import AnySeatCommand
 from domain.errors import DomainError
 from infra.errors import IdempotencyMismatch
-from infra.idempotency import PENDING
 from server.problems import IdempotencyKeyReused, ServerError
 from server.schemas import ActionRequest, ActionResponse, to_command
 from server.services import Services
@@ -38,13 +38,11 @@ async def act(
     if key is None:
         return await services.matches.act(match_id, player_id, command_for, request.version)
     digest = request_hash(match_id, request)
-    claimed = await services.idempotency.claim(player_id, key, digest)
-    if claimed.request_hash != digest:
+    if await services.idempotency.claim(player_id, key, digest) != digest:
         raise IdempotencyKeyReused("this idempotency key was used for a different request")
-    if claimed.status != PENDING:
-        return msgspec.json.decode(claimed.body, type=ActionResponse)
     try:
-        answer = await services.matches.act(
+        # A retry finds its command in the log by this id and is answered from there.
+        return await services.matches.act(
             match_id,
             player_id,
             command_for,
@@ -57,5 +55,3 @@ async def act(
     except (DomainError, ServerError):  # refused before anything was written
         await services.idempotency.release(player_id, key, digest)
         raise
-    await services.idempotency.answer(player_id, key, digest, 200, msgspec.json.encode(answer))
-    return answer

@@ -277,11 +277,6 @@ async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess)
 async def test_the_cli_replays_a_match_from_the_store(
     server: ServerProcess, database_url: str
 ) -> None:
-    import os
-    import subprocess
-
-    from tests.e2e.harness import GINRUMMY
-
     player = await Player.create(server.url)
     match = await player.new_match(seed="cli")
     env = {**os.environ, "GINRUMMY_DATABASE_URL": database_url}

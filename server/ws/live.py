@@ -169,11 +169,8 @@ class LiveSession:
                 continue
             try:
                 message = msgspec.json.decode(text, type=ClientMessage)
-            except msgspec.ValidationError as exc:  # first: it subclasses DecodeError
-                self.error(make_problem("invalid_request", str(exc)))
-                continue
-            except msgspec.DecodeError as exc:
-                self.error(make_problem("malformed_json", str(exc), 400))
+            except msgspec.DecodeError as exc:  # not JSON (400), or not a message (422)
+                self.error(problem_for(exc))
                 continue
             await self.handle(message)
 
@@ -203,8 +200,6 @@ class LiveSession:
             await action_keys.act(
                 self.services, self.match_id, self.player.id, request, message.idempotency_key
             )
-        except msgspec.ValidationError as exc:
-            self.error(make_problem("invalid_request", str(exc)))
         except Exception as exc:
             problem = problem_for(exc)
             if problem.status >= 500:  # logged as HTTP logs its 5xx (problems.handle_exception)

@@ -3,7 +3,8 @@
 A browser's WebSocket cannot send an Authorization header, so the page passes its token
 as ``?token=``; uvicorn would log that URL. At debug level the WebSocket protocol also
 logs every header (``authorization: Bearer …``) and frame (``{"token": "…"}``). The
-filter masks all three forms in every record, on the message as it will be printed.
+filter masks all three forms in every record; frame dumps are dropped, since the
+library cuts a long frame short and a token can lose the key that marks it.
 """
 
 from __future__ import annotations
@@ -26,20 +27,38 @@ def mask(text: str) -> str:
 
 class MaskTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
+        """Mask the message and its string arguments in place, keeping ``args`` a tuple
+        (uvicorn's access formatter unpacks it); only a secret hidden in an argument of
+        another type makes the record its masked, formatted text."""
+        if isinstance(record.msg, str):
+            record.msg = mask(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(mask(a) if isinstance(a, str) else a for a in record.args)
         try:
-            message = record.getMessage()  # args of any type (bytes, frames) formatted in
+            message = record.getMessage()
         except (TypeError, ValueError):
             return True  # a broken record: the handler reports it, as without the filter
         masked = mask(message)
         if masked != message:
-            record.msg, record.args = masked, None
+            record.msg, record.args = masked, ()
         return True
+
+
+class DropFrameDumps(logging.Filter):
+    """The socket library's ``< frame`` / ``> frame`` debug lines: whole payloads, cut short."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in ("< %s", "> %s")
 
 
 def install(level: str = "info") -> None:
     """Mask tokens on the root handlers and uvicorn's, whatever configured them."""
     logging.basicConfig(level=level.upper())
     masking = MaskTokens()
+    for name in ("uvicorn.error", "websockets.server"):  # uvicorn hands the library its logger
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, DropFrameDumps) for f in logger.filters):
+            logger.addFilter(DropFrameDumps())
     for name in ("", "uvicorn", "uvicorn.access", "uvicorn.error"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, MaskTokens) for f in logger.filters):

@@ -60,3 +60,9 @@ class AlreadyExists(InfraError):
     """A row with that unique key (a player id or token hash) is already stored."""
 
     rule = "already_exists"
+
+
+class UnstorableText(InfraError):
+    """Text the database cannot hold or look up: PostgreSQL refuses U+0000 in text."""
+
+    rule = "unstorable_text"

@@ -38,6 +38,7 @@ from infra.errors import (
     InfraError,
     StoreUnavailable,
     UndecodableEvent,
+    UnstorableText,
 )
 from infra.event_store import AppendResult, RecordedEvent
 from infra.schema import commands, events, log_head
@@ -298,6 +299,10 @@ def to_recorded(row: Any) -> RecordedEvent:
     )
 
 
+# PostgreSQL's "character not in repertoire" and "untranslatable character": U+0000.
+_UNSTORABLE_TEXT = ("22021", "22P05")
+
+
 @contextmanager
 def translate_errors() -> Iterator[None]:
     """Driver failures become the infra family: a lost connection is StoreUnavailable.
@@ -312,6 +317,10 @@ def translate_errors() -> Iterator[None]:
     except sa_exc.IntegrityError as error:
         raise ConcurrencyConflict(f"a concurrent append won: {error.orig}") from error
     except sa_exc.DBAPIError as error:
+        if getattr(error.orig, "sqlstate", None) in _UNSTORABLE_TEXT:
+            raise UnstorableText(
+                "text with the NUL character (U+0000) cannot be stored or looked up"
+            ) from error
         if error.connection_invalidated or isinstance(
             error, (sa_exc.OperationalError, sa_exc.InterfaceError)
         ):

@@ -134,6 +134,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "idempotency_mismatch": (422, "Idempotency-Key reused with a different request"),
     "stream_not_found": (404, "No such match"),
     "store_unavailable": (503, "The database is unavailable; retry"),
+    "unstorable_text": (422, "Text the database cannot hold"),
     "already_exists": (409, "It exists already"),
     "undecodable_event": (500, "A stored event could not be read"),
     "internal_error": (500, "Internal server error"),

@@ -130,12 +130,16 @@ class CustomRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         }
 
 
+# A display name: 1-40 characters, no NUL (PostgreSQL cannot hold it; SQLite would).
+PlayerName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[^\x00]*$")]
+
+
 class CreatePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    name: PlayerName
 
 
 class RenamePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    name: PlayerName
 
 
 class PlayerProfile(msgspec.Struct, frozen=True):

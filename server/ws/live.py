@@ -50,6 +50,10 @@ SEND_TIMEOUT_S = 10.0
 _encoder = msgspec.json.Encoder()
 
 
+# As HTTP's Idempotency-Key header: at most 200 characters, and no NUL (no header has one).
+SocketKey = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00]*$")]
+
+
 class ClientMessage(msgspec.Struct, frozen=True):
     """Any client frame; which fields matter depends on ``type``."""
 
@@ -58,7 +62,7 @@ class ClientMessage(msgspec.Struct, frozen=True):
     after: int | None = None
     action: Any = None
     version: int | None = None
-    idempotency_key: Annotated[str, msgspec.Meta(max_length=200)] | None = None  # as HTTP's
+    idempotency_key: SocketKey | None = None
 
 
 class TooSlow(Exception):

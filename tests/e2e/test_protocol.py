@@ -486,3 +486,38 @@ async def test_tokens_never_reach_the_log_even_at_debug(database_url: str, tmp_p
     assert "authorization" in log.lower(), "debug logging is on, headers and all"
     assert player.token not in log and player.token[-12:] not in log
     assert "Logging error" not in log
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: ServerProcess) -> None:
+    """PostgreSQL cannot hold U+0000 in text; no request may turn that into a 500."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="nul")
+    for method, path, body in (
+        ("POST", "/v1/players", {"name": "a\u0000b"}),
+        ("PATCH", f"/v1/players/{player.id}", {"name": "a\u0000b"}),
+        ("GET", "/v1/matches/a%00b", None),
+        ("GET", "/v1/matches/a%00b/events?after=0", None),
+        ("GET", "/v1/players/a%00b", None),
+        ("GET", "/v1/players/a%00b/stats", None),
+        ("POST", "/v1/matches/a%00b/actions", {"action": {"type": "pass_up_card"}}),
+    ):
+        response = await player.client.request(method, path, json=body)
+        assert 400 <= response.status_code < 500, (path, response.status_code, response.text)
+        assert response.headers["content-type"].startswith("application/problem+json")
+    renamed = (await player.client.get(f"/v1/players/{player.id}")).json()["name"]
+    assert renamed == "tester", "the refused rename changed nothing"
+    async with websockets.connect(live_url(server, match["match_id"])) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": player.token}))
+        assert json.loads(await ws.recv())["type"] == "snapshot"
+        action = {"type": "pass_up_card"}
+        await ws.send(
+            json.dumps({"type": "action", "action": action, "idempotency_key": "a\u0000"})
+        )
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        while frame["type"] == "ping":
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert frame["type"] == "error" and frame["problem"]["status"] == 422, frame
+    assert (await player.view(match["match_id"]))["version"] == match["version"]
+    await player.close()
+    assert "Traceback" not in server.log_path.read_text()

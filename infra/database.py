@@ -14,7 +14,10 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from infra.errors import BadDatabaseUrl
 
 DEFAULT_SQLITE_PATH = Path("data") / "ginrummy.sqlite3"
 URL_ENV = "GINRUMMY_DATABASE_URL"
@@ -31,11 +34,16 @@ def resolve_url(url: str | None = None) -> str:
     if url is None:
         DEFAULT_SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
         return f"sqlite+aiosqlite:///{DEFAULT_SQLITE_PATH}"
-    parsed = make_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError as error:  # the message would repeat the URL, password and all
+        raise BadDatabaseUrl(f"{URL_ENV} is not a database URL") from error
     if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
         parsed = parsed.set(drivername="postgresql+asyncpg")
     elif parsed.drivername in ("sqlite", "sqlite+pysqlite"):
         parsed = parsed.set(drivername="sqlite+aiosqlite")
+    if parsed.drivername not in ("postgresql+asyncpg", "sqlite+aiosqlite"):
+        raise BadDatabaseUrl(f"{URL_ENV} must name PostgreSQL or SQLite, not {parsed.drivername!r}")
     if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     return parsed.render_as_string(hide_password=False)

@@ -66,3 +66,9 @@ class UnstorableText(InfraError):
     """Text the database cannot hold or look up: PostgreSQL refuses U+0000 in text."""
 
     rule = "unstorable_text"
+
+
+class BadDatabaseUrl(InfraError):
+    """The configured database URL names no database this server can use."""
+
+    rule = "bad_database_url"

@@ -351,5 +351,7 @@ def _is_connection_error(orig: BaseException | None) -> bool:
             "InterfaceError",
             "CannotConnectNowError",
             "InvalidCatalogNameError",  # the database itself is gone: retry once it is back
+            "InvalidAuthorizationSpecificationError",  # no such role, or refused by pg_hba
+            "InvalidPasswordError",
         }
     )

@@ -135,6 +135,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "stream_not_found": (404, "No such match"),
     "store_unavailable": (503, "The database is unavailable; retry"),
     "unstorable_text": (422, "Text the database cannot hold"),
+    "bad_database_url": (500, "The server's database URL is not usable"),
     "already_exists": (409, "It exists already"),
     "undecodable_event": (500, "A stored event could not be read"),
     "internal_error": (500, "Internal server error"),

@@ -438,9 +438,19 @@ def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_pat
         assert "Traceback" not in refused.stderr and "--at" in refused.stderr, refused.stderr
 
 
-def test_an_unreachable_database_is_one_clear_line_from_every_command(tmp_path: Path) -> None:
-    """Nothing listens on port 1: serve, replay and rebuild-projections say so and stop."""
-    unreachable = "postgresql+asyncpg://postgres@127.0.0.1:1/ginrummy"
+@pytest.mark.parametrize(
+    ("url", "rule"),
+    [
+        ("postgresql+asyncpg://postgres@127.0.0.1:1/ginrummy", "store_unavailable"),  # no one there
+        ("postgresql://no_such_role@127.0.0.1:5432/postgres", "store_unavailable"),  # refused
+        ("garbage", "bad_database_url"),
+        ("mysql://root@127.0.0.1/test", "bad_database_url"),
+    ],
+)
+def test_an_unusable_database_is_one_clear_line_from_every_command(
+    tmp_path: Path, url: str, rule: str
+) -> None:
+    """serve, replay and rebuild-projections say what is wrong in one line, and stop."""
     for command, code in (
         (["serve", "--port", "1"], 3),
         (["replay", "some-match"], 1),
@@ -449,14 +459,14 @@ def test_an_unreachable_database_is_one_clear_line_from_every_command(tmp_path: 
         refused = subprocess.run(
             [str(GINRUMMY), *command],
             cwd=tmp_path,
-            env={**os.environ, "GINRUMMY_DATABASE_URL": unreachable},
+            env={**os.environ, "GINRUMMY_DATABASE_URL": url},
             capture_output=True,
             text=True,
             timeout=60,
         )
         assert refused.returncode == code, (command, refused.stderr)
         lines = refused.stderr.strip().splitlines()
-        assert len(lines) == 1 and "store_unavailable" in lines[0], (command, refused.stderr)
+        assert len(lines) == 1 and rule in lines[0], (command, refused.stderr)
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

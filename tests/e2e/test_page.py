@@ -547,7 +547,7 @@ def test_a_new_name_renames_the_player_and_keeps_its_matches(site: str, page: Pa
     token, first = start_from_the_form(page, site, "Ada")
     page.click("#nav-new")
     page.wait_for_selector("#resume:not([hidden])")
-    assert "against Computer (easy)" in page.inner_text("#resume")
+    assert "against Computer (easy) (arcadia)" in page.inner_text("#resume")
 
     page.fill("#name", "Ada Lovelace")
     page.click("[data-testid=start]")
@@ -576,10 +576,30 @@ def test_signing_out_asks_first_and_can_be_called_off(site: str, page: Page) -> 
     assert stored(page)[0] == token
 
     page.click("#nav-signout")
+    version = page.get_attribute("body", "data-version")
+    for key in "xts":  # the table's shortcuts are off while the question is open
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert page.get_attribute("body", "data-version") == version
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#signout-confirm")
+
+    page.click("#nav-signout")
     page.click("[data-testid=signout-yes]")
     page.wait_for_selector("body[data-screen=start]")
     assert page.evaluate("localStorage.getItem('ginrummy.player')") is None
     assert page.inner_text("#who") == "Not signed in"
+
+
+def test_dealing_from_the_keyboard_puts_focus_on_the_table(site: str, page: Page) -> None:
+    page.goto(f"{site}/?delay={DELAY_MS}")
+    page.fill("#name", "Ada")
+    page.press("#name", "Enter")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    assert page.evaluate(
+        "document.getElementById('screen-table').contains(document.activeElement)"
+    ), page.evaluate("document.activeElement.outerHTML")
 
 
 def test_a_keyboard_player_keeps_focus_on_the_table_after_acting(site: str, page: Page) -> None:

@@ -48,7 +48,7 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}` }, `against ${displayName(m.opponent, null)} (${m.level}, ${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`)),
+            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}` }, `against ${displayName(m.opponent, null)} (${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`)),
           ),
         ),
       );
@@ -160,6 +160,9 @@ function init() {
   $('#piles').addEventListener('drop', onDrop);
   document.addEventListener('keydown', onTableKey);
   $('#nav-signout').addEventListener('click', askSignOut);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !$('#signout-confirm').hidden) closeSignOut();
+  });
   window.addEventListener('hashchange', route);
   if (!location.hash || location.hash === '#') {
     const id = savedMatch();

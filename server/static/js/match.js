@@ -59,6 +59,11 @@ export async function openMatch(id) {
     remember(data.view);
     game.maxQueued = data.view.version;
     showView(data.view, null);
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.offsetParent) {
+      game.ui.onTable = true; // e.g. the start form's Enter: its field is gone, the table is here
+      focusNextStep();
+    }
     const moves = data.view.moves;
     say(moves.length ? describeMove(data.view, moves[moves.length - 1]) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, onFrame);
@@ -312,6 +317,7 @@ export function onTableKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = (event.target.tagName || '').toLowerCase();
   if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+  if (event.target.closest && event.target.closest('[role=alertdialog]')) return; // a question is open
   const screen = document.body.dataset.screen;
   if (screen === 'replay') return;
   if (screen !== 'table') return;

@@ -36,7 +36,7 @@ def resolve_url(url: str | None = None) -> str:
         return f"sqlite+aiosqlite:///{DEFAULT_SQLITE_PATH}"
     try:
         parsed = make_url(url)
-    except ArgumentError as error:  # the message would repeat the URL, password and all
+    except (ArgumentError, ValueError) as error:  # its message would repeat the password
         raise BadDatabaseUrl(f"{URL_ENV} is not a database URL") from error
     if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
         parsed = parsed.set(drivername="postgresql+asyncpg")
@@ -44,8 +44,14 @@ def resolve_url(url: str | None = None) -> str:
         parsed = parsed.set(drivername="sqlite+aiosqlite")
     if parsed.drivername not in ("postgresql+asyncpg", "sqlite+aiosqlite"):
         raise BadDatabaseUrl(f"{URL_ENV} must name PostgreSQL or SQLite, not {parsed.drivername!r}")
-    if parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:"):
+    if parsed.drivername == "sqlite+aiosqlite":
+        if parsed.database in (None, "", ":memory:"):
+            raise BadDatabaseUrl(f"{URL_ENV} must name a SQLite file: memory is not shared")
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    if "sslmode" in parsed.query:  # libpq's name; asyncpg's engine argument is ``ssl``
+        query = dict(parsed.query)
+        query["ssl"] = query.pop("sslmode")
+        parsed = parsed.set(query=query)
     return parsed.render_as_string(hide_password=False)
 
 
@@ -55,7 +61,12 @@ def is_sqlite(url: str) -> bool:
 
 def asyncpg_dsn(url: str) -> str:
     """The libpq-style DSN asyncpg wants, for the tailer's own LISTEN connection."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    parsed = make_url(url).set(drivername="postgresql")
+    if "ssl" in parsed.query:  # back to libpq's name, which a DSN uses
+        query = dict(parsed.query)
+        query["sslmode"] = query.pop("ssl")
+        parsed = parsed.set(query=query)
+    return parsed.render_as_string(hide_password=False)
 
 
 def create_engine(url: str | None = None) -> AsyncEngine:

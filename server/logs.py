@@ -28,12 +28,14 @@ def mask(text: str) -> str:
 class MaskTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         """Mask the message and its string arguments in place, keeping ``args`` a tuple
-        (uvicorn's access formatter unpacks it); only a secret hidden in an argument of
-        another type makes the record its masked, formatted text."""
+        (uvicorn's access formatter unpacks it); only an argument that is neither text
+        nor a number (bytes, a frame) makes the record its masked, formatted text."""
         if isinstance(record.msg, str):
             record.msg = mask(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(mask(a) if isinstance(a, str) else a for a in record.args)
+            if all(isinstance(a, str | int | float) for a in record.args):
+                return True
         try:
             message = record.getMessage()
         except (TypeError, ValueError):

@@ -30,6 +30,7 @@ from litestar.params import FromPath
 from domain.match import evolve
 from domain.state import MatchState
 from domain.views import player_view, redact
+from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys
 from server.match_service import seat_of
@@ -39,9 +40,6 @@ from server.services import Services, services_of
 
 log = logging.getLogger("ginrummy.ws")
 
-CLOSE_UNAUTHORIZED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_SILENT = 4000
 AUTH_TIMEOUT_S = 10.0
@@ -236,13 +234,12 @@ class LiveSession:
             await self.services.matches.play_ai(self.match_id)
             record = await self.services.matches.load(self.match_id)
             self.seat = seat_of(record.state, self.player.id)
-        except (ServerError, TimeoutError) as exc:
-            problem = problem_for(exc if isinstance(exc, ServerError) else Unauthorized("timeout"))
-            code = {401: CLOSE_UNAUTHORIZED, 403: CLOSE_FORBIDDEN, 404: CLOSE_NOT_FOUND}
+        except (ServerError, InfraError, TimeoutError) as exc:
+            problem = problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
             await self.socket.send_text(
                 _encoder.encode({"type": "error", "version": 0, "problem": problem}).decode()
             )
-            await self.socket.close(code.get(problem.status, CLOSE_UNAUTHORIZED), problem.rule)
+            await self.socket.close(4000 + problem.status, problem.rule)  # 4401, 4404, 4503...
             return
         self.snapshot(record.state)
         tasks = [

@@ -307,6 +307,8 @@ async def test_tokens_never_reach_the_server_log(database_url: str, tmp_path: Pa
             assert json.loads(await ws.recv())["type"] == "snapshot"
         await player.view(match["match_id"])
         await player.client.get(f"/healthz?token={player.token}")
+        for odd in ("/v1/players/Bearer", "/healthz?q=bearer", '/healthz?"token":"x'):
+            await player.client.get(odd)  # look like secrets only once the line is put together
         await player.close()
     finally:
         server.stop()
@@ -444,7 +446,9 @@ def test_the_cli_refuses_an_event_number_below_one_like_any_bad_argument(tmp_pat
         ("postgresql+asyncpg://postgres@127.0.0.1:1/ginrummy", "store_unavailable"),  # no one there
         ("postgresql://no_such_role@127.0.0.1:5432/postgres", "store_unavailable"),  # refused
         ("garbage", "bad_database_url"),
+        ("postgresql://postgres:secret@[::1:5432/ginrummy", "bad_database_url"),
         ("mysql://root@127.0.0.1/test", "bad_database_url"),
+        ("sqlite+aiosqlite:///:memory:", "bad_database_url"),
     ],
 )
 def test_an_unusable_database_is_one_clear_line_from_every_command(
@@ -467,6 +471,7 @@ def test_an_unusable_database_is_one_clear_line_from_every_command(
         assert refused.returncode == code, (command, refused.stderr)
         lines = refused.stderr.strip().splitlines()
         assert len(lines) == 1 and rule in lines[0], (command, refused.stderr)
+        assert "secret" not in refused.stderr
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -528,6 +533,29 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: Serve
         while frame["type"] == "ping":
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["status"] == 422, frame
+    async with websockets.connect(live_url(server, "a%00b")) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": player.token}))
+        refusal = json.loads(await ws.recv())
+        assert refusal["type"] == "error" and 400 <= refusal["problem"]["status"] < 500, refusal
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 4000 + refusal["problem"]["status"]
     assert (await player.view(match["match_id"]))["version"] == match["version"]
     await player.close()
     assert "Traceback" not in server.log_path.read_text()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_libpq_sslmode_in_the_url_works(database_url: str, tmp_path: Path) -> None:
+    """Operators paste libpq URLs; asyncpg calls the same setting ``ssl``."""
+    server = ServerProcess(database_url + "?sslmode=disable", tmp_path).start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="sslmode")
+        async with websockets.connect(live_url(server, match["match_id"])) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": player.token}))
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        await player.close()
+    finally:
+        server.stop()

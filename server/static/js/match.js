@@ -317,7 +317,7 @@ export function onTableKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = (event.target.tagName || '').toLowerCase();
   if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
-  if (event.target.closest && event.target.closest('[role=alertdialog]')) return; // a question is open
+  if ($('[role=alertdialog]:not([hidden])')) return; // a question is open: it has the keyboard
   const screen = document.body.dataset.screen;
   if (screen === 'replay') return;
   if (screen !== 'table') return;

@@ -17,7 +17,8 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "GINRUMMY_DATABASE_URL",
         "",
         "Event store URL. Empty: the embedded SQLite file `./data/ginrummy.sqlite3`. "
-        "PostgreSQL: `postgresql+asyncpg://user@host:5432/db`.",
+        "PostgreSQL: `postgresql://user@host:5432/db` (libpq's `?sslmode=` is understood); "
+        "SQLite: `sqlite:///path/to/file` (a file: memory is not shared).",
     ),
     ("host", "GINRUMMY_HOST", "127.0.0.1", "Interface `ginrummy serve` listens on."),
     ("port", "GINRUMMY_PORT", "8000", "TCP port `ginrummy serve` listens on."),

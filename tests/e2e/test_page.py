@@ -560,10 +560,13 @@ def test_a_new_name_renames_the_player_and_keeps_its_matches(site: str, page: Pa
     )
     assert profile.json()["name"] == "Ada Lovelace"
     assert "Ada Lovelace" in page.inner_text("#who")
+    # Only the hash changes, so the table is on screen already: wait for the match itself.
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{first}")
+    page.wait_for_function(f"localStorage.getItem('ginrummy.match') === {json.dumps(first)}")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
     assert stored(page) == (token, first), "the first match still opens for the renamed player"
+    assert page.is_hidden("#toast"), page.inner_text("#toast")
 
 
 def test_signing_out_asks_first_and_can_be_called_off(site: str, page: Page) -> None:

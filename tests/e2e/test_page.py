@@ -610,9 +610,10 @@ def test_dealing_from_the_keyboard_puts_focus_on_the_table(site: str, page: Page
 def test_a_keyboard_player_keeps_focus_on_the_table_after_acting(site: str, page: Page) -> None:
     start_from_the_form(page, site, "Alan")
     page.wait_for_selector("#actions button:not([disabled])")
+    version = page.get_attribute("body", "data-version")
     page.focus("#actions button:not([disabled])")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.body.dataset.busy === 'true'", timeout=TIMEOUT_MS)
+    page.wait_for_function(f"document.body.dataset.version !== {json.dumps(version)}")
     settle(page)
     focus = page.evaluate(
         """() => { const el = document.activeElement;

@@ -196,6 +196,12 @@ class SqlEventStore:
                 query = select(log_head.c.position).where(log_head.c.id == 1)
                 return int((await conn.execute(query)).scalar_one())
 
+    async def command_hash(self, command_id: str) -> str | None:
+        with translate_errors():
+            async with self.engine.connect() as conn:
+                recorded = (await _stored_commands(conn, {command_id})).get(command_id)
+        return recorded.command_hash if recorded is not None else None
+
     async def close(self) -> None:
         """Finish the appends already submitted, then close every connection."""
         if self._committer is not None and not self._committer.done():

@@ -50,7 +50,8 @@ async def act(
             command_id=f"key:{player_id}:{key}",
             command_hash=digest,
         )
-    except IdempotencyMismatch as exc:  # the log knows the key from before it was claimed
+    except IdempotencyMismatch as exc:  # the log knows the key with another request
+        await services.idempotency.release(player_id, key, digest)  # that one keeps the key
         raise IdempotencyKeyReused("this idempotency key was used for a different request") from exc
     except (DomainError, ServerError):  # refused before anything was written
         await services.idempotency.release(player_id, key, digest)

@@ -30,7 +30,7 @@ from domain.match import apply, evolve, fold
 from domain.rules import Rules
 from domain.state import MatchState
 from domain.views import player_view, redact
-from infra.errors import ConcurrencyConflict, StreamNotFound
+from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, EventStore, RecordedEvent
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
@@ -226,6 +226,12 @@ class MatchService:
             record = await self._play_ai_locked(record)
         earlier = next((r for r in record.events if r.command_id == command_id), None)
         if earlier is not None:
+            # The same command id with another body is a reuse, as the store's append has it.
+            if (
+                command_hash is not None
+                and await self.store.command_hash(command_id) != command_hash
+            ):
+                raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
             return self._answer(record, seat, earlier.version)
         state = record.state
         if version is not None and version != state.version:

@@ -166,6 +166,43 @@ async def test_a_retry_after_a_crash_before_the_ai_replied_gets_the_whole_answer
     await player.close()
 
 
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_key_whose_command_is_logged_with_another_body_is_refused(
+    server: ServerProcess, database_url: str
+) -> None:
+    """The log holds the key's command but no binding does (appended behind the server's
+    back): another body with that key is a reuse, and the logged request still answers."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="stall")
+    match_id, key = match["match_id"], "logged"
+    store = await open_store(database_url, migrate=False)
+    try:
+        state = fold(r.event for r in await store.read_stream(match_id))
+        legal = player_view(state, 0).legal
+        logged, other = legal[0], legal[1]
+        action = as_action(msgspec.to_builtins(logged))
+        request = msgspec.convert({"action": action, "version": state.version}, ActionRequest)
+        await store.append(
+            match_id,
+            state.version,
+            apply(state, logged)[1],
+            command_id=f"key:{player.id}:{key}",
+            command_hash=request_hash(match_id, request),
+        )
+    finally:
+        await store.close()
+    server.kill()  # a new process reads the log: the command is found there, not appended
+    server.start()
+    before = await player.view(match_id)
+    reused = await player.act(match_id, as_action(msgspec.to_builtins(other)), key=key)
+    assert reused.status_code == 422 and reused.json()["rule"] == "idempotency_key_reused"
+    assert await player.view(match_id) == before
+    same = await player.act(match_id, action, state.version, key=key)
+    assert same.status_code == 200, same.text
+    assert same.json()["events"][0]["version"] == state.version + 1
+    await player.close()
+
+
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_lost_database_is_a_503_problem_not_a_crash(
     server: ServerProcess, database_url: str

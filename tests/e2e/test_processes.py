@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 import websockets
 
+from domain.commands import AnySeatCommand
 from domain.match import apply, fold
+from domain.state import MatchState
 from domain.views import player_view
 from infra.store import open_store
 from server.action_keys import request_hash
@@ -94,6 +98,15 @@ async def test_kill_minus_nine_mid_match_and_a_restart_continues_it(
         restarted.stop()
 
 
+def hands_over_to_the_ai(state: MatchState) -> AnySeatCommand:
+    """A legal move of seat 0 after which the AI must act."""
+    return next(
+        command
+        for command in player_view(state, 0).legal
+        if fold(apply(state, command)[1], state).to_act() == (1,)
+    )
+
+
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request(
     server: ServerProcess, database_url: str
@@ -106,12 +119,7 @@ async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request
     try:
         log = await store.read_stream(match_id)
         state = fold(r.event for r in log)
-        handing_over = [
-            events
-            for command in player_view(state, 0).legal
-            if fold(events := apply(state, command)[1], state).to_act() == (1,)
-        ]
-        events = handing_over[0]  # a legal move after which the AI must act
+        events = apply(state, hands_over_to_the_ai(state))[1]
         await store.append(match_id, state.version, events)
         stalled = fold(events, state)
     finally:
@@ -122,39 +130,48 @@ async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_retry_after_a_crash_before_the_ai_replied_gets_the_whole_answer(
-    server: ServerProcess, database_url: str
-) -> None:
-    """The keyed move is in the log, the AI's reply is not: the retry must play it.
-
-    The move is appended behind the server's back and the server restarted, as if it
-    died between its two appends.
-    """
-    player = await Player.create(server.url)
-    match = await player.new_match(seed="stall")
-    match_id, key = match["match_id"], "cut-off"
+async def log_keyed_move_and_restart(
+    server: ServerProcess,
+    database_url: str,
+    player: Player,
+    match_id: str,
+    key: str,
+    choose: Callable[[MatchState], AnySeatCommand],
+) -> tuple[MatchState, dict[str, Any]]:
+    """Append the player's keyed move to the log as the server would, behind its back,
+    then restart the server, as if it died right after that append; a new process
+    knows the move only from the log. Returns the state before the move and the move
+    as the client's action."""
     store = await open_store(database_url, migrate=False)
     try:
         state = fold(r.event for r in await store.read_stream(match_id))
-        command, events = next(
-            (command, events)
-            for command in player_view(state, 0).legal
-            if fold(events := apply(state, command)[1], state).to_act() == (1,)
-        )
+        command = choose(state)
         action = as_action(msgspec.to_builtins(command))
         request = msgspec.convert({"action": action, "version": state.version}, ActionRequest)
         await store.append(
             match_id,
             state.version,
-            events,
+            apply(state, command)[1],
             command_id=f"key:{player.id}:{key}",
             command_hash=request_hash(match_id, request),
         )
     finally:
         await store.close()
-    server.kill()  # the process that died knew nothing of the move; a new one reads the log
+    server.kill()
     server.start()
+    return state, action
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_retry_after_a_crash_before_the_ai_replied_gets_the_whole_answer(
+    server: ServerProcess, database_url: str
+) -> None:
+    """The keyed move is in the log, the AI's reply is not: the retry must play it."""
+    player = await Player.create(server.url)
+    match_id, key = (await player.new_match(seed="stall"))["match_id"], "cut-off"
+    state, action = await log_keyed_move_and_restart(
+        server, database_url, player, match_id, key, hands_over_to_the_ai
+    )
     answers = [await player.act(match_id, action, state.version, key=key) for _ in range(2)]
     assert [a.status_code for a in answers] == [200, 200], answers[0].text
     first = answers[0].json()
@@ -170,29 +187,14 @@ async def test_a_retry_after_a_crash_before_the_ai_replied_gets_the_whole_answer
 async def test_a_key_whose_command_is_logged_with_another_body_is_refused(
     server: ServerProcess, database_url: str
 ) -> None:
-    """The log holds the key's command but no binding does (appended behind the server's
-    back): another body with that key is a reuse, and the logged request still answers."""
+    """The log holds the key's command but no binding does: another body with that key
+    is a reuse, and the logged request still answers."""
     player = await Player.create(server.url)
-    match = await player.new_match(seed="stall")
-    match_id, key = match["match_id"], "logged"
-    store = await open_store(database_url, migrate=False)
-    try:
-        state = fold(r.event for r in await store.read_stream(match_id))
-        legal = player_view(state, 0).legal
-        logged, other = legal[0], legal[1]
-        action = as_action(msgspec.to_builtins(logged))
-        request = msgspec.convert({"action": action, "version": state.version}, ActionRequest)
-        await store.append(
-            match_id,
-            state.version,
-            apply(state, logged)[1],
-            command_id=f"key:{player.id}:{key}",
-            command_hash=request_hash(match_id, request),
-        )
-    finally:
-        await store.close()
-    server.kill()  # a new process reads the log: the command is found there, not appended
-    server.start()
+    match_id, key = (await player.new_match(seed="stall"))["match_id"], "logged"
+    state, action = await log_keyed_move_and_restart(
+        server, database_url, player, match_id, key, lambda state: player_view(state, 0).legal[0]
+    )
+    other = player_view(state, 0).legal[1]
     before = await player.view(match_id)
     reused = await player.act(match_id, as_action(msgspec.to_builtins(other)), key=key)
     assert reused.status_code == 422 and reused.json()["rule"] == "idempotency_key_reused"

@@ -30,6 +30,7 @@ from server.config import Settings
 from server.fanout import Hub
 from server.http.allow import AllowEveryMethod
 from server.http.empty_body import RefuseEmptyBody
+from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=[RefuseEmptyBody()],
     )
     allow_every_method.learn(app)
+    answer_head_as_get(app)
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     return app

@@ -67,7 +67,40 @@ async def test_options_allows_every_method_each_documented_path_answers(
         response = await player.client.options(path)
         assert response.status_code == 204, (path, response.text)
         allowed = {method.strip() for method in response.headers["allow"].split(",")}
-        assert allowed == {m.upper() for m in operations} | {"OPTIONS"}, template
+        methods = {m.upper() for m in operations}
+        head = {"HEAD"} if "GET" in methods else set()
+        assert allowed == methods | head | {"OPTIONS"}, template
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_head_answers_as_get_would_without_the_body(server: ServerProcess) -> None:
+    """RFC 9110 §9.1: a general-purpose server supports HEAD wherever it supports GET.
+
+    Uptime checks and load balancers probe ``/`` and ``/healthz`` with HEAD.
+    """
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="head")
+    paths = [
+        "/",
+        "/healthz",
+        "/readyz",
+        "/v1/matches",
+        f"/v1/matches/{match['match_id']}",
+        f"/v1/matches/{match['match_id']}/events",
+        f"/v1/players/{player.id}",
+        "/v1/matches/no-such-match",
+    ]
+    for path in paths:
+        got = await player.client.get(path)
+        head = await player.client.head(path)
+        assert head.status_code == got.status_code, (path, head.status_code, got.status_code)
+        assert head.content == b"", path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        assert head.headers.get("content-length") == got.headers.get("content-length"), path
+    refused = await player.client.delete("/healthz")
+    assert refused.status_code == 405
+    assert {m.strip() for m in refused.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
     await player.close()
 
 

@@ -34,6 +34,7 @@ from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
+from server.json_depth import DepthCheckedRequest
 from server.match_service import MatchService
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
@@ -145,6 +146,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
         middleware=[RefuseEmptyBody()],
+        request_class=DepthCheckedRequest,
     )
     allow_every_method.learn(app)
     answer_head_as_get(app)

@@ -32,7 +32,7 @@ from domain.state import MatchState
 from domain.views import player_view, redact
 from infra.errors import InfraError
 from infra.players import Player
-from server import action_keys
+from server import action_keys, json_depth
 from server.match_service import seat_of
 from server.problems import Problem, ServerError, Unauthorized, make_problem, problem_for
 from server.schemas import ActionRequest
@@ -170,7 +170,7 @@ class LiveSession:
                 self.error(make_problem("payload_too_large", f"messages are at most {limit} bytes"))
                 continue
             try:
-                message = msgspec.json.decode(text, type=ClientMessage)
+                message = json_depth.decode(text, ClientMessage)
             except msgspec.DecodeError as exc:  # not JSON (400), or not a message (422)
                 self.error(problem_for(exc))
                 continue
@@ -221,7 +221,7 @@ class LiveSession:
         async with asyncio.timeout(AUTH_TIMEOUT_S):
             text = await self.socket.receive_text()
         try:
-            first = msgspec.json.decode(text, type=ClientMessage)
+            first = json_depth.decode(text, ClientMessage)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise Unauthorized("the first message must be {'type':'auth','token':...}") from exc
         if first.type != "auth" or not first.token:

@@ -394,6 +394,8 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
             ("{}", 422, "invalid_request"),
             ("[]", 422, "invalid_request"),
             ('{"type": "resume", "after": "x"}', 422, "invalid_request"),
+            # nested past msgspec's depth: unreadable JSON, not a dead reader
+            ('{"type": "ping", "junk": ' + "[" * 3000 + "]" * 3000 + "}", 400, "malformed_json"),
             (
                 '{"type": "action", "action": {"type": "draw_stock"}, "version": "3"}',
                 422,
@@ -407,7 +409,39 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
             assert frame["type"] == "error", (text, frame)
             problem = frame["problem"]
             assert (problem["status"], problem["rule"]) == (status, rule), text
+        await ws.send('{"type": "ping"}')  # the socket still reads after all of them
+        while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] == "ping":
+            pass
+        assert frame["type"] == "pong", frame
     assert (await player.view(match["match_id"]))["version"] == match["version"]
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_json_nested_too_deep_is_malformed_not_a_server_error(server: ServerProcess) -> None:
+    """A few kilobytes of brackets pass the size limit but not the decoder's depth."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="deep")
+    deep = b'{"a": ' * 1000 + b"1" + b"}" * 1000
+    paths = [
+        ("POST", "/v1/players"),
+        ("POST", "/v1/matches"),
+        ("POST", f"/v1/matches/{match['match_id']}/actions"),
+        ("PATCH", f"/v1/players/{player.id}"),
+    ]
+    for method, path in paths:
+        for body in (deep, b"[" * 1000 + b"]" * 1000):
+            response = await player.client.request(
+                method, path, content=body, headers={"Content-Type": "application/json"}
+            )
+            assert response.status_code == 400, (path, response.text)
+            assert response.json()["rule"] == "malformed_json", response.text
+    url = live_url(server, match["match_id"])
+    async with websockets.connect(url) as ws:  # the first message, read for a token
+        await ws.send('{"type": "auth", "token": ' + "[" * 3000 + "]" * 3000 + "}")
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert frame["problem"]["rule"] == "unauthorized", frame
+    assert await player.view(match["match_id"]) == match
     await player.close()
 
 

@@ -71,6 +71,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         path="/schema",
         create_examples=False,
+        use_handler_docstrings=True,  # each operation's description is its docstring
     )
 
 

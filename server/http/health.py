@@ -11,12 +11,25 @@ from server.schemas import Health
 from server.services import services_of
 
 
-@get("/healthz", operation_id="getHealth", tags=["health"], sync_to_thread=False)
+@get(
+    "/healthz",
+    operation_id="getHealth",
+    summary="Check the process is alive",
+    tags=["health"],
+    sync_to_thread=False,
+)
 def healthz() -> Health:
+    """Alive: the process answers (the database is not asked; see /readyz)."""
     return Health(status="ok")
 
 
-@get("/readyz", operation_id="getReadiness", tags=["health"], responses=problem_responses(503))
+@get(
+    "/readyz",
+    operation_id="getReadiness",
+    summary="Check the database answers",
+    tags=["health"],
+    responses=problem_responses(503),
+)
 async def readyz(state: State) -> Health:
     """Ready when the event store answers a query (a 503 problem otherwise).
 

@@ -51,6 +51,7 @@ class MatchesController(Controller):
     @post(
         "/",
         operation_id="createMatch",
+        summary="Start a match against the AI",
         status_code=201,
         responses=problem_responses(400, 401, 413, 422),
     )
@@ -68,7 +69,12 @@ class MatchesController(Controller):
         match_id = await services.matches.create(player.id, data.level, rules, data.seed)
         return await services.matches.view(match_id, player.id)
 
-    @get("/", operation_id="listMatches", responses=problem_responses(401))
+    @get(
+        "/",
+        operation_id="listMatches",
+        summary="List your matches",
+        responses=problem_responses(401),
+    )
     async def list_matches(
         self,
         state: State,
@@ -80,7 +86,12 @@ class MatchesController(Controller):
         player = await services.authenticate(request.headers.get("authorization"))
         return await services.match_list(player.id, status)
 
-    @get("/{match_id:str}", operation_id="getMatch", responses=problem_responses(401, 403, 404))
+    @get(
+        "/{match_id:str}",
+        operation_id="getMatch",
+        summary="Your view of a match",
+        responses=problem_responses(401, 403, 404),
+    )
     async def get_match(
         self, state: State, request: AnyRequest, match_id: MatchId
     ) -> MatchResponse:
@@ -92,6 +103,7 @@ class MatchesController(Controller):
     @post(
         "/{match_id:str}/actions",
         operation_id="postAction",
+        summary="Act in a match",
         status_code=200,
         responses=problem_responses(400, 401, 403, 404, 409, 413, 422),
     )
@@ -112,6 +124,7 @@ class MatchesController(Controller):
     @get(
         "/{match_id:str}/events",
         operation_id="getMatchEvents",
+        summary="Page a match's event log",
         responses=problem_responses(401, 403, 404),
     )
     async def get_events(
@@ -139,6 +152,7 @@ class MatchesController(Controller):
     @get(
         "/{match_id:str}/replay",
         operation_id="getMatchReplay",
+        summary="Replay a finished match",
         responses=problem_responses(401, 403, 404, 409, 422),
     )
     async def get_replay(

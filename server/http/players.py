@@ -29,6 +29,7 @@ class PlayersController(Controller):
     @post(
         "/",
         operation_id="createPlayer",
+        summary="Create a guest player",
         status_code=201,
         responses=problem_responses(400, 413, 422),
     )
@@ -46,6 +47,7 @@ class PlayersController(Controller):
     @get(
         "/{player_id:str}",
         operation_id="getPlayer",
+        summary="Read a player",
         responses=problem_responses(401, 404),
         security=[{"bearer": []}],
     )
@@ -63,6 +65,7 @@ class PlayersController(Controller):
     @patch(
         "/{player_id:str}",
         operation_id="renamePlayer",
+        summary="Rename yourself",
         responses=problem_responses(
             401, 403, 404, 413, described_as={403: "The token belongs to another player"}
         ),
@@ -89,6 +92,7 @@ class PlayersController(Controller):
     @get(
         "/{player_id:str}/stats",
         operation_id="getPlayerStats",
+        summary="A player's statistics",
         responses=problem_responses(401, 404),
         security=[{"bearer": []}],
     )

@@ -29,3 +29,13 @@ def test_every_error_response_is_declared_as_a_problem() -> None:
                     assert list(content) == ["application/problem+json"], (method, path, status)
                     schema = content["application/problem+json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/Problem"}
+
+
+def test_every_operation_says_what_it_does() -> None:
+    """Generated clients show these: a human summary, not a function name, and a description."""
+    document = json.loads(COMMITTED.read_text())
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            summary = operation.get("summary", "")
+            assert summary and " " in summary, (method, path, summary)
+            assert operation.get("description"), (method, path)

@@ -40,6 +40,7 @@ from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     declare_bearer_challenge,
     forbid_unknown_properties,
+    require_fields_always_sent,
 )
 from server.problems import handle_exception
 from server.services import Services
@@ -153,4 +154,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     answer_head_as_get(app)
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
+    require_fields_always_sent(app.openapi_schema)
     return app

@@ -4,11 +4,13 @@ msgspec encodes an ``array_like`` struct (``Move``) as a JSON array, but Litesta
 struct plugin would describe it as an object; this plugin states the array form. And
 request structs that forbid unknown fields are declared ``additionalProperties: false``,
 which Litestar leaves out, so a schema-driven client knows extras are refused. Every
-401 declares the ``WWW-Authenticate`` challenge it carries.
+401 declares the ``WWW-Authenticate`` challenge it carries. And a field that an
+answer always carries is required, even where it has a default (or may be null).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, get_args
 
 import msgspec
@@ -68,3 +70,53 @@ def declare_bearer_challenge(document: OpenAPI) -> None:
             response = (operation.responses or {}).get("401") if operation else None
             if isinstance(response, OpenAPIResponse):
                 response.headers = {**(response.headers or {}), "WWW-Authenticate": header}
+
+
+def require_fields_always_sent(document: OpenAPI) -> None:
+    """In schemas only answers use, list every property as required.
+
+    msgspec writes every field of a struct, defaulted ones included (as null where
+    that is the default), unless the struct omits defaults (``Problem``); Litestar
+    calls a defaulted field optional, so generated clients made every such field
+    optional. A schema a request also uses keeps its optional fields.
+    """
+    tree = document.to_schema()
+    components = tree.get("components", {}).get("schemas", {})
+    asked: set[str] = set()
+    answered: set[str] = set()
+    for item in tree.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict):
+                asked |= _reachable(components, operation.get("requestBody"))
+                asked |= _reachable(components, operation.get("parameters"))
+                answered |= _reachable(components, operation.get("responses"))
+    omitting = {c.__name__ for c in _structs() if c.__struct_config__.omit_defaults}
+    for name in answered - asked - omitting:
+        schema = document.components.schemas.get(name) if document.components else None
+        if isinstance(schema, Schema) and schema.properties:
+            schema.required = sorted(schema.properties)
+
+
+def _reachable(components: dict[str, Any], node: Any) -> set[str]:
+    """The component names ``node`` refers to, directly or through other components."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                name = ref.rsplit("/", 1)[1]
+                if name not in found:
+                    found.add(name)
+                    todo.append(components.get(name))
+            todo.extend(current.values())
+        elif isinstance(current, list):
+            todo.extend(current)
+    return found
+
+
+def _structs(base: type[msgspec.Struct] = msgspec.Struct) -> Iterator[type[msgspec.Struct]]:
+    for sub in base.__subclasses__():
+        yield sub
+        yield from _structs(sub)

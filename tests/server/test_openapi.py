@@ -39,3 +39,15 @@ def test_every_operation_says_what_it_does() -> None:
             summary = operation.get("summary", "")
             assert summary and " " in summary, (method, path, summary)
             assert operation.get("description"), (method, path)
+
+
+def test_fields_every_answer_carries_are_required() -> None:
+    """msgspec writes defaulted fields too; a generated client must not make them optional.
+
+    test_openapi_conformance.py checks real answers against these lists.
+    """
+    schemas = json.loads(COMMITTED.read_text())["components"]["schemas"]
+    for name in ("Rules", "MatchState", "HandState", "Dealt", "Drew", "ReplayResponse"):
+        assert sorted(schemas[name]["required"]) == sorted(schemas[name]["properties"]), name
+    assert "instance" not in schemas["Problem"]["required"]  # omitted when unset
+    assert not schemas["CustomRules"].get("required")  # a request's defaults stay optional

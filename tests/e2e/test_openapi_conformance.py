@@ -1,0 +1,128 @@
+"""Real answers, over a whole match, against the committed OpenAPI document, strictly.
+
+Schemathesis (test_schemathesis.py) fuzzes requests but rarely reaches deep into a
+game; this test plays a match to its end and checks every answer on the way, success
+and problem alike: a declared status, the declared content type, and a body that
+validates with no undeclared property (``additionalProperties: false`` added
+everywhere) and every required one present. A client generated from the document
+can then trust both what it marks required and what it leaves out.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+
+from tests.e2e.harness import Player, ServerProcess, as_action
+
+DOCUMENT = json.loads(
+    (Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text()
+)
+
+
+def _closed(node: Any) -> Any:
+    """The schema with every object schema closed to properties it does not declare."""
+    if isinstance(node, dict):
+        node = {key: _closed(value) for key, value in node.items()}
+        if "properties" in node and "additionalProperties" not in node:
+            node["additionalProperties"] = False
+        return node
+    if isinstance(node, list):
+        return [_closed(value) for value in node]
+    return node
+
+
+STRICT = _closed(copy.deepcopy(DOCUMENT))
+
+
+class Checker:
+    def __init__(self) -> None:
+        self.checked: dict[tuple[str, str, int], int] = {}
+
+    def check(self, response: httpx.Response, template: str) -> None:
+        method = response.request.method.lower()
+        operation = DOCUMENT["paths"][template][method]
+        status = response.status_code
+        declared = operation["responses"]
+        assert str(status) in declared, (method, template, status, response.text)
+        content = declared[str(status)].get("content")
+        if not content:
+            assert not response.content, (method, template, status)
+            return
+        (media_type,) = content
+        assert response.headers["content-type"].split(";")[0] == media_type, (template, status)
+        schema = STRICT["paths"][template][method]["responses"][str(status)]["content"][media_type][
+            "schema"
+        ]
+        validator = jsonschema.Draft202012Validator({**schema, "components": STRICT["components"]})
+        errors = sorted(validator.iter_errors(response.json()), key=lambda e: list(e.path))
+        assert not errors, (method, template, status, [e.message for e in errors[:5]])
+        key = (method, template, status)
+        self.checked[key] = self.checked.get(key, 0) + 1
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerProcess) -> None:
+    check = Checker().check
+    checker = check.__self__  # type: ignore[attr-defined]
+    anonymous = httpx.AsyncClient(base_url=server.url, timeout=30)
+    check(await anonymous.get("/healthz"), "/healthz")
+    check(await anonymous.get("/readyz"), "/readyz")
+    created = await anonymous.post("/v1/players", json={"name": "conformance"})
+    check(created, "/v1/players")
+    check(await anonymous.get("/v1/matches"), "/v1/matches")  # 401
+    check(await anonymous.post("/v1/players", content=b"{"), "/v1/players")  # 400
+    player = await Player.create(server.url, "conformance")
+    stranger = await Player.create(server.url, "stranger")
+    me = f"/v1/players/{player.id}"
+    check(await player.client.get(me), "/v1/players/{player_id}")
+    check(await player.client.patch(me, json={"name": "renamed"}), "/v1/players/{player_id}")
+    check(await stranger.client.patch(me, json={"name": "x"}), "/v1/players/{player_id}")  # 403
+    rng = random.Random(7)
+    for level in ("easy", "medium", "hard"):
+        response = await player.client.post(
+            "/v1/matches",
+            json={"level": level, "seed": f"conform-{level}", "rules": {"target": 25}},
+        )
+        check(response, "/v1/matches")
+        match = response.json()
+        match_id, version, view = match["match_id"], match["version"], match["view"]
+        path = f"/v1/matches/{match_id}"
+        check(await stranger.client.get(path), "/v1/matches/{match_id}")  # 403
+        check(await player.client.get(f"{path}/replay"), "/v1/matches/{match_id}/replay")  # 409
+        stale = await player.act(match_id, {"type": "draw_stock"}, version=version + 5)
+        check(stale, "/v1/matches/{match_id}/actions")  # 409
+        for step in range(3000):
+            if view["phase"] == "match_over":
+                break
+            if step % 11 == 0:
+                illegal = await player.act(match_id, {"type": "discard", "card": "ZZ"})
+                check(illegal, "/v1/matches/{match_id}/actions")  # 422
+                check(await player.client.get(path), "/v1/matches/{match_id}")
+                events = await player.client.get(f"{path}/events", params={"after": version - 3})
+                check(events, "/v1/matches/{match_id}/events")
+            response = await player.act(match_id, as_action(rng.choice(view["legal"])), version)
+            check(response, "/v1/matches/{match_id}/actions")
+            body = response.json()
+            version, view = body["version"], body["view"]
+        assert view["phase"] == "match_over"
+        check(await player.client.get(f"{path}/events"), "/v1/matches/{match_id}/events")
+        for at in (1, version // 2, version):
+            replay = await player.client.get(f"{path}/replay", params={"at": at})
+            check(replay, "/v1/matches/{match_id}/replay")
+    check(await player.client.get("/v1/matches"), "/v1/matches")
+    check(await player.client.get(f"{me}/stats"), "/v1/players/{player_id}/stats")
+    check(await player.client.get("/v1/matches/nope"), "/v1/matches/{match_id}")  # 404
+    statuses = {status for _, _, status in checker.checked}
+    assert {200, 201, 400, 401, 403, 404, 409, 422} <= statuses, statuses
+    assert sum(checker.checked.values()) > 100
+    await anonymous.aclose()
+    await player.close()
+    await stranger.close()

@@ -40,6 +40,7 @@ from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     declare_bearer_challenge,
     forbid_unknown_properties,
+    parameters_are_never_null,
     require_fields_always_sent,
 )
 from server.problems import handle_exception
@@ -155,4 +156,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     require_fields_always_sent(app.openapi_schema)
+    parameters_are_never_null(app.openapi_schema)
     return app

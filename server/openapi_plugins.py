@@ -5,7 +5,8 @@ struct plugin would describe it as an object; this plugin states the array form.
 request structs that forbid unknown fields are declared ``additionalProperties: false``,
 which Litestar leaves out, so a schema-driven client knows extras are refused. Every
 401 declares the ``WWW-Authenticate`` challenge it carries. And a field that an
-answer always carries is required, even where it has a default (or may be null).
+answer always carries is required, even where it has a default (or may be null);
+and no parameter is said to take null, which a query string or header cannot send.
 """
 
 from __future__ import annotations
@@ -120,3 +121,38 @@ def _structs(base: type[msgspec.Struct] = msgspec.Struct) -> Iterator[type[msgsp
     for sub in base.__subclasses__():
         yield sub
         yield from _structs(sub)
+
+
+def parameters_are_never_null(document: OpenAPI) -> None:
+    """Drop the null that an optional parameter's type gives its schema, and float bounds.
+
+    ``status: str | None = None`` means "may be left out", which ``required: false``
+    already says; a generated client offered ``null`` would send the text "null".
+    """
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = getattr(item, method, None)
+            for parameter in (operation.parameters or []) if operation else []:
+                schema = getattr(parameter, "schema", None)
+                if isinstance(schema, Schema):
+                    _without_null(schema)
+
+
+def _without_null(schema: Schema) -> None:
+    if isinstance(schema.type, list):
+        kept = [t for t in schema.type if t != OpenAPIType.NULL]
+        schema.type = kept[0] if len(kept) == 1 else kept
+    if schema.enum is not None:
+        schema.enum = [value for value in schema.enum if value is not None]
+    if schema.one_of:
+        kept_schemas = [
+            s for s in schema.one_of if not (isinstance(s, Schema) and s.type == OpenAPIType.NULL)
+        ]
+        if len(kept_schemas) == 1 and isinstance(kept_schemas[0], Schema):
+            schema.type, schema.one_of = kept_schemas[0].type, None
+        else:
+            schema.one_of = kept_schemas
+    for bound in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
+        value = getattr(schema, bound)
+        if isinstance(value, float) and value.is_integer():
+            setattr(schema, bound, int(value))

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
+from litestar.exceptions import ValidationException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.melds import arrange
@@ -31,6 +32,17 @@ from server.schemas import (
 from server.services import services_of
 
 AnyRequest = Request[Any, Any, Any]
+
+
+def refuse_null(request: AnyRequest, name: str) -> None:
+    """Litestar reads ``?name=null`` as a parameter left out; null is no value the API takes."""
+    if request.query_params.get(name) == "null":
+        raise ValidationException(
+            detail="invalid query parameter",
+            extra=[{"key": name, "message": "null is not a value; leave the parameter out"}],
+        )
+
+
 MatchId = FromPath[str]
 IdempotencyKey = Annotated[
     str | None,
@@ -82,6 +94,7 @@ class MatchesController(Controller):
         status: Annotated[Literal["active", "finished"] | None, QueryParameter()] = None,
     ) -> MatchList:
         """The caller's matches, newest first, from the matches projection."""
+        refuse_null(request, "status")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         return await services.match_list(player.id, status)
@@ -163,6 +176,7 @@ class MatchesController(Controller):
         at: Annotated[int | None, QueryParameter(ge=1)] = None,
     ) -> ReplayResponse:
         """The complete state (both hands, the stock) after event ``at`` of a finished match."""
+        refuse_null(request, "at")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         record = await services.matches.load(match_id)

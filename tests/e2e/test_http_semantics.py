@@ -37,6 +37,8 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
         ("GET", events, {"params": {"limit": 0}}, "limit"),
         ("GET", f"/v1/matches/{match['match_id']}/replay", {"params": {"at": 0}}, "at"),
         ("GET", "/v1/matches", {"params": {"status": "paused"}}, "status"),
+        ("GET", "/v1/matches", {"params": {"status": "null"}}, "status"),  # no null is offered
+        ("GET", f"/v1/matches/{match['match_id']}/replay", {"params": {"at": "null"}}, "at"),
         (
             "POST",
             actions,

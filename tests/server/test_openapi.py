@@ -51,3 +51,14 @@ def test_fields_every_answer_carries_are_required() -> None:
         assert sorted(schemas[name]["required"]) == sorted(schemas[name]["properties"]), name
     assert "instance" not in schemas["Problem"]["required"]  # omitted when unset
     assert not schemas["CustomRules"].get("required")  # a request's defaults stay optional
+
+
+def test_no_parameter_is_offered_null() -> None:
+    """A query string or header cannot carry null: a client offered it sends "null"."""
+    document = json.loads(COMMITTED.read_text())
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                text = json.dumps(parameter["schema"])
+                assert "null" not in text, (method, path, parameter["name"], text)
+                assert ".0" not in text, (method, path, parameter["name"], text)

@@ -42,6 +42,7 @@ from server.openapi_plugins import (
     forbid_unknown_properties,
     parameters_are_never_null,
     require_fields_always_sent,
+    tuples_have_their_length,
 )
 from server.problems import handle_exception
 from server.services import Services
@@ -157,4 +158,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     declare_bearer_challenge(app.openapi_schema)
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)
+    tuples_have_their_length(app.openapi_schema)
     return app

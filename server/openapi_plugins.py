@@ -6,7 +6,8 @@ request structs that forbid unknown fields are declared ``additionalProperties: 
 which Litestar leaves out, so a schema-driven client knows extras are refused. Every
 401 declares the ``WWW-Authenticate`` challenge it carries. And a field that an
 answer always carries is required, even where it has a default (or may be null);
-and no parameter is said to take null, which a query string or header cannot send.
+and no parameter is said to take null, which a query string or header cannot send;
+and a tuple is an array of exactly its length.
 """
 
 from __future__ import annotations
@@ -156,3 +157,28 @@ def _without_null(schema: Schema) -> None:
         value = getattr(schema, bound)
         if isinstance(value, float) and value.is_integer():
             setattr(schema, bound, int(value))
+
+
+def tuples_have_their_length(document: OpenAPI) -> None:
+    """Bound each fixed-length array (a tuple: ``prefixItems``) to exactly that length.
+
+    Litestar lists a tuple's items but not its length, so ``scores`` with three
+    numbers would validate; an array whose length is stated (``Move``) is left alone.
+    """
+    for schema in _schemas(document.components.schemas if document.components else {}):
+        if schema.prefix_items and schema.max_items is None and schema.items is None:
+            schema.min_items = schema.max_items = len(schema.prefix_items)
+
+
+def _schemas(node: Any) -> Iterator[Schema]:
+    """Every Schema object in ``node``, however deep."""
+    if isinstance(node, Schema):
+        yield node
+        for value in vars(node).values():
+            yield from _schemas(value)
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _schemas(value)
+    elif isinstance(node, (list, tuple)):
+        for value in node:
+            yield from _schemas(value)

@@ -62,3 +62,24 @@ def test_no_parameter_is_offered_null() -> None:
                 text = json.dumps(parameter["schema"])
                 assert "null" not in text, (method, path, parameter["name"], text)
                 assert ".0" not in text, (method, path, parameter["name"], text)
+
+
+def test_every_tuple_states_its_length() -> None:
+    """Without maxItems a schema with prefixItems lets any longer array through."""
+    found = 0
+
+    def walk(node: object, where: str) -> None:
+        nonlocal found
+        if isinstance(node, dict):
+            if "prefixItems" in node:
+                found += 1
+                assert node.get("maxItems", 0) >= len(node["prefixItems"]), where
+                assert "minItems" in node, where
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}[{index}]")
+
+    walk(json.loads(COMMITTED.read_text()), "")
+    assert found > 20

@@ -153,6 +153,8 @@ def _describe(n: int, event: Event, before: MatchState | None, after: MatchState
 
 def _position(state: MatchState) -> list[str]:
     """Where the match stands after the last event shown."""
+    if state.hand is None and state.settlement is None:  # between MatchStarted and Dealt
+        return [f"Phase: before the first deal; {_name(state, 0)} against {_name(state, 1)}"]
     lines = [
         f"Phase: {state.phase}; to act: {', '.join(_name(state, s) for s in state.to_act())}",
         f"Score {state.scores[0]}-{state.scores[1]} after {state.hands_played} hands",

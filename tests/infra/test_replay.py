@@ -101,6 +101,19 @@ async def test_render_replay_numbers_every_event_and_stops_where_asked(
     assert live.version != at or f"Phase: {live.phase};" in partial
 
 
+async def test_render_replay_stops_anywhere_even_before_the_first_deal(
+    store: SqlEventStore,
+) -> None:
+    """Event 1 starts the match and event 2 deals: between them no hand exists yet."""
+    match_id, steps = _played(8)
+    events = [e for _, batch in steps for e in batch]
+    await store.append(match_id, 0, events)
+    first = await render_replay(store, match_id, 1)
+    assert "Stopped after event 1 of" in first and "before the first deal" in first
+    for at in range(2, len(events) + 1, 5):
+        assert f"Stopped after event {at} of" in await render_replay(store, match_id, at)
+
+
 async def test_replay_of_an_unknown_match_is_stream_not_found(store: SqlEventStore) -> None:
     with pytest.raises(StreamNotFound):
         await render_replay(store, stream())

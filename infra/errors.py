@@ -72,3 +72,15 @@ class BadDatabaseUrl(InfraError):
     """The configured database URL names no database this server can use."""
 
     rule = "bad_database_url"
+
+
+class SchemaTooNew(InfraError):
+    """The database's schema revision is one this code does not know: a newer server's."""
+
+    rule = "schema_too_new"
+
+
+class MigrationFailed(InfraError):
+    """A migration was refused by the database; its transaction left the schema as it was."""
+
+    rule = "migration_failed"

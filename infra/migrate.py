@@ -2,20 +2,30 @@
 
 Several server processes may start at once against one PostgreSQL: the upgrade runs in
 one transaction holding an advisory lock, so they take turns and the later ones find
-the schema already at head.
+the schema already at head. A database this code cannot migrate is one clear error
+(SchemaTooNew for a newer server's database, MigrationFailed when the database
+refuses a step), and an upgrade that ran is logged with its revisions.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import exc as sa_exc
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from infra.database import create_engine, resolve_url
+from infra.errors import MigrationFailed, SchemaTooNew
+
+log = logging.getLogger("ginrummy.migrate")
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATION_LOCK = 7_466_954_251  # an arbitrary advisory-lock key, ours alone
@@ -52,7 +62,28 @@ async def _run(url: str | None, action: object) -> None:
             connection.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
         config = alembic_config()
         config.attributes["connection"] = connection
-        action(config)  # type: ignore[operator]
+        before = _revision(connection)
+        known = ScriptDirectory.from_config(config)
+        head = known.get_current_head()
+        if before is not None and before not in {s.revision for s in known.walk_revisions()}:
+            raise SchemaTooNew(
+                f"the database is at schema revision {before}, which this server does not"
+                f" know (it knows up to {head}): run the newer server it came from"
+            )
+        try:
+            action(config)  # type: ignore[operator]
+        except (CommandError, sa_exc.DBAPIError) as error:
+            cause = getattr(error, "orig", None) or error
+            reason = (
+                str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+            )
+            raise MigrationFailed(
+                f"migrating the database from schema revision {before or 'none'} failed,"
+                f" and nothing was changed: {reason}"
+            ) from error
+        after = _revision(connection)
+        if after != before:
+            log.info("database schema migrated from revision %s to %s", before or "none", after)
 
     try:
         async with engine.connect() as conn:
@@ -61,3 +92,7 @@ async def _run(url: str | None, action: object) -> None:
                 await conn.run_sync(run)
     finally:
         await engine.dispose()
+
+
+def _revision(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()

@@ -76,10 +76,12 @@ def openapi_json() -> str:
 def _serve(host: str | None, port: int | None) -> int:
     import uvicorn
 
+    from server import logs
     from server.app import create_app
     from server.config import Settings
 
     settings = Settings.from_env()
+    logs.install(settings.log_level)  # so the migration's line is logged like the server's
     # Migrate before the server starts, so an unreachable database is one clear line
     # here rather than a traceback from the lifespan (which migrates again, at no cost).
     asyncio.run(_migrate(settings.database_url or None))

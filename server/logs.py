@@ -56,6 +56,8 @@ class DropFrameDumps(logging.Filter):
 def install(level: str = "info") -> None:
     """Mask tokens on the root handlers and uvicorn's, whatever configured them."""
     logging.basicConfig(level=level.upper())
+    if level.lower() != "debug":  # Alembic's lines at each start; ginrummy.migrate says what ran
+        logging.getLogger("alembic").setLevel(logging.WARNING)
     masking = MaskTokens()
     for name in ("uvicorn.error", "websockets.server"):  # uvicorn hands the library its logger
         logger = logging.getLogger(name)

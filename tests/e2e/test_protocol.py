@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import websockets
 
 from domain.melds import arrange
+from infra.migrate import upgrade
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action
 
@@ -489,6 +491,28 @@ def test_an_unusable_database_is_one_clear_line_from_every_command(
     tmp_path: Path, url: str, rule: str
 ) -> None:
     """serve, replay and rebuild-projections say what is wrong in one line, and stop."""
+    _one_clear_line_from_every_command(tmp_path, url, rule)
+
+
+def test_a_newer_servers_database_is_one_clear_line_and_left_alone(tmp_path: Path) -> None:
+    """Code rolled back over a database a newer server migrated: refuse, change nothing."""
+    path = tmp_path / "newer.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    upgrade(url)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0099'")
+    before = _dump(path)
+    assert "0099" in before
+    _one_clear_line_from_every_command(tmp_path, url, "schema_too_new")
+    assert _dump(path) == before
+
+
+def _dump(path: Path) -> str:
+    with sqlite3.connect(path) as db:
+        return "\n".join(db.iterdump())
+
+
+def _one_clear_line_from_every_command(tmp_path: Path, url: str, rule: str) -> None:
     for command, code in (
         (["serve", "--port", "1"], 3),
         (["replay", "some-match"], 1),

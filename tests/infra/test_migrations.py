@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from infra.database import create_engine
+from infra.errors import MigrationFailed, SchemaTooNew
 from infra.migrate import downgrade_async, upgrade_async
 from infra.schema import metadata
 from infra.scratch_database import create_scratch_database, drop_scratch_database
@@ -66,3 +68,47 @@ async def test_upgrade_from_empty_to_head_and_back(empty_url: str) -> None:
     assert not (await _tables(empty_url)) & OURS
     await upgrade_async(empty_url)
     assert await _tables(empty_url) >= OURS
+
+
+async def _execute(url: str, statement: str) -> None:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+async def _revision(url: str) -> str | None:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(
+                lambda c: MigrationContext.configure(c).get_current_revision()
+            )
+    finally:
+        await engine.dispose()
+
+
+async def test_a_newer_servers_database_is_refused_and_left_alone(empty_url: str) -> None:
+    await upgrade_async(empty_url)
+    await _execute(empty_url, "UPDATE alembic_version SET version_num = '0099'")
+    with pytest.raises(SchemaTooNew, match=r"revision 0099.*knows up to"):
+        await upgrade_async(empty_url)
+    assert await _revision(empty_url) == "0099"
+    assert await _tables(empty_url) >= OURS
+
+
+async def test_a_step_the_database_refuses_changes_nothing_and_says_why(
+    empty_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    await upgrade_async(empty_url, "0002")
+    await _execute(empty_url, "CREATE TABLE snapshots (x INTEGER)")  # 0003 creates it
+    with pytest.raises(MigrationFailed, match=r"from schema revision 0002 failed.*snapshots"):
+        await upgrade_async(empty_url)
+    assert await _revision(empty_url) == "0002"
+    await _execute(empty_url, "DROP TABLE snapshots")
+    with caplog.at_level(logging.INFO, logger="ginrummy.migrate"):
+        await upgrade_async(empty_url)
+    assert await _revision(empty_url) == "0004"
+    assert "migrated from revision 0002 to 0004" in caplog.text

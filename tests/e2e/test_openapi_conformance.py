@@ -1,11 +1,13 @@
-"""Real answers, over a whole match, against the committed OpenAPI document, strictly.
+"""Real answers and socket frames, over whole matches, against the committed documents.
 
 Schemathesis (test_schemathesis.py) fuzzes requests but rarely reaches deep into a
 game; this test plays a match to its end and checks every answer on the way, success
 and problem alike: a declared status, the declared content type, and a body that
 validates with no undeclared property (``additionalProperties: false`` added
 everywhere) and every required one present. A client generated from the document
-can then trust both what it marks required and what it leaves out.
+can then trust both what it marks required and what it leaves out. The socket's
+frames are checked the same way against openapi/asyncapi.yaml, whose payloads refer
+to the OpenAPI schemas.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ from typing import Any
 import httpx
 import jsonschema
 import pytest
+import websockets
+import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from tests.e2e.harness import Player, ServerProcess, as_action
 
-DOCUMENT = json.loads(
-    (Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text()
-)
+DOCUMENTS = Path(__file__).resolve().parents[2] / "openapi"
+DOCUMENT = json.loads((DOCUMENTS / "openapi.json").read_text())
+ASYNCAPI = yaml.safe_load((DOCUMENTS / "asyncapi.yaml").read_text())
 
 
 def _closed(node: Any) -> Any:
@@ -40,6 +46,10 @@ def _closed(node: Any) -> Any:
 
 
 STRICT = _closed(copy.deepcopy(DOCUMENT))
+# asyncapi.yaml's payloads refer to "openapi.json#/components/schemas/..."
+REGISTRY = Registry().with_resource(
+    "openapi.json", Resource.from_contents(STRICT, default_specification=DRAFT202012)
+)
 
 
 class Checker:
@@ -126,3 +136,64 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     await anonymous.aclose()
     await player.close()
     await stranger.close()
+
+
+def _frame_validators() -> dict[str, jsonschema.Draft202012Validator]:
+    """One validator per server frame type, from the document's receive operation."""
+    messages = ASYNCAPI["components"]["messages"]
+    validators = {}
+    for reference in ASYNCAPI["operations"]["receiveFeed"]["messages"]:
+        name = reference["$ref"].rsplit("/", 1)[1]  # the channel's message name
+        target = ASYNCAPI["channels"]["live"]["messages"][name]["$ref"].rsplit("/", 1)[1]
+        payload = _closed(messages[target]["payload"])
+        validators[payload["properties"]["type"]["const"]] = jsonschema.Draft202012Validator(
+            payload, registry=REGISTRY
+        )
+    return validators
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_socket_frame_over_a_whole_match_conforms(server: ServerProcess) -> None:
+    validators = _frame_validators()
+    event_schema = {"$ref": "openapi.json#/components/schemas/VersionedEvent/properties/event"}
+    events = jsonschema.Draft202012Validator(event_schema, registry=REGISTRY)
+    seen: dict[str, int] = {}
+
+    def check(frame: dict[str, Any]) -> None:
+        validator = validators[frame["type"]]
+        errors = [e.message for e in validator.iter_errors(frame)]
+        if frame["type"] == "event":
+            errors += [e.message for e in events.iter_errors(frame["event"])]
+        assert not errors, (frame["type"], errors[:5], str(frame)[:300])
+        seen[frame["type"]] = seen.get(frame["type"], 0) + 1
+
+    player = await Player.create(server.url, "frames")
+    match = await player.new_match(level="hard", seed="frames", rules={"target": 25})
+    match_id, version = match["match_id"], match["version"]
+    rng = random.Random(11)
+    url = f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+    async with websockets.connect(url) as ws:
+
+        async def frames_until(done: Any) -> dict[str, Any]:
+            while True:
+                frame = json.loads(await ws.recv())
+                check(frame)
+                if done(frame):
+                    return frame
+
+        snapshot = await frames_until(lambda f: f["type"] == "snapshot")
+        view = snapshot["view"]
+        await ws.send(json.dumps({"type": "ping"}))
+        await frames_until(lambda f: f["type"] == "pong")
+        await ws.send(json.dumps({"type": "action", "action": {"type": "discard", "card": "ZZ"}}))
+        await frames_until(lambda f: f["type"] == "error")
+        while view["phase"] != "match_over":
+            response = await player.act(match_id, as_action(rng.choice(view["legal"])), version)
+            assert response.status_code == 200, response.text
+            version = response.json()["version"]
+            last = await frames_until(lambda f, v=version: f.get("version") == v)
+            view = last["view"]
+        await ws.send(json.dumps({"type": "resume", "after": 0}))  # the whole log again
+        await frames_until(lambda f, v=version: f["type"] == "event" and f["version"] == v)
+    assert seen["event"] > 2 * version - 10 and {"snapshot", "pong", "error"} <= set(seen)
+    await player.close()

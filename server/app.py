@@ -46,7 +46,7 @@ from server.openapi_plugins import (
 )
 from server.problems import handle_exception
 from server.services import Services
-from server.ws.live import live
+from server.ws.live import live, live_over_plain_http
 
 log = logging.getLogger("ginrummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -139,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             PlayersController,
             MatchesController,
             live,
+            live_over_plain_http,
             create_static_files_router(
                 path="/", directories=[static_dir], html_mode=True, include_in_schema=False
             ),

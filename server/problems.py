@@ -126,6 +126,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "not_found": (404, "No such resource"),
     "method_not_allowed": (405, "Method not allowed"),
     "payload_too_large": (413, "The request body is too large"),
+    "upgrade_required": (426, "This is a WebSocket; connect with an Upgrade"),
     "stale_version": (409, "The match has moved on since that version"),
     "concurrency_conflict": (409, "The match changed concurrently; retry"),
     "match_not_finished": (409, "The match is not finished"),

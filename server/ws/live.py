@@ -23,7 +23,7 @@ import time
 from typing import Annotated, Any
 
 import msgspec
-from litestar import WebSocket, websocket
+from litestar import Response, WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
@@ -34,7 +34,14 @@ from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
 from server.match_service import seat_of
-from server.problems import Problem, ServerError, Unauthorized, make_problem, problem_for
+from server.problems import (
+    Problem,
+    ServerError,
+    Unauthorized,
+    make_problem,
+    problem_for,
+    problem_response,
+)
 from server.schemas import ActionRequest
 from server.services import Services, services_of
 
@@ -262,6 +269,15 @@ class LiveSession:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             self.services.hub.unwatch(self.watch)
+
+
+@get("/v1/matches/{match_id:str}/live", include_in_schema=False, sync_to_thread=False)
+def live_over_plain_http() -> Response[bytes]:
+    """A plain GET of the socket's address: 426 names the protocol (RFC 9110 §15.5.22)."""
+    problem = make_problem(
+        "upgrade_required", "open a WebSocket to this address; see asyncapi.yaml"
+    )
+    return problem_response(problem, {"Upgrade": "websocket", "Connection": "Upgrade"})
 
 
 @websocket("/v1/matches/{match_id:str}/live", name="live")

@@ -144,3 +144,15 @@ async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
     await anonymous.aclose()
     await stranger.close()
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> None:
+    """RFC 9110 §15.5.22: 426 and the protocol to switch to, not a 405 with no method."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="upgrade")
+    response = await player.client.get(f"/v1/matches/{match['match_id']}/live")
+    assert response.status_code == 426, response.text
+    assert response.headers["upgrade"] == "websocket"
+    assert response.json()["rule"] == "upgrade_required"
+    await player.close()

@@ -246,17 +246,23 @@ class MatchService:
             record = self._remember(record, events, result, command_id)
             self._on_append(match_id, result.last_version)
         record = await self._play_ai_locked(record)
-        return self._answer(record, seat, result.first_version)
+        return self._answer(record, seat, result.first_version, before=state)
 
     @staticmethod
-    def _answer(record: MatchRecord, seat: int, first_version: int) -> ActionResponse:
+    def _answer(
+        record: MatchRecord, seat: int, first_version: int, before: MatchState | None = None
+    ) -> ActionResponse:
         """The answer to the command whose events start at ``first_version``.
 
         It is a pure function of the log (the command's events, then the AI appends
         that follow it), so a retried request gets the same answer even if the first
-        one was cut off by a crash.
+        one was cut off by a crash. ``before``, the state the command was applied to,
+        spares refolding the match from its start, which grows with the match.
         """
-        state = record.state_at(first_version - 1)
+        if before is not None and before.version == first_version - 1:
+            state = before
+        else:
+            state = record.state_at(first_version - 1)
         human_command = record.events[first_version - 1].command_id
         shown: list[RecordedEvent] = []
         for recorded in record.events[first_version - 1 :]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from typing import Annotated, Any
@@ -68,6 +69,18 @@ class ClientMessage(msgspec.Struct, frozen=True):
     action: Any = None
     version: int | None = None
     idempotency_key: SocketKey | None = None
+
+
+_outliving_their_socket: set[asyncio.Task[Any]] = set()  # held here, safe from the GC
+
+
+def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
+    """Forget a socket action; log a server failure (as HTTP logs its 5xx), whether or
+    not its socket is still there to hear the problem."""
+    _outliving_their_socket.discard(task)
+    failure = None if task.cancelled() else task.exception()
+    if failure is not None and problem_for(failure).status >= 500:
+        log.error("unhandled error on a live action in match %s", match_id, exc_info=failure)
 
 
 class TooSlow(Exception):
@@ -206,14 +219,18 @@ class LiveSession:
             request = msgspec.convert(
                 {"action": message.action, "version": message.version}, ActionRequest
             )
-            await action_keys.act(
-                self.services, self.match_id, self.player.id, request, message.idempotency_key
+            acting = asyncio.create_task(
+                action_keys.act(
+                    self.services, self.match_id, self.player.id, request, message.idempotency_key
+                )
             )
+            _outliving_their_socket.add(acting)
+            acting.add_done_callback(functools.partial(_finished, self.match_id))
+            # A dropped connection cancels this reader; the action, once begun, still ends
+            # with the AI's reply appended, as an HTTP action does when its client leaves.
+            await asyncio.shield(acting)
         except Exception as exc:
-            problem = problem_for(exc)
-            if problem.status >= 500:  # logged as HTTP logs its 5xx (problems.handle_exception)
-                log.exception("unhandled error on a live action in match %s", self.match_id)
-            self.error(problem)
+            self.error(problem_for(exc))  # a 5xx is logged by _finished
         self.watch.notify(0)
 
     # --- lifecycle --------------------------------------------------------------------

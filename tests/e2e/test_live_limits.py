@@ -147,3 +147,44 @@ async def test_heartbeats_keep_a_live_client_and_close_a_silent_one(
         await player.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_socket_action_cut_off_by_its_client_still_gets_the_ais_reply(
+    server: ServerProcess, database_url: str
+) -> None:
+    """A connection dropped right after an action must not leave the AI's reply unwritten.
+
+    Reading a match (HTTP or a new socket) lets the AI catch up, which would hide the
+    stall, so the log is read from the store itself.
+    """
+    from domain.match import fold
+    from infra.store import open_store
+
+    player = await Player.create(server.url)
+    store = await open_store(database_url, migrate=False)
+    match_id = (await player.new_match(level="hard", seed="cut-off"))["match_id"]
+    url = f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+    rng = random.Random(5)
+    stalled, applied = [], 0
+    try:
+        for trial in range(24):
+            before = await player.view(match_id)
+            if before["view"]["phase"] == "match_over":
+                break
+            action = as_action(rng.choice(before["view"]["legal"]))
+            ws = await websockets.connect(url)
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            await ws.send(json.dumps({"type": "action", "action": action}))
+            await asyncio.sleep(0.002)
+            ws.transport.abort()  # the connection drops: no close handshake
+            await asyncio.sleep(1.5)
+            state = fold(r.event for r in await store.read_stream(match_id))
+            applied += state.version > before["version"]
+            if state.to_act() == (1,):
+                stalled.append(trial)
+    finally:
+        await store.close()
+        await player.close()
+    assert applied >= 12
+    assert not stalled, f"the AI never replied after trials {stalled}"

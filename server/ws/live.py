@@ -34,7 +34,7 @@ from domain.views import player_view, redact
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
-from server.match_service import seat_of
+from server.match_service import MatchRecord, seat_of
 from server.problems import (
     Problem,
     ServerError,
@@ -98,6 +98,7 @@ class LiveSession:
         self.seat = 0
         self.state: MatchState | None = None
         self.resume_after: int | None = None
+        self.start_after: int | None = None  # a reconnect's last version: events, no snapshot
         self.last_heard = time.monotonic()
 
     # --- frames -----------------------------------------------------------------------
@@ -158,6 +159,23 @@ class LiveSession:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper
                 return
             self.state = record.state_at(after) if after > 0 else None
+        self.send_events(record)
+
+    def start(self, record: MatchRecord) -> None:
+        """The first frames: the events after a reconnect's ``after``, else a snapshot.
+
+        Given at connect time, ``after`` leaves no moment in which live events could
+        pass a replay, as they can when a resume message follows the snapshot.
+        """
+        after, latest = self.start_after, record.state.version
+        if after is None or not 0 <= after <= latest or latest - after > self.queue.maxsize // 2:
+            self.snapshot(record.state)
+            return
+        self.state = record.state_at(after) if after > 0 else None
+        self.send_events(record)
+
+    def send_events(self, record: MatchRecord) -> None:
+        """An event frame for each event of ``record`` after the last one this socket sent."""
         state = self.state
         start = state.version if state is not None else 0
         for recorded in record.events[start:]:
@@ -236,6 +254,8 @@ class LiveSession:
     # --- lifecycle --------------------------------------------------------------------
 
     async def authenticate(self) -> Player:
+        after = self.socket.query_params.get("after", "")
+        self.start_after = int(after) if after.isdigit() else None
         header = self.socket.headers.get("authorization")
         if header:
             return await self.services.authenticate(header)
@@ -250,6 +270,8 @@ class LiveSession:
             raise Unauthorized("the first message must be {'type':'auth','token':...}") from exc
         if first.type != "auth" or not first.token:
             raise Unauthorized("the first message must be {'type':'auth','token':...}")
+        if first.after is not None:
+            self.start_after = first.after
         return await self.services.player_for_token(first.token)
 
     async def run(self) -> None:
@@ -265,7 +287,7 @@ class LiveSession:
             )
             await self.socket.close(4000 + problem.status, problem.rule)  # 4401, 4404, 4503...
             return
-        self.snapshot(record.state)
+        self.start(record)
         tasks = [
             asyncio.create_task(self.pump()),
             asyncio.create_task(self.writer()),

@@ -32,8 +32,11 @@ export class LiveFeed {
     this.socket = socket;
     socket.addEventListener('open', () => {
       this.retry = 500;
-      socket.send(JSON.stringify({ type: 'auth', token: this.token }));
-      if (this.lastVersion > 0) socket.send(JSON.stringify({ type: 'resume', after: this.lastVersion }));
+      // After a drop, ask for what was missed with the login itself: the server then sends
+      // those events in place of a snapshot, and no live event can come between.
+      const auth = { type: 'auth', token: this.token };
+      if (this.lastVersion > 0) auth.after = this.lastVersion;
+      socket.send(JSON.stringify(auth));
     });
     socket.addEventListener('message', (message) => {
       let frame;

@@ -38,7 +38,8 @@ from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 HUMAN_SEAT = 0
 AI_SEAT = 1
 AI_PREFIX = "ai:"
-CACHE_SIZE = 2000
+CACHE_SIZE = 2000  # matches kept folded in memory...
+CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long matches count
 APPENDS_IN_FLIGHT = 16
 
 
@@ -92,6 +93,7 @@ class MatchService:
         self.ai_time_cap_ms = ai_time_cap_ms
         self._on_append = on_append or (lambda match_id, version: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
+        self._cached_events = 0
         self._appending = asyncio.Semaphore(APPENDS_IN_FLIGHT)
         # a lock lives while someone holds or awaits it, so eviction never splits one
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -127,11 +129,23 @@ class MatchService:
         if latest is not None and latest.state.version >= state.version:
             return latest  # a concurrent load got further
         record = MatchRecord(state=state, events=[*(cached.events if cached else []), *new])
-        self._cache[match_id] = record
-        self._cache.move_to_end(match_id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        self._keep(record)
         return record
+
+    def _keep(self, record: MatchRecord) -> None:
+        """Cache ``record`` as its match's newest; evict the least recently used beyond
+        CACHE_SIZE matches or CACHE_EVENTS events (a match may run to many thousands)."""
+        match_id = record.state.match_id
+        replaced = self._cache.pop(match_id, None)
+        if replaced is not None:
+            self._cached_events -= len(replaced.events)
+        self._cache[match_id] = record
+        self._cached_events += len(record.events)
+        while len(self._cache) > 1 and (
+            len(self._cache) > CACHE_SIZE or self._cached_events > CACHE_EVENTS
+        ):
+            _, evicted = self._cache.popitem(last=False)
+            self._cached_events -= len(evicted.events)
 
     def lock(self, match_id: str) -> asyncio.Lock:
         lock = self._locks.get(match_id)
@@ -367,5 +381,5 @@ class MatchService:
         updated = MatchRecord(state=state, events=[*record.events, *recorded])
         latest = self._cache.get(state.match_id)
         if latest is None or latest.state.version < state.version:
-            self._cache[state.match_id] = updated
+            self._keep(updated)
         return updated

@@ -51,11 +51,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`ginrummy serve` on 127.0.0.1 with its own SQLite file; yields the base URL."""
-    port = free_port()
-    db = tmp_path_factory.mktemp("page") / "page.db"
+def start_site(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    """`ginrummy serve` on 127.0.0.1:``port`` with the SQLite file ``db``, once it answers."""
     env = {**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
     command = [
         str(Path(sys.executable).parent / "ginrummy"),
@@ -65,27 +62,38 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--port",
         str(port),
     ]
-    log = tmp_path_factory.mktemp("page-log") / "server.log"
-    with log.open("wb") as out:
+    with log.open("ab") as out:
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return process
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_site(process)
+            raise RuntimeError(f"server did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
+
+
+def stop_site(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.2)
-        yield base
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ginrummy serve` on 127.0.0.1 with its own SQLite file; yields the base URL."""
+    port = free_port()
+    folder = tmp_path_factory.mktemp("page")
+    process = start_site(port, folder / "page.db", folder / "server.log")
+    try:
+        yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_site(process)
 
 
 @pytest.fixture(scope="module")
@@ -647,3 +655,38 @@ def test_the_moves_say_gin_and_big_gin_not_knock(site: str, page: Page) -> None:
     assert "went gin, discarding 3" in told[0], told
     assert told[1].endswith("declared big gin."), told
     assert "knocked, discarding 3" in told[2], told
+
+
+def test_the_page_catches_up_after_the_server_restarts(browser: Browser, tmp_path: Path) -> None:
+    """The socket drops with the server; the page reconnects asking for what it missed
+    (``after``) and shows the move made on the restarted server, which it never fetched
+    itself (whether those events reach it replayed or live depends on the reconnect's
+    timing; test_protocol.py checks the replay itself)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        token, match_id = start_from_the_form(page, base, "Grace")
+        stop_site(process)
+        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        view = api_view(base, token, match_id)
+        moved = httpx.post(
+            f"{base}/v1/matches/{match_id}/actions",
+            json={
+                "action": {
+                    k: v for k, v in view["legal"][0].items() if k != "seat" and v is not None
+                }
+            },
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert moved.status_code == 200, moved.text
+        version = str(moved.json()["version"])
+        page.wait_for_function(f"document.body.dataset.version === {json.dumps(version)}")
+        settle(page)
+        assert sorted(shown_hand(page)) == sorted(moved.json()["view"]["hand"])
+    finally:
+        context.close()
+        stop_site(process)

@@ -46,7 +46,7 @@ from server.openapi_plugins import (
 )
 from server.problems import handle_exception
 from server.services import Services
-from server.ws.live import live, live_over_plain_http
+from server.ws.live import finish_actions, live, live_over_plain_http
 
 log = logging.getLogger("ginrummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -124,6 +124,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         try:
             yield
         finally:
+            await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
             projecting.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await projecting

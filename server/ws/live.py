@@ -83,6 +83,12 @@ def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
         log.error("unhandled error on a live action in match %s", match_id, exc_info=failure)
 
 
+async def finish_actions(timeout: float) -> None:
+    """Let socket actions that outlived their sockets end before the store closes."""
+    if _outliving_their_socket:
+        await asyncio.wait(set(_outliving_their_socket), timeout=timeout)
+
+
 class TooSlow(Exception):
     """The socket's queue is full: the client does not read fast enough."""
 
@@ -255,7 +261,11 @@ class LiveSession:
 
     async def authenticate(self) -> Player:
         after = self.socket.query_params.get("after", "")
-        self.start_after = int(after) if after.isdigit() else None
+        # ASCII digits only ("²" is a digit to str.isdigit, not to int), and no number
+        # longer than a version can be; anything else connects as if it were not given
+        self.start_after = (
+            int(after) if after.isascii() and after.isdigit() and len(after) < 19 else None
+        )
         header = self.socket.headers.get("authorization")
         if header:
             return await self.services.authenticate(header)

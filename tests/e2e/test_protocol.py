@@ -122,6 +122,10 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
     finally:
         moving = False
         await mover
+    for odd in ("%C2%B2", "9" * 5000, "-1", "x"):  # "²" passes str.isdigit, not int
+        url = live_url(server, match_id) + f"?token={player.token}&after={odd}"
+        async with websockets.connect(url) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot", odd
     await player.close()
 
 

@@ -311,7 +311,8 @@ class LiveSession:
                     with contextlib.suppress(Exception):  # bounded: its buffer may be full
                         async with asyncio.timeout(2):
                             await self.socket.close(CLOSE_TOO_SLOW, "client too slow; resume")
-                elif failure is not None and not isinstance(failure, WebSocketDisconnect):
+                elif failure is not None and not isinstance(failure, WebSocketDisconnect | OSError):
+                    # OSError: the server's WebSocket layer found the client gone mid-send
                     log.error("live socket failed", exc_info=failure)
         finally:
             for task in tasks:

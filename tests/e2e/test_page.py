@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from domain.rules import PRESETS
+from tests.e2e.harness import as_action
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -675,11 +676,7 @@ def test_the_page_catches_up_after_the_server_restarts(browser: Browser, tmp_pat
         view = api_view(base, token, match_id)
         moved = httpx.post(
             f"{base}/v1/matches/{match_id}/actions",
-            json={
-                "action": {
-                    k: v for k, v in view["legal"][0].items() if k != "seat" and v is not None
-                }
-            },
+            json={"action": as_action(view["legal"][0])},
             headers={"Authorization": f"Bearer {token}"},
         )
         assert moved.status_code == 200, moved.text

@@ -4,7 +4,8 @@ RFC 9110 §9.1 asks every general-purpose server to support HEAD, and uptime che
 and load balancers probe ``/`` and ``/healthz`` with it. Litestar 2 routes HEAD only
 to handlers that name it, so this wraps the app's ASGI handler, ahead of routing:
 a HEAD request is routed as GET, its response keeps status and headers (the length
-included) and loses the body, and every ``Allow`` that lists GET lists HEAD too.
+included) and loses the body, and every ``Allow`` that lists GET lists HEAD too (and
+none lists "websocket", Litestar's name for a socket route, which is no HTTP method).
 """
 
 from __future__ import annotations
@@ -49,8 +50,11 @@ def _with_head_allowed(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[byt
     changed = []
     for name, value in headers:
         if name.lower() == b"allow":
+            # Litestar lists a WebSocket route as "websocket", which is no HTTP method
             methods = [m.strip() for m in value.decode("latin-1").split(",")]
+            methods = [m for m in methods if m and m.lower() != "websocket"]
             if "GET" in methods and "HEAD" not in methods:
-                value = ", ".join(sorted([*methods, "HEAD"])).encode("latin-1")
+                methods.append("HEAD")
+            value = ", ".join(sorted(methods)).encode("latin-1")
         changed.append((name, value))
     return changed

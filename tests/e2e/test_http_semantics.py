@@ -155,4 +155,7 @@ async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> 
     assert response.status_code == 426, response.text
     assert response.headers["upgrade"] == "websocket"
     assert response.json()["rule"] == "upgrade_required"
+    refused = await player.client.delete(f"/v1/matches/{match['match_id']}/live")
+    assert refused.status_code == 405
+    assert {m.strip() for m in refused.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
     await player.close()

@@ -70,12 +70,20 @@ async def test_replay_equals_live_state_for_hundreds_of_random_matches(
             assert await state_at(store, match_id, live.version) == live
 
 
+async def _stored(
+    store: SqlEventStore, seed: int
+) -> tuple[str, list[tuple[MatchState, list[Event]]], list[Event]]:
+    """A random match played to its end and appended: its id, steps and events."""
+    match_id, steps = _played(seed)
+    events = [e for _, batch in steps for e in batch]
+    await store.append(match_id, 0, events)
+    return match_id, steps, events
+
+
 async def test_render_replay_numbers_every_event_and_stops_where_asked(
     store: SqlEventStore,
 ) -> None:
-    match_id, steps = _played(7)
-    events = [e for _, batch in steps for e in batch]
-    await store.append(match_id, 0, events)
+    match_id, steps, events = await _stored(store, 7)
     final = steps[-1][0]
     assert final.settlement is not None
 
@@ -105,9 +113,7 @@ async def test_render_replay_stops_anywhere_even_before_the_first_deal(
     store: SqlEventStore,
 ) -> None:
     """Event 1 starts the match and event 2 deals: between them no hand exists yet."""
-    match_id, steps = _played(8)
-    events = [e for _, batch in steps for e in batch]
-    await store.append(match_id, 0, events)
+    match_id, _, events = await _stored(store, 8)
     first = await render_replay(store, match_id, 1)
     assert "Stopped after event 1 of" in first and "before the first deal" in first
     for at in range(2, len(events) + 1, 5):

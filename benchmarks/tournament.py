@@ -7,7 +7,7 @@ a pair are strongly correlated.
 
     python -m benchmarks.tournament --a hard --b medium --deals 200 --seed 1
     python -m benchmarks.tournament --a medium --b easy --deals 100 --matches --workers 2
-    python -m benchmarks.tournament --a medium --b medium --set-a medium.TAKE_UNMELDED_SAVING=1
+    python -m benchmarks.tournament --a medium --b medium --set-a medium.TAKE_UNMELDED_SAVING=7
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Medium: a solid rule-based player, the benchmark the hard level must beat.
 
 It discards high deadwood first but keeps cards that can still meld (two ways
-above all, and ways that are not dead in the pile), takes a face-up card when it
-lowers its best deadwood by melding (or, melding nothing, by 7 or more: taking every
-card that lowers it measured two points a hand weaker, benchmarks/RESULTS-ai.md),
-avoids throwing what the opponent has shown interest in, knocks at once, and holds
-for gin only early, when it is one card away.
+above all, and ways that are not dead in the pile), takes a face-up card whenever it
+lowers its best deadwood, as the issue describes it, avoids throwing what the opponent
+has shown interest in, knocks at once, and holds for gin only early, when it is one
+card away. (Builds before 2026-11-30 took a card that melds nothing only if it saved 7
+or more, a medium two points a hand stronger: ``--set medium.TAKE_UNMELDED_SAVING=7``
+plays it, benchmarks/RESULTS-ai.md.)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from domain.views import PlayerView
 
 HOLD_FOR_GIN_STOCK = 20  # hold a knock for gin only while the stock has this many cards
 HOLD_FOR_GIN_DEADWOOD = 2  # ...and only when the knock would leave this little deadwood
-TAKE_UNMELDED_SAVING = 7  # take a face-up card that melds nothing only if it saves this much
+TAKE_UNMELDED_SAVING = 1  # take a face-up card that melds nothing if it saves this much
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:

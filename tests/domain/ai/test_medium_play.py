@@ -11,7 +11,7 @@ from domain.views import player_view
 from tests.domain.builders import cards, new_hand, play
 
 # Seat 1 (the non-dealer) holds A-2-3 of spades and 4-5-6 of hearts, with 7C 8C KD QH
-# loose: 35 deadwood. No 9 of the hand's suits melds with the 9D.
+# loose: 35 deadwood. No card in the hand melds with the 9D.
 HAND = "AS 2S 3S 4H 5H 6H 7C 8C KD QH"
 
 

@@ -38,7 +38,7 @@ def positions(matches: int) -> list[PlayerView]:
         state, _ = apply(None, start)
         while state.settlement is None:
             if state.phase == "hand_over":
-                state, _ = apply(state, NextHand(0))
+                state, _ = apply(apply(state, NextHand(0))[0], NextHand(1))
                 continue
             seat = state.to_act()[0]
             view = player_view(state, seat)

@@ -213,7 +213,7 @@ def _play(job: Job) -> Game:
             washes += isinstance(result, HandWashed)
             if not matches:
                 break
-            state, _ = apply(state, NextHand(0))
+            state, _ = apply(apply(state, NextHand(0))[0], NextHand(1))
             continue
         if state.phase == "match_over":
             break

@@ -77,7 +77,11 @@ class FinishLayoffs(SeatCommand, tag="finish_layoffs", frozen=True):
 
 
 class NextHand(SeatCommand, tag="next_hand", frozen=True):
-    """Deal the next hand after a hand has been scored or washed."""
+    """Ready for the next hand after one was scored or washed; the second seat's deals it."""
+
+
+class Resign(SeatCommand, tag="resign", frozen=True):
+    """Give up the match at once, on any turn: the other seat wins (docs/rules.md)."""
 
 
 AnySeatCommand = (
@@ -92,5 +96,6 @@ AnySeatCommand = (
     | LayOff
     | FinishLayoffs
     | NextHand
+    | Resign
 )
 AnyCommand = StartMatch | AnySeatCommand

@@ -125,8 +125,27 @@ class HandWashed(Event, tag="hand_washed", frozen=True):
     salt: str
 
 
+class HandAcknowledged(Event, tag="hand_acknowledged", frozen=True):
+    """One seat has seen the hand's result; the next hand is dealt once both have.
+
+    Two people at a table each read the result in their own time, so the faster one
+    cannot deal the next hand under the other's eyes.
+    """
+
+    seat: Seat
+
+
+class Resigned(Event, tag="resigned", frozen=True):
+    """A seat gave the match up; ``MatchSettled`` follows at once with the other as winner."""
+
+    seat: Seat
+
+
 class MatchSettled(Event, tag="match_settled", frozen=True):
-    """Final totals: hand points, boxes, and the match (or shutout) bonus; seed revealed."""
+    """Final totals: hand points, boxes, and the match (or shutout) bonus; seed revealed.
+
+    ``resigned`` names the seat that resigned, when the match ended that way.
+    """
 
     winner: Seat
     hand_points: tuple[int, int]
@@ -136,6 +155,7 @@ class MatchSettled(Event, tag="match_settled", frozen=True):
     bonus_kind: Literal["match", "shutout", "none"]
     totals: tuple[int, int]
     seed: str
+    resigned: Seat | None = None
 
 
 AnyEvent = (
@@ -149,6 +169,8 @@ AnyEvent = (
     | LaidOff
     | HandScored
     | HandWashed
+    | HandAcknowledged
+    | Resigned
     | MatchSettled
 )
 
@@ -165,6 +187,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         LaidOff,
         HandScored,
         HandWashed,
+        HandAcknowledged,
+        Resigned,
         MatchSettled,
     )
 }

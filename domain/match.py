@@ -30,12 +30,14 @@ from domain.events import (
     Discarded,
     Drew,
     Event,
+    HandAcknowledged,
     HandScored,
     HandWashed,
     Knocked,
     LaidOff,
     MatchSettled,
     MatchStarted,
+    Resigned,
     UpCardPassed,
     UpCardTaken,
 )
@@ -60,6 +62,8 @@ def decide(state: MatchState | None, command: c.AnyCommand) -> list[Event]:
         raise errors.MatchOver("the match is over")
     if command.seat not in (0, 1):
         raise errors.IllegalCommand(f"seat must be 0 or 1, got {command.seat!r}")
+    if isinstance(command, c.Resign):
+        return _resign(state, command)
     hand = state.hand
     assert hand is not None
     if (
@@ -287,8 +291,30 @@ def _score(state: MatchState) -> list[Event]:
     return [scored, settled]
 
 
+def _resign(state: MatchState, cmd: c.Resign) -> list[Event]:
+    """A resignation settles the match at once, whoever's turn it is: the hand in play
+    is not scored, the points and boxes won so far stand, and the other seat wins."""
+    winner = 1 - cmd.seat
+    result = settle(state.rules, state.scores, state.boxes, winner=winner)
+    settled = MatchSettled(
+        winner=winner,
+        hand_points=state.scores,
+        boxes=state.boxes,
+        box_points=result.box_points,
+        bonus=result.bonus,
+        bonus_kind=result.bonus_kind,
+        totals=result.totals,
+        seed=state.seed,
+        resigned=cmd.seat,
+    )
+    return [Resigned(seat=cmd.seat), settled]
+
+
 def _next_hand(state: MatchState, hand: HandState, cmd: c.NextHand) -> list[Event]:
+    """The first seat to ask is recorded as ready; the second one's ask deals."""
     _require_phase(hand, "hand_over")
+    if 1 - cmd.seat not in hand.acknowledged:
+        return [HandAcknowledged(seat=cmd.seat)]
     last = state.last_result
     dealer = hand.dealer if isinstance(last, HandWashed) or last is None else 1 - last.winner
     return [_dealt(state, hand.number + 1, dealer)]
@@ -339,6 +365,8 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         return replace(state, version=state.version + 1, hand=_deal_hand(event))
     if isinstance(event, MatchSettled):
         return replace(state, version=state.version + 1, settlement=event)
+    if isinstance(event, Resigned):
+        return replace(state, version=state.version + 1)
     hand = state.hand
     assert hand is not None
     if isinstance(event, HandScored):
@@ -447,6 +475,8 @@ def _evolve_hand(hand: HandState, event: Event) -> HandState:
             knock=event,
             knock_melds=event.melds,
         )
+    if isinstance(event, HandAcknowledged):
+        return replace(hand, acknowledged=(*hand.acknowledged, event.seat))
     if isinstance(event, LaidOff):
         seat = event.seat
         melds = list(hand.knock_melds)

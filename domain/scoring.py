@@ -44,20 +44,26 @@ def match_over(rules: Rules, scores: tuple[int, int]) -> bool:
     return max(scores) >= rules.target
 
 
-def settle(rules: Rules, scores: tuple[int, int], boxes: tuple[int, int]) -> Settlement:
+def settle(
+    rules: Rules, scores: tuple[int, int], boxes: tuple[int, int], winner: int | None = None
+) -> Settlement:
     """Boxes for every hand won, then the match or shutout bonus to the winner.
+
+    ``winner`` is given when the match ends by resignation: the other seat wins
+    whatever the totals, and takes the bonus a win to the target would have given.
 
     ``first_to_target``: the player whose hand points reached the target wins.
     ``highest_total``: the higher settled total wins; on equal totals the player who
     reached the target wins (RULES.md is silent; this keeps the result decisive).
     """
     box_points = (boxes[0] * rules.box_bonus, boxes[1] * rules.box_bonus)
-    reached = 0 if scores[0] >= scores[1] else 1
-    if rules.winner_by == "first_to_target":
-        winner = reached
-    else:
-        base = (scores[0] + box_points[0], scores[1] + box_points[1])
-        winner = reached if base[0] == base[1] else (0 if base[0] > base[1] else 1)
+    if winner is None:
+        reached = 0 if scores[0] >= scores[1] else 1
+        if rules.winner_by == "first_to_target":
+            winner = reached
+        else:
+            base = (scores[0] + box_points[0], scores[1] + box_points[1])
+            winner = reached if base[0] == base[1] else (0 if base[0] > base[1] else 1)
     loser = 1 - winner
     bonus_kind: Literal["match", "shutout", "none"]
     if rules.shutout_bonus is not None and boxes[loser] == 0:

@@ -51,6 +51,7 @@ class HandState(msgspec.Struct, frozen=True):
     knock: Knocked | None = None
     knock_melds: tuple[Meld, ...] = ()
     layoffs: tuple[tuple[Card, int], ...] = ()
+    acknowledged: tuple[int, ...] = ()  # seats that have seen the result (hand_over)
 
     @property
     def up_card(self) -> Card:
@@ -79,11 +80,12 @@ class MatchState(msgspec.Struct, frozen=True):
         return self.hand.phase
 
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act now: one in play, both between hands, none at the end."""
+        """The seats that may act now: one in play; between hands, each that has not yet
+        acknowledged the result; none at the end."""
         phase = self.phase
         if phase == "match_over":
             return ()
-        if phase == "hand_over":
-            return (0, 1)
         assert self.hand is not None
+        if phase == "hand_over":
+            return tuple(seat for seat in (0, 1) if seat not in self.hand.acknowledged)
         return (self.hand.turn,)

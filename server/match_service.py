@@ -2,10 +2,11 @@
 
 It folds a match from the store (keeping an in-process cache that catches up with
 one ``read_stream`` when asked, and takes this process's own appends without reading
-them back), checks the caller's seat and version, appends the human's events, then
-plays the AI seat until the human is to act again. The human's append and the AI's
-append are separate, so if the process dies between them the match is left with the
-AI to act; every entry point lets the AI catch up first, so a match never stalls.
+them back), checks the caller's seat and version, appends the player's events, then
+plays every house-AI seat (a player id ``ai:<level>``, in either seat) until a person
+or a bot is to act again. The player's append and the AI's append are separate, so if
+the process dies between them the match is left with the AI to act; every entry point
+lets the AI catch up first, so a match never stalls.
 Appends go through the store's expected version, so several processes (or a stale
 cache) can never write over each other: the loser re-reads and tries again.
 """
@@ -35,8 +36,6 @@ from infra.event_store import AppendResult, EventStore, RecordedEvent
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 
-HUMAN_SEAT = 0
-AI_SEAT = 1
 AI_PREFIX = "ai:"
 CACHE_SIZE = 2000  # matches kept folded in memory...
 CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long matches count
@@ -57,8 +56,13 @@ class MatchRecord:
         return fold(r.event for r in self.events[:version])
 
 
-def ai_level(state: MatchState) -> str:
-    return state.players[AI_SEAT].removeprefix(AI_PREFIX)
+def is_house_ai(player: str) -> bool:
+    return player.startswith(AI_PREFIX)
+
+
+def ai_seat_to_act(state: MatchState) -> int | None:
+    """The first seat the server must play now (a house AI's), or None."""
+    return next((seat for seat in state.to_act() if is_house_ai(state.players[seat])), None)
 
 
 def ai_seed(match_seed: str, version: int) -> str:
@@ -68,8 +72,9 @@ def ai_seed(match_seed: str, version: int) -> str:
 
 def seat_of(state: MatchState, player_id: str) -> int:
     """The caller's seat; a token never grants the other seat (the AI's or anyone's)."""
-    if state.players[HUMAN_SEAT] == player_id:
-        return HUMAN_SEAT
+    for seat, player in enumerate(state.players):
+        if player == player_id and not is_house_ai(player):
+            return seat
     raise NotYourMatch("your token holds no seat in this match")
 
 
@@ -234,7 +239,7 @@ class MatchService:
     ) -> ActionResponse:
         match_id = record.state.match_id
         seat = seat_of(record.state, player_id)
-        if record.state.to_act() == (AI_SEAT,):
+        if ai_seat_to_act(record.state) is not None:
             # Left over from a crash, perhaps this very command's: its retry must
             # answer with the AI's reply, as the first try would have.
             record = await self._play_ai_locked(record)
@@ -296,22 +301,23 @@ class MatchService:
     async def play_ai(self, match_id: str) -> None:
         """Let the AI catch up if it is its turn (after a crash, or a new match)."""
         record = await self.load(match_id)
-        if record.state.to_act() != (AI_SEAT,):
+        if ai_seat_to_act(record.state) is None:
             return
         async with self.lock(match_id):
             await self._play_ai_locked(await self.load(match_id))
 
     async def _play_ai_locked(self, record: MatchRecord) -> MatchRecord:
-        """Play the AI's turns from ``record`` until the human is to act; append them at once."""
+        """Play the AI seats' turns from ``record`` until nobody else must act; append them
+        at once. Between hands an AI seat says it is ready as soon as the hand ends."""
         match_id = record.state.match_id
         while True:
             state = record.state
             pending: list[Event] = []
-            while state.to_act() == (AI_SEAT,):
-                view = player_view(state, AI_SEAT)
+            while (seat := ai_seat_to_act(state)) is not None:
+                view = player_view(state, seat)
                 command = await asyncio.to_thread(
                     choose,
-                    ai_level(state),  # type: ignore[arg-type]
+                    state.players[seat].removeprefix(AI_PREFIX),  # type: ignore[arg-type]
                     view,
                     ai_seed(state.seed, state.version),
                     time_budget_ms=self.ai_time_cap_ms,

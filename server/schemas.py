@@ -79,6 +79,10 @@ class NextHandAction(_Action, tag="next_hand", frozen=True):
     pass
 
 
+class ResignAction(_Action, tag="resign", frozen=True):
+    """Give up the match now, on any turn (never listed in ``legal``: always allowed)."""
+
+
 Action = (
     TakeUpCardAction
     | PassUpCardAction
@@ -91,6 +95,7 @@ Action = (
     | LayOffAction
     | FinishLayoffsAction
     | NextHandAction
+    | ResignAction
 )
 
 

@@ -443,10 +443,10 @@ def test_a_discard_leaving_two_stock_cards_washes_the_hand(preset: str) -> None:
         (0, 0),
         1,
     )
-    # The same dealer deals again.
-    state, events = apply(state, NextHand(0))
-    assert isinstance(events[0], Dealt)
-    assert (events[0].dealer, events[0].hand_number) == (1, 2)
+    # The same dealer deals again, once both seats have seen the result.
+    state, events = play(state, NextHand(0), NextHand(1))
+    assert isinstance(events[-1], Dealt)
+    assert (events[-1].dealer, events[-1].hand_number) == (1, 2)
 
 
 def test_the_fiftieth_card_may_still_be_knocked_with() -> None:
@@ -467,13 +467,13 @@ def test_the_loser_deals_the_next_hand() -> None:
     # Seat 0 (non-dealer) wins by knocking: seat 1 lost and deals again.
     state = knock_hand("arcadia", "6C 7C 8C QD QH QS 2D 4D 6S 7S", up_card="JS", draw="3D")
     state, _ = apply(state, FinishLayoffs(1))
-    _, events = apply(state, NextHand(1))
-    assert isinstance(events[0], Dealt) and events[0].dealer == 1
+    _, events = play(state, NextHand(1), NextHand(0))
+    assert isinstance(events[-1], Dealt) and events[-1].dealer == 1
     # Seat 1 (the dealer) wins by undercut: seat 0 lost and deals next.
     state = knock_hand("arcadia", "6C 7C 8C QD QH QS JC JD JS 4D", up_card="KH", draw="8D")
     state, _ = apply(state, FinishLayoffs(1))
-    state, events = apply(state, NextHand(0))
-    assert isinstance(events[0], Dealt) and events[0].dealer == 0
+    state, events = play(state, NextHand(0), NextHand(1))
+    assert isinstance(events[-1], Dealt) and events[-1].dealer == 0
     assert state.hand is not None and state.to_act() == (1,)  # the new non-dealer
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from domain.commands import AnySeatCommand, Discard, Knock, StartMatch
+from domain.commands import AnySeatCommand, Discard, Knock, NextHand, StartMatch
 from domain.match import apply, legal_commands
 from domain.melds import best_discard
 from domain.rules import make_rules
@@ -41,6 +41,10 @@ def random_positions(
                 if produced >= count:
                     return
             state, _ = apply(state, _random_command(state, seat, rng))
+            if state.phase == "hand_over" and len(state.to_act()) == 1:
+                # The other seat's acknowledgement, with no draw from rng: the sample
+                # stays the one it was when one seat's next_hand dealt at once.
+                state, _ = apply(state, NextHand(state.to_act()[0]))
 
 
 def _random_command(state: MatchState, seat: int, rng: random.Random) -> AnySeatCommand:

@@ -113,3 +113,63 @@ class NoLayoffsAgainstGin(IllegalCommand):
     """Gin and big gin allow no layoffs."""
 
     rule = "no_layoffs_against_gin"
+
+
+class TableError(DomainError):
+    """A refusal from a table in the lobby; the table is unchanged."""
+
+    rule = "table_error"
+
+
+class TableNotOpened(TableError):
+    """Only OpenTable is accepted before the table exists."""
+
+    rule = "table_not_found"
+
+
+class TableAlreadyOpened(TableError):
+    """A table id is opened once."""
+
+    rule = "table_already_opened"
+
+
+class TableFull(TableError):
+    """Both seats are taken: the table's match has started."""
+
+    rule = "table_full"
+
+
+class TableCancelled(TableError):
+    """The host cancelled the table before anyone joined."""
+
+    rule = "table_cancelled"
+
+
+class TableExpired(TableError):
+    """Nobody joined before the table's time ran out."""
+
+    rule = "table_expired"
+
+
+class OwnTable(TableError):
+    """A host cannot take the other seat at its own table."""
+
+    rule = "own_table"
+
+
+class InviteCodeRequired(TableError):
+    """A private table is joined only with its invite code."""
+
+    rule = "invite_code_required"
+
+
+class NotTheHost(TableError):
+    """Only the host may cancel a table."""
+
+    rule = "not_the_host"
+
+
+class TableNotDue(TableError):
+    """A table expires only once its time has run out."""
+
+    rule = "table_not_due"

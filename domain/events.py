@@ -197,14 +197,14 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyEvent)
 
 
-def event_type(event: Event) -> str:
+def event_type(event: msgspec.Struct) -> str:
     """The stable tag of an event (``dealt``, ``drew``...)."""
     tag = event.__struct_config__.tag
     assert isinstance(tag, str)
     return tag
 
 
-def encode_event(event: Event) -> bytes:
+def encode_event(event: msgspec.Struct) -> bytes:
     return _encoder.encode(event)
 
 

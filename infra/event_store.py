@@ -13,6 +13,7 @@ from typing import Protocol
 import msgspec
 
 from domain.events import AnyEvent, Event
+from domain.log import Storable, StoredEvent
 
 
 class RecordedEvent(msgspec.Struct, frozen=True):
@@ -23,9 +24,18 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     version: int
     type: str
     schema_version: int
-    event: AnyEvent
+    event: StoredEvent
     recorded_at: datetime
     command_id: str | None
+
+    @property
+    def match_event(self) -> AnyEvent:
+        """The event, read from a match's stream (a table's stream holds table events)."""
+        if not isinstance(self.event, Event):
+            raise TypeError(
+                f"{self.stream_id!r} v{self.version} is a {self.type}, not a match event"
+            )
+        return self.event
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -43,7 +53,7 @@ class EventStore(Protocol):
         self,
         stream_id: str,
         expected_version: int,
-        events: Sequence[Event],
+        events: Sequence[Storable],
         command_id: str | None = None,
         command_hash: str | None = None,
     ) -> AppendResult:

@@ -40,13 +40,13 @@ async def load_match(store: EventStore, match_id: str) -> list[RecordedEvent]:
 
 async def state_at(store: EventStore, match_id: str, at: int | None = None) -> MatchState:
     """The match's state after event number ``at`` (1-based; the last event if None)."""
-    events = [r.event for r in await load_match(store, match_id)]
+    events = [r.match_event for r in await load_match(store, match_id)]
     return fold(events[: _clamp(at, len(events))])
 
 
 async def render_replay(store: EventStore, match_id: str, at: int | None = None) -> str:
     """The match hand by hand as text, up to event number ``at`` (everything if None)."""
-    events = [r.event for r in await load_match(store, match_id)]
+    events = [r.match_event for r in await load_match(store, match_id)]
     return render(events, at)
 
 

@@ -135,6 +135,24 @@ stats_seats = Table(
     PrimaryKeyConstraint("match_id", "seat", name="pk_stats_seats"),
 )
 
+# Read model: the lobby, one row per table; public open tables are what GET /v1/tables lists.
+lobby_tables = Table(
+    "lobby_tables",
+    metadata,
+    Column("table_id", Text, primary_key=True),
+    Column("host", Text, nullable=False),
+    Column("rules_name", Text, nullable=False),
+    Column("rules", Text, nullable=False),  # the whole rule set, as JSON
+    Column("private", Integer, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("opened_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Column("guest", Text, nullable=True),
+    Column("match_id", Text, nullable=True),
+    Column("last_position", BigInteger, nullable=False),
+    Index("ix_lobby_tables_open", "status", "expires_ms"),
+)
+
 # A cache of folded match state (msgpack of MatchState) at a version; never the truth.
 snapshots = Table(
     "snapshots",

@@ -84,4 +84,4 @@ async def load_state(store: SqlEventStore, match_id: str, at: int | None = None)
     if not tail:
         assert base is not None
         return base
-    return fold((r.event for r in tail), base)
+    return fold((r.match_event for r in tail), base)

@@ -30,7 +30,8 @@ from sqlalchemy import Text, cast, func, insert, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from domain.events import Event, decode_event, encode_event, event_type
+from domain.events import encode_event, event_type
+from domain.log import Storable, decode_stored
 from infra.append_plan import AppendRequest, StoredCommand, plan
 from infra.database import IMMEDIATE
 from infra.errors import (
@@ -68,7 +69,7 @@ class SqlEventStore:
         self,
         stream_id: str,
         expected_version: int,
-        events: Sequence[Event],
+        events: Sequence[Storable],
         command_id: str | None = None,
         command_hash: str | None = None,
     ) -> AppendResult:
@@ -277,7 +278,7 @@ async def _stored_commands(
 def to_recorded(row: Any) -> RecordedEvent:
     """A stored row as a RecordedEvent; a payload that does not decode names its position."""
     try:
-        event = decode_event(row.payload)
+        event = decode_stored(row.payload)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         raise UndecodableEvent(
             f"the event at position {row.position} ({row.stream_id!r} v{row.version}, "

@@ -34,6 +34,7 @@ from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
+from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
 from server.match_service import MatchService
 from server.openapi_plugins import (
@@ -46,6 +47,7 @@ from server.openapi_plugins import (
 )
 from server.problems import handle_exception
 from server.services import Services
+from server.tables import TableService
 from server.ws.live import finish_actions, live, live_over_plain_http
 
 log = logging.getLogger("ginrummy.server")
@@ -92,6 +94,21 @@ async def keep_projections_current(projections: Projector, interval: float = 5.0
             log.exception("projection catch-up failed; retrying later")
 
 
+async def expire_overdue_tables(tables: TableService, interval: float) -> None:
+    """Record the expiry of tables whose time ran out, every few seconds, in every process.
+
+    No timer lives in memory: the deadline is in the table's log, any process may
+    record its expiry, and the store lets exactly one do so. A table past its time is
+    neither listed nor joinable even before this runs.
+    """
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await tables.expire_overdue()
+        except InfraError:
+            log.exception("expiring tables failed; retrying later")
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     static_dir = Path(settings.static_dir) if settings.static_dir else STATIC_DIR
@@ -110,24 +127,29 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await tailer.start()
         projections = projector(store)
         projecting = asyncio.create_task(keep_projections_current(projections), name="projections")
+        matches = MatchService(store, ai_time_cap_ms=settings.ai_time_cap_ms, on_append=hub.publish)
+        tables = TableService(store, matches, projections)
+        sweeping = asyncio.create_task(
+            expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
+        )
         app.state.services = Services(
             settings=settings,
             store=store,
-            matches=MatchService(
-                store, ai_time_cap_ms=settings.ai_time_cap_ms, on_append=hub.publish
-            ),
+            matches=matches,
             hub=hub,
             players=Players(store.engine),
             idempotency=IdempotencyKeys(store.engine),
             projector=projections,
+            tables=tables,
         )
         try:
             yield
         finally:
             await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
-            projecting.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await projecting
+            for task in (projecting, sweeping):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await tailer.stop()
             await store.close()
 
@@ -139,6 +161,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             readyz,
             PlayersController,
             MatchesController,
+            TablesController,
             live,
             live_over_plain_http,
             create_static_files_router(

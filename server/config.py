@@ -70,6 +70,20 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Directory of the web page served at `/`. Empty: the bundled `server/static`.",
     ),
     ("log_level", "GINRUMMY_LOG_LEVEL", "info", "Log level (debug, info, warning, error)."),
+    (
+        "table_ttl_s",
+        "GINRUMMY_TABLE_TTL_S",
+        "600",
+        "Seconds an open table waits for an opponent when its host names no time "
+        "(`expires_in_s`); then it closes as expired.",
+    ),
+    (
+        "table_sweep_s",
+        "GINRUMMY_TABLE_SWEEP_S",
+        "5",
+        "How often each server process records the expiry of tables whose time has run "
+        "out (a table past its time is never listed nor joinable, recorded or not).",
+    ),
 )
 
 
@@ -86,6 +100,8 @@ class Settings:
     tail_poll_ms: int = 200
     static_dir: str = ""
     log_level: str = "info"
+    table_ttl_s: int = 600
+    table_sweep_s: float = 5.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

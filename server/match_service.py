@@ -53,7 +53,7 @@ class MatchRecord:
         """The state after event ``version`` (refolded from the log; cheap for one match)."""
         if version == self.state.version:
             return self.state
-        return fold(r.event for r in self.events[:version])
+        return fold(r.match_event for r in self.events[:version])
 
 
 def is_house_ai(player: str) -> bool:
@@ -81,7 +81,7 @@ def seat_of(state: MatchState, player_id: str) -> int:
 def versioned(events: Sequence[RecordedEvent], seat: int | None) -> list[VersionedEvent]:
     """Events as a seat may see them; ``seat=None`` with ``complete`` handled by the caller."""
     return [
-        VersionedEvent(version=r.version, event=redact(r.event, seat))  # type: ignore[arg-type]
+        VersionedEvent(version=r.version, event=redact(r.match_event, seat))  # type: ignore[arg-type]
         for r in events
     ]
 
@@ -128,7 +128,7 @@ class MatchService:
             return cached
         state = cached.state if cached else None
         for recorded in new:
-            state = evolve(state, recorded.event)
+            state = evolve(state, recorded.match_event)
         assert state is not None
         latest = self._cache.get(match_id)
         if latest is not None and latest.state.version >= state.version:
@@ -176,10 +176,25 @@ class MatchService:
     # --- writing ----------------------------------------------------------------------
 
     async def create(self, player_id: str, level: str, rules: Rules, seed: str | None) -> str:
-        match_id = uuid.uuid4().hex
+        """A match of the player (seat 0) against the house AI at ``level`` (seat 1)."""
+        return await self.start((player_id, AI_PREFIX + level), rules, seed)
+
+    async def start(
+        self,
+        players: tuple[str, str],
+        rules: Rules,
+        seed: str | None,
+        match_id: str | None = None,
+    ) -> str:
+        """Start a match between any two players (a person, a bot or ``ai:<level>``).
+
+        The first append is at version 0, so a given ``match_id`` starts once: a second
+        start is a ConcurrencyConflict and writes nothing.
+        """
+        match_id = match_id or uuid.uuid4().hex
         start = StartMatch(
             match_id=match_id,
-            players=(player_id, AI_PREFIX + level),
+            players=players,
             rules=rules,
             seed=seed if seed is not None else secrets.token_hex(16),
         )
@@ -288,7 +303,7 @@ class MatchService:
             command = recorded.command_id or ""
             if command != human_command and not command.startswith(AI_PREFIX):
                 break
-            state = evolve(state, recorded.event)
+            state = evolve(state, recorded.match_event)
             shown.append(recorded)
         return ActionResponse(
             match_id=state.match_id,

@@ -140,6 +140,15 @@ _RULES: dict[str, tuple[int, str]] = {
     "already_exists": (409, "It exists already"),
     "undecodable_event": (500, "A stored event could not be read"),
     "internal_error": (500, "Internal server error"),
+    "table_not_found": (404, "No such table"),
+    "table_full": (409, "Both seats at this table are taken"),
+    "table_cancelled": (409, "The table was cancelled"),
+    "table_expired": (409, "The table has expired"),
+    "table_already_opened": (409, "The table is already open"),
+    "table_not_due": (409, "The table is still open"),
+    "own_table": (409, "This is your own table"),
+    "invite_code_required": (403, "A private table needs its invite code"),
+    "not_the_host": (403, "Only the table's host may do that"),
 }
 
 
@@ -167,7 +176,7 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
     if isinstance(exc, ServerError):
         return make_problem(exc.rule, exc.detail, exc.status)
     if isinstance(exc, domain_errors.DomainError):
-        return make_problem(exc.rule, str(exc), 422)
+        return make_problem(exc.rule, str(exc))  # 422 unless the rule says otherwise
     if isinstance(exc, infra_errors.InfraError):
         status = _RULES.get(exc.rule, (500, ""))[0]
         return make_problem(exc.rule, str(exc) or exc.rule, status)

@@ -16,6 +16,7 @@ from msgspec import UNSET, Meta, UnsetType
 from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
 from domain.melds import Arrangement
+from domain.rules import Rules
 from domain.state import MatchState
 from domain.views import PlayerView
 
@@ -207,10 +208,12 @@ class ReplayResponse(msgspec.Struct, frozen=True):
 
 
 class MatchSummary(msgspec.Struct, frozen=True):
+    """``level`` is the house AI's level, or null when the opponent is a person or a bot."""
+
     match_id: str
     status: Literal["active", "finished"]
     opponent: str
-    level: str
+    level: str | None
     rules: str
     scores: tuple[int, int]
     started_at: str | None
@@ -239,6 +242,58 @@ class PlayerStats(msgspec.Struct, frozen=True):
     points: int
     points_against: int
     average_points_per_hand: float
+
+
+class OpenTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A table waits ``expires_in_s`` seconds (the server's default if omitted)."""
+
+    rules: PresetName | CustomRules = "arcadia"
+    private: bool = False
+    expires_in_s: Annotated[int, Meta(ge=10, le=86400)] | None = None
+
+
+InviteCode = Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\x00]*$")]
+
+
+class JoinTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``invite_code`` is needed for a private table and ignored at a public one."""
+
+    invite_code: InviteCode | None = None
+
+
+class PlayerRef(msgspec.Struct, frozen=True):
+    """A player as others see it: the id (stable) and the display name (may change)."""
+
+    id: str
+    name: str
+
+
+class TableView(msgspec.Struct, frozen=True):
+    """A table in the lobby. The codes are shown only to the host and the guest."""
+
+    table_id: str
+    host: PlayerRef
+    rules: Rules
+    private: bool
+    rated: bool
+    status: Literal["open", "started", "cancelled", "expired"]
+    opened_at: str
+    expires_at: str
+    guest: PlayerRef | None
+    match_id: str | None
+    invite_code: str | None
+    watch_code: str | None
+
+
+class TableList(msgspec.Struct, frozen=True):
+    tables: list[TableView]
+
+
+class JoinedTable(msgspec.Struct, frozen=True):
+    """The table, now started, and the guest's view of the match it started."""
+
+    table: TableView
+    match: MatchResponse
 
 
 class Health(msgspec.Struct, frozen=True):

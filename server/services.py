@@ -17,6 +17,7 @@ from server.fanout import Hub
 from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
 from server.schemas import MatchList, MatchSummary, PlayerStats
+from server.tables import TableService
 
 KNOWN_TOKENS = 10_000
 
@@ -30,6 +31,7 @@ class Services:
     players: Players
     idempotency: IdempotencyKeys
     projector: Projector
+    tables: TableService
     _known_tokens: dict[str, Player] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:
@@ -60,7 +62,9 @@ class Services:
                     match_id=row.match_id,
                     status=row.status,
                     opponent=row.opponent,
-                    level=row.opponent.removeprefix(AI_PREFIX),
+                    level=row.opponent.removeprefix(AI_PREFIX)
+                    if row.opponent.startswith(AI_PREFIX)
+                    else None,
                     rules=row.rules_name,
                     scores=(row.score, row.opponent_score),
                     started_at=row.started_at.isoformat(),

@@ -1,4 +1,4 @@
-"""The projections of the global log: each player's matches and statistics.
+"""The projections of the global log: each player's matches and statistics, the lobby.
 
 ``projector(store)`` keeps them current (``catch_up``; ``run`` as a background task);
 ``rebuild_all(store)`` replays them from position 0 (also ``python -m infra.projections``).
@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from infra.projections.lobby import LobbyProjection
 from infra.projections.matches import MatchesProjection
 from infra.projections.projector import Projection, Projector
 from infra.projections.queries import (
@@ -18,6 +19,7 @@ from infra.projections.stats import PlayerStatsProjection
 from infra.sql_event_store import SqlEventStore
 
 __all__ = [
+    "LobbyProjection",
     "MatchSummary",
     "MatchesProjection",
     "PlayerStatistics",
@@ -33,7 +35,7 @@ __all__ = [
 
 def projector(store: SqlEventStore) -> Projector:
     """A projector over every projection this project has."""
-    return Projector(store, [MatchesProjection(), PlayerStatsProjection()])
+    return Projector(store, [MatchesProjection(), PlayerStatsProjection(), LobbyProjection()])
 
 
 async def rebuild_all(store: SqlEventStore) -> int:

@@ -157,7 +157,7 @@ class MatchesController(Controller):
         page = record.events[after : after + limit]
         complete = record.state.settlement is not None
         if complete:
-            events = [VersionedEvent(version=r.version, event=r.event) for r in page]
+            events = [VersionedEvent(version=r.version, event=r.match_event) for r in page]
         else:
             events = versioned(page, seat)
         return EventsPage(events=events, complete=complete)

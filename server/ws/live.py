@@ -185,13 +185,13 @@ class LiveSession:
         state = self.state
         start = state.version if state is not None else 0
         for recorded in record.events[start:]:
-            state = evolve(state, recorded.event)
+            state = evolve(state, recorded.match_event)
             self.state = state
             self.enqueue(
                 {
                     "type": "event",
                     "version": recorded.version,
-                    "event": redact(recorded.event, self.seat),
+                    "event": redact(recorded.match_event, self.seat),
                     # Version 1 (match_started) precedes the first deal: no table to show yet.
                     "view": player_view(state, self.seat) if state.hand is not None else None,
                 }

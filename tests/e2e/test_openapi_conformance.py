@@ -131,6 +131,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     check(await player.client.get("/v1/matches"), "/v1/matches")
     check(await player.client.get(f"{me}/stats"), "/v1/players/{player_id}/stats")
     check(await player.client.get("/v1/matches/nope"), "/v1/matches/{match_id}")  # 404
+    await check_the_lobby(check, player, stranger)
     statuses = {status for _, _, status in checker.checked}
     assert {200, 201, 400, 401, 403, 404, 409, 422} <= statuses, statuses
     operations = {(m, t) for t, ops in DOCUMENT["paths"].items() for m in ops}
@@ -203,3 +204,31 @@ async def test_every_socket_frame_over_a_whole_match_conforms(server: ServerProc
     assert seen["event"] >= version - match["version"] + 20
     assert {"snapshot", "pong", "error"} <= set(seen)
     await player.close()
+
+
+async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
+    """Every table operation, its answers and its refusals, then a resignation."""
+    tables, table = "/v1/tables", "/v1/tables/{table_id}"
+    opened = await host.client.post(tables, json={"rules": {"target": 25}, "private": True})
+    check(opened, tables)
+    private = opened.json()
+    check(await host.client.post(tables, json={"rules": "nope"}), tables)  # 422
+    check(await guest.client.get(tables), tables)
+    check(await guest.client.get(tables, params={"rules": "classic"}), tables)
+    path = f"/v1/tables/{private['table_id']}"
+    check(await guest.client.get(path), table)  # 404: private
+    check(await guest.client.get(path, params={"invite_code": private["invite_code"]}), table)
+    check(await guest.client.post(f"{path}/join", json={}), table + "/join")  # 403
+    check(await host.client.post(f"{path}/join", json={}), table + "/join")  # 409: own table
+    check(await guest.client.post(f"{path}/cancel"), table + "/cancel")  # 403
+    joined = await guest.client.post(f"{path}/join", json={"invite_code": private["invite_code"]})
+    check(joined, table + "/join")
+    check(await guest.client.post(f"{path}/join", json={}), table + "/join")  # 409: full
+    check(await host.client.post(f"{path}/cancel"), table + "/cancel")  # 409: started
+    check(await host.client.get(path), table)
+    public = (await host.client.post(tables, json={})).json()
+    check(await host.client.post(f"/v1/tables/{public['table_id']}/cancel"), table + "/cancel")
+    match_id = joined.json()["match"]["match_id"]
+    resigned = await host.act(match_id, {"type": "resign"})
+    check(resigned, "/v1/matches/{match_id}/actions")
+    assert resigned.json()["view"]["settlement"]["resigned"] == 0

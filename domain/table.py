@@ -1,0 +1,246 @@
+"""A table in the lobby as a decider: a host opens it, one guest joins, the match starts.
+
+A table is the seat-finding half of a match between two players. Its life is short
+and has four ends: it starts (a guest took the free seat), the host cancels it, or
+nobody came before ``expires_ms``. Time is never read here: every command carries the
+server's clock (``now_ms``), so two processes that race to expire or join one table
+decide from the same facts, and the store's expected version lets one of them win.
+
+Everything random (the table id, the codes, the match id) arrives in the commands
+too, so a table folded from its log is the table that was decided.
+"""
+
+from __future__ import annotations
+
+import hmac
+from functools import reduce
+from typing import ClassVar, Literal
+
+import msgspec
+
+from domain import errors
+from domain.rules import Rules, validate
+
+TableStatus = Literal["open", "started", "cancelled", "expired"]
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+class TableEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    schema_version: ClassVar[int] = 1
+
+
+class TableOpened(TableEvent, tag="table_opened", frozen=True):
+    """A host waits for an opponent; a private table is joined only with ``invite_code``
+    and its match watched only with ``watch_code`` (both secret: never listed)."""
+
+    table_id: str
+    host: str
+    rules: Rules
+    private: bool
+    opened_ms: int
+    expires_ms: int
+    invite_code: str | None = None
+    watch_code: str | None = None
+
+
+class TableJoined(TableEvent, tag="table_joined", frozen=True):
+    """The guest took the free seat; ``match_id`` is the match the two now play."""
+
+    guest: str
+    match_id: str
+    joined_ms: int
+
+
+class TableCancelled(TableEvent, tag="table_cancelled", frozen=True):
+    cancelled_ms: int
+
+
+class TableExpired(TableEvent, tag="table_expired", frozen=True):
+    expired_ms: int
+
+
+AnyTableEvent = TableOpened | TableJoined | TableCancelled | TableExpired
+TABLE_EVENT_TYPES: tuple[type[TableEvent], ...] = (
+    TableOpened,
+    TableJoined,
+    TableCancelled,
+    TableExpired,
+)
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+class OpenTable(msgspec.Struct, frozen=True):
+    table_id: str
+    host: str
+    rules: Rules
+    private: bool
+    now_ms: int
+    expires_ms: int
+    invite_code: str | None = None
+    watch_code: str | None = None
+
+
+class JoinTable(msgspec.Struct, frozen=True):
+    guest: str
+    now_ms: int
+    match_id: str
+    invite_code: str | None = None
+
+
+class CancelTable(msgspec.Struct, frozen=True):
+    player: str
+    now_ms: int
+
+
+class ExpireTable(msgspec.Struct, frozen=True):
+    now_ms: int
+
+
+AnyTableCommand = OpenTable | JoinTable | CancelTable | ExpireTable
+
+
+# --- state -------------------------------------------------------------------------------
+
+
+class TableState(msgspec.Struct, frozen=True):
+    table_id: str
+    host: str
+    rules: Rules
+    private: bool
+    opened_ms: int
+    expires_ms: int
+    invite_code: str | None
+    watch_code: str | None
+    status: TableStatus = "open"
+    guest: str | None = None
+    match_id: str | None = None
+    closed_ms: int | None = None
+    version: int = 1
+
+    @property
+    def players(self) -> tuple[str, str] | None:
+        """The match's two seats once it has started: the host sits in seat 0."""
+        return None if self.guest is None else (self.host, self.guest)
+
+    def open_at(self, now_ms: int) -> bool:
+        """Open and not yet due: what the lobby lists and a guest may join."""
+        return self.status == "open" and now_ms < self.expires_ms
+
+
+def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEvent]:
+    """The events a command causes, or a TableError naming the rule it breaks."""
+    if isinstance(command, OpenTable):
+        return _open(state, command)
+    if state is None:
+        raise errors.TableNotOpened("no such table")
+    if isinstance(command, JoinTable):
+        return _join(state, command)
+    if isinstance(command, CancelTable):
+        if command.player != state.host:
+            raise errors.NotTheHost("only the table's host may cancel it")
+        _require_open(state, command.now_ms)
+        return [TableCancelled(cancelled_ms=command.now_ms)]
+    if isinstance(command, ExpireTable):
+        if state.status == "open" and command.now_ms < state.expires_ms:
+            raise errors.TableNotDue("the table is still open")
+        _require_open(state, state.expires_ms - 1)  # already closed some other way
+        return [TableExpired(expired_ms=command.now_ms)]
+    raise errors.TableError(f"unknown command {type(command).__name__}")
+
+
+def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
+    if state is not None:
+        raise errors.TableAlreadyOpened("the table is already open")
+    validate(cmd.rules)
+    if not cmd.table_id or not cmd.host:
+        raise errors.TableError("a table needs an id and a host")
+    if cmd.expires_ms <= cmd.now_ms:
+        raise errors.TableError("a table must stay open for some time")
+    if cmd.private and not (cmd.invite_code and cmd.watch_code):
+        raise errors.TableError("a private table needs an invite code and a watch code")
+    return [
+        TableOpened(
+            table_id=cmd.table_id,
+            host=cmd.host,
+            rules=cmd.rules,
+            private=cmd.private,
+            opened_ms=cmd.now_ms,
+            expires_ms=cmd.expires_ms,
+            invite_code=cmd.invite_code,
+            watch_code=cmd.watch_code,
+        )
+    ]
+
+
+def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
+    _require_open(state, cmd.now_ms)
+    if cmd.guest == state.host:
+        raise errors.OwnTable("you are this table's host; wait for an opponent")
+    if state.invite_code is not None and not same_code(cmd.invite_code, state.invite_code):
+        raise errors.InviteCodeRequired("this table is private: join with its invite code")
+    if not cmd.match_id:
+        raise errors.TableError("a join needs the id of the match it starts")
+    return [TableJoined(guest=cmd.guest, match_id=cmd.match_id, joined_ms=cmd.now_ms)]
+
+
+def _require_open(state: TableState, now_ms: int) -> None:
+    if state.status == "started":
+        raise errors.TableFull("both seats at this table are taken")
+    if state.status == "cancelled":
+        raise errors.TableCancelled("the host cancelled this table")
+    if state.status == "expired" or now_ms >= state.expires_ms:
+        raise errors.TableExpired("nobody joined this table in time; it has closed")
+
+
+def same_code(given: str | None, secret: str | None) -> bool:
+    """A constant-time comparison: a code's prefix must not be found by timing."""
+    if given is None or secret is None:
+        return False
+    return hmac.compare_digest(given.encode(), secret.encode())
+
+
+def evolve(state: TableState | None, event: TableEvent) -> TableState:
+    """The table after one event; the only place a table changes."""
+    if isinstance(event, TableOpened):
+        return TableState(
+            table_id=event.table_id,
+            host=event.host,
+            rules=event.rules,
+            private=event.private,
+            opened_ms=event.opened_ms,
+            expires_ms=event.expires_ms,
+            invite_code=event.invite_code,
+            watch_code=event.watch_code,
+        )
+    if state is None:
+        raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")
+    version = state.version + 1
+    if isinstance(event, TableJoined):
+        return msgspec.structs.replace(
+            state,
+            status="started",
+            guest=event.guest,
+            match_id=event.match_id,
+            closed_ms=event.joined_ms,
+            version=version,
+        )
+    if isinstance(event, TableCancelled):
+        return msgspec.structs.replace(
+            state, status="cancelled", closed_ms=event.cancelled_ms, version=version
+        )
+    if isinstance(event, TableExpired):
+        return msgspec.structs.replace(
+            state, status="expired", closed_ms=event.expired_ms, version=version
+        )
+    raise errors.TableError(f"cannot fold {type(event).__name__}")
+
+
+def fold(events: list[TableEvent], state: TableState | None = None) -> TableState:
+    result = reduce(evolve, events, state)
+    if result is None:
+        raise errors.TableNotOpened("no events")
+    return result

@@ -1,0 +1,101 @@
+"""Read model: the lobby's tables, one row each, folded from the ``table:<id>`` streams.
+
+Every process shares this table in the database, so a table opened on one process is
+listed by all of them. Whether a table is still open depends on the clock as well as
+the log (an open table past ``expires_ms`` is closed even before its TableExpired is
+recorded), so the query compares ``expires_ms`` with the caller's now.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from sqlalchemy import Table, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from domain.table import TableCancelled, TableExpired, TableJoined, TableOpened
+from infra.event_store import RecordedEvent
+from infra.schema import lobby_tables
+from infra.sql_event_store import translate_errors
+
+TABLE_STREAM_PREFIX = "table:"
+
+
+class LobbyRow(msgspec.Struct, frozen=True):
+    table_id: str
+    host: str
+    rules_name: str
+    rules: str
+    status: str
+    opened_ms: int
+    expires_ms: int
+
+
+class LobbyProjection:
+    name = "lobby"
+    tables: tuple[Table, ...] = (lobby_tables,)
+
+    async def apply(self, conn: AsyncConnection, recorded: RecordedEvent) -> None:
+        event = recorded.event
+        if isinstance(event, TableOpened):
+            await conn.execute(
+                insert(lobby_tables).values(
+                    table_id=event.table_id,
+                    host=event.host,
+                    rules_name=event.rules.name,
+                    rules=msgspec.json.encode(event.rules).decode(),
+                    private=int(event.private),
+                    status="open",
+                    opened_ms=event.opened_ms,
+                    expires_ms=event.expires_ms,
+                    last_position=recorded.position,
+                )
+            )
+            return
+        values: dict[str, object]
+        if isinstance(event, TableJoined):
+            values = {"status": "started", "guest": event.guest, "match_id": event.match_id}
+        elif isinstance(event, TableCancelled):
+            values = {"status": "cancelled"}
+        elif isinstance(event, TableExpired):
+            values = {"status": "expired"}
+        else:
+            return
+        table_id = recorded.stream_id.removeprefix(TABLE_STREAM_PREFIX)
+        await conn.execute(
+            update(lobby_tables)
+            .where(lobby_tables.c.table_id == table_id)
+            .values(last_position=recorded.position, **values)
+        )
+
+
+async def open_public_tables(
+    engine: AsyncEngine, now_ms: int, rules_name: str | None = None, limit: int = 100
+) -> list[LobbyRow]:
+    """Public tables waiting for an opponent at ``now_ms``, the newest first."""
+    c = lobby_tables.c
+    query = (
+        select(c.table_id, c.host, c.rules_name, c.rules, c.status, c.opened_ms, c.expires_ms)
+        .where(c.status == "open", c.private == 0, c.expires_ms > now_ms)
+        .order_by(c.opened_ms.desc(), c.table_id)
+        .limit(limit)
+    )
+    if rules_name is not None:
+        query = query.where(c.rules_name == rules_name)
+    with translate_errors():
+        async with engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+    return [LobbyRow(*row) for row in rows]
+
+
+async def overdue_tables(engine: AsyncEngine, now_ms: int, limit: int = 100) -> list[str]:
+    """Open tables whose time has run out but whose TableExpired is not recorded yet."""
+    c = lobby_tables.c
+    query = (
+        select(c.table_id)
+        .where(c.status == "open", c.expires_ms <= now_ms)
+        .order_by(c.expires_ms)
+        .limit(limit)
+    )
+    with translate_errors():
+        async with engine.connect() as conn:
+            return [row[0] for row in (await conn.execute(query)).all()]

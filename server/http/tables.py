@@ -1,0 +1,198 @@
+"""Tables: open one, browse the public ones, join (a private one with its code), cancel."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Request, get, post
+from litestar.datastructures import State
+from litestar.params import FromPath, JSONBody, QueryParameter
+
+from domain import table as t
+from domain.errors import TableNotOpened
+from domain.rules import PRESETS, Rules, make_rules
+from server.http.matches import refuse_null
+from server.problems import problem_responses
+from server.schemas import (
+    JoinedTable,
+    JoinTableRequest,
+    OpenTableRequest,
+    PlayerRef,
+    PresetName,
+    TableList,
+    TableView,
+    strict_body,
+)
+from server.services import Services, services_of
+from server.tables import now_ms
+
+AnyRequest = Request[Any, Any, Any]
+TableId = FromPath[str]
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+
+async def _player(services: Services, player_id: str) -> PlayerRef:
+    player = await services.players.get_player(player_id)
+    return PlayerRef(id=player_id, name=player.name if player is not None else player_id)
+
+
+async def table_view(services: Services, state: t.TableState, viewer: str | None) -> TableView:
+    """The table as ``viewer`` may see it: the codes only for the two seated players."""
+    seated = viewer is not None and viewer in (state.host, state.guest)
+    return TableView(
+        table_id=state.table_id,
+        host=await _player(services, state.host),
+        rules=state.rules,
+        private=state.private,
+        rated=False,  # no ratings yet: every table is unrated
+        status=state.status if state.status != "open" or state.open_at(now_ms()) else "expired",
+        opened_at=_iso(state.opened_ms),
+        expires_at=_iso(state.expires_ms),
+        guest=await _player(services, state.guest) if state.guest is not None else None,
+        match_id=state.match_id,
+        invite_code=state.invite_code if seated else None,
+        watch_code=state.watch_code if seated else None,
+    )
+
+
+class TablesController(Controller):
+    path = "/v1/tables"
+    tags = ("tables",)
+    security = ({"bearer": []},)
+
+    @post(
+        "/",
+        operation_id="openTable",
+        summary="Open a table and wait for an opponent",
+        status_code=201,
+        responses=problem_responses(400, 401, 413, 422),
+    )
+    async def open_table(
+        self, state: State, request: AnyRequest, data: JSONBody[OpenTableRequest]
+    ) -> TableView:
+        """Open a table under a preset or custom rules; a private one gets an invite code
+        (for the opponent) and a watch code (for spectators), shown only to its players."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        data = await strict_body(request, OpenTableRequest)
+        if isinstance(data.rules, str):
+            rules = PRESETS[data.rules]
+        else:
+            rules = make_rules(data.rules.preset, **data.rules.overrides())
+        ttl = data.expires_in_s or services.settings.table_ttl_s
+        opened = await services.tables.open(player.id, rules, data.private, ttl)
+        return await table_view(services, opened, player.id)
+
+    @get(
+        "/",
+        operation_id="listTables",
+        summary="Browse the public tables waiting for an opponent",
+        responses=problem_responses(401),
+    )
+    async def list_tables(
+        self,
+        state: State,
+        request: AnyRequest,
+        rules: Annotated[
+            PresetName | None, QueryParameter(description="Only this rule set")
+        ] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=200)] = 100,
+    ) -> TableList:
+        """Public open tables, newest first; private tables are never listed."""
+        refuse_null(request, "rules")
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        del player  # any player may browse; the list is the same for all
+        rows = await services.tables.open_tables(rules, limit)
+        return TableList(
+            tables=[
+                TableView(
+                    table_id=row.table_id,
+                    host=await _player(services, row.host),
+                    rules=msgspec.json.decode(row.rules, type=Rules),
+                    private=False,
+                    rated=False,
+                    status="open",
+                    opened_at=_iso(row.opened_ms),
+                    expires_at=_iso(row.expires_ms),
+                    guest=None,
+                    match_id=None,
+                    invite_code=None,
+                    watch_code=None,
+                )
+                for row in rows
+            ]
+        )
+
+    @get(
+        "/{table_id:str}",
+        operation_id="getTable",
+        summary="Read a table",
+        responses=problem_responses(401, 404),
+    )
+    async def get_table(
+        self,
+        state: State,
+        request: AnyRequest,
+        table_id: TableId,
+        invite_code: Annotated[str | None, QueryParameter(max_length=100)] = None,
+    ) -> TableView:
+        """A table; a private one only for its players or with its invite code."""
+        refuse_null(request, "invite_code")
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        table = await services.tables.load(table_id)
+        _require_visible(table, player.id, invite_code)
+        await services.tables.ensure_match(table)
+        return await table_view(services, table, player.id)
+
+    @post(
+        "/{table_id:str}/join",
+        operation_id="joinTable",
+        summary="Take the free seat and start the match",
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 413, 422),
+    )
+    async def join_table(
+        self, state: State, request: AnyRequest, table_id: TableId, data: JSONBody[JoinTableRequest]
+    ) -> JoinedTable:
+        """Join a table: the match starts at once, the host in seat 0 and you in seat 1.
+        Of two players racing for the seat exactly one is seated; the other gets a 409."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        data = await strict_body(request, JoinTableRequest)
+        joined = await services.tables.join(table_id, player.id, data.invite_code)
+        assert joined.match_id is not None
+        return JoinedTable(
+            table=await table_view(services, joined, player.id),
+            match=await services.matches.view(joined.match_id, player.id),
+        )
+
+    @post(
+        "/{table_id:str}/cancel",
+        operation_id="cancelTable",
+        summary="Cancel your table before anyone joins",
+        status_code=200,
+        responses=problem_responses(401, 403, 404, 409),
+    )
+    async def cancel_table(self, state: State, request: AnyRequest, table_id: TableId) -> TableView:
+        """The host closes its open table; nobody can join it afterwards."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        table = await services.tables.load(table_id)
+        _require_visible(table, player.id, None)
+        cancelled = await services.tables.cancel(table_id, player.id)
+        return await table_view(services, cancelled, player.id)
+
+
+def _require_visible(table: t.TableState, player: str, invite_code: str | None) -> None:
+    """A private table does not exist for a stranger without its code (same 404)."""
+    if not table.private or player in (table.host, table.guest):
+        return
+    if invite_code is None or not t.same_code(invite_code, table.invite_code):
+        raise TableNotOpened(f"no table {table.table_id!r}")

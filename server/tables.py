@@ -1,0 +1,138 @@
+"""The lobby service: open, join, cancel and expire tables, and start their matches.
+
+A table is a stream of its own (``table:<id>``) in the same store as the matches. Each
+command is decided from the table's log and appended at the version it was decided
+on, so two guests racing for one seat, or two processes racing to expire one table,
+end with exactly one recorded outcome: the loser's append conflicts, it reads the
+table again and gets the refusal the new state gives (``table_full``, say).
+
+Joining records ``TableJoined`` with the new match's id, then starts that match. If
+the process dies between the two, the next read of the table starts it (the match's
+first append is at version 0, so it can only ever start once).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+
+from domain import table as t
+from domain.errors import TableError, TableNotOpened
+from domain.rules import Rules
+from infra.errors import ConcurrencyConflict, StreamNotFound
+from infra.projections import Projector
+from infra.projections.lobby import (
+    TABLE_STREAM_PREFIX,
+    LobbyRow,
+    open_public_tables,
+    overdue_tables,
+)
+from infra.sql_event_store import SqlEventStore
+from server.match_service import MatchService
+
+log = logging.getLogger("ginrummy.tables")
+CODE_BYTES = 16  # 128 bits: an invite or watch code cannot be guessed
+RACE_RETRIES = 5
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def stream_of(table_id: str) -> str:
+    return TABLE_STREAM_PREFIX + table_id
+
+
+class TableService:
+    def __init__(self, store: SqlEventStore, matches: MatchService, projector: Projector) -> None:
+        self.store = store
+        self.matches = matches
+        self.projector = projector
+
+    async def load(self, table_id: str) -> t.TableState:
+        try:
+            recorded = await self.store.read_stream(stream_of(table_id))
+        except StreamNotFound:
+            recorded = []
+        if not recorded:
+            raise TableNotOpened(f"no table {table_id!r}")
+        return t.fold([r.event for r in recorded])  # type: ignore[misc]
+
+    async def open(self, host: str, rules: Rules, private: bool, ttl_s: int) -> t.TableState:
+        table_id = uuid.uuid4().hex
+        now = now_ms()
+        command = t.OpenTable(
+            table_id=table_id,
+            host=host,
+            rules=rules,
+            private=private,
+            now_ms=now,
+            expires_ms=now + ttl_s * 1000,
+            invite_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
+            watch_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
+        )
+        events = t.decide(None, command)
+        await self.store.append(stream_of(table_id), 0, events)
+        return t.fold(events)
+
+    async def join(self, table_id: str, guest: str, invite_code: str | None) -> t.TableState:
+        """Take the free seat and start the match; exactly one of racing guests wins."""
+        state = await self._decide(
+            table_id,
+            lambda: t.JoinTable(
+                guest=guest, now_ms=now_ms(), match_id=uuid.uuid4().hex, invite_code=invite_code
+            ),
+        )
+        await self.ensure_match(state)
+        return state
+
+    async def cancel(self, table_id: str, player: str) -> t.TableState:
+        return await self._decide(table_id, lambda: t.CancelTable(player=player, now_ms=now_ms()))
+
+    async def ensure_match(self, state: t.TableState) -> None:
+        """Start the table's match if it was joined but the match is not yet in the store."""
+        if state.match_id is None or state.players is None:
+            return
+        if await self.store.stream_version(state.match_id):
+            return
+        # A conflict means another process started it a moment ago: it is there, once.
+        with contextlib.suppress(ConcurrencyConflict):
+            await self.matches.start(state.players, state.rules, None, state.match_id)
+
+    async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:
+        await self.projector.catch_up("lobby")  # read your own writes: the list is never behind
+        return await open_public_tables(self.store.engine, now_ms(), rules_name, limit)
+
+    async def expire_overdue(self) -> int:
+        """Record TableExpired for every open table past its time; any process may do it."""
+        await self.projector.catch_up("lobby")
+        expired = 0
+        for table_id in await overdue_tables(self.store.engine, now_ms()):
+            try:
+                await self._decide(table_id, lambda: t.ExpireTable(now_ms=now_ms()), retries=1)
+                expired += 1
+            except TableError:
+                pass  # joined, cancelled or expired by someone else first
+        return expired
+
+    async def _decide(
+        self,
+        table_id: str,
+        command_for: Callable[[], t.AnyTableCommand],
+        retries: int = RACE_RETRIES,
+    ) -> t.TableState:
+        for _ in range(retries):
+            state = await self.load(table_id)
+            events = t.decide(state, command_for())
+            try:
+                await self.store.append(stream_of(table_id), state.version, events)
+            except ConcurrencyConflict:
+                continue  # someone else changed the table: decide again on what they did
+            return t.fold(events, state)
+        state = await self.load(table_id)
+        t.decide(state, command_for())  # the refusal the table now gives, if any
+        raise ConcurrencyConflict("the table kept changing; retry")

@@ -1,0 +1,315 @@
+"""Two people at a table, over a real server: the lobby, the seat race, a whole match.
+
+Each seat is its own player with its own token and socket. Everything either seat
+receives (HTTP answers and socket frames) is checked against the complete log once
+the match is over, by the same independent oracle as the matches against the AI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from infra.store import open_store
+from tests.e2e.conftest import BACKENDS
+from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
+from tests.e2e.secrecy import Recorder, states_by_version
+
+QUICK_RULES = {"preset": "arcadia", "target": 25}
+ENDINGS = ("big_gin", "gin", "knock", "lay_off", "finish_layoffs", "next_hand")
+
+
+def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A player who ends hands: it knocks when it can and else throws its worst card."""
+    legal = view["legal"]
+    for kind in ENDINGS:
+        options = [c for c in legal if c["type"] == kind]
+        if options:
+            return as_action(rng.choice(options))
+    if view["phase"] == "discard" and view["best_discard"] is not None:
+        return {"type": "discard", "card": view["best_discard"][0]}
+    return as_action(rng.choice(legal))
+
+
+async def open_table(player: Player, **body: Any) -> dict[str, Any]:
+    body.setdefault("rules", QUICK_RULES)
+    response = await player.client.post("/v1/tables", json=body)
+    assert response.status_code == 201, response.text
+    table: dict[str, Any] = response.json()
+    return table
+
+
+async def join(player: Player, table_id: str, **body: Any) -> httpx.Response:
+    return await player.client.post(f"/v1/tables/{table_id}/join", json=body)
+
+
+async def follow(url: str, player: Player, match_id: str, seen: Recorder) -> None:
+    """One seat's socket, recorded until the match is over."""
+    async with websockets.connect(
+        f"{url}/v1/matches/{match_id}/live",
+        additional_headers={"Authorization": f"Bearer {player.token}"},
+    ) as ws:
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            seen.add(frame["version"], frame)
+            if (frame.get("view") or {}).get("phase") == "match_over":
+                return
+
+
+async def play_both_seats(
+    players: tuple[Player, Player], match_id: str, recorders: tuple[Recorder, Recorder]
+) -> dict[str, Any]:
+    """Each seat acts whenever its own view says so, until the match is settled."""
+    rng = random.Random(19)
+    for _ in range(4000):
+        acted = False
+        for seat, player in enumerate(players):
+            view = await player.view(match_id)
+            recorders[seat].add(view["version"], view["view"])
+            if view["view"]["phase"] == "match_over":
+                return view["view"]
+            if not view["view"]["legal"]:
+                continue
+            response = await player.act(match_id, pick(view["view"], rng), version=view["version"])
+            assert response.status_code == 200, response.text
+            recorders[seat].add_action_response(response.json())
+            acted = True
+        assert acted, "neither seat could act: the match stalled"
+    raise AssertionError("the match did not finish")
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        table = await open_table(host)
+        assert table["status"] == "open" and table["host"] == {"id": host.id, "name": "Host"}
+        assert table["private"] is False and table["rated"] is False
+        listed = (await guest.client.get("/v1/tables")).json()["tables"]
+        assert [t["table_id"] for t in listed] == [table["table_id"]]
+
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        body = joined.json()
+        match_id = body["table"]["match_id"]
+        assert body["table"]["status"] == "started"
+        assert body["table"]["guest"] == {"id": guest.id, "name": "Guest"}
+        assert (body["match"]["match_id"], body["match"]["seat"]) == (match_id, 1)
+        assert (await guest.client.get("/v1/tables")).json()["tables"] == []
+        seen_by_host = await host.client.get(f"/v1/tables/{table['table_id']}")
+        assert seen_by_host.json()["match_id"] == match_id
+        assert (await host.view(match_id))["seat"] == 0
+
+        http_seen = (Recorder(), Recorder())
+        ws_seen = (Recorder(), Recorder())
+        sockets = [
+            asyncio.create_task(follow(server.ws_url, p, match_id, ws_seen[seat]))
+            for seat, p in enumerate((host, guest))
+        ]
+        await wait_for(lambda: all(r.messages for r in ws_seen))  # both snapshots first
+        final = await play_both_seats((host, guest), match_id, http_seen)
+        await asyncio.wait_for(asyncio.gather(*sockets), 30)
+
+        settlement = final["settlement"]
+        assert settlement is not None and settlement["resigned"] is None
+        assert max(settlement["hand_points"]) >= QUICK_RULES["target"]
+        log = await host.events(match_id)
+        assert log["complete"] is True
+        kinds = [e["event"]["type"] for e in log["events"]]
+        assert kinds.count("hand_acknowledged") == kinds.count("dealt") - 1, (
+            "every later hand was dealt only after one seat said it was ready and the other"
+            " seat's next_hand dealt it"
+        )
+        states = states_by_version(log["events"])
+        for seat in (0, 1):
+            checked = http_seen[seat].assert_no_leaks(states, seat)
+            checked += ws_seen[seat].assert_no_leaks(states, seat)
+            assert checked > 40
+            versions = [m["version"] for _, m in ws_seen[seat].messages if m["type"] == "event"]
+            snapshot = ws_seen[seat].messages[0][0]
+            assert versions == list(range(snapshot + 1, final["version"] + 1)), (
+                "each socket delivered every event after its snapshot, once, in order"
+            )
+        matches = (await guest.client.get("/v1/matches?status=finished")).json()["matches"]
+        assert [(m["match_id"], m["opponent"], m["level"]) for m in matches] == [
+            (match_id, host.id, None)
+        ]
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_of_two_guests_racing_for_the_seat_exactly_one_is_seated(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    guests = [await Player.create(server.url, f"Guest {n}") for n in range(4)]
+    try:
+        for _ in range(3):
+            table = await open_table(host)
+            answers = await asyncio.gather(*(join(g, table["table_id"]) for g in guests))
+            statuses = sorted(a.status_code for a in answers)
+            assert statuses == [200, 409, 409, 409], [a.text for a in answers]
+            losers = [a.json() for a in answers if a.status_code == 409]
+            assert {p["rule"] for p in losers} == {"table_full"}
+            assert {p["type"] for p in losers} == {"https://ginrummy.dev/problems/table-full"}
+            winner = next(a.json() for a in answers if a.status_code == 200)
+            final = (await host.client.get(f"/v1/tables/{table['table_id']}")).json()
+            assert final["guest"]["id"] == winner["table"]["guest"]["id"]
+            assert final["match_id"] == winner["match"]["match_id"]
+    finally:
+        for p in (host, *guests):
+            await p.close()
+
+
+async def test_refusals_at_a_table_change_nothing(server: ServerProcess) -> None:
+    host = await Player.create(server.url, "Host")
+    other = await Player.create(server.url, "Other")
+    try:
+        table = await open_table(host)
+        table_id = table["table_id"]
+
+        own = await join(host, table_id)
+        assert (own.status_code, own.json()["rule"]) == (409, "own_table")
+        stranger_cancel = await other.client.post(f"/v1/tables/{table_id}/cancel")
+        assert (stranger_cancel.status_code, stranger_cancel.json()["rule"]) == (
+            403,
+            "not_the_host",
+        )
+        missing = await join(other, "no-such-table")
+        assert (missing.status_code, missing.json()["rule"]) == (404, "table_not_found")
+        assert (await host.client.get(f"/v1/tables/{table_id}")).json()["status"] == "open"
+
+        cancelled = await host.client.post(f"/v1/tables/{table_id}/cancel")
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        late = await join(other, table_id)
+        assert (late.status_code, late.json()["rule"]) == (409, "table_cancelled")
+        again = await host.client.post(f"/v1/tables/{table_id}/cancel")
+        assert (again.status_code, again.json()["rule"]) == (409, "table_cancelled")
+        assert (await other.client.get("/v1/tables")).json()["tables"] == []
+
+        bad = await host.client.post("/v1/tables", json={"rules": {"target": 0}})
+        assert bad.status_code == 422
+        short = await host.client.post("/v1/tables", json={"expires_in_s": 1})
+        assert short.status_code == 422
+        anonymous = await httpx.AsyncClient(base_url=server.url).get("/v1/tables")
+        assert anonymous.status_code == 401
+        assert (await other.client.get("/v1/tables")).json()["tables"] == []
+    finally:
+        await host.close()
+        await other.close()
+
+
+async def test_a_private_table_is_unlisted_and_joined_only_with_its_code(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    stranger = await Player.create(server.url, "Stranger")
+    friend = await Player.create(server.url, "Friend")
+    try:
+        table = await open_table(host, private=True)
+        table_id, code = table["table_id"], table["invite_code"]
+        assert table["private"] is True
+        assert len(code) >= 22 and len(table["watch_code"]) >= 22  # 128 bits each
+        assert code != table["watch_code"]
+
+        assert (await stranger.client.get("/v1/tables")).json()["tables"] == []
+        hidden = await stranger.client.get(f"/v1/tables/{table_id}")
+        assert (hidden.status_code, hidden.json()["rule"]) == (404, "table_not_found")
+        for attempt in ({}, {"invite_code": "guess"}, {"invite_code": table["watch_code"]}):
+            refused = await join(stranger, table_id, **attempt)
+            assert (refused.status_code, refused.json()["rule"]) == (403, "invite_code_required")
+
+        shown = await friend.client.get(f"/v1/tables/{table_id}", params={"invite_code": code})
+        assert shown.status_code == 200
+        assert shown.json()["invite_code"] is None  # a visitor is not shown the codes
+        joined = await join(friend, table_id, invite_code=code)
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["table"]["watch_code"] == table["watch_code"]
+    finally:
+        for p in (host, stranger, friend):
+            await p.close()
+
+
+async def test_a_player_may_resign_and_nothing_is_recorded_after(server: ServerProcess) -> None:
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    stranger = await Player.create(server.url, "Stranger")
+    try:
+        table = await open_table(host)
+        match_id = (await join(guest, table["table_id"])).json()["match"]["match_id"]
+        intruder = await stranger.act(match_id, {"type": "resign"})
+        assert (intruder.status_code, intruder.json()["rule"]) == (403, "not_your_match")
+
+        before = await host.view(match_id)
+        waiting = 1 - before["view"]["to_act"][0]  # resign off turn: allowed
+        resigner = (host, guest)[waiting]
+        answer = await resigner.act(match_id, {"type": "resign"})
+        assert answer.status_code == 200, answer.text
+        settled = answer.json()["view"]["settlement"]
+        assert (settled["winner"], settled["resigned"]) == (1 - waiting, waiting)
+        assert [e["event"]["type"] for e in answer.json()["events"]] == [
+            "resigned",
+            "match_settled",
+        ]
+        for player in (host, guest):
+            late = await player.act(match_id, {"type": "resign"})
+            assert (late.status_code, late.json()["rule"]) == (422, "match_over")
+        log = await host.events(match_id)
+        assert log["events"][-1]["event"]["type"] == "match_settled"
+
+        # Against the house AI too: a resigned match is a loss in the statistics.
+        ai_match = await host.new_match()
+        resigned = await host.act(ai_match["match_id"], {"type": "resign"})
+        assert resigned.status_code == 200
+        stats = (await host.client.get(f"/v1/players/{host.id}/stats")).json()
+        assert (stats["matches_played"], stats["matches_lost"]) == (2, 2 - (waiting == 1))
+    finally:
+        for p in (host, guest, stranger):
+            await p.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_two_processes_expire_a_table_once_and_never_list_it_after(
+    database_url: str, tmp_path: Path
+) -> None:
+    quick = {"GINRUMMY_TABLE_TTL_S": "1", "GINRUMMY_TABLE_SWEEP_S": "0.2"}
+    first = ServerProcess(database_url, tmp_path, **quick).start()
+    second = ServerProcess(database_url, tmp_path, **quick).start()
+    host = await Player.create(first.url, "Host")
+    guest = await Player.create(second.url, "Guest")
+    try:
+        tables = [await open_table(host) for _ in range(3)]
+        guest.client.base_url = httpx.URL(second.url)
+        listed = (await guest.client.get("/v1/tables")).json()["tables"]
+        assert {t["table_id"] for t in listed} == {t["table_id"] for t in tables}
+        await asyncio.sleep(1.2)
+        assert (await guest.client.get("/v1/tables")).json()["tables"] == []
+        late = await join(guest, tables[0]["table_id"])
+        assert (late.status_code, late.json()["rule"]) == (409, "table_expired")
+        await asyncio.sleep(1.5)  # several sweeps of both processes
+        store = await open_store(database_url)
+        try:
+            for table in tables:
+                logged = await store.read_stream(f"table:{table['table_id']}")
+                assert [r.type for r in logged] == ["table_opened", "table_expired"]
+        finally:
+            await store.close()
+        shown = (await host.client.get(f"/v1/tables/{tables[1]['table_id']}")).json()
+        assert shown["status"] == "expired"
+    finally:
+        await host.close()
+        await guest.close()
+        first.stop()
+        second.stop()

@@ -23,6 +23,7 @@ class StartMatch(Command, tag="start_match", frozen=True):
     players: tuple[str, str]
     rules: Rules
     seed: str
+    watch_code: str | None = None
 
 
 class SeatCommand(Command, frozen=True):

@@ -28,13 +28,18 @@ class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields
 
 
 class MatchStarted(Event, tag="match_started", frozen=True):
-    """A match between two seats under a rule set; ``seed`` stays secret until settled."""
+    """A match between two seats under a rule set; ``seed`` stays secret until settled.
+
+    A match with a ``watch_code`` (from a private table) is watched only by those who
+    give the code; it is blanked in every redacted form, as the seed is.
+    """
 
     match_id: str
     players: tuple[str, str]
     rules: Rules
     seed_commitment: str
     seed: str | None = None
+    watch_code: str | None = None
 
 
 class Dealt(Event, tag="dealt", frozen=True):

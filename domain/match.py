@@ -94,6 +94,7 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         rules=cmd.rules,
         seed_commitment=seed_commitment(cmd.seed),
         seed=cmd.seed,
+        watch_code=cmd.watch_code,
     )
     return [started, _dealt(evolve(None, started), 1, first_dealer(cmd.seed))]
 
@@ -357,6 +358,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             rules=event.rules,
             seed=event.seed or "",
             seed_commitment=event.seed_commitment,
+            watch_code=event.watch_code,
             version=1,
         )
     if state is None:

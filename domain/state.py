@@ -64,6 +64,7 @@ class MatchState(msgspec.Struct, frozen=True):
     rules: Rules
     seed: str
     seed_commitment: str
+    watch_code: str | None = None  # None: anyone who knows the match id may watch
     version: int = 0
     scores: tuple[int, int] = (0, 0)
     boxes: tuple[int, int] = (0, 0)

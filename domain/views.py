@@ -107,6 +107,71 @@ def player_view(state: MatchState, seat: int) -> PlayerView:
     )
 
 
+class SpectatorView(msgspec.Struct, frozen=True):
+    """What anyone watching may see: only what is public to both seats.
+
+    The discards, the cards each seat took face up from the pile (``known``), the
+    counts, the knocker's melds and the layoffs; each hand in full only once it is
+    over (``last_result``). Never a hidden card of either hand, nor the stock.
+    """
+
+    match_id: str
+    players: tuple[str, str]
+    rules: Rules
+    version: int
+    phase: Phase
+    to_act: tuple[int, ...]
+    hand_number: int
+    dealer: int
+    knock_limit: int
+    card_counts: tuple[int, int]
+    known: tuple[tuple[Card, ...], tuple[Card, ...]]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    up_card_passes: int
+    moves: tuple[Move, ...]
+    knock: Knocked | None
+    knock_melds: tuple[Meld, ...]
+    layoffs: tuple[tuple[Card, int], ...]
+    scores: tuple[int, int]
+    boxes: tuple[int, int]
+    last_result: HandScored | HandWashed | None
+    settlement: MatchSettled | None
+    deal_commitment: str
+    seed_commitment: str
+
+
+def spectator_view(state: MatchState) -> SpectatorView:
+    hand = state.hand
+    assert hand is not None
+    return SpectatorView(
+        match_id=state.match_id,
+        players=state.players,
+        rules=state.rules,
+        version=state.version,
+        phase=state.phase,
+        to_act=state.to_act(),
+        hand_number=hand.number,
+        dealer=hand.dealer,
+        knock_limit=hand.knock_limit,
+        card_counts=(len(hand.hands[0]), len(hand.hands[1])),
+        known=hand.known,
+        discard_pile=hand.pile,
+        stock_size=len(hand.stock),
+        up_card_passes=hand.up_card_passes,
+        moves=tuple(redact_move(m, None) for m in hand.moves),
+        knock=hand.knock,
+        knock_melds=hand.knock_melds,
+        layoffs=hand.layoffs,
+        scores=state.scores,
+        boxes=state.boxes,
+        last_result=state.last_result,
+        settlement=state.settlement,
+        deal_commitment=hand.commitment,
+        seed_commitment=state.seed_commitment,
+    )
+
+
 def redact_move(move: Move, seat: int | None) -> Move:
     """A stock draw shows its card only to the seat that drew it."""
     if move.action == "draw_stock" and move.seat != seat:
@@ -118,10 +183,11 @@ def redact(event: Event, seat: int | None) -> Event:
     """The form of an event that ``seat`` may see (``None``: a spectator, sees neither hand).
 
     Dealt loses the deck and salt and gains the seat's own ten cards; the opponent's
-    stock draw loses its card; MatchStarted loses the seed. The rest is public.
+    stock draw loses its card; MatchStarted loses the seed and the watch code. The rest
+    is public.
     """
     if isinstance(event, MatchStarted):
-        return replace(event, seed=None)
+        return replace(event, seed=None, watch_code=None)
     if isinstance(event, Dealt):
         own: tuple[Card, ...] | None = None
         if seat is not None and event.deck is not None:

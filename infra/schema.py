@@ -153,6 +153,18 @@ lobby_tables = Table(
     Index("ix_lobby_tables_open", "status", "expires_ms"),
 )
 
+# Who is watching: each server process's count of spectator sockets per match, refreshed
+# while it has any. A process that dies stops refreshing and its rows stop counting.
+spectators = Table(
+    "spectators",
+    metadata,
+    Column("match_id", Text, nullable=False),
+    Column("process_id", Text, nullable=False),
+    Column("watchers", Integer, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("match_id", "process_id", name="pk_spectators"),
+)
+
 # A cache of folded match state (msgpack of MatchState) at a version; never the truth.
 snapshots = Table(
     "snapshots",

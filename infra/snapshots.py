@@ -24,7 +24,7 @@ from infra.sql_event_store import SqlEventStore, translate_errors
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_SCHEMA = 1
+SNAPSHOT_SCHEMA = 2  # 2: HandState.acknowledged, MatchState.watch_code
 _decoder = msgspec.msgpack.Decoder(MatchState)
 
 

@@ -23,6 +23,7 @@ from infra.event_store import RecordedEvent
 from infra.idempotency import IdempotencyKeys
 from infra.players import Players
 from infra.projections import Projector, projector
+from infra.spectators import REFRESH_S, Spectators
 from infra.store import open_store
 from infra.tailer import LogTailer
 from server import logs
@@ -34,6 +35,7 @@ from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
 from server.http.players import PlayersController
+from server.http.spectators import get_spectator_view
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
 from server.match_service import MatchService
@@ -49,6 +51,7 @@ from server.problems import handle_exception
 from server.services import Services
 from server.tables import TableService
 from server.ws.live import finish_actions, live, live_over_plain_http
+from server.ws.watch import watch, watch_over_plain_http
 
 log = logging.getLogger("ginrummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -109,6 +112,16 @@ async def expire_overdue_tables(tables: TableService, interval: float) -> None:
             log.exception("expiring tables failed; retrying later")
 
 
+async def keep_spectator_counts_fresh(spectators: Spectators) -> None:
+    """Refresh this process's spectator rows, so other processes keep counting them."""
+    while True:
+        await asyncio.sleep(REFRESH_S)
+        try:
+            await spectators.refresh()
+        except InfraError:
+            log.exception("refreshing spectator counts failed; retrying later")
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     static_dir = Path(settings.static_dir) if settings.static_dir else STATIC_DIR
@@ -132,6 +145,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         sweeping = asyncio.create_task(
             expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
         )
+        spectators = Spectators(store.engine)
+        counting = asyncio.create_task(keep_spectator_counts_fresh(spectators), name="spectators")
         app.state.services = Services(
             settings=settings,
             store=store,
@@ -141,12 +156,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             idempotency=IdempotencyKeys(store.engine),
             projector=projections,
             tables=tables,
+            spectators=spectators,
         )
         try:
             yield
         finally:
             await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
-            for task in (projecting, sweeping):
+            for task in (projecting, sweeping, counting):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -162,8 +178,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             PlayersController,
             MatchesController,
             TablesController,
+            get_spectator_view,
             live,
             live_over_plain_http,
+            watch,
+            watch_over_plain_http,
             create_static_files_router(
                 path="/", directories=[static_dir], html_mode=True, include_in_schema=False
             ),

@@ -185,8 +185,10 @@ class MatchService:
         rules: Rules,
         seed: str | None,
         match_id: str | None = None,
+        watch_code: str | None = None,
     ) -> str:
-        """Start a match between any two players (a person, a bot or ``ai:<level>``).
+        """Start a match between any two players (a person, a bot or ``ai:<level>``);
+        with a ``watch_code`` only those who give it may watch.
 
         The first append is at version 0, so a given ``match_id`` starts once: a second
         start is a ConcurrencyConflict and writes nothing.
@@ -197,6 +199,7 @@ class MatchService:
             players=players,
             rules=rules,
             seed=seed if seed is not None else secrets.token_hex(16),
+            watch_code=watch_code,
         )
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)

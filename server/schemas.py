@@ -18,7 +18,7 @@ from domain.events import AnyEvent
 from domain.melds import Arrangement
 from domain.rules import Rules
 from domain.state import MatchState
-from domain.views import PlayerView
+from domain.views import PlayerView, SpectatorView
 
 # ``ge=0`` would be right, but Litestar's schema generator drops a zero bound, so the
 # document would allow negatives; ``gt=-1`` says the same for integers and survives.
@@ -168,10 +168,22 @@ class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 
 
 class MatchResponse(msgspec.Struct, frozen=True):
+    """``spectators``: sockets watching the match now, on every server process."""
+
     match_id: str
     seat: int
     version: int
     view: PlayerView
+    spectators: int = 0
+
+
+class SpectatorResponse(msgspec.Struct, frozen=True):
+    """A match as a spectator sees it: only what is public to both seats."""
+
+    match_id: str
+    version: int
+    spectators: int
+    view: SpectatorView
 
 
 class ActionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -10,6 +10,7 @@ from litestar.datastructures import State
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
 from infra.projections import Projector, matches_for_player, stats_for_player
+from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from server.auth import bearer_token, hash_token
 from server.config import Settings
@@ -32,6 +33,7 @@ class Services:
     idempotency: IdempotencyKeys
     projector: Projector
     tables: TableService
+    spectators: Spectators
     _known_tokens: dict[str, Player] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:

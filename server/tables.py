@@ -101,7 +101,9 @@ class TableService:
             return
         # A conflict means another process started it a moment ago: it is there, once.
         with contextlib.suppress(ConcurrencyConflict):
-            await self.matches.start(state.players, state.rules, None, state.match_id)
+            await self.matches.start(
+                state.players, state.rules, None, state.match_id, watch_code=state.watch_code
+            )
 
     async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:
         await self.projector.catch_up("lobby")  # read your own writes: the list is never behind

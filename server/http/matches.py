@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import msgspec
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.exceptions import ValidationException
@@ -111,7 +112,8 @@ class MatchesController(Controller):
         """The caller's view of the match: its hand, the public cards, its legal actions."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        return await services.matches.view(match_id, player.id)
+        answer = await services.matches.view(match_id, player.id)
+        return msgspec.structs.replace(answer, spectators=await services.spectators.count(match_id))
 
     @post(
         "/{match_id:str}/actions",

@@ -30,7 +30,7 @@ from litestar.params import FromPath
 
 from domain.match import evolve
 from domain.state import MatchState
-from domain.views import player_view, redact
+from domain.views import PlayerView, SpectatorView, player_view, redact, spectator_view
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
@@ -101,7 +101,7 @@ class LiveSession:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(services.settings.ws_queue_size)
         self.watch = services.hub.watch(match_id)
         self.player: Player | None = None
-        self.seat = 0
+        self.seat: int | None = 0  # None: a spectator, who sees what is public to both
         self.state: MatchState | None = None
         self.resume_after: int | None = None
         self.start_after: int | None = None  # a reconnect's last version: events, no snapshot
@@ -118,11 +118,12 @@ class LiveSession:
     def version(self) -> int:
         return self.state.version if self.state is not None else 0
 
+    def view(self, state: MatchState) -> PlayerView | SpectatorView:
+        return player_view(state, self.seat) if self.seat is not None else spectator_view(state)
+
     def snapshot(self, state: MatchState) -> None:
         self.state = state
-        self.enqueue(
-            {"type": "snapshot", "version": state.version, "view": player_view(state, self.seat)}
-        )
+        self.enqueue({"type": "snapshot", "version": state.version, "view": self.view(state)})
 
     def error(self, problem: Problem) -> None:
         self.enqueue({"type": "error", "version": self.version(), "problem": problem})
@@ -193,7 +194,7 @@ class LiveSession:
                     "version": recorded.version,
                     "event": redact(recorded.match_event, self.seat),
                     # Version 1 (match_started) precedes the first deal: no table to show yet.
-                    "view": player_view(state, self.seat) if state.hand is not None else None,
+                    "view": self.view(state) if state.hand is not None else None,
                 }
             )
 
@@ -238,7 +239,9 @@ class LiveSession:
 
     async def act(self, message: ClientMessage) -> None:
         """An action over the socket: the same rules as HTTP; its events arrive as frames."""
-        assert self.player is not None
+        if self.player is None or self.seat is None:
+            self.error(make_problem("spectators_cannot_act", "a spectator cannot act", 403))
+            return
         try:
             request = msgspec.convert(
                 {"action": message.action, "version": message.version}, ActionRequest
@@ -259,13 +262,16 @@ class LiveSession:
 
     # --- lifecycle --------------------------------------------------------------------
 
-    async def authenticate(self) -> Player:
+    def read_after_parameter(self) -> None:
+        """``?after=N``: ASCII digits only ("²" is a digit to str.isdigit, not to int), and
+        no number longer than a version can be; anything else connects as if not given."""
         after = self.socket.query_params.get("after", "")
-        # ASCII digits only ("²" is a digit to str.isdigit, not to int), and no number
-        # longer than a version can be; anything else connects as if it were not given
         self.start_after = (
             int(after) if after.isascii() and after.isdigit() and len(after) < 19 else None
         )
+
+    async def authenticate(self) -> Player:
+        self.read_after_parameter()
         header = self.socket.headers.get("authorization")
         if header:
             return await self.services.authenticate(header)
@@ -284,12 +290,20 @@ class LiveSession:
             self.start_after = first.after
         return await self.services.player_for_token(first.token)
 
+    async def admit(self) -> MatchRecord:
+        """Who is on the socket, and the match as it is when they arrive."""
+        self.player = await self.authenticate()
+        await self.services.matches.play_ai(self.match_id)
+        record = await self.services.matches.load(self.match_id)
+        self.seat = seat_of(record.state, self.player.id)
+        return record
+
+    async def leave(self) -> None:
+        """Called once the socket is done, whatever ended it."""
+
     async def run(self) -> None:
         try:
-            self.player = await self.authenticate()
-            await self.services.matches.play_ai(self.match_id)
-            record = await self.services.matches.load(self.match_id)
-            self.seat = seat_of(record.state, self.player.id)
+            record = await self.admit()
         except (ServerError, InfraError, TimeoutError) as exc:
             problem = problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
             await self.socket.send_text(
@@ -319,6 +333,7 @@ class LiveSession:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             self.services.hub.unwatch(self.watch)
+            await self.leave()
 
 
 @get("/v1/matches/{match_id:str}/live", include_in_schema=False, sync_to_thread=False)

@@ -32,15 +32,20 @@ def states_by_version(complete_events: list[dict[str, Any]]) -> dict[int, MatchS
     return states
 
 
-def knowable(state: MatchState, seat: int) -> frozenset[str]:
+def knowable(state: MatchState, seat: int | None) -> frozenset[str]:
+    """What ``seat`` may know (``None``: a spectator, who holds no hand at all)."""
     hand = state.hand
     if hand is None or state.phase in ("hand_over", "match_over"):
         return CARDS
-    known = set(hand.hands[seat]) | set(hand.pile) | {hand.up_card}
+    known = set(hand.pile) | {hand.up_card}
+    if seat is not None:
+        known |= set(hand.hands[seat])
     for move in hand.moves:
         if move.card is not None and (move.seat == seat or move.action != "draw_stock"):
             known.add(move.card)
-    known |= set(hand.known[1 - seat])
+    for other in (0, 1):
+        if other != seat:
+            known |= set(hand.known[other])
     if hand.knock is not None:
         known |= set(hand.knock.deadwood)
         if hand.knock.discard:
@@ -67,7 +72,7 @@ def _strings(value: Any, skip: frozenset[str]) -> list[str]:
 SKIP = frozenset({"last_result", "settlement"})
 
 
-def leaks(message: Any, state: MatchState, seat: int) -> set[str]:
+def leaks(message: Any, state: MatchState, seat: int | None) -> set[str]:
     """Cards named in ``message`` that ``seat`` may not know in ``state``."""
     allowed = knowable(state, seat)
     named = {s for s in _strings(message, SKIP) if s in CARDS}
@@ -82,6 +87,7 @@ def check_secrets_blank(message: Any) -> None:
             assert message.get("deck") is None and message.get("salt") is None, message
         if kind == "match_started":
             assert message.get("seed") is None, message
+            assert message.get("watch_code") is None, message
         for key, item in message.items():
             if key not in SKIP:
                 check_secrets_blank(item)
@@ -104,7 +110,7 @@ class Recorder:
         for item in body.get("events", []):
             self.add(item["version"], item["event"])
 
-    def assert_no_leaks(self, states: dict[int, MatchState], seat: int = 0) -> int:
+    def assert_no_leaks(self, states: dict[int, MatchState], seat: int | None = 0) -> int:
         for version, message in self.messages:
             check_secrets_blank(message)
             leaked = leaks(message, states[version], seat)

@@ -141,13 +141,15 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     await stranger.close()
 
 
-def _frame_validators() -> dict[str, jsonschema.Draft202012Validator]:
+def frame_validators(
+    channel: str = "live", operation: str = "receiveFeed"
+) -> dict[str, jsonschema.Draft202012Validator]:
     """One validator per server frame type, from the document's receive operation."""
     messages = ASYNCAPI["components"]["messages"]
     validators = {}
-    for reference in ASYNCAPI["operations"]["receiveFeed"]["messages"]:
+    for reference in ASYNCAPI["operations"][operation]["messages"]:
         name = reference["$ref"].rsplit("/", 1)[1]  # the channel's message name
-        target = ASYNCAPI["channels"]["live"]["messages"][name]["$ref"].rsplit("/", 1)[1]
+        target = ASYNCAPI["channels"][channel]["messages"][name]["$ref"].rsplit("/", 1)[1]
         payload = _closed(messages[target]["payload"])
         validators[payload["properties"]["type"]["const"]] = jsonschema.Draft202012Validator(
             payload, registry=REGISTRY
@@ -157,7 +159,7 @@ def _frame_validators() -> dict[str, jsonschema.Draft202012Validator]:
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_every_socket_frame_over_a_whole_match_conforms(server: ServerProcess) -> None:
-    validators = _frame_validators()
+    validators = frame_validators()
     event_schema = {"$ref": "openapi.json#/components/schemas/VersionedEvent/properties/event"}
     events = jsonschema.Draft202012Validator(event_schema, registry=REGISTRY)
     seen: dict[str, int] = {}
@@ -229,6 +231,11 @@ async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
     public = (await host.client.post(tables, json={})).json()
     check(await host.client.post(f"/v1/tables/{public['table_id']}/cancel"), table + "/cancel")
     match_id = joined.json()["match"]["match_id"]
+    spectate = "/v1/matches/{match_id}/spectator"
+    watched = f"/v1/matches/{match_id}/spectator"
+    check(await guest.client.get(watched), spectate)  # 403: a private table's match
+    check(await guest.client.get(watched, params={"watch_code": private["watch_code"]}), spectate)
+    check(await guest.client.get("/v1/matches/nope/spectator"), spectate)  # 404
     resigned = await host.act(match_id, {"type": "resign"})
     check(resigned, "/v1/matches/{match_id}/actions")
     assert resigned.json()["view"]["settlement"]["resigned"] == 0

@@ -1,0 +1,176 @@
+"""Spectators on a real server: what they see, who may watch, and how many there are.
+
+A spectator holds no hand, so the oracle lets it know only what is public to both
+seats; every frame and answer it gets is checked against the complete log at the end,
+and every watch frame against asyncapi.yaml.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.e2e.conftest import BACKENDS
+from tests.e2e.harness import Player, ServerProcess, wait_for
+from tests.e2e.secrecy import Recorder, states_by_version
+from tests.e2e.tables import join, open_table, play_both_seats
+from tests.e2e.test_openapi_conformance import frame_validators
+
+
+async def seated_match(url: str, **table: Any) -> tuple[Player, Player, dict[str, Any], str]:
+    host = await Player.create(url, "Host")
+    guest = await Player.create(url, "Guest")
+    opened = await open_table(host, **table)
+    joined = await join(guest, opened["table_id"], invite_code=opened["invite_code"])
+    assert joined.status_code == 200, joined.text
+    return host, guest, opened, joined.json()["match"]["match_id"]
+
+
+async def watch(url: str, seen: Recorder, done: asyncio.Event, frames: list[Any]) -> None:
+    async with websockets.connect(url) as ws:
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            frames.append(frame)
+            seen.add(frame["version"], frame)
+            if (frame.get("view") or {}).get("phase") == "match_over":
+                done.set()
+                return
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_spectator_sees_only_what_is_public_to_both_seats(server: ServerProcess) -> None:
+    host, guest, _, match_id = await seated_match(server.url, rules={"target": 80})
+    try:
+        seen, done, frames = Recorder(), asyncio.Event(), []
+        watching = asyncio.create_task(
+            watch(f"{server.ws_url}/v1/matches/{match_id}/watch", seen, done, frames)
+        )
+        await wait_for(lambda: frames)  # admitted (and counted) before its snapshot is sent
+        counted = (await host.view(match_id))["spectators"]
+        assert counted == 1
+        spectate = httpx.AsyncClient(base_url=server.url)  # no token: anyone may watch
+        mid = (await spectate.get(f"/v1/matches/{match_id}/spectator")).json()
+        assert mid["spectators"] == 1
+        seen.add(mid["version"], mid["view"])
+
+        final = await play_both_seats((host, guest), match_id, (Recorder(), Recorder()))
+        await asyncio.wait_for(watching, 30)
+        assert final["settlement"] is not None
+        log = await host.events(match_id)
+        states = states_by_version(log["events"])
+        assert seen.assert_no_leaks(states, seat=None) == len(frames) + 1 > 20
+
+        validators = frame_validators("watch", "receiveWatch")
+        for frame in frames:
+            errors = [e.message for e in validators[frame["type"]].iter_errors(frame)]
+            assert not errors, (frame["type"], errors[:3])
+        events = [f for f in frames if f["type"] == "event"]
+        assert [f["version"] for f in events] == list(
+            range(frames[0]["version"] + 1, final["version"] + 1)
+        )
+        dealt = [f["event"] for f in events if f["event"]["type"] == "dealt"]
+        assert dealt and all(d["hand"] is None and d["deck"] is None for d in dealt)
+        stock = [f["event"] for f in events if f["event"]["type"] == "drew"]
+        assert all(d["card"] is None for d in stock if d["source"] == "stock")
+
+        # the socket closed: it no longer counts
+        await wait_for_count(spectate, f"/v1/matches/{match_id}/spectator", 0)
+        await spectate.aclose()
+    finally:
+        await host.close()
+        await guest.close()
+
+
+async def test_a_private_match_is_watched_only_with_its_watch_code(server: ServerProcess) -> None:
+    host, guest, table, match_id = await seated_match(server.url, private=True)
+    try:
+        base = f"{server.ws_url}/v1/matches/{match_id}/watch"
+        for url in (base, f"{base}?watch_code=wrong", f"{base}?watch_code={table['invite_code']}"):
+            async with websockets.connect(url) as ws:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                assert frame["type"] == "error"
+                assert frame["problem"]["rule"] == "watch_code_required"
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        async with websockets.connect(f"{base}?watch_code={table['watch_code']}") as ws:
+            snapshot = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert snapshot["type"] == "snapshot"
+            assert "hand" not in snapshot["view"]
+            await ws.send(json.dumps({"type": "action", "action": {"type": "resign"}}))
+            refused = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert (refused["type"], refused["problem"]["rule"]) == (
+                "error",
+                "spectators_cannot_act",
+            )
+        view = await host.view(match_id)
+        assert view["view"]["settlement"] is None  # the spectator's resign changed nothing
+        anonymous = httpx.AsyncClient(base_url=server.url)
+        refused_http = await anonymous.get(f"/v1/matches/{match_id}/spectator")
+        assert (refused_http.status_code, refused_http.json()["rule"]) == (
+            403,
+            "watch_code_required",
+        )
+        await anonymous.aclose()
+    finally:
+        await host.close()
+        await guest.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_the_spectator_count_is_the_same_on_every_process(
+    database_url: str, tmp_path: Path
+) -> None:
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    host = guest = None
+    try:
+        host, guest, _, match_id = await seated_match(first.url)
+        watchers = [
+            await websockets.connect(f"{url}/v1/matches/{match_id}/watch")
+            for url in (first.ws_url, second.ws_url, second.ws_url)
+        ]
+        for ws in watchers:
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+        on_first = httpx.AsyncClient(base_url=first.url)
+        on_second = httpx.AsyncClient(base_url=second.url)
+        path = f"/v1/matches/{match_id}/spectator"
+        assert (await on_first.get(path)).json()["spectators"] == 3
+        assert (await on_second.get(path)).json()["spectators"] == 3
+        await watchers[1].close()
+        await wait_for_count(on_first, path, 2)
+        second.kill()  # its remaining watcher stops counting once its row goes stale
+        await watchers[0].close()
+        await wait_for_count(on_first, path, 0, timeout=30)
+        await on_first.aclose()
+        await on_second.aclose()
+    finally:
+        for player in (host, guest):
+            if player is not None:
+                await player.close()
+        first.stop()
+        second.stop()
+
+
+async def wait_for_count(
+    client: httpx.AsyncClient, path: str, expected: int, timeout: float = 10
+) -> None:
+    counts: list[int] = []
+
+    async def poll() -> None:
+        while True:
+            counts.append((await client.get(path)).json()["spectators"])
+            if counts[-1] == expected:
+                return
+            await asyncio.sleep(0.2)
+
+    try:
+        await asyncio.wait_for(poll(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"spectators never reached {expected}: {counts[-5:]}") from None

@@ -151,6 +151,18 @@ class TableExpired(TableError):
     rule = "table_expired"
 
 
+class TableDeclined(TableError):
+    """The challenged player declined."""
+
+    rule = "challenge_declined"
+
+
+class NotInvited(TableError):
+    """A challenge is accepted (or declined) only by the player it is addressed to."""
+
+    rule = "not_invited"
+
+
 class OwnTable(TableError):
     """A host cannot take the other seat at its own table."""
 

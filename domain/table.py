@@ -1,8 +1,10 @@
 """A table in the lobby as a decider: a host opens it, one guest joins, the match starts.
 
-A table is the seat-finding half of a match between two players. Its life is short
-and has four ends: it starts (a guest took the free seat), the host cancels it, or
-nobody came before ``expires_ms``. Time is never read here: every command carries the
+A table is the seat-finding half of a match between two players. A challenge is the
+same thing addressed to one player (``invitee``): only they may take the seat, and
+they may decline it; an open seek is a public table. Its life is short and has five
+ends: it starts (the guest took the free seat), the host cancels it, the invitee
+declines it, or nobody came before ``expires_ms``. Time is never read here: every command carries the
 server's clock (``now_ms``), so two processes that race to expire or join one table
 decide from the same facts, and the store's expected version lets one of them win.
 
@@ -21,7 +23,7 @@ import msgspec
 from domain import errors
 from domain.rules import Rules, validate
 
-TableStatus = Literal["open", "started", "cancelled", "expired"]
+TableStatus = Literal["open", "started", "cancelled", "declined", "expired"]
 
 
 # --- events ------------------------------------------------------------------------------
@@ -43,6 +45,8 @@ class TableOpened(TableEvent, tag="table_opened", frozen=True):
     expires_ms: int
     invite_code: str | None = None
     watch_code: str | None = None
+    invitee: str | None = None  # a challenge: only this player may take the seat
+    rematch_of: str | None = None  # the settled match this one plays again
 
 
 class TableJoined(TableEvent, tag="table_joined", frozen=True):
@@ -57,15 +61,20 @@ class TableCancelled(TableEvent, tag="table_cancelled", frozen=True):
     cancelled_ms: int
 
 
+class TableDeclined(TableEvent, tag="table_declined", frozen=True):
+    declined_ms: int
+
+
 class TableExpired(TableEvent, tag="table_expired", frozen=True):
     expired_ms: int
 
 
-AnyTableEvent = TableOpened | TableJoined | TableCancelled | TableExpired
+AnyTableEvent = TableOpened | TableJoined | TableCancelled | TableDeclined | TableExpired
 TABLE_EVENT_TYPES: tuple[type[TableEvent], ...] = (
     TableOpened,
     TableJoined,
     TableCancelled,
+    TableDeclined,
     TableExpired,
 )
 
@@ -82,6 +91,8 @@ class OpenTable(msgspec.Struct, frozen=True):
     expires_ms: int
     invite_code: str | None = None
     watch_code: str | None = None
+    invitee: str | None = None
+    rematch_of: str | None = None
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -96,11 +107,16 @@ class CancelTable(msgspec.Struct, frozen=True):
     now_ms: int
 
 
+class DeclineTable(msgspec.Struct, frozen=True):
+    player: str
+    now_ms: int
+
+
 class ExpireTable(msgspec.Struct, frozen=True):
     now_ms: int
 
 
-AnyTableCommand = OpenTable | JoinTable | CancelTable | ExpireTable
+AnyTableCommand = OpenTable | JoinTable | CancelTable | DeclineTable | ExpireTable
 
 
 # --- state -------------------------------------------------------------------------------
@@ -115,6 +131,8 @@ class TableState(msgspec.Struct, frozen=True):
     expires_ms: int
     invite_code: str | None
     watch_code: str | None
+    invitee: str | None = None
+    rematch_of: str | None = None
     status: TableStatus = "open"
     guest: str | None = None
     match_id: str | None = None
@@ -144,6 +162,11 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
             raise errors.NotTheHost("only the table's host may cancel it")
         _require_open(state, command.now_ms)
         return [TableCancelled(cancelled_ms=command.now_ms)]
+    if isinstance(command, DeclineTable):
+        if command.player != state.invitee:
+            raise errors.NotInvited("only the challenged player may decline")
+        _require_open(state, command.now_ms)
+        return [TableDeclined(declined_ms=command.now_ms)]
     if isinstance(command, ExpireTable):
         if state.status == "open" and command.now_ms < state.expires_ms:
             raise errors.TableNotDue("the table is still open")
@@ -162,6 +185,8 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
         raise errors.TableError("a table must stay open for some time")
     if cmd.private and not (cmd.invite_code and cmd.watch_code):
         raise errors.TableError("a private table needs an invite code and a watch code")
+    if cmd.invitee == cmd.host:
+        raise errors.OwnTable("a player cannot challenge itself")
     return [
         TableOpened(
             table_id=cmd.table_id,
@@ -172,6 +197,8 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
             expires_ms=cmd.expires_ms,
             invite_code=cmd.invite_code,
             watch_code=cmd.watch_code,
+            invitee=cmd.invitee,
+            rematch_of=cmd.rematch_of,
         )
     ]
 
@@ -180,7 +207,13 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
     _require_open(state, cmd.now_ms)
     if cmd.guest == state.host:
         raise errors.OwnTable("you are this table's host; wait for an opponent")
-    if state.invite_code is not None and not same_code(cmd.invite_code, state.invite_code):
+    if state.invitee is not None and cmd.guest != state.invitee:
+        raise errors.NotInvited("this challenge is addressed to another player")
+    if (
+        state.invitee is None
+        and state.invite_code is not None
+        and not same_code(cmd.invite_code, state.invite_code)
+    ):
         raise errors.InviteCodeRequired("this table is private: join with its invite code")
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
@@ -192,6 +225,8 @@ def _require_open(state: TableState, now_ms: int) -> None:
         raise errors.TableFull("both seats at this table are taken")
     if state.status == "cancelled":
         raise errors.TableCancelled("the host cancelled this table")
+    if state.status == "declined":
+        raise errors.TableDeclined("the challenged player declined")
     if state.status == "expired" or now_ms >= state.expires_ms:
         raise errors.TableExpired("nobody joined this table in time; it has closed")
 
@@ -215,6 +250,8 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             expires_ms=event.expires_ms,
             invite_code=event.invite_code,
             watch_code=event.watch_code,
+            invitee=event.invitee,
+            rematch_of=event.rematch_of,
         )
     if state is None:
         raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")
@@ -231,6 +268,10 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
     if isinstance(event, TableCancelled):
         return msgspec.structs.replace(
             state, status="cancelled", closed_ms=event.cancelled_ms, version=version
+        )
+    if isinstance(event, TableDeclined):
+        return msgspec.structs.replace(
+            state, status="declined", closed_ms=event.declined_ms, version=version
         )
     if isinstance(event, TableExpired):
         return msgspec.structs.replace(

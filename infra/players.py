@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
 
 import msgspec
 from sqlalchemy import exc as sa_exc
@@ -13,12 +14,15 @@ from infra.errors import AlreadyExists
 from infra.schema import players
 from infra.sql_event_store import translate_errors
 
+PlayerKind = Literal["person", "bot"]
+
 
 class Player(msgspec.Struct, frozen=True):
     id: str
     name: str
     token_hash: str
     created_at: datetime
+    kind: PlayerKind = "person"
 
 
 class Players:
@@ -27,9 +31,13 @@ class Players:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def create_player(self, id: str, name: str, token_hash: str) -> Player:
+    async def create_player(
+        self, id: str, name: str, token_hash: str, kind: PlayerKind = "person"
+    ) -> Player:
         """Insert a player; AlreadyExists if the id or the token hash is taken."""
-        player = Player(id=id, name=name, token_hash=token_hash, created_at=datetime.now(UTC))
+        player = Player(
+            id=id, name=name, token_hash=token_hash, created_at=datetime.now(UTC), kind=kind
+        )
         with translate_errors():
             try:
                 async with self.engine.begin() as conn:
@@ -55,6 +63,18 @@ class Players:
     async def get_player(self, id: str) -> Player | None:
         return await self._one(players.c.id == id)
 
+    async def kinds_and_names(self, ids: set[str]) -> dict[str, tuple[PlayerKind, str]]:
+        """Each known player's kind and name, in one query (for listings)."""
+        if not ids:
+            return {}
+        query = select(players.c.id, players.c.kind, players.c.name).where(
+            players.c.id.in_(sorted(ids))
+        )
+        with translate_errors():
+            async with self.engine.connect() as conn:
+                rows = (await conn.execute(query)).all()
+        return {row.id: (row.kind, row.name) for row in rows}
+
     async def _one(self, condition: object) -> Player | None:
         with translate_errors():
             async with self.engine.connect() as conn:
@@ -64,4 +84,10 @@ class Players:
         created_at = row.created_at
         if created_at.tzinfo is None:
             created_at = created_at.replace(tzinfo=UTC)
-        return Player(id=row.id, name=row.name, token_hash=row.token_hash, created_at=created_at)
+        return Player(
+            id=row.id,
+            name=row.name,
+            token_hash=row.token_hash,
+            created_at=created_at,
+            kind=row.kind,
+        )

@@ -67,6 +67,7 @@ players = Table(
     Column("name", Text, nullable=False),
     Column("token_hash", Text, nullable=False, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("kind", Text, nullable=False, server_default="person"),  # person | bot
 )
 
 idempotency_keys = Table(
@@ -149,8 +150,11 @@ lobby_tables = Table(
     Column("expires_ms", BigInteger, nullable=False),
     Column("guest", Text, nullable=True),
     Column("match_id", Text, nullable=True),
+    Column("invitee", Text, nullable=True),
+    Column("rematch_of", Text, nullable=True),
     Column("last_position", BigInteger, nullable=False),
     Index("ix_lobby_tables_open", "status", "expires_ms"),
+    Index("ix_lobby_tables_invitee", "invitee", "status"),
 )
 
 # Who is watching: each server process's count of spectator sockets per match, refreshed

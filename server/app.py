@@ -30,12 +30,15 @@ from server import logs
 from server.config import Settings
 from server.fanout import Hub
 from server.http.allow import AllowEveryMethod
+from server.http.challenges import ChallengesController
 from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
-from server.http.players import PlayersController
+from server.http.players import PlayersController, get_me
+from server.http.rematch import get_rematch, offer_rematch
 from server.http.spectators import get_spectator_view
+from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
 from server.match_service import MatchService
@@ -141,7 +144,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         projections = projector(store)
         projecting = asyncio.create_task(keep_projections_current(projections), name="projections")
         matches = MatchService(store, ai_time_cap_ms=settings.ai_time_cap_ms, on_append=hub.publish)
-        tables = TableService(store, matches, projections)
+        tables = TableService(store, matches, projections, on_append=hub.publish)
         sweeping = asyncio.create_task(
             expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
         )
@@ -176,8 +179,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
             healthz,
             readyz,
             PlayersController,
+            get_me,
             MatchesController,
             TablesController,
+            ChallengesController,
+            offer_rematch,
+            get_rematch,
+            stream_player_events,
+            player_live,
             get_spectator_view,
             live,
             live_over_plain_http,

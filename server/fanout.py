@@ -42,9 +42,40 @@ class Watch:
         return True
 
 
+class Firehose:
+    """One player stream's wake-up signal for every stream that moves, with the newest
+    version seen of each since it last looked (so publishes coalesce, as a Watch's do)."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, int] = {}
+        self._wake = asyncio.Event()
+
+    def notify(self, stream_id: str, version: int) -> None:
+        if version > self.pending.get(stream_id, 0):
+            self.pending[stream_id] = version
+        self._wake.set()
+
+    async def wait(self, timeout: float | None = None) -> dict[str, int]:
+        """The streams that moved (empty on timeout), each once."""
+        if not await wait_set(self._wake, timeout):
+            return {}
+        self._wake.clear()
+        moved, self.pending = self.pending, {}
+        return moved
+
+
 class Hub:
     def __init__(self) -> None:
         self._watches: dict[str, set[Watch]] = defaultdict(set)
+        self._firehoses: set[Firehose] = set()
+
+    def firehose(self) -> Firehose:
+        hose = Firehose()
+        self._firehoses.add(hose)
+        return hose
+
+    def close_firehose(self, hose: Firehose) -> None:
+        self._firehoses.discard(hose)
 
     def watch(self, match_id: str) -> Watch:
         watch = Watch(match_id)
@@ -60,6 +91,8 @@ class Hub:
             del self._watches[watch.match_id]
 
     def publish(self, match_id: str, version: int) -> None:
+        for hose in self._firehoses:
+            hose.notify(match_id, version)
         for watch in tuple(self._watches.get(match_id, ())):
             try:
                 watch.notify(version)

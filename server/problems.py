@@ -149,6 +149,8 @@ _RULES: dict[str, tuple[int, str]] = {
     "own_table": (409, "This is your own table"),
     "invite_code_required": (403, "A private table needs its invite code"),
     "not_the_host": (403, "Only the table's host may do that"),
+    "not_invited": (403, "This challenge is addressed to another player"),
+    "challenge_declined": (409, "The challenge was declined"),
     "watch_code_required": (403, "A private match is watched only with its watch code"),
     "spectators_cannot_act": (403, "A spectator cannot act"),
 }

@@ -141,16 +141,23 @@ PlayerName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[^\x00]
 
 
 class CreatePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``kind: "bot"`` makes an account for a program: shown as a bot wherever it appears."""
+
     name: PlayerName
+    kind: Literal["person", "bot"] = "person"
 
 
 class RenamePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: PlayerName
 
 
+PlayerKind = Literal["person", "bot", "ai"]
+
+
 class PlayerProfile(msgspec.Struct, frozen=True):
     id: str
     name: str
+    kind: PlayerKind
 
 
 class PlayerCreated(msgspec.Struct, frozen=True):
@@ -158,6 +165,7 @@ class PlayerCreated(msgspec.Struct, frozen=True):
 
     id: str
     name: str
+    kind: PlayerKind
     token: str
 
 
@@ -225,6 +233,8 @@ class MatchSummary(msgspec.Struct, frozen=True):
     match_id: str
     status: Literal["active", "finished"]
     opponent: str
+    opponent_kind: PlayerKind
+    opponent_name: str
     level: str | None
     rules: str
     scores: tuple[int, int]
@@ -274,10 +284,12 @@ class JoinTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
-    """A player as others see it: the id (stable) and the display name (may change)."""
+    """A player as others see it: the id (stable), the display name (may change), and
+    whether it is a person, a bot (a program) or the house AI (``ai:<level>``)."""
 
     id: str
     name: str
+    kind: PlayerKind
 
 
 class TableView(msgspec.Struct, frozen=True):
@@ -288,17 +300,34 @@ class TableView(msgspec.Struct, frozen=True):
     rules: Rules
     private: bool
     rated: bool
-    status: Literal["open", "started", "cancelled", "expired"]
+    status: Literal["open", "started", "cancelled", "declined", "expired"]
     opened_at: str
     expires_at: str
     guest: PlayerRef | None
     match_id: str | None
     invite_code: str | None
     watch_code: str | None
+    invitee: PlayerRef | None  # a challenge: the one player who may take the seat
+    rematch_of: str | None  # the settled match this table plays again
 
 
 class TableList(msgspec.Struct, frozen=True):
     tables: list[TableView]
+
+
+class ChallengeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``to`` is a player id (names are neither unique nor fixed); null is an open seek:
+    a public table anyone may join."""
+
+    to: Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\x00]*$")] | None
+    rules: PresetName | CustomRules = "arcadia"
+    expires_in_s: Annotated[int, Meta(ge=10, le=86400)] | None = None
+
+
+class ChallengeList(msgspec.Struct, frozen=True):
+    """Open challenges addressed to you or sent by you, oldest first."""
+
+    challenges: list[TableView]
 
 
 class JoinedTable(msgspec.Struct, frozen=True):

@@ -17,7 +17,7 @@ from server.config import Settings
 from server.fanout import Hub
 from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
-from server.schemas import MatchList, MatchSummary, PlayerStats
+from server.schemas import MatchList, MatchSummary, PlayerRef, PlayerStats
 from server.tables import TableService
 
 KNOWN_TOKENS = 10_000
@@ -53,17 +53,33 @@ class Services:
             self._known_tokens[token_hash] = player
         return player
 
+    async def player_ref(self, player_id: str) -> PlayerRef:
+        """Who holds a seat, as others are shown it: the house AI is ``ai:<level>``."""
+        if player_id.startswith(AI_PREFIX):
+            return PlayerRef(id=player_id, name=player_id.removeprefix(AI_PREFIX), kind="ai")
+        player = await self.players.get_player(player_id)
+        if player is None:
+            return PlayerRef(id=player_id, name=player_id, kind="person")
+        return PlayerRef(id=player.id, name=player.name, kind=player.kind)
+
     async def match_list(
         self, player_id: str, status: Literal["active", "finished"] | None
     ) -> MatchList:
         await self.projector.catch_up()  # read your own writes: the list is never behind
         rows = await matches_for_player(self.store.engine, player_id, status)
+        known = await self.players.kinds_and_names({row.opponent for row in rows})
         return MatchList(
             matches=[
                 MatchSummary(
                     match_id=row.match_id,
                     status=row.status,
                     opponent=row.opponent,
+                    opponent_kind="ai"
+                    if row.opponent.startswith(AI_PREFIX)
+                    else known.get(row.opponent, ("person", ""))[0],
+                    opponent_name=row.opponent.removeprefix(AI_PREFIX)
+                    if row.opponent.startswith(AI_PREFIX)
+                    else known.get(row.opponent, ("person", row.opponent))[1],
                     level=row.opponent.removeprefix(AI_PREFIX)
                     if row.opponent.startswith(AI_PREFIX)
                     else None,

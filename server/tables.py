@@ -28,11 +28,13 @@ from infra.projections import Projector
 from infra.projections.lobby import (
     TABLE_STREAM_PREFIX,
     LobbyRow,
+    open_challenges,
     open_public_tables,
     overdue_tables,
 )
 from infra.sql_event_store import SqlEventStore
-from server.match_service import MatchService
+from server.match_service import MatchService, is_house_ai, seat_of
+from server.problems import MatchNotFinished
 
 log = logging.getLogger("ginrummy.tables")
 CODE_BYTES = 16  # 128 bits: an invite or watch code cannot be guessed
@@ -48,10 +50,22 @@ def stream_of(table_id: str) -> str:
 
 
 class TableService:
-    def __init__(self, store: SqlEventStore, matches: MatchService, projector: Projector) -> None:
+    def __init__(
+        self,
+        store: SqlEventStore,
+        matches: MatchService,
+        projector: Projector,
+        on_append: Callable[[str, int], None] | None = None,
+    ) -> None:
         self.store = store
         self.matches = matches
         self.projector = projector
+        self._on_append = on_append or (lambda stream_id, version: None)
+
+    async def _append(self, table_id: str, expected: int, events: list[t.TableEvent]) -> None:
+        """Append to the table's stream and tell this process's listeners at once."""
+        result = await self.store.append(stream_of(table_id), expected, events)
+        self._on_append(result.stream_id, result.last_version)
 
     async def load(self, table_id: str) -> t.TableState:
         try:
@@ -62,8 +76,20 @@ class TableService:
             raise TableNotOpened(f"no table {table_id!r}")
         return t.fold([r.event for r in recorded])  # type: ignore[misc]
 
-    async def open(self, host: str, rules: Rules, private: bool, ttl_s: int) -> t.TableState:
-        table_id = uuid.uuid4().hex
+    async def open(
+        self,
+        host: str,
+        rules: Rules,
+        private: bool,
+        ttl_s: int,
+        invitee: str | None = None,
+        rematch_of: str | None = None,
+        table_id: str | None = None,
+    ) -> t.TableState:
+        """A table anyone may join, or with ``invitee`` a challenge only they may accept.
+
+        A given ``table_id`` is opened once: a second open is a ConcurrencyConflict."""
+        table_id = table_id or uuid.uuid4().hex
         now = now_ms()
         command = t.OpenTable(
             table_id=table_id,
@@ -74,9 +100,11 @@ class TableService:
             expires_ms=now + ttl_s * 1000,
             invite_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
             watch_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
+            invitee=invitee,
+            rematch_of=rematch_of,
         )
         events = t.decide(None, command)
-        await self.store.append(stream_of(table_id), 0, events)
+        await self._append(table_id, 0, events)
         return t.fold(events)
 
     async def join(self, table_id: str, guest: str, invite_code: str | None) -> t.TableState:
@@ -92,6 +120,78 @@ class TableService:
 
     async def cancel(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.CancelTable(player=player, now_ms=now_ms()))
+
+    async def decline(self, table_id: str, player: str) -> t.TableState:
+        return await self._decide(table_id, lambda: t.DeclineTable(player=player, now_ms=now_ms()))
+
+    async def rematch(self, match_id: str, player: str, ttl_s: int) -> t.TableState:
+        """Offer to play a settled match again, or accept the opponent's standing offer.
+
+        An offer is a challenge to the opponent under the same rules, linked to the old
+        match; against the house AI it is accepted at once. The k-th offer of a match
+        has the table id ``<match id>-r<k>``, so two players who offer at the same moment
+        race for one table: the loser finds the winner's offer and accepts it, and one
+        rematch starts, not two. Offering twice returns the offer already standing.
+        """
+        state = (await self.matches.load(match_id)).state
+        seat = seat_of(state, player)
+        if state.settlement is None:
+            raise MatchNotFinished("a rematch is offered once the match is settled")
+        opponent = state.players[1 - seat]
+        for _ in range(RACE_RETRIES):
+            offer, table_id = await self._standing_rematch(match_id)
+            if offer is not None and (offer.status == "started" or offer.host == player):
+                return offer
+            if offer is not None:  # the opponent's offer, still open: accept it
+                return await self.join(offer.table_id, player, None)
+            try:
+                offer = await self.open(
+                    player,
+                    state.rules,
+                    False,
+                    ttl_s,
+                    invitee=opponent,
+                    rematch_of=match_id,
+                    table_id=table_id,
+                )
+            except ConcurrencyConflict:
+                continue  # the opponent offered in the same moment: look again
+            if is_house_ai(opponent):
+                return await self.join(offer.table_id, opponent, None)
+            return offer
+        raise ConcurrencyConflict("the rematch kept changing; retry")
+
+    async def _standing_rematch(self, match_id: str) -> tuple[t.TableState | None, str]:
+        """The open or started rematch offer of a match, else the id the next offer takes."""
+        number = 1
+        while True:
+            table_id = f"{match_id}-r{number}"
+            try:
+                offer = await self.load(table_id)
+            except TableNotOpened:
+                return None, table_id
+            if offer.status == "started" or offer.open_at(now_ms()):
+                return offer, table_id
+            number += 1  # declined, cancelled or expired: a later offer may stand
+
+    async def latest_rematch(self, match_id: str) -> t.TableState | None:
+        """The newest rematch offer of a match, whatever became of it."""
+        latest = None
+        number = 1
+        while True:
+            try:
+                latest = await self.load(f"{match_id}-r{number}")
+            except TableNotOpened:
+                return latest
+            number += 1
+
+    async def challenges_of(self, player: str) -> list[t.TableState]:
+        """Open challenges to or from ``player``, oldest first."""
+        await self.projector.catch_up("lobby")
+        return [
+            await self.load(table_id)
+            for table_id in await open_challenges(self.store.engine, player, now_ms())
+        ]
 
     async def ensure_match(self, state: t.TableState) -> None:
         """Start the table's match if it was joined but the match is not yet in the store."""
@@ -131,7 +231,7 @@ class TableService:
             state = await self.load(table_id)
             events = t.decide(state, command_for())
             try:
-                await self.store.append(stream_of(table_id), state.version, events)
+                await self._append(table_id, state.version, events)
             except ConcurrencyConflict:
                 continue  # someone else changed the table: decide again on what they did
             return t.fold(events, state)

@@ -12,7 +12,7 @@ import msgspec
 from sqlalchemy import Table, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from domain.table import TableCancelled, TableExpired, TableJoined, TableOpened
+from domain.table import TableCancelled, TableDeclined, TableExpired, TableJoined, TableOpened
 from infra.event_store import RecordedEvent
 from infra.schema import lobby_tables
 from infra.sql_event_store import translate_errors
@@ -43,7 +43,9 @@ class LobbyProjection:
                     host=event.host,
                     rules_name=event.rules.name,
                     rules=msgspec.json.encode(event.rules).decode(),
-                    private=int(event.private),
+                    private=int(event.private or event.invitee is not None),
+                    invitee=event.invitee,
+                    rematch_of=event.rematch_of,
                     status="open",
                     opened_ms=event.opened_ms,
                     expires_ms=event.expires_ms,
@@ -56,6 +58,8 @@ class LobbyProjection:
             values = {"status": "started", "guest": event.guest, "match_id": event.match_id}
         elif isinstance(event, TableCancelled):
             values = {"status": "cancelled"}
+        elif isinstance(event, TableDeclined):
+            values = {"status": "declined"}
         elif isinstance(event, TableExpired):
             values = {"status": "expired"}
         else:
@@ -85,6 +89,24 @@ async def open_public_tables(
         async with engine.connect() as conn:
             rows = (await conn.execute(query)).all()
     return [LobbyRow(*row) for row in rows]
+
+
+async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list[str]:
+    """Open challenges addressed to ``player`` or sent by it, oldest first."""
+    c = lobby_tables.c
+    query = (
+        select(c.table_id)
+        .where(
+            c.status == "open",
+            c.expires_ms > now_ms,
+            c.invitee.is_not(None),
+            (c.invitee == player) | (c.host == player),
+        )
+        .order_by(c.opened_ms, c.table_id)
+    )
+    with translate_errors():
+        async with engine.connect() as conn:
+            return [row[0] for row in (await conn.execute(query)).all()]
 
 
 async def overdue_tables(engine: AsyncEngine, now_ms: int, limit: int = 100) -> list[str]:

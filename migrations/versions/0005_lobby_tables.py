@@ -29,11 +29,15 @@ def upgrade() -> None:
         sa.Column("expires_ms", sa.BigInteger, nullable=False),
         sa.Column("guest", sa.Text, nullable=True),
         sa.Column("match_id", sa.Text, nullable=True),
+        sa.Column("invitee", sa.Text, nullable=True),
+        sa.Column("rematch_of", sa.Text, nullable=True),
         sa.Column("last_position", sa.BigInteger, nullable=False),
     )
     op.create_index("ix_lobby_tables_open", "lobby_tables", ["status", "expires_ms"])
+    op.create_index("ix_lobby_tables_invitee", "lobby_tables", ["invitee", "status"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_lobby_tables_invitee", table_name="lobby_tables")
     op.drop_index("ix_lobby_tables_open", table_name="lobby_tables")
     op.drop_table("lobby_tables")

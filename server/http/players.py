@@ -40,9 +40,9 @@ class PlayersController(Controller):
         data = await strict_body(request, CreatePlayerRequest)
         token = new_token()
         player = await services_of(state).players.create_player(
-            uuid.uuid4().hex, data.name, hash_token(token)
+            uuid.uuid4().hex, data.name, hash_token(token), data.kind
         )
-        return PlayerCreated(id=player.id, name=player.name, token=token)
+        return PlayerCreated(id=player.id, name=player.name, kind=player.kind, token=token)
 
     @get(
         "/{player_id:str}",
@@ -60,7 +60,7 @@ class PlayersController(Controller):
         player = await services.players.get_player(player_id)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        return PlayerProfile(id=player.id, name=player.name)
+        return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
 
     @patch(
         "/{player_id:str}",
@@ -87,7 +87,7 @@ class PlayersController(Controller):
         player = await services.players.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        return PlayerProfile(id=player.id, name=player.name)
+        return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
 
     @get(
         "/{player_id:str}/stats",
@@ -105,3 +105,17 @@ class PlayersController(Controller):
         if await services.players.get_player(player_id) is None:
             raise PlayerNotFound(f"no player {player_id!r}")
         return await services.stats(player_id)
+
+
+@get(
+    "/v1/me",
+    operation_id="getMe",
+    summary="Who your token belongs to",
+    tags=["players"],
+    security=[{"bearer": []}],
+    responses=problem_responses(401),
+)
+async def get_me(state: State, request: Request[Any, Any, Any]) -> PlayerProfile:
+    """The player of the bearer token: a bot started with only its token learns its id."""
+    player = await services_of(state).authenticate(request.headers.get("authorization"))
+    return PlayerProfile(id=player.id, name=player.name, kind=player.kind)

@@ -37,13 +37,12 @@ def _iso(ms: int) -> str:
 
 
 async def _player(services: Services, player_id: str) -> PlayerRef:
-    player = await services.players.get_player(player_id)
-    return PlayerRef(id=player_id, name=player.name if player is not None else player_id)
+    return await services.player_ref(player_id)
 
 
 async def table_view(services: Services, state: t.TableState, viewer: str | None) -> TableView:
     """The table as ``viewer`` may see it: the codes only for the two seated players."""
-    seated = viewer is not None and viewer in (state.host, state.guest)
+    seated = viewer is not None and viewer in (state.host, state.guest, state.invitee)
     return TableView(
         table_id=state.table_id,
         host=await _player(services, state.host),
@@ -57,6 +56,8 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
         match_id=state.match_id,
         invite_code=state.invite_code if seated else None,
         watch_code=state.watch_code if seated else None,
+        invitee=await _player(services, state.invitee) if state.invitee is not None else None,
+        rematch_of=state.rematch_of,
     )
 
 
@@ -124,6 +125,8 @@ class TablesController(Controller):
                     match_id=None,
                     invite_code=None,
                     watch_code=None,
+                    invitee=None,
+                    rematch_of=None,
                 )
                 for row in rows
             ]
@@ -147,7 +150,7 @@ class TablesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         table = await services.tables.load(table_id)
-        _require_visible(table, player.id, invite_code)
+        require_visible(table, player.id, invite_code)
         await services.tables.ensure_match(table)
         return await table_view(services, table, player.id)
 
@@ -185,14 +188,16 @@ class TablesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         table = await services.tables.load(table_id)
-        _require_visible(table, player.id, None)
+        require_visible(table, player.id, None)
         cancelled = await services.tables.cancel(table_id, player.id)
         return await table_view(services, cancelled, player.id)
 
 
-def _require_visible(table: t.TableState, player: str, invite_code: str | None) -> None:
+def require_visible(table: t.TableState, player: str, invite_code: str | None) -> None:
     """A private table does not exist for a stranger without its code (same 404)."""
-    if not table.private or player in (table.host, table.guest):
+    if player in (table.host, table.guest, table.invitee):
+        return
+    if not table.private and table.invitee is None:
         return
     if invite_code is None or not t.same_code(invite_code, table.invite_code):
         raise TableNotOpened(f"no table {table.table_id!r}")

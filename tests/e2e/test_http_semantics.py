@@ -62,7 +62,12 @@ async def test_options_allows_every_method_each_documented_path_answers(
     player = await Player.create(server.url)
     match = await player.new_match(seed="options")
     table = (await player.client.post("/v1/tables", json={})).json()
-    ids = {"match_id": match["match_id"], "player_id": player.id, "table_id": table["table_id"]}
+    ids = {
+        "match_id": match["match_id"],
+        "player_id": player.id,
+        "table_id": table["table_id"],
+        "challenge_id": table["table_id"],
+    }
     paths = json.loads(OPENAPI.read_text())["paths"]
     assert "/v1/matches" in paths
     for template, operations in paths.items():

@@ -132,6 +132,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     check(await player.client.get(f"{me}/stats"), "/v1/players/{player_id}/stats")
     check(await player.client.get("/v1/matches/nope"), "/v1/matches/{match_id}")  # 404
     await check_the_lobby(check, player, stranger)
+    await check_challenges_and_the_player_stream(checker, player, stranger, anonymous)
     statuses = {status for _, _, status in checker.checked}
     assert {200, 201, 400, 401, 403, 404, 409, 422} <= statuses, statuses
     operations = {(m, t) for t, ops in DOCUMENT["paths"].items() for m in ops}
@@ -239,3 +240,63 @@ async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
     resigned = await host.act(match_id, {"type": "resign"})
     check(resigned, "/v1/matches/{match_id}/actions")
     assert resigned.json()["view"]["settlement"]["resigned"] == 0
+
+
+async def check_challenges_and_the_player_stream(
+    checker: Checker, host: Player, guest: Player, anonymous: httpx.AsyncClient
+) -> None:
+    """Every challenge and rematch operation, while the guest's player stream runs; each
+    line of the stream is checked against asyncapi.yaml's ``player`` channel."""
+    check = checker.check
+    check(await host.client.get("/v1/me"), "/v1/me")
+    check(await anonymous.get("/v1/me"), "/v1/me")  # 401
+    check(await anonymous.get("/v1/me/stream"), "/v1/me/stream")  # 401
+    validators = frame_validators("player", "receivePlayer")
+    frames: list[dict[str, Any]] = []
+
+    async def read_stream() -> None:
+        async with guest.client.stream("GET", "/v1/me/stream") as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("application/x-ndjson")
+            checker.checked[("get", "/v1/me/stream", 200)] = 1
+            async for line in stream.aiter_lines():
+                if line:
+                    frame = json.loads(line)
+                    errors = [e.message for e in validators[frame["type"]].iter_errors(frame)]
+                    assert not errors, (frame, errors[:3])
+                    frames.append(frame)
+
+    reading = asyncio.create_task(read_stream())
+    challenges, one = "/v1/challenges", "/v1/challenges/{challenge_id}"
+    check(await host.client.post(challenges, json={"to": "nobody"}), challenges)  # 404
+    declined = (await host.client.post(challenges, json={"to": guest.id})).json()
+    check(await host.client.get(challenges), challenges)
+    check(await guest.client.post(f"{challenges}/{declined['table_id']}/decline"), one + "/decline")
+    again = await guest.client.post(f"{challenges}/{declined['table_id']}/decline")
+    check(again, one + "/decline")  # 409
+    withdrawn = await host.client.post(challenges, json={"to": guest.id, "rules": "classic"})
+    check(withdrawn, challenges)
+    path = f"{challenges}/{withdrawn.json()['table_id']}"
+    check(await host.client.post(f"{path}/cancel"), one + "/cancel")
+    check(await host.client.post(f"{path}/cancel"), one + "/cancel")  # 409
+    check(await guest.client.post(f"{path}/accept"), one + "/accept")  # 409: cancelled
+    accepted = (await host.client.post(challenges, json={"to": guest.id})).json()
+    joined = await guest.client.post(f"{challenges}/{accepted['table_id']}/accept")
+    check(joined, one + "/accept")
+    match_id = joined.json()["match"]["match_id"]
+    rematch = "/v1/matches/{match_id}/rematch"
+    check(await host.client.get(f"/v1/matches/{match_id}/rematch"), rematch)  # 404
+    check(await host.client.post(f"/v1/matches/{match_id}/rematch"), rematch)  # 409: not over
+    await host.act(match_id, {"type": "resign"})
+    check(await host.client.post(f"/v1/matches/{match_id}/rematch"), rematch)  # the offer
+    check(await guest.client.post(f"/v1/matches/{match_id}/rematch"), rematch)  # accepts it
+    started = await host.client.get(f"/v1/matches/{match_id}/rematch")
+    check(started, rematch)
+    assert started.json()["status"] == "started"
+    kinds = {"challenge", "challenge_closed", "match_started", "match_finished"}
+    for _ in range(200):
+        if kinds <= {f["type"] for f in frames}:
+            break
+        await asyncio.sleep(0.05)
+    reading.cancel()
+    assert kinds <= {f["type"] for f in frames}, [f["type"] for f in frames]

@@ -28,7 +28,11 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
     guest = await Player.create(server.url, "Guest")
     try:
         table = await open_table(host)
-        assert table["status"] == "open" and table["host"] == {"id": host.id, "name": "Host"}
+        assert table["status"] == "open" and table["host"] == {
+            "id": host.id,
+            "name": "Host",
+            "kind": "person",
+        }
         assert table["private"] is False and table["rated"] is False
         listed = (await guest.client.get("/v1/tables")).json()["tables"]
         assert [t["table_id"] for t in listed] == [table["table_id"]]
@@ -38,7 +42,7 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
         body = joined.json()
         match_id = body["table"]["match_id"]
         assert body["table"]["status"] == "started"
-        assert body["table"]["guest"] == {"id": guest.id, "name": "Guest"}
+        assert body["table"]["guest"] == {"id": guest.id, "name": "Guest", "kind": "person"}
         assert (body["match"]["match_id"], body["match"]["seat"]) == (match_id, 1)
         assert (await guest.client.get("/v1/tables")).json()["tables"] == []
         seen_by_host = await host.client.get(f"/v1/tables/{table['table_id']}")
@@ -76,9 +80,10 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
                 "each socket delivered every event after its snapshot, once, in order"
             )
         matches = (await guest.client.get("/v1/matches?status=finished")).json()["matches"]
-        assert [(m["match_id"], m["opponent"], m["level"]) for m in matches] == [
-            (match_id, host.id, None)
-        ]
+        assert [
+            (m["match_id"], m["opponent"], m["opponent_kind"], m["opponent_name"], m["level"])
+            for m in matches
+        ] == [(match_id, host.id, "person", "Host", None)]
     finally:
         await host.close()
         await guest.close()
@@ -248,3 +253,53 @@ async def test_two_processes_expire_a_table_once_and_never_list_it_after(
         await guest.close()
         first.stop()
         second.stop()
+
+
+async def test_a_challenge_is_for_its_invitee_alone_and_refusals_change_nothing(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    invitee = await Player.create(server.url, "Invitee")
+    other = await Player.create(server.url, "Other")
+    try:
+        unknown = await host.client.post("/v1/challenges", json={"to": "nobody"})
+        assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
+        myself = await host.client.post("/v1/challenges", json={"to": host.id})
+        assert (myself.status_code, myself.json()["rule"]) == (409, "own_table")
+
+        sent = (await host.client.post("/v1/challenges", json={"to": invitee.id})).json()
+        path = f"/v1/challenges/{sent['table_id']}"
+        assert sent["invitee"]["id"] == invitee.id and sent["status"] == "open"
+        assert (await other.client.get("/v1/tables")).json()["tables"] == []  # not a seek
+        for player in (host, invitee):
+            listed = (await player.client.get("/v1/challenges")).json()["challenges"]
+            assert [c["table_id"] for c in listed] == [sent["table_id"]]
+        assert (await other.client.get("/v1/challenges")).json()["challenges"] == []
+
+        stolen = await other.client.post(f"{path}/accept")
+        assert (stolen.status_code, stolen.json()["rule"]) == (404, "table_not_found")
+        not_yours = await host.client.post(f"{path}/decline")
+        assert (not_yours.status_code, not_yours.json()["rule"]) == (403, "not_invited")
+        not_host = await invitee.client.post(f"{path}/cancel")
+        assert (not_host.status_code, not_host.json()["rule"]) == (403, "not_the_host")
+        assert (await host.client.get(f"/v1/tables/{sent['table_id']}")).json()["status"] == "open"
+
+        declined = await invitee.client.post(f"{path}/decline")
+        assert declined.status_code == 200 and declined.json()["status"] == "declined"
+        late = await invitee.client.post(f"{path}/accept")
+        assert (late.status_code, late.json()["rule"]) == (409, "challenge_declined")
+        assert (await invitee.client.get("/v1/challenges")).json()["challenges"] == []
+
+        seek = (await host.client.post("/v1/challenges", json={"to": None})).json()
+        assert seek["invitee"] is None
+        listed = (await other.client.get("/v1/tables")).json()["tables"]
+        assert [t["table_id"] for t in listed] == [seek["table_id"]]  # an open seek is public
+        taken = await other.client.post(f"/v1/challenges/{seek['table_id']}/accept")
+        assert taken.status_code == 200 and taken.json()["match"]["seat"] == 1
+        not_over = await other.client.post(
+            f"/v1/matches/{taken.json()['match']['match_id']}/rematch"
+        )
+        assert (not_over.status_code, not_over.json()["rule"]) == (409, "match_not_finished")
+    finally:
+        for p in (host, invitee, other):
+            await p.close()

@@ -1,0 +1,142 @@
+"""A complete Gin Rummy bot: it takes a seat, accepts challenges and plays for ever.
+
+It reads one player stream (newline-delimited JSON over plain HTTP) and acts on each
+``your_turn`` with a simple strategy: knock or go gin as soon as it may, take a face-up
+card only when it makes a meld, lay off what fits, throw its highest unmelded card.
+If the stream breaks (a server restart, say) it reconnects, and the server tells it
+again what is open, so no match is forgotten. Needs only httpx.
+
+    python examples/bot.py --server http://127.0.0.1:8000            # a new bot account
+    python examples/bot.py --token TOKEN --challenge PLAYER_ID --matches 3 --rematch
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import httpx
+
+RANKS = "A23456789TJQK"
+VALUE = {rank: min(i + 1, 10) for i, rank in enumerate(RANKS)}
+
+
+def makes_meld(card: str, hand: list[str]) -> bool:
+    """Would ``card`` complete a set or a run with two cards of ``hand``?"""
+    rank, suit = RANKS.index(card[0]), card[1]
+    if sum(c[0] == card[0] for c in hand) >= 2:
+        return True
+    near = {RANKS.index(c[0]) - rank for c in hand if c[1] == suit}
+    return any({a, b} <= near for a, b in ((-2, -1), (-1, 1), (1, 2)))
+
+
+def choose(view: dict) -> dict:
+    """One legal action for this view, as the API takes it (no ``seat``)."""
+    options: dict[str, list[dict]] = {}
+    for command in view["legal"]:
+        options.setdefault(command["type"], []).append(command)
+    pick = None
+    for kind in ("big_gin", "gin", "knock", "lay_off", "finish_layoffs", "next_hand"):
+        if kind in options:
+            pick = options[kind][0]
+            break
+    if pick is None and view["discard_pile"]:
+        top = view["discard_pile"][-1]
+        wanted = makes_meld(top, view["hand"])
+        for kind in ("take_up_card", "draw_discard") if wanted else ("pass_up_card",):
+            if kind in options:
+                pick = options[kind][0]
+                break
+    if pick is None and "draw_stock" in options:
+        pick = options["draw_stock"][0]
+    if pick is None and "discard" in options:
+        deadwood = set(view["arrangement"]["deadwood"])
+        throws = options["discard"]
+        pick = max(throws, key=lambda c: (c["card"] in deadwood, VALUE[c["card"][0]]))
+    if pick is None:
+        pick = view["legal"][0]
+    return {k: v for k, v in pick.items() if k != "seat" and v is not None}
+
+
+class Bot:
+    def __init__(self, server: str, token: str, me: str, args: argparse.Namespace) -> None:
+        self.http = httpx.Client(
+            base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=30
+        )
+        self.me, self.args = me, args
+        self.finished: set[str] = set()
+
+    def say(self, **fields: object) -> None:
+        print(json.dumps(fields), flush=True)  # one line per thing done: easy to follow
+
+    def play_turn(self, match_id: str) -> None:
+        answer = self.http.get(f"/v1/matches/{match_id}").json()
+        if not answer["view"]["legal"]:
+            return
+        action = choose(answer["view"])
+        body = {"action": action, "version": answer["version"]}
+        reply = self.http.post(f"/v1/matches/{match_id}/actions", json=body)
+        if reply.status_code == 409:  # the match moved first: the stream will say so again
+            return
+        reply.raise_for_status()
+
+    def handle(self, frame: dict) -> bool:
+        """Act on one frame; False once the bot has played its matches."""
+        kind = frame["type"]
+        if kind == "challenge":
+            challenge = frame["challenge"]
+            invitee = challenge["invitee"]
+            if invitee is not None and invitee["id"] == self.me:
+                self.http.post(f"/v1/challenges/{challenge['table_id']}/accept")
+        elif kind == "match_started":
+            self.say(event="match_started", match_id=frame["match_id"], seat=frame["seat"])
+        elif kind == "your_turn":
+            self.play_turn(frame["match_id"])
+        elif kind == "match_finished" and frame["match_id"] not in self.finished:
+            self.finished.add(frame["match_id"])
+            self.say(event="match_finished", match_id=frame["match_id"], winner=frame["winner"])
+            if self.args.matches and len(self.finished) >= self.args.matches:
+                return False
+            if self.args.rematch:
+                self.http.post(f"/v1/matches/{frame['match_id']}/rematch")
+        return True
+
+    def run(self) -> None:
+        if self.args.challenge:
+            body = {"to": self.args.challenge, "rules": {"target": self.args.target}}
+            self.http.post("/v1/challenges", json=body).raise_for_status()
+        while True:
+            try:
+                with self.http.stream("GET", "/v1/me/stream", timeout=60) as stream:
+                    for line in stream.iter_lines():
+                        if line and not self.handle(json.loads(line)):
+                            return
+            except (httpx.HTTPError, json.JSONDecodeError) as error:
+                self.say(event="reconnecting", reason=type(error).__name__)
+            time.sleep(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--server", default="http://127.0.0.1:8000")
+    parser.add_argument("--token", help="a bot account's token (default: make a new bot)")
+    parser.add_argument("--name", default="SimpleBot")
+    parser.add_argument("--challenge", help="challenge this player id once connected")
+    parser.add_argument("--target", type=int, default=100, help="points to win (a challenge)")
+    parser.add_argument("--matches", type=int, default=0, help="stop after this many (0: never)")
+    parser.add_argument("--rematch", action="store_true", help="offer a rematch after each")
+    args = parser.parse_args()
+    token = args.token
+    if token is None:
+        made = httpx.post(f"{args.server}/v1/players", json={"name": args.name, "kind": "bot"})
+        made.raise_for_status()
+        token = made.json()["token"]
+        print(json.dumps({"event": "created", "id": made.json()["id"], "token": token}), flush=True)
+    me = httpx.get(f"{args.server}/v1/me", headers={"Authorization": f"Bearer {token}"})
+    Bot(args.server, token, me.raise_for_status().json()["id"], args).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Challenges: a table addressed to one player, who accepts or declines it; rematches.
+
+A challenge is the lobby's table with an ``invitee`` (see ``domain/table.py``), so it
+has the same seat race, expiry and log; ``to: null`` is an open seek, a public table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Request, get, post
+from litestar.datastructures import State
+from litestar.params import FromPath, JSONBody
+
+from domain.rules import PRESETS, make_rules
+from server.http.tables import require_visible, table_view
+from server.problems import PlayerNotFound, problem_responses
+from server.schemas import (
+    ChallengeList,
+    ChallengeRequest,
+    JoinedTable,
+    TableView,
+    strict_body,
+)
+from server.services import services_of
+
+AnyRequest = Request[Any, Any, Any]
+ChallengeId = FromPath[str]
+
+
+class ChallengesController(Controller):
+    path = "/v1/challenges"
+    tags = ("challenges",)
+    security = ({"bearer": []},)
+
+    @post(
+        "/",
+        operation_id="createChallenge",
+        summary="Challenge a player, or seek anyone",
+        status_code=201,
+        responses=problem_responses(400, 401, 404, 409, 413, 422),
+    )
+    async def create_challenge(
+        self, state: State, request: AnyRequest, data: JSONBody[ChallengeRequest]
+    ) -> TableView:
+        """Challenge the player ``to`` (by id) under a preset or custom rules; it waits
+        until accepted, declined, cancelled or expired. ``to: null`` opens a public seek."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        data = await strict_body(request, ChallengeRequest)
+        if data.to is not None and await services.players.get_player(data.to) is None:
+            raise PlayerNotFound(f"no player {data.to!r}")
+        if isinstance(data.rules, str):
+            rules = PRESETS[data.rules]
+        else:
+            rules = make_rules(data.rules.preset, **data.rules.overrides())
+        ttl = data.expires_in_s or services.settings.table_ttl_s
+        opened = await services.tables.open(player.id, rules, False, ttl, invitee=data.to)
+        return await table_view(services, opened, player.id)
+
+    @get(
+        "/",
+        operation_id="listChallenges",
+        summary="Your open challenges, incoming and outgoing",
+        responses=problem_responses(401),
+    )
+    async def list_challenges(self, state: State, request: AnyRequest) -> ChallengeList:
+        """Open challenges addressed to you or sent by you, oldest first."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        tables = await services.tables.challenges_of(player.id)
+        return ChallengeList(challenges=[await table_view(services, t, player.id) for t in tables])
+
+    @post(
+        "/{challenge_id:str}/accept",
+        operation_id="acceptChallenge",
+        summary="Accept a challenge: the match starts",
+        status_code=200,
+        responses=problem_responses(401, 403, 404, 409),
+    )
+    async def accept(
+        self, state: State, request: AnyRequest, challenge_id: ChallengeId
+    ) -> JoinedTable:
+        """Accept a challenge addressed to you (or an open seek): the match starts at once."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        require_visible(await services.tables.load(challenge_id), player.id, None)
+        joined = await services.tables.join(challenge_id, player.id, None)
+        assert joined.match_id is not None
+        return JoinedTable(
+            table=await table_view(services, joined, player.id),
+            match=await services.matches.view(joined.match_id, player.id),
+        )
+
+    @post(
+        "/{challenge_id:str}/decline",
+        operation_id="declineChallenge",
+        summary="Decline a challenge addressed to you",
+        status_code=200,
+        responses=problem_responses(401, 403, 404, 409),
+    )
+    async def decline(
+        self, state: State, request: AnyRequest, challenge_id: ChallengeId
+    ) -> TableView:
+        """Decline a challenge; its sender is told on its player stream."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        require_visible(await services.tables.load(challenge_id), player.id, None)
+        declined = await services.tables.decline(challenge_id, player.id)
+        return await table_view(services, declined, player.id)
+
+    @post(
+        "/{challenge_id:str}/cancel",
+        operation_id="cancelChallenge",
+        summary="Withdraw a challenge you sent",
+        status_code=200,
+        responses=problem_responses(401, 403, 404, 409),
+    )
+    async def cancel(
+        self, state: State, request: AnyRequest, challenge_id: ChallengeId
+    ) -> TableView:
+        """Withdraw your challenge before it is accepted."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        require_visible(await services.tables.load(challenge_id), player.id, None)
+        cancelled = await services.tables.cancel(challenge_id, player.id)
+        return await table_view(services, cancelled, player.id)

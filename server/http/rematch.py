@@ -1,0 +1,64 @@
+"""Rematch: after settlement either player offers to play again; the other accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, get, post
+from litestar.datastructures import State
+from litestar.params import FromPath
+
+from server.http.tables import table_view
+from server.match_service import seat_of
+from server.problems import ServerError, problem_responses
+from server.schemas import TableView
+from server.services import services_of
+
+
+class NoRematch(ServerError):
+    """Nobody has offered to play this match again."""
+
+    rule = "no_rematch"
+    status = 404
+
+
+@post(
+    "/v1/matches/{match_id:str}/rematch",
+    operation_id="offerRematch",
+    summary="Offer (or accept) a rematch of a settled match",
+    tags=["matches"],
+    status_code=200,
+    security=[{"bearer": []}],
+    responses=problem_responses(401, 403, 404, 409),
+)
+async def offer_rematch(
+    state: State, request: Request[Any, Any, Any], match_id: FromPath[str]
+) -> TableView:
+    """Offer the opponent a new match under the same rules; if the opponent offered
+    first, this accepts it and the new match starts (`match_id` in the answer). The
+    house AI accepts at once. The offer is a challenge, listed and streamed as one."""
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    offer = await services.tables.rematch(match_id, player.id, services.settings.table_ttl_s)
+    return await table_view(services, offer, player.id)
+
+
+@get(
+    "/v1/matches/{match_id:str}/rematch",
+    operation_id="getRematch",
+    summary="The rematch of a match, offered or started",
+    tags=["matches"],
+    security=[{"bearer": []}],
+    responses=problem_responses(401, 403, 404),
+)
+async def get_rematch(
+    state: State, request: Request[Any, Any, Any], match_id: FromPath[str]
+) -> TableView:
+    """The newest rematch offer of this match (its `match_id` once accepted)."""
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    seat_of((await services.matches.load(match_id)).state, player.id)
+    offer = await services.tables.latest_rematch(match_id)
+    if offer is None:
+        raise NoRematch("nobody has offered a rematch of this match")
+    return await table_view(services, offer, player.id)

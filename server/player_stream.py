@@ -1,0 +1,153 @@
+"""One live stream per player: challenges, matches that start, and matches awaiting a move.
+
+A bot connects once and plays any number of matches from it (as lichess's
+``/api/stream/event``). The stream follows the process's fan-out hub, which hears
+every append of this process at once and every other process's through the global
+log's tailer; on each move it re-reads the streams that moved and says what changed
+for this player. What it announces is derived from the log, never kept in memory
+alone, so a reconnect starts again from the truth: the open challenges, and every
+active match where the player is to act.
+
+Frames (JSON objects, one per line over HTTP):
+  ``challenge``         a challenge addressed to you, or sent by you, is open
+  ``challenge_closed``  it was accepted (``match_id``), declined, cancelled or expired
+  ``match_started``     a match in which you hold a seat has begun
+  ``your_turn``         a match waits for your move at ``version``
+  ``match_finished``    a match of yours is settled
+  ``ping``              nothing happened for a while (keeps proxies from closing it)
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from domain.state import MatchState
+from domain.table import TableState
+from infra.errors import InfraError
+from infra.projections import matches_for_player
+from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.http.tables import table_view
+from server.problems import MatchNotFound
+from server.services import Services
+
+PING_S = 15.0
+
+
+class PlayerStream:
+    def __init__(self, services: Services, player_id: str) -> None:
+        self.services = services
+        self.player_id = player_id
+        self.hose = services.hub.firehose()
+        self.announced: dict[str, str] = {}  # table id -> last status announced
+        self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
+        self.finished: set[str] = set()
+
+    async def frames(self) -> AsyncIterator[dict[str, Any]]:
+        """Every frame for this player, forever; the caller stops iterating to leave."""
+        try:
+            for table in await self.services.tables.challenges_of(self.player_id):
+                for frame in await self._table_frames(table):
+                    yield frame
+            await self.services.projector.catch_up("matches")
+            active = await matches_for_player(self.services.store.engine, self.player_id, "active")
+            for row in reversed(active):  # oldest first
+                for frame in await self._match_frames(row.match_id):
+                    yield frame
+            while True:
+                moved = await self.hose.wait(timeout=PING_S)
+                if not moved:
+                    yield {"type": "ping"}
+                    continue
+                for stream_id, version in moved.items():
+                    for frame in await self._frames_for(stream_id, version):
+                        yield frame
+        finally:
+            self.services.hub.close_firehose(self.hose)
+
+    async def _frames_for(self, stream_id: str, version: int) -> list[dict[str, Any]]:
+        try:
+            if stream_id.startswith(TABLE_STREAM_PREFIX):
+                table = await self.services.tables.load(stream_id.removeprefix(TABLE_STREAM_PREFIX))
+                return await self._table_frames(table)
+            if stream_id not in self.turns:
+                return []  # not this player's: its matches are known from tables and at connect
+            return await self._match_frames(stream_id, at_least=version)
+        except (MatchNotFound, InfraError):
+            return []
+        except Exception as error:  # a table that vanished, say: never end the stream for it
+            if getattr(error, "rule", None) == "table_not_found":
+                return []
+            raise
+
+    async def _table_frames(self, table: TableState) -> list[dict[str, Any]]:
+        involved = self.player_id in (table.host, table.invitee, table.guest)
+        if not involved or (table.invitee is None and table.guest is None):
+            return []  # an open public table is the lobby's news, not this player's
+        before = self.announced.get(table.table_id)
+        if before == table.status:
+            return []
+        self.announced[table.table_id] = table.status
+        view = await table_view(self.services, table, self.player_id)
+        if table.status == "open":
+            return [{"type": "challenge", "challenge": view}]
+        frames: list[dict[str, Any]] = []
+        if before is not None:
+            frames.append(
+                {
+                    "type": "challenge_closed",
+                    "table_id": table.table_id,
+                    "status": table.status,
+                    "match_id": table.match_id,
+                }
+            )
+        if table.status == "started" and table.match_id is not None:
+            await self.services.tables.ensure_match(table)
+            frames += await self._match_frames(table.match_id)
+        return frames
+
+    async def _match_frames(
+        self, match_id: str, at_least: int | None = None
+    ) -> list[dict[str, Any]]:
+        """``match_started`` the first time a match of this player is seen while it runs,
+        then ``your_turn`` at each version where it must act, ``match_finished`` once."""
+        if match_id in self.finished:
+            return []
+        known = match_id in self.turns
+        record = await self.services.matches.load(match_id, at_least=at_least)
+        state = record.state
+        seat = self._seat(state)
+        if seat is None:
+            return []
+        frames: list[dict[str, Any]] = []
+        if not known:
+            self.turns[match_id] = 0
+            frames.append(
+                {
+                    "type": "match_started",
+                    "match_id": match_id,
+                    "seat": seat,
+                    "players": state.players,
+                }
+            )
+        if state.settlement is not None:
+            self.finished.add(match_id)
+            self.turns.pop(match_id, None)
+            frames.append(
+                {
+                    "type": "match_finished",
+                    "match_id": match_id,
+                    "version": state.version,
+                    "winner": state.settlement.winner,
+                }
+            )
+        elif seat in state.to_act() and self.turns[match_id] < state.version:
+            self.turns[match_id] = state.version
+            frames.append({"type": "your_turn", "match_id": match_id, "version": state.version})
+        return frames
+
+    def _seat(self, state: MatchState) -> int | None:
+        for seat, player in enumerate(state.players):
+            if player == self.player_id:
+                return seat
+        return None

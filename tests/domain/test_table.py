@@ -1,0 +1,121 @@
+"""The table decider: who may take the seat, and the four ways a table closes.
+
+Time arrives in the commands, so every rule about expiry is tested with plain numbers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import errors
+from domain import table as t
+from domain.rules import PRESETS, Rules
+
+OPENED_MS = 1_000_000
+DUE_MS = OPENED_MS + 60_000
+
+
+def opened(**fields: object) -> t.TableState:
+    command = t.OpenTable(
+        table_id="t1",
+        host="host",
+        rules=PRESETS["arcadia"],
+        private=bool(fields.pop("private", False)),
+        now_ms=OPENED_MS,
+        expires_ms=DUE_MS,
+        **fields,  # type: ignore[arg-type]
+    )
+    return t.fold(t.decide(None, command))
+
+
+def join(
+    state: t.TableState, guest: str = "guest", at: int = OPENED_MS + 5, code: str | None = None
+):
+    return t.decide(state, t.JoinTable(guest=guest, now_ms=at, match_id="m1", invite_code=code))
+
+
+def test_a_guest_takes_the_free_seat_and_the_host_sits_in_seat_zero() -> None:
+    state = opened()
+    events = join(state)
+    assert events == [t.TableJoined(guest="guest", match_id="m1", joined_ms=OPENED_MS + 5)]
+    after = t.fold(events, state)
+    assert (after.status, after.players, after.match_id, after.version) == (
+        "started",
+        ("host", "guest"),
+        "m1",
+        2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("close", "rule"),
+    [
+        (t.JoinTable(guest="first", now_ms=OPENED_MS + 1, match_id="m0"), "table_full"),
+        (t.CancelTable(player="host", now_ms=OPENED_MS + 1), "table_cancelled"),
+        (t.ExpireTable(now_ms=DUE_MS), "table_expired"),
+    ],
+)
+def test_a_closed_table_takes_nobody(close: t.AnyTableCommand, rule: str) -> None:
+    state = opened()
+    state = t.fold(t.decide(state, close), state)
+    with pytest.raises(errors.TableError) as refused:
+        join(state)
+    assert refused.value.rule == rule
+    for again in (t.CancelTable(player="host", now_ms=DUE_MS - 1), t.ExpireTable(now_ms=DUE_MS)):
+        with pytest.raises(errors.TableError):
+            t.decide(state, again)
+
+
+def test_past_its_time_a_table_is_closed_even_before_its_expiry_is_recorded() -> None:
+    state = opened()
+    assert state.open_at(DUE_MS - 1) and not state.open_at(DUE_MS)
+    with pytest.raises(errors.TableExpired):
+        join(state, at=DUE_MS)
+    with pytest.raises(errors.TableNotDue):
+        t.decide(state, t.ExpireTable(now_ms=DUE_MS - 1))
+    assert t.decide(state, t.ExpireTable(now_ms=DUE_MS)) == [t.TableExpired(expired_ms=DUE_MS)]
+
+
+def test_the_host_alone_may_cancel_and_may_not_join() -> None:
+    state = opened()
+    with pytest.raises(errors.NotTheHost):
+        t.decide(state, t.CancelTable(player="guest", now_ms=OPENED_MS + 1))
+    with pytest.raises(errors.OwnTable):
+        join(state, guest="host")
+
+
+def test_a_private_table_needs_its_invite_code_and_only_that() -> None:
+    state = opened(private=True, invite_code="invite", watch_code="watch")
+    for wrong in (None, "", "watch", "invit", "invite "):
+        with pytest.raises(errors.InviteCodeRequired):
+            join(state, code=wrong)
+    assert join(state, code="invite")[0].guest == "guest"  # type: ignore[attr-defined]
+    with pytest.raises(errors.TableError):
+        t.decide(None, t.OpenTable("t2", "h", Rules(), True, OPENED_MS, DUE_MS))  # no codes
+
+
+def test_a_challenge_is_accepted_or_declined_by_its_invitee_alone() -> None:
+    state = opened(invitee="invitee")
+    with pytest.raises(errors.NotInvited):
+        join(state, guest="stranger")
+    with pytest.raises(errors.NotInvited):
+        t.decide(state, t.DeclineTable(player="stranger", now_ms=OPENED_MS + 1))
+    declined = t.fold(
+        t.decide(state, t.DeclineTable(player="invitee", now_ms=OPENED_MS + 1)), state
+    )
+    assert declined.status == "declined"
+    with pytest.raises(errors.TableDeclined):
+        join(declined, guest="invitee")
+    assert t.fold(join(state, guest="invitee"), state).players == ("host", "invitee")
+    with pytest.raises(errors.OwnTable):
+        opened(invitee="host")
+
+
+def test_a_table_is_opened_once_and_must_stay_open_for_some_time() -> None:
+    state = opened()
+    with pytest.raises(errors.TableAlreadyOpened):
+        t.decide(state, t.OpenTable("t1", "host", Rules(), False, OPENED_MS, DUE_MS))
+    with pytest.raises(errors.TableError):
+        t.decide(None, t.OpenTable("t2", "host", Rules(), False, OPENED_MS, OPENED_MS))
+    with pytest.raises(errors.TableNotOpened):
+        t.decide(None, t.ExpireTable(now_ms=DUE_MS))

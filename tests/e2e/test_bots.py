@@ -1,0 +1,165 @@
+"""``examples/bot.py`` as a real subprocess: it takes challenges on its player stream and
+plays match after match, against a person and against another bot, across a rematch
+and a server restart that breaks its stream."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import BACKENDS
+from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.tables import pick
+
+BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
+
+
+class BotProcess:
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.lines: list[dict[str, Any]] = []
+
+    @classmethod
+    async def start(cls, server: str, *args: str) -> BotProcess:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(BOT), "--server", server, *args, stdout=asyncio.subprocess.PIPE
+        )
+        bot = cls(proc)
+        await bot.next_line()  # {"event": "created", ...}
+        return bot
+
+    @property
+    def id(self) -> str:
+        return str(self.lines[0]["id"])
+
+    @property
+    def token(self) -> str:
+        return str(self.lines[0]["token"])
+
+    async def next_line(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
+        assert line, f"the bot exited early ({await self.proc.wait()})"
+        self.lines.append(json.loads(line))
+        return self.lines[-1]
+
+    async def finish(self, timeout: float = 120) -> int:
+        """Read the rest of its output until it exits; its exit status."""
+        assert self.proc.stdout is not None
+        rest = await asyncio.wait_for(self.proc.stdout.read(), timeout)
+        self.lines += [json.loads(line) for line in rest.splitlines() if line.strip()]
+        return await self.proc.wait()
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [line for line in self.lines if line.get("event") == kind]
+
+    def kill(self) -> None:
+        if self.proc.returncode is None:
+            self.proc.kill()
+
+
+async def play_seat(player: Player, match_id: str, rng: random.Random) -> dict[str, Any]:
+    """The person's seat, played until the match is settled; the bot acts on its own."""
+    for _ in range(20_000):
+        answer = await player.view(match_id)
+        view = answer["view"]
+        if view["phase"] == "match_over":
+            return view
+        if not view["legal"]:
+            await asyncio.sleep(0.02)  # the bot's move
+            continue
+        reply = await player.act(match_id, pick(view, rng), version=answer["version"])
+        assert reply.status_code in (200, 409), reply.text
+    raise AssertionError("the match did not finish")
+
+
+async def started_match(player: Player, path: str) -> str:
+    """Wait for the table (a challenge or a rematch) at ``path`` to start; its match id."""
+    for _ in range(600):
+        table = (await player.client.get(path)).json()
+        if table.get("status") == "started":
+            return str(table["match_id"])
+        assert table.get("status", "open") == "open", table
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{path} never started")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_example_bot_plays_a_person_three_times_across_a_restart(
+    server: ServerProcess,
+) -> None:
+    person = await Player.create(server.url, "Person")
+    bot = await BotProcess.start(server.url, "--matches", "3", "--rematch")
+    rng = random.Random(3)
+    try:
+        offer = await person.client.post(
+            "/v1/challenges", json={"to": bot.id, "rules": {"target": 25}}
+        )
+        assert offer.status_code == 201, offer.text
+        assert offer.json()["invitee"] == {"id": bot.id, "name": "SimpleBot", "kind": "bot"}
+        match_id = await started_match(person, f"/v1/tables/{offer.json()['table_id']}")
+        played = [match_id]
+        for number in range(3):
+            final = await play_seat(person, match_id, rng)
+            assert final["settlement"] is not None
+            if number == 2:
+                break
+            if number == 0:  # the bot's stream breaks here; it must reconnect on its own
+                server.stop()
+                server.start()
+            rematch = await person.client.post(f"/v1/matches/{match_id}/rematch")
+            assert rematch.status_code == 200, rematch.text
+            assert rematch.json()["rematch_of"] == match_id
+            match_id = await started_match(person, f"/v1/matches/{match_id}/rematch")
+            played.append(match_id)
+        assert await bot.finish() == 0
+        assert [e["match_id"] for e in bot.events("match_finished")] == played
+        assert len(set(played)) == 3
+        assert bot.events("reconnecting"), "the restart broke the bot's stream"
+        finished = (await person.client.get("/v1/matches?status=finished")).json()["matches"]
+        assert {m["match_id"] for m in finished} == set(played)
+        assert {m["opponent_kind"] for m in finished} == {"bot"}
+    finally:
+        bot.kill()
+        await person.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_two_example_bots_play_each_other_three_matches(server: ServerProcess) -> None:
+    waiting = await BotProcess.start(server.url, "--name", "Waiter", "--matches", "3", "--rematch")
+    challenger = await BotProcess.start(
+        server.url,
+        "--name",
+        "Challenger",
+        "--challenge",
+        waiting.id,
+        "--target",
+        "25",
+        "--matches",
+        "3",
+        "--rematch",
+    )
+    try:
+        assert await challenger.finish() == 0
+        assert await waiting.finish() == 0
+        played = [e["match_id"] for e in challenger.events("match_finished")]
+        assert played == [e["match_id"] for e in waiting.events("match_finished")]
+        assert len(set(played)) == 3
+        viewer = await Player.create(server.url, "Viewer")
+        for old, new in itertools.pairwise(played):
+            as_challenger = {"Authorization": f"Bearer {challenger.token}"}
+            link = await viewer.client.get(f"/v1/matches/{old}/rematch", headers=as_challenger)
+            assert link.status_code == 200 and link.json()["match_id"] == new
+        spectated = await viewer.client.get(f"/v1/matches/{played[-1]}/spectator")
+        assert spectated.json()["view"]["settlement"] is not None
+        await viewer.close()
+    finally:
+        waiting.kill()
+        challenger.kill()

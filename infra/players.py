@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.errors import AlreadyExists
@@ -63,6 +63,20 @@ class Players:
     async def get_player(self, id: str) -> Player | None:
         return await self._one(players.c.id == id)
 
+    async def named(self, prefix: str, limit: int = 20) -> list[Player]:
+        """Players whose name starts with ``prefix`` (any case), for finding an opponent."""
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = (
+            select(players)
+            .where(func.lower(players.c.name).like(escaped.lower() + "%", escape="\\"))
+            .order_by(players.c.name, players.c.id)
+            .limit(limit)
+        )
+        with translate_errors():
+            async with self.engine.connect() as conn:
+                rows = (await conn.execute(query)).all()
+        return [self._player(row) for row in rows]
+
     async def kinds_and_names(self, ids: set[str]) -> dict[str, tuple[PlayerKind, str]]:
         """Each known player's kind and name, in one query (for listings)."""
         if not ids:
@@ -81,6 +95,10 @@ class Players:
                 row = (await conn.execute(select(players).where(condition))).first()  # type: ignore[arg-type]
         if row is None:
             return None
+        return self._player(row)
+
+    @staticmethod
+    def _player(row: Any) -> Player:
         created_at = row.created_at
         if created_at.tzinfo is None:
             created_at = created_at.replace(tzinfo=UTC)

@@ -29,6 +29,7 @@ T = TypeVar("T")
 CardText = Annotated[str, Meta(pattern=r"^[A2-9TJQK][CDHS]$", examples=["7H"])]
 PresetName = Literal["arcadia", "arkadium", "classic"]
 Level = Literal["easy", "medium", "hard"]
+PlayerKind = Literal["person", "bot", "ai"]
 
 
 class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
@@ -151,9 +152,6 @@ class RenamePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
     name: PlayerName
 
 
-PlayerKind = Literal["person", "bot", "ai"]
-
-
 class PlayerProfile(msgspec.Struct, frozen=True):
     id: str
     name: str
@@ -175,13 +173,24 @@ class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True
     seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
 
 
+class PlayerRef(msgspec.Struct, frozen=True):
+    """A player as others see it: the id (stable), the display name (may change), and
+    whether it is a person, a bot (a program) or the house AI (``ai:<level>``)."""
+
+    id: str
+    name: str
+    kind: PlayerKind
+
+
 class MatchResponse(msgspec.Struct, frozen=True):
-    """``spectators``: sockets watching the match now, on every server process."""
+    """``seats``: who sits where (a person, a bot or the house AI), ``spectators``: sockets
+    watching the match now, on every server process."""
 
     match_id: str
     seat: int
     version: int
     view: PlayerView
+    seats: tuple[PlayerRef, PlayerRef] | None = None
     spectators: int = 0
 
 
@@ -243,6 +252,10 @@ class MatchSummary(msgspec.Struct, frozen=True):
     winner: int | None
 
 
+class PlayerList(msgspec.Struct, frozen=True):
+    players: list[PlayerProfile]
+
+
 class MatchList(msgspec.Struct, frozen=True):
     matches: list[MatchSummary]
 
@@ -281,15 +294,6 @@ class JoinTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``invite_code`` is needed for a private table and ignored at a public one."""
 
     invite_code: InviteCode | None = None
-
-
-class PlayerRef(msgspec.Struct, frozen=True):
-    """A player as others see it: the id (stable), the display name (may change), and
-    whether it is a person, a bot (a program) or the house AI (``ai:<level>``)."""
-
-    id: str
-    name: str
-    kind: PlayerKind
 
 
 class TableView(msgspec.Struct, frozen=True):

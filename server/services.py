@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
 from litestar.datastructures import State
 
 from infra.idempotency import IdempotencyKeys
@@ -17,7 +18,7 @@ from server.config import Settings
 from server.fanout import Hub
 from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
-from server.schemas import MatchList, MatchSummary, PlayerRef, PlayerStats
+from server.schemas import MatchList, MatchResponse, MatchSummary, PlayerRef, PlayerStats
 from server.tables import TableService
 
 KNOWN_TOKENS = 10_000
@@ -61,6 +62,13 @@ class Services:
         if player is None:
             return PlayerRef(id=player_id, name=player_id, kind="person")
         return PlayerRef(id=player.id, name=player.name, kind=player.kind)
+
+    async def with_seats(self, answer: MatchResponse, spectators: bool = False) -> MatchResponse:
+        """The answer with who sits where (and, if asked, how many watch), for a page."""
+        players = answer.view.players
+        seats = (await self.player_ref(players[0]), await self.player_ref(players[1]))
+        count = await self.spectators.count(answer.match_id) if spectators else 0
+        return msgspec.structs.replace(answer, seats=seats, spectators=count)
 
     async def match_list(
         self, player_id: str, status: Literal["active", "finished"] | None

@@ -89,7 +89,9 @@ class ChallengesController(Controller):
         assert joined.match_id is not None
         return JoinedTable(
             table=await table_view(services, joined, player.id),
-            match=await services.matches.view(joined.match_id, player.id),
+            match=await services.with_seats(
+                await services.matches.view(joined.match_id, player.id)
+            ),
         )
 
     @post(

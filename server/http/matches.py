@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import msgspec
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.exceptions import ValidationException
@@ -80,7 +79,7 @@ class MatchesController(Controller):
         else:
             rules = make_rules(data.rules.preset, **data.rules.overrides())
         match_id = await services.matches.create(player.id, data.level, rules, data.seed)
-        return await services.matches.view(match_id, player.id)
+        return await services.with_seats(await services.matches.view(match_id, player.id))
 
     @get(
         "/",
@@ -113,7 +112,7 @@ class MatchesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         answer = await services.matches.view(match_id, player.id)
-        return msgspec.structs.replace(answer, spectators=await services.spectators.count(match_id))
+        return await services.with_seats(answer, spectators=True)
 
     @post(
         "/{match_id:str}/actions",

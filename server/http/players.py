@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Controller, Request, get, patch, post
 from litestar.datastructures import State
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from server.auth import hash_token, new_token
 from server.problems import NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,
     PlayerCreated,
+    PlayerList,
     PlayerProfile,
     PlayerStats,
     RenamePlayerRequest,
@@ -43,6 +44,26 @@ class PlayersController(Controller):
             uuid.uuid4().hex, data.name, hash_token(token), data.kind
         )
         return PlayerCreated(id=player.id, name=player.name, kind=player.kind, token=token)
+
+    @get(
+        "/",
+        operation_id="findPlayers",
+        summary="Find players by name",
+        responses=problem_responses(401),
+        security=[{"bearer": []}],
+    )
+    async def find_players(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        name: Annotated[str, QueryParameter(min_length=1, max_length=40)],
+    ) -> PlayerList:
+        """Players whose display name starts with ``name`` (any case), at most 20: names
+        are neither unique nor fixed, so challenge the one you mean by its id."""
+        services = services_of(state)
+        await services.authenticate(request.headers.get("authorization"))
+        found = await services.players.named(name)
+        return PlayerList(players=[PlayerProfile(id=p.id, name=p.name, kind=p.kind) for p in found])
 
     @get(
         "/{player_id:str}",

@@ -250,6 +250,10 @@ async def check_challenges_and_the_player_stream(
     check = checker.check
     check(await host.client.get("/v1/me"), "/v1/me")
     check(await anonymous.get("/v1/me"), "/v1/me")  # 401
+    found = await host.client.get("/v1/players", params={"name": "STRAN"})
+    check(found, "/v1/players")
+    assert [p["id"] for p in found.json()["players"]] == [guest.id]  # any case, by prefix
+    check(await host.client.get("/v1/players", params={"name": ""}), "/v1/players")  # 422
     check(await anonymous.get("/v1/me/stream"), "/v1/me/stream")  # 401
     validators = frame_validators("player", "receivePlayer")
     frames: list[dict[str, Any]] = []

@@ -73,6 +73,19 @@ export const api = {
   events: (id, after, limit) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}`),
   replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
   stats: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/stats`),
+  rematch: (id) => request('POST', `${match(id)}/rematch`),
+  getRematch: (id) => request('GET', `${match(id)}/rematch`),
+  findPlayers: (name) => request('GET', `/v1/players?name=${encodeURIComponent(name)}`),
+  tables: () => request('GET', '/v1/tables'),
+  table: (id, code) => request('GET', `/v1/tables/${encodeURIComponent(id)}${code ? `?invite_code=${encodeURIComponent(code)}` : ''}`),
+  openTable: (rules, isPrivate) => request('POST', '/v1/tables', { rules, private: isPrivate }),
+  joinTable: (id, code) => request('POST', `/v1/tables/${encodeURIComponent(id)}/join`, code ? { invite_code: code } : {}),
+  cancelTable: (id) => request('POST', `/v1/tables/${encodeURIComponent(id)}/cancel`),
+  challenges: () => request('GET', '/v1/challenges'),
+  challenge: (to, rules) => request('POST', '/v1/challenges', { to, rules }),
+  acceptChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/accept`),
+  declineChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/decline`),
+  spectate: (id, code) => request('GET', `${match(id)}/spectator${code ? `?watch_code=${encodeURIComponent(code)}` : ''}`),
 };
 
 /** Every event of a match, page by page (complete and unredacted once the match is over). */

@@ -1,9 +1,12 @@
-// The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID), the start form,
-// and the wiring of events. The table itself lives in match.js.
+// The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
+// #/join/TABLE/CODE, #/watch/MATCH[/CODE]), the start form, and the wiring of events.
+// The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onDragStart, onDrop, onTableClick, onTableKey, openMatch } from './match.js';
 import { showHistory, showReplay } from './history.js';
+import { closeLobby, showLobby } from './lobby.js';
+import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
 
@@ -15,10 +18,24 @@ function renderWho() {
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, '');
-  const [name, id] = hash.split('/');
+  const [name, id, code] = hash.split('/');
   renderWho();
+  if (name !== 'lobby') closeLobby();
+  if (name !== 'watch') closeWatch();
   if (name === 'match' && id) return openMatch(decodeURIComponent(id));
   closeMatch();
+  if (name === 'lobby') {
+    show('lobby');
+    return showLobby($('#lobby'));
+  }
+  if (name === 'join' && id) {
+    show('lobby');
+    return showLobby($('#lobby'), { table: decodeURIComponent(id), code: code ? decodeURIComponent(code) : null });
+  }
+  if (name === 'watch' && id) {
+    show('watch');
+    return showWatch($('#watch'), decodeURIComponent(id), code ? decodeURIComponent(code) : null);
+  }
   if (name === 'history') {
     show('history');
     return showHistory($('#history'), { onError: (e) => toast(problemText(e)) });

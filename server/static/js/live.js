@@ -4,10 +4,12 @@
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 
 export class LiveFeed {
-  constructor(matchId, token, onFrame) {
+  /** ``path``: the socket's address (a seat's ``/live``, a spectator's ``/watch?…``). */
+  constructor(matchId, token, onFrame, path = null) {
     this.matchId = matchId;
     this.token = token;
     this.onFrame = onFrame;
+    this.path = path || `/v1/matches/${encodeURIComponent(matchId)}/live`;
     this.lastVersion = 0;
     this.socket = null;
     this.closed = false;
@@ -21,7 +23,7 @@ export class LiveFeed {
   connect() {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const url = `${scheme}://${location.host}/v1/matches/${encodeURIComponent(this.matchId)}/live`;
+    const url = `${scheme}://${location.host}${this.path}`;
     let socket;
     try {
       socket = new WebSocket(url);
@@ -34,6 +36,11 @@ export class LiveFeed {
       this.retry = 500;
       // After a drop, ask for what was missed with the login itself: the server then sends
       // those events in place of a snapshot, and no live event can come between.
+      if (!this.token) {
+        // A spectator needs no token: a reconnect asks for what it missed with resume.
+        if (this.lastVersion > 0) socket.send(JSON.stringify({ type: 'resume', after: this.lastVersion }));
+        return;
+      }
       const auth = { type: 'auth', token: this.token };
       if (this.lastVersion > 0) auth.after = this.lastVersion;
       socket.send(JSON.stringify(auth));

@@ -23,8 +23,17 @@ const game = {
   running: false,
   inFlight: false,
   feed: null,
-  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false },
+  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null },
+  names: new Map(), // player id → the name shown (people's names; bots and the computer marked)
 };
+
+/** The names of the seats, from the answer's ``seats``: bots and the house AI marked. */
+function learnNames(seats) {
+  for (const ref of seats || []) {
+    const name = ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name;
+    game.names.set(ref.id, name);
+  }
+}
 
 
 /** The answer of POST /v1/matches, so opening the new match needs no second request. */
@@ -38,6 +47,9 @@ export function closeMatch() {
   game.matchId = null;
   game.queue = [];
   game.views.clear();
+  game.ui.confirmResign = false;
+  game.ui.rematch = null;
+  clearTimeout(game.rematchTimer);
 }
 
 export async function openMatch(id) {
@@ -53,6 +65,7 @@ export async function openMatch(id) {
   try {
     const data = game.pending && game.pending.match_id === id ? game.pending : await api.getMatch(id);
     game.pending = null;
+    learnNames(data.seats);
     saveMatch(id);
     game.view = null;
     game.latest = null;
@@ -84,7 +97,7 @@ export async function openMatch(id) {
 function remember(view) {
   if (!view) return;
   const me = savedPlayer();
-  view.players = view.players.map((p) => displayName(p, me));
+  view.players = view.players.map((p) => (me && p === me.id ? me.name : game.names.get(p) || displayName(p, me)));
   game.views.set(view.version, view);
   if (!game.latest || view.version > game.latest.version) game.latest = view;
 }
@@ -271,7 +284,13 @@ export function onTableClick(event) {
   if (nav) {
     if (nav.dataset.nav === 'new') location.hash = '#/';
     if (nav.dataset.nav === 'replay') location.hash = `#/replay/${encodeURIComponent(game.matchId)}`;
+    if (nav.dataset.nav === 'resign') resign();
+    if (nav.dataset.nav === 'rematch') rematch();
     return;
+  }
+  if (game.ui.confirmResign) {
+    game.ui.confirmResign = false; // a click elsewhere calls the resignation off
+    draw();
   }
   const actionEl = event.target.closest('[data-action]');
   if (actionEl && !actionEl.disabled) return runAction(actionEl);
@@ -347,3 +366,46 @@ export function onDrop(event) {
   if (findLegal(game.view, 'discard', { card })) act({ type: 'discard', card });
 }
 
+/** Resigning loses the match at once, so the first click only asks. */
+async function resign() {
+  if (!game.ui.confirmResign) {
+    game.ui.confirmResign = true;
+    draw();
+    return;
+  }
+  game.ui.confirmResign = false;
+  await act({ type: 'resign' });
+}
+
+/** Offer a rematch (or accept the opponent's); the new match opens once both agree. */
+async function rematch() {
+  const old = game.matchId;
+  try {
+    const offer = await api.rematch(old);
+    if (offer.status === 'started') {
+      location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
+      return;
+    }
+    game.ui.rematch = 'offered';
+    draw();
+    say(`Rematch offered: waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
+    const poll = async () => {
+      if (game.matchId !== old) return;
+      const latest = await api.getRematch(old).catch(() => null);
+      if (latest && latest.status === 'started') {
+        location.hash = `#/match/${encodeURIComponent(latest.match_id)}`;
+        return;
+      }
+      if (latest && latest.status !== 'open') {
+        game.ui.rematch = null;
+        draw();
+        say(`The rematch was ${latest.status}.`);
+        return;
+      }
+      game.rematchTimer = setTimeout(poll, 1000);
+    };
+    game.rematchTimer = setTimeout(poll, 1000);
+  } catch (err) {
+    toast(problemText(err));
+  }
+}

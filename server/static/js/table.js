@@ -214,10 +214,25 @@ function actions(view, ui) {
   if (view.phase === 'match_over') {
     return [
       h('button', { type: 'button', class: 'act', dataset: { nav: 'new', key: 'n' } }, 'New match', h('kbd', {}, 'N')),
+      h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: ui.rematch === 'offered' }, ui.rematch === 'offered' ? 'Rematch offered: waiting…' : 'Rematch'),
       h('button', { type: 'button', class: 'act', dataset: { nav: 'replay' }, 'data-testid': 'open-replay' }, 'Replay this match'),
     ];
   }
-  if (!myTurn(view)) return [];
+  const resign = h(
+    'button',
+    { type: 'button', class: `act resign ${ui.confirmResign ? 'danger' : ''}`.trim(), dataset: { nav: 'resign' }, 'data-testid': ui.confirmResign ? 'resign-confirm' : 'resign' },
+    ui.confirmResign ? 'Really resign? The match is lost' : 'Resign',
+  );
+  if (!myTurn(view)) {
+    const waiting = view.phase === 'hand_over'
+      ? [h('p', { class: 'hint', 'data-testid': 'waiting-ready' }, `Waiting for ${view.players[1 - view.seat]} to be ready for the next hand…`)]
+      : [];
+    return [...waiting, resign];
+  }
+  return [...playActions(view, ui), resign];
+}
+
+function playActions(view, ui) {
   const busy = ui.busy;
   const out = [];
   if (view.phase === 'up_card' || view.phase === 'draw') {

@@ -1,0 +1,79 @@
+// Watching a match: the spectator's socket (WS …/watch), no token needed. The page shows
+// only what the server sends a spectator: the public cards, never a hidden one.
+import { fill, h, plural } from './dom.js';
+import { api } from './api.js';
+import { cardFace, cardName } from './cards.js';
+import { LiveFeed } from './live.js';
+import { narrate } from './words.js';
+import { problemText } from './ui.js';
+
+const watching = { feed: null, count: null };
+
+export function closeWatch() {
+  if (watching.feed) watching.feed.close();
+  watching.feed = null;
+}
+
+export async function showWatch(root, matchId, code) {
+  closeWatch();
+  fill(root, h('p', {}, 'Connecting…'));
+  try {
+    const first = await api.spectate(matchId, code);
+    watching.count = first.spectators;
+    render(root, first.view, null);
+  } catch (err) {
+    fill(root, h('p', { 'data-testid': 'watch-error' }, problemText(err)));
+    return;
+  }
+  const query = code ? `?watch_code=${encodeURIComponent(code)}` : '';
+  const path = `/v1/matches/${encodeURIComponent(matchId)}/watch${query}`;
+  watching.feed = new LiveFeed(matchId, null, (frame) => {
+    if ((frame.type === 'snapshot' || frame.type === 'event') && frame.view) {
+      render(root, frame.view, frame.type === 'event' ? frame.event : null);
+    }
+    if (frame.type === 'snapshot') {
+      // Now this page counts too: ask how many watch, on every server process.
+      api.spectate(matchId, code).then((now) => {
+        watching.count = now.spectators;
+        const el = root.querySelector('[data-testid=spectators]');
+        if (el) fill(el, `${plural(now.spectators, 'spectator')} watching`);
+      }).catch(() => {});
+    }
+  }, path);
+  watching.feed.connect();
+}
+
+function seatLabel(view, seat) {
+  const raw = view.players[seat];
+  return raw.startsWith('ai:') ? `Computer (${raw.slice(3)})` : `Seat ${seat + 1}`;
+}
+
+function render(root, view, event) {
+  const spectators = watching.count;
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.phase = view.phase;
+  const names = [seatLabel(view, 0), seatLabel(view, 1)];
+  const top = view.discard_pile[view.discard_pile.length - 1];
+  fill(
+    root,
+    h('h1', {}, `Watching: ${names[0]} against ${names[1]}`),
+    spectators !== null ? h('p', { class: 'hint', 'data-testid': 'spectators' }, `${plural(spectators, 'spectator')} watching`) : null,
+    h('p', { 'data-testid': 'watch-score' }, `Score ${view.scores[0]} : ${view.scores[1]} · hand ${view.hand_number}`),
+    h(
+      'ul',
+      { 'data-testid': 'watch-seats' },
+      [0, 1].map((seat) =>
+        h(
+          'li',
+          { class: view.to_act.includes(seat) ? 'acting' : '' },
+          `${names[seat]}: ${plural(view.card_counts[seat], 'card')}`,
+          view.known[seat].length ? ` (shown: ${view.known[seat].map(cardName).join(' ')})` : '',
+        ),
+      ),
+    ),
+    h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
+    view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
+    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null)) : null,
+    view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
+  );
+}

@@ -1,0 +1,101 @@
+"""Two people in two real Chromium pages find each other in the lobby and play a hand;
+a third page watches. Every click is on the page's own buttons."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.test_page import (  # noqa: F401  (fixtures)
+    DELAY_MS,
+    TIMEOUT_MS,
+    browser,
+    click_next_legal_action,
+    settle,
+    site,
+)
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[tuple[Page, Page, Page]]:  # noqa: F811
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 860}) for _ in range(3)]
+    tabs = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    for tab in tabs:
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tab.set_default_timeout(TIMEOUT_MS)
+    yield tabs[0], tabs[1], tabs[2]
+    for context in contexts:
+        context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811
+    page.goto(f"{site}/?delay={DELAY_MS}#/lobby")
+    page.fill("[data-testid=lobby-name]", name)
+    page.click("[data-testid=enter-lobby]")
+    page.wait_for_selector("[data-testid=open-tables]")
+
+
+def test_two_people_meet_in_the_lobby_play_a_hand_and_are_watched(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    alice, bob, carol = pages
+    enter_lobby(alice, site, "Alice")
+    alice.click("[data-testid=open-table]")
+    alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
+
+    enter_lobby(bob, site, "Bob")
+    row = bob.wait_for_selector("[data-testid=open-tables] li:has-text('Alice')")
+    assert "Alice" in row.inner_text()
+    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    for page in (alice, bob):  # Alice's page opens the match when Bob joins
+        page.wait_for_selector("body[data-screen=table]")
+        settle(page)
+    match_id = bob.evaluate("localStorage.getItem('ginrummy.match')")
+    assert alice.evaluate("localStorage.getItem('ginrummy.match')") == match_id
+    assert "Bob" in alice.inner_text("#scorebar") and "Alice" in bob.inner_text("#scorebar")
+
+    carol.goto(f"{site}/#/watch/{match_id}")
+    carol.wait_for_selector("[data-testid=watch-score]")
+    carol.wait_for_selector("[data-testid=spectators]:has-text('1 spectator watching')")
+
+    narrated: set[str] = set()
+    deadline = time.monotonic() + 120
+    while not all(
+        p.get_attribute("body", "data-phase") in ("hand_over", "match_over") for p in (alice, bob)
+    ):
+        assert time.monotonic() < deadline, "the hand did not end"
+        acted = False
+        for page in (alice, bob):
+            settle(page)
+            if page.get_attribute("body", "data-my-turn") == "true" and page.get_attribute(
+                "body", "data-phase"
+            ) not in ("hand_over", "match_over"):
+                click_next_legal_action(page)
+                acted = True
+                narrated.add(page.inner_text("#narration"))
+        if not acted:
+            time.sleep(0.05)
+    for page in (alice, bob):
+        settle(page)
+        assert page.inner_text("#result")  # the hand's result is shown on both pages
+    # The opponent's moves arrived live and were told by name, as the AI's are.
+    assert any("Bob" in text for text in narrated) and any("Alice" in text for text in narrated)
+    carol.wait_for_function(
+        "v => Number(document.body.dataset.version) >= v",
+        arg=int(alice.get_attribute("body", "data-version") or 0),
+    )
+    assert carol.get_attribute("body", "data-phase") in ("hand_over", "match_over")
+
+    # Either may resign; the other page learns it live.
+    if alice.get_attribute("body", "data-phase") == "hand_over":
+        bob.click("[data-testid=resign]")
+        bob.click("[data-testid=resign-confirm]")
+        for page in (alice, bob):
+            page.wait_for_selector("body[data-phase=match_over]")
+        assert "won the match" in carol.inner_text("[data-testid=watch-over]")

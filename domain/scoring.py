@@ -1,4 +1,4 @@
-"""Scoring a hand and settling a match, straight from the table in RULES.md."""
+"""Scoring a hand and settling a match, straight from the table in docs/rules.md."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def settle(rules: Rules, scores: tuple[int, int], boxes: tuple[int, int]) -> Set
 
     ``first_to_target``: the player whose hand points reached the target wins.
     ``highest_total``: the higher settled total wins; on equal totals the player who
-    reached the target wins (RULES.md is silent; this keeps the result decisive).
+    reached the target wins (card-room rules name no tie-break; this keeps the result decisive).
     """
     box_points = (boxes[0] * rules.box_bonus, boxes[1] * rules.box_bonus)
     reached = 0 if scores[0] >= scores[1] else 1

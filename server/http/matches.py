@@ -160,7 +160,8 @@ class MatchesController(Controller):
             events = [VersionedEvent(version=r.version, event=r.event) for r in page]
         else:
             events = versioned(page, seat)
-        return EventsPage(events=events, complete=complete)
+        more = after + limit < len(record.events)
+        return EventsPage(events=events, complete=complete, more=more)
 
     @get(
         "/{match_id:str}/replay",

@@ -141,11 +141,23 @@ class Player:
         result: dict[str, Any] = response.json()
         return result
 
-    async def events(self, match_id: str) -> dict[str, Any]:
-        response = await self.client.get(f"/v1/matches/{match_id}/events?limit=1000")
-        assert response.status_code == 200, response.text
-        result: dict[str, Any] = response.json()
-        return result
+    async def events(self, match_id: str, limit: int = 1000) -> dict[str, Any]:
+        """The whole log, page by page as a client must read it (one page may not hold it).
+
+        Returns the last page's fields with ``events`` holding every page's events.
+        """
+        events: list[dict[str, Any]] = []
+        while True:
+            response = await self.client.get(
+                f"/v1/matches/{match_id}/events",
+                params={"after": events[-1]["version"] if events else 0, "limit": limit},
+            )
+            assert response.status_code == 200, response.text
+            page: dict[str, Any] = response.json()
+            events += page["events"]
+            if not page["more"]:
+                return {**page, "events": events}
+            assert page["events"], "a page that says more follows holds events"
 
 
 def as_action(legal: dict[str, Any]) -> dict[str, Any]:

@@ -6,30 +6,9 @@ would silently miss the rest of a long log; ``more`` is the field to page on.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from tests.e2e.harness import Player, ServerProcess, as_action
-
-ENDINGS = ("gin", "big_gin", "knock")
-
-
-async def _play_out(player: Player, match: dict[str, Any]) -> int:
-    """Seat 0 ends a hand whenever it may, else plays at random; the last version."""
-    rng = random.Random(23)
-    view, version = match["view"], match["version"]
-    for _ in range(3000):
-        if view["phase"] == "match_over":
-            return int(version)
-        legal = view["legal"]
-        ending = [a for a in legal if a["type"] in ENDINGS]
-        response = await player.act(
-            match["match_id"], as_action(ending[0] if ending else rng.choice(legal)), version
-        )
-        assert response.status_code == 200, response.text
-        body = response.json()
-        view, version = body["view"], body["version"]
-    raise AssertionError("match did not finish")
+from tests.e2e.harness import Player, ServerProcess, play_out
 
 
 async def _page(player: Player, match_id: str, after: int, limit: int) -> dict[str, Any]:
@@ -55,7 +34,7 @@ async def test_more_is_true_on_every_page_but_the_last(server: ServerProcess) ->
             "more": False,
         }
 
-        last = await _play_out(player, match)
+        last = await play_out(player, match)
         pages, after = [], 0
         while True:
             page = await _page(player, match_id, after, 7)

@@ -43,7 +43,7 @@ SKIP_MARKERS = {
 EXPECTED_SKIPS = {
     (
         "README.md",
-        "make run    # sets up .venv, applies migrations to ./data/ginrummy.sqlite3, serves http://127.0.0.1:8000",
+        "make run    # installs the server into .venv, migrates ./data/ginrummy.sqlite3, serves http://127.0.0.1:8000",
     ): "make run",
     (
         "docs/configuration.md",

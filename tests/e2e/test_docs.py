@@ -11,7 +11,9 @@ HTTP status is recorded: a status of 400 or more fails the test unless the block
 it (``"status":409``), which is how the docs demonstrate errors.
 
 Blocks that cannot run here are skipped by name, with the reason, and the list is
-checked, so a new block is never skipped silently.
+checked, so a new block is never skipped silently. Python blocks are not run: the
+WebSocket clients loop until a match ends, and tests/e2e/test_protocol.py drives the
+same protocol.
 """
 
 from __future__ import annotations

@@ -156,7 +156,11 @@ async def test_shell_blocks_run_as_written(
 ) -> None:
     blocks = shell_blocks(path)
     if not [b for b in blocks if not b.skip_reason]:
-        pytest.skip(f"{path.name} has no shell block to run")
+        reasons = "; ".join(f"line {b.line}: {b.skip_reason}" for b in blocks)
+        pytest.skip(
+            f"{path.name}: "
+            + (f"every shell block is skipped ({reasons})" if blocks else "no shell block")
+        )
     env = {**os.environ, "HOME": str(tmp_path)}  # no ~/.curlrc of the machine's
     if path.name == "fair-deal.md":  # it checks a finished match's decks
         env |= await _finished_match(server)

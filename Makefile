@@ -1,20 +1,28 @@
 # The two commands a newcomer needs: `make run` (the server) and `make test` (everything).
-# Both set up the virtual environment first, so a fresh clone needs nothing else.
+# Each sets up the virtual environment it needs first, so a fresh clone needs nothing
+# else: `run` installs only the server's own dependencies, `test` (and `lint`, `bench`,
+# `openapi`) add the development tools (pytest, mypy, playwright, schemathesis...), which
+# take about as long again to install and are of no use to someone who only plays.
 VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup run test lint bench clean openapi
+.PHONY: setup setup-runtime run test lint bench clean openapi
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed-dev
+setup-runtime: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@
 
-run: setup
+run: setup-runtime
 	$(BIN)/ginrummy serve
 
 lint: setup

@@ -1,4 +1,4 @@
-"""Rule sets: the three named presets of RULES.md and validated custom ones.
+"""Rule sets: the three named presets of docs/rules.md and validated custom ones.
 
 The rule set is stored whole in the match's first event, so a replay always uses
 the rules the match was played under, even if a preset is retuned later.

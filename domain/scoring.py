@@ -1,4 +1,4 @@
-"""Scoring a hand and settling a match, straight from the table in RULES.md."""
+"""Scoring a hand and settling a match, straight from the table in docs/rules.md."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def settle(
 
     ``first_to_target``: the player whose hand points reached the target wins.
     ``highest_total``: the higher settled total wins; on equal totals the player who
-    reached the target wins (RULES.md is silent; this keeps the result decisive).
+    reached the target wins (card-room rules name no tie-break; this keeps the result decisive).
     """
     box_points = (boxes[0] * rules.box_bonus, boxes[1] * rules.box_bonus)
     if winner is None:

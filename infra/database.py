@@ -24,15 +24,18 @@ URL_ENV = "GINRUMMY_DATABASE_URL"
 IMMEDIATE = "ginrummy_begin_immediate"  # execution option: a write transaction on SQLite
 
 
-def resolve_url(url: str | None = None) -> str:
+def resolve_url(url: str | None = None, *, create_dirs: bool = True) -> str:
     """The async URL to use: the argument, else $GINRUMMY_DATABASE_URL, else embedded SQLite.
 
     Plain ``postgresql://`` and ``sqlite:///`` URLs get their async driver added, so an
-    operator can paste the URL every other tool understands.
+    operator can paste the URL every other tool understands. ``create_dirs`` makes a
+    SQLite file's directory, so that a server can create the file; a command that only
+    reads passes False, so that running it in the wrong directory leaves no ``data/``.
     """
     url = url or os.environ.get(URL_ENV) or None
     if url is None:
-        DEFAULT_SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
+        if create_dirs:
+            DEFAULT_SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
         return f"sqlite+aiosqlite:///{DEFAULT_SQLITE_PATH}"
     try:
         parsed = make_url(url)
@@ -47,12 +50,29 @@ def resolve_url(url: str | None = None) -> str:
     if parsed.drivername == "sqlite+aiosqlite":
         if parsed.database in (None, "", ":memory:"):
             raise BadDatabaseUrl(f"{URL_ENV} must name a SQLite file: memory is not shared")
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        if create_dirs:
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     if "sslmode" in parsed.query:  # libpq's name; asyncpg's engine argument is ``ssl``
         query = dict(parsed.query)
         query["ssl"] = query.pop("sslmode")
         parsed = parsed.set(query=query)
     return parsed.render_as_string(hide_password=False)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names (absolute), or None for PostgreSQL."""
+    if not is_sqlite(url):
+        return None
+    return Path(make_url(url).database or "").resolve()
+
+
+def describe(url: str) -> str:
+    """The database a URL names, for a message: the SQLite file's absolute path, or the
+    PostgreSQL URL without its password."""
+    file = sqlite_file(url)
+    if file is not None:
+        return f"the SQLite file {file}"
+    return f"the PostgreSQL database {make_url(url).render_as_string(hide_password=True)}"
 
 
 def is_sqlite(url: str) -> bool:

@@ -94,5 +94,33 @@ async def _run(url: str | None, action: object) -> None:
         await engine.dispose()
 
 
+async def schema_revisions(url: str | None = None) -> tuple[str | None, str]:
+    """The database's schema revision and this code's head, without changing anything.
+
+    For commands that only read (``ginrummy replay``): they must not migrate a database
+    that an older server may still be using. SchemaTooNew, as for an upgrade, when the
+    database is at a revision this code does not know.
+    """
+    engine = create_engine(resolve_url(url, create_dirs=False))
+
+    def read(connection: Connection) -> tuple[str | None, str]:
+        known = ScriptDirectory.from_config(alembic_config())
+        head = known.get_current_head()
+        assert head is not None
+        current = _revision(connection)
+        if current is not None and current not in {s.revision for s in known.walk_revisions()}:
+            raise SchemaTooNew(
+                f"the database is at schema revision {current}, which this code does not"
+                f" know (it knows up to {head}): run the newer version it came from"
+            )
+        return current, head
+
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(read)
+    finally:
+        await engine.dispose()
+
+
 def _revision(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()

@@ -12,7 +12,7 @@ import json
 import sys
 
 from domain.errors import DomainError
-from infra.errors import InfraError
+from infra.errors import InfraError, StreamNotFound
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", help="interface (default GINRUMMY_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default GINRUMMY_PORT or 8000)")
     commands.add_parser("openapi", help="print the OpenAPI document (JSON)")
-    replay = commands.add_parser("replay", help="print a match's complete state after event N")
+    replay = commands.add_parser(
+        "replay",
+        help="print a finished match hand by hand, every card shown (up to event N)",
+        description="Reads the database the server uses (GINRUMMY_DATABASE_URL, else"
+        " ./data/ginrummy.sqlite3 in this directory); it changes nothing.",
+    )
     replay.add_argument("match_id")
     replay.add_argument(
         "--at", type=_event_number, default=None, help="event number, from 1 (default: last)"
@@ -103,14 +108,62 @@ async def _migrate(url: str | None) -> None:
 
 
 async def _replay(match_id: str, at: int | None) -> int:
-    from infra.replay import render_replay
+    """Print a finished match; refuse, naming the database read, anything else.
+
+    It reads only: no migration (an older server may still use a database behind this
+    code's schema, and a newer one's is refused as ``serve`` refuses it), and no
+    ``data/`` directory made for a SQLite file that is not there (run from another
+    directory, that is the likely mistake). An
+    active match is refused because the text shows both hands and the stock, which
+    stay secret until the match is over (the server's replay endpoint refuses too).
+    """
+    from domain.match import fold
+    from infra.database import describe, resolve_url, sqlite_file
+    from infra.migrate import schema_revisions
+    from infra.replay import load_match, player_names, render
+    from infra.sql_event_store import translate_errors
     from infra.store import open_store
 
-    store = await open_store()
+    url = resolve_url(create_dirs=False)
+    where = describe(url)
+    file = sqlite_file(url)
+    if file is not None and not file.exists():
+        sys.stderr.write(
+            f"ginrummy replay: no_database: there is no SQLite file {file}; run this where"
+            " the server runs (beside its data/ directory) or set GINRUMMY_DATABASE_URL\n"
+        )
+        return 1
+    with translate_errors():
+        revision, head = await schema_revisions(url)
+    if revision != head:
+        sys.stderr.write(
+            f"ginrummy replay: schema_behind: {where} is at schema revision {revision or 'none'},"
+            f" this version reads {head}: start this version's server once (it migrates the"
+            " database), then replay\n"
+        )
+        return 1
+    store = await open_store(url, migrate=False)
     try:
-        rendered = await render_replay(store, match_id, at)
+        try:
+            recorded = await load_match(store, match_id)
+        except StreamNotFound:
+            sys.stderr.write(
+                f"ginrummy replay: stream_not_found: no match {match_id!r} in {where}\n"
+            )
+            return 1
+        events = [r.match_event for r in recorded]
+        final = fold(events)
+        if final.settlement is None:
+            sys.stderr.write(
+                f"ginrummy replay: match_not_finished: match {match_id!r} ({where}) is still"
+                f" being played ({len(events)} events so far); replay prints finished matches"
+                " only, because it shows both hands and the stock\n"
+            )
+            return 1
+        names = await player_names(store, final.players)
     finally:
         await store.close()
+    rendered = render(events, at, names)
     sys.stdout.write(rendered if rendered.endswith("\n") else rendered + "\n")
     return 0
 

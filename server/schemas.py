@@ -222,10 +222,17 @@ class ActionResponse(msgspec.Struct, frozen=True):
 
 
 class EventsPage(msgspec.Struct, frozen=True):
-    """``complete`` is true once the match is over and events are shown unredacted."""
+    """One page of a match's log.
+
+    ``complete`` is true once the match is over and events are shown unredacted; it
+    says nothing about paging. ``more`` says whether events follow this page: a client
+    reads the whole log by asking again with ``after`` set to the last version it got
+    until ``more`` is false (a long match has more events than one page may hold).
+    """
 
     events: list[VersionedEvent]
     complete: bool
+    more: bool
 
 
 class ReplayResponse(msgspec.Struct, frozen=True):

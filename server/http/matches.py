@@ -161,7 +161,8 @@ class MatchesController(Controller):
             events = [VersionedEvent(version=r.version, event=r.match_event) for r in page]
         else:
             events = versioned(page, seat)
-        return EventsPage(events=events, complete=complete)
+        more = after + limit < len(record.events)
+        return EventsPage(events=events, complete=complete, more=more)
 
     @get(
         "/{match_id:str}/replay",

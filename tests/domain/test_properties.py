@@ -226,7 +226,7 @@ def test_redacted_events_hide_the_opponents_cards_and_the_deck(
 
 # --- scoring, recomputed from the rules table ---------------------------------------------
 
-TABLE = {  # RULES.md presets: gin, undercut, big gin, box, match, shutout bonus
+TABLE = {  # docs/rules.md presets: gin, undercut, big gin, box, match, shutout bonus
     "arcadia": (25, 25, None, 25, 100, None),
     "arkadium": (20, 10, None, 20, 100, 200),
     "classic": (25, 25, 31, 25, 0, None),

@@ -1,8 +1,8 @@
-"""Every row of RULES.md's scoring table, per preset, played through the decider.
+"""Every row of docs/rules.md's scoring table, per preset, played through the decider.
 
 Each test deals hands chosen here (seat 0 is the non-dealer, seat 1 the dealer unless
 said otherwise) and plays commands with ``apply``. The expected numbers are worked
-out by hand from RULES.md in the comments; none is computed by the engine.
+out by hand from docs/rules.md in the comments; none is computed by the engine.
 """
 
 from __future__ import annotations

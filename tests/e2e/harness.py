@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -141,16 +142,50 @@ class Player:
         result: dict[str, Any] = response.json()
         return result
 
-    async def events(self, match_id: str) -> dict[str, Any]:
-        response = await self.client.get(f"/v1/matches/{match_id}/events?limit=1000")
-        assert response.status_code == 200, response.text
-        result: dict[str, Any] = response.json()
-        return result
+    async def events(self, match_id: str, limit: int = 1000) -> dict[str, Any]:
+        """The whole log, page by page as a client must read it (one page may not hold it).
+
+        Returns the last page's fields with ``events`` holding every page's events.
+        """
+        events: list[dict[str, Any]] = []
+        while True:
+            response = await self.client.get(
+                f"/v1/matches/{match_id}/events",
+                params={"after": events[-1]["version"] if events else 0, "limit": limit},
+            )
+            assert response.status_code == 200, response.text
+            page: dict[str, Any] = response.json()
+            events += page["events"]
+            if not page["more"]:
+                return {**page, "events": events}
+            assert page["events"], "a page that says more follows holds events"
 
 
 def as_action(legal: dict[str, Any]) -> dict[str, Any]:
     """A legal command from the view, as a client action (no seat)."""
     return {k: v for k, v in legal.items() if k != "seat" and v is not None}
+
+
+async def play_out(player: Player, match: dict[str, Any], seed: int = 23) -> int:
+    """Seat 0 ends a hand whenever it may, else plays at random, to the match's end.
+
+    Returns the last version. Knocking at once keeps matches short (a few dozen
+    actions), for tests that need a finished match rather than a good game.
+    """
+    rng = random.Random(seed)
+    view, version = match["view"], match["version"]
+    for _ in range(3000):
+        if view["phase"] == "match_over":
+            return int(version)
+        legal = view["legal"]
+        ending = [a for a in legal if a["type"] in ("gin", "big_gin", "knock")]
+        response = await player.act(
+            match["match_id"], as_action(ending[0] if ending else rng.choice(legal)), version
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        view, version = body["view"], body["version"]
+    raise AssertionError("match did not finish")
 
 
 async def wait_for(predicate: Any, timeout: float = 10.0) -> None:

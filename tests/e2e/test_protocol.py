@@ -17,7 +17,7 @@ import websockets
 from domain.melds import arrange
 from infra.migrate import upgrade
 from tests.e2e.conftest import BACKENDS
-from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action
+from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action, play_out
 
 
 async def step(player: Player, match_id: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -335,6 +335,7 @@ async def test_the_cli_replays_a_match_from_the_store(
 ) -> None:
     player = await Player.create(server.url)
     match = await player.new_match(seed="cli")
+    await play_out(player, match)  # the CLI prints finished matches only
     env = {**os.environ, "GINRUMMY_DATABASE_URL": database_url}
     shown = subprocess.run(
         [str(GINRUMMY), "replay", match["match_id"], "--at", "2"],
@@ -349,6 +350,7 @@ async def test_the_cli_replays_a_match_from_the_store(
         [str(GINRUMMY), "replay", "no-such-match"], env=env, capture_output=True, text=True
     )
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert "no match 'no-such-match' in the " in missing.stderr, "it names the database read"
     await player.close()
 
 

@@ -64,7 +64,7 @@ async def _interleave(store: SqlEventStore, played, rng: random.Random, on_step=
 
 
 def _expected_stats(played) -> dict[str, Counter[str]]:
-    """Statistics counted straight from the events, the way RULES.md words them."""
+    """Statistics counted straight from the events, the way docs/rules.md words them."""
     stats: dict[str, Counter[str]] = {}
     for _, players, batches in played:
         for p in players:

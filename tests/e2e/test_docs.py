@@ -39,6 +39,9 @@ SKIP_MARKERS = {
     ),
     "make test": "runs the whole test suite, of which this test is a part",
     "ginrummy serve": "starts servers (one on PostgreSQL); the test starts its own",
+    "examples/bot.py": (
+        "the bot plays until it is stopped; tests/e2e/test_bots.py runs it as a subprocess"
+    ),
 }
 
 #: Every skipped block (file, first line) with its reason, as the test expects them.
@@ -47,6 +50,10 @@ EXPECTED_SKIPS = {
         "README.md",
         "make run    # installs the server into .venv, migrates ./data/ginrummy.sqlite3, serves http://127.0.0.1:8000",
     ): "make run",
+    (
+        "README.md",
+        ".venv/bin/python examples/bot.py --name SimpleBot      # prints its id and token, then plays",
+    ): "examples/bot.py",
     (
         "docs/configuration.md",
         "ginrummy serve                                   # SQLite at ./data/ginrummy.sqlite3, port 8000",

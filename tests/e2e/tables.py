@@ -49,6 +49,8 @@ async def follow(url: str, player: Player, match_id: str, seen: Recorder) -> Non
     ) as ws:
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if frame["type"] == "ping":
+                await ws.send(json.dumps({"type": "pong"}))  # a silent socket is closed
             seen.add(frame["version"], frame)
             if (frame.get("view") or {}).get("phase") == "match_over":
                 return

@@ -1,0 +1,103 @@
+"""The independent leak check over many random person-vs-person matches.
+
+Two seats and a spectator follow each match on their own sockets while both seats play
+random legal moves over HTTP; once the match is over, every message each of the three
+received is checked against the complete log by the oracle in ``secrecy.py``, which
+knows nothing of the server's redaction code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+import websockets
+
+from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
+from tests.e2e.secrecy import Recorder, states_by_version
+from tests.e2e.tables import follow, join, open_table, pick
+
+
+async def spectate(url: str, seen: Recorder) -> None:
+    async with websockets.connect(url) as ws:
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if frame["type"] == "ping":
+                await ws.send(json.dumps({"type": "pong"}))
+            seen.add(frame["version"], frame)
+            if (frame.get("view") or {}).get("phase") == "match_over":
+                return
+
+
+async def play_randomly(
+    seats: tuple[Player, Player], match_id: str, rng: random.Random, seen: tuple[Recorder, Recorder]
+) -> dict[str, Any]:
+    """Both seats act whenever their view lets them (in random order between hands)."""
+    to_act = [0, 1]
+    for _ in range(5_000):
+        seat = rng.choice(to_act)
+        answer = await seats[seat].view(match_id)
+        seen[seat].add(answer["version"], answer["view"])
+        view = answer["view"]
+        if view["phase"] == "match_over":
+            return view
+        if not view["legal"]:
+            to_act = [1 - seat]
+            continue
+        # Most moves toward ending the hand, the rest random, so hands end by knocks as
+        # well as washes and a match ends in reasonable time.
+        action = pick(view, rng) if rng.random() < 0.8 else as_action(rng.choice(view["legal"]))
+        reply = await seats[seat].act(match_id, action, answer["version"])
+        assert reply.status_code == 200, reply.text
+        body = reply.json()
+        seen[seat].add_action_response(body)
+        to_act = body["view"]["to_act"] or [0, 1]
+        if body["version"] % 9 == 0:
+            page = await seats[seat].events(match_id)
+            if not page["complete"]:
+                for item in page["events"]:
+                    seen[seat].add(item["version"], item["event"])
+    raise AssertionError("the match did not finish")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_random_matches_between_two_people_leak_nothing_to_anyone(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    checked = 0
+    try:
+        for game in range(6):
+            rules = {"preset": ("arcadia", "arkadium", "classic")[game % 3], "target": 20}
+            table = await open_table(host, rules=rules, private=game % 2 == 1)
+            joined = await join(guest, table["table_id"], invite_code=table["invite_code"])
+            match_id = joined.json()["match"]["match_id"]
+            http_seen = (Recorder(), Recorder())
+            ws_seen = (Recorder(), Recorder())
+            watched = Recorder()
+            code = f"?watch_code={table['watch_code']}" if table["watch_code"] else ""
+            tasks = [
+                asyncio.create_task(follow(server.ws_url, p, match_id, ws_seen[seat]))
+                for seat, p in enumerate((host, guest))
+            ]
+            tasks.append(
+                asyncio.create_task(
+                    spectate(f"{server.ws_url}/v1/matches/{match_id}/watch{code}", watched)
+                )
+            )
+            await wait_for(lambda w=ws_seen, s=watched: all(r.messages for r in (*w, s)))
+            await play_randomly((host, guest), match_id, random.Random(game), http_seen)
+            await asyncio.wait_for(asyncio.gather(*tasks), 30)
+            states = states_by_version((await host.events(match_id))["events"])
+            for seat in (0, 1):
+                checked += http_seen[seat].assert_no_leaks(states, seat)
+                checked += ws_seen[seat].assert_no_leaks(states, seat)
+            checked += watched.assert_no_leaks(states, seat=None)
+        assert checked > 1000
+    finally:
+        await host.close()
+        await guest.close()

@@ -110,5 +110,5 @@ async def test_a_step_the_database_refuses_changes_nothing_and_says_why(
     await _execute(empty_url, "DROP TABLE snapshots")
     with caplog.at_level(logging.INFO, logger="ginrummy.migrate"):
         await upgrade_async(empty_url)
-    assert await _revision(empty_url) == "0004"
-    assert "migrated from revision 0002 to 0004" in caplog.text
+    assert await _revision(empty_url) == "0005"
+    assert "migrated from revision 0002 to 0005" in caplog.text

@@ -51,6 +51,7 @@ from infra.schema import commands, events, log_head
 NOTIFY_CHANNEL = "ginrummy_events"  # NOTIFY payload: only the new last position
 
 FaultHook = Callable[[str], Awaitable[None]]
+OwnListener = Callable[[int, int], None]  # (first, last) positions a commit of this store took
 
 
 class SqlEventStore:
@@ -64,8 +65,10 @@ class SqlEventStore:
         # the commit, to hold a transaction open or to fail at the worst moment.
         self.fault_hook: FaultHook | None = None
         self._wakeups: set[asyncio.Event] = set()
+        self._own_listeners: set[OwnListener] = set()
         self._queue: list[_Pending] = []
         self._committer: asyncio.Task[None] | None = None
+        self._committing: asyncio.Future[None] | None = None
 
     # --- writing ---------------------------------------------------------------------
 
@@ -98,6 +101,7 @@ class SqlEventStore:
         """Commit waiting appends, up to GROUP_SIZE per transaction, until none wait."""
         while self._queue:
             group, self._queue = self._queue[:GROUP_SIZE], self._queue[GROUP_SIZE:]
+            self._committing = asyncio.get_running_loop().create_future()
             try:
                 await self._commit_group(group)
             except BaseException as error:  # the whole transaction failed: so did each append
@@ -110,6 +114,19 @@ class SqlEventStore:
                         if not request.result.done():
                             request.result.set_exception(StoreUnavailable("the store closed"))
                     raise
+            finally:
+                self._committing.set_result(None)
+
+    async def settled(self) -> None:
+        """Wait until the group commit in flight, if any, has finished and said so.
+
+        A reader that finds this store's rows in a result while their commit has not yet
+        told the own-listeners waits here: groups commit one at a time, so the commit
+        that wrote them is the one in flight (or is done).
+        """
+        committing = self._committing
+        if committing is not None and not committing.done():
+            await asyncio.shield(committing)
 
     async def _commit_group(self, group: list[_Pending]) -> None:
         """One transaction for the whole group, in a fixed number of round trips.
@@ -123,19 +140,25 @@ class SqlEventStore:
         now = datetime.now(UTC)
         requests = [pending.request for pending in group]
         with translate_errors():
-            if self.is_postgres and self.fault_hook is None:
-                async with self.engine.connect() as conn:
-                    conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            async with self.engine.connect() as conn:
+                if self.is_postgres and self.fault_hook is None:
+                    await conn.execution_options(isolation_level="AUTOCOMMIT")
                     decided = await append_group(conn, requests, now)
-            elif self.is_postgres:
-                async with self.write_transaction() as conn:
-                    decided = await append_group(conn, requests, now)
-                    await self.fault_hook("before_commit")  # type: ignore[misc]
-            else:
-                async with self.write_transaction() as conn:
-                    decided = await _commit_statements(conn, requests, now)
-                    if self.fault_hook is not None:
-                        await self.fault_hook("before_commit")
+                else:
+                    await conn.execution_options(**{IMMEDIATE: True})
+                    async with conn.begin():
+                        if self.is_postgres:
+                            decided = await append_group(conn, requests, now)
+                        else:
+                            decided = await _commit_statements(conn, requests, now)
+                        if self.fault_hook is not None:
+                            await self.fault_hook("before_commit")
+                # Committed. Said at once, before the connection goes back to the pool
+                # (on SQLite that is an await), so a tailer of this store learns that
+                # these positions are its own before it could read them.
+                if decided.head != decided.start:
+                    for listener in tuple(self._own_listeners):
+                        listener(decided.start + 1, decided.head)
         for pending, outcome in zip(group, decided.outcomes, strict=True):
             future = pending.result
             if future.done():
@@ -206,6 +229,17 @@ class SqlEventStore:
 
     def remove_wakeup(self, flag: asyncio.Event) -> None:
         self._wakeups.discard(flag)
+
+    def add_own_listener(self, listener: OwnListener) -> None:
+        """Call ``listener(first, last)`` with the positions of every group this store commits.
+
+        Called right after the commit, before the appends' callers hear of it: a tailer
+        uses it to skip what this process wrote instead of reading it back.
+        """
+        self._own_listeners.add(listener)
+
+    def remove_own_listener(self, listener: OwnListener) -> None:
+        self._own_listeners.discard(listener)
 
     def _wake(self) -> None:
         for flag in self._wakeups:

@@ -117,6 +117,10 @@ class LogTailer:
         if time.monotonic() - self._last_read >= self.poll_interval:
             forced = True
         while True:
+            if self.skip_own:
+                # A NOTIFY of our own commit can arrive before the commit's answer: let
+                # that commit say its positions are ours before deciding what to read.
+                await self.store.settled()
             self._skip_own()
             ahead = self._own[0][0] if self._own else None
             if ahead is None and not forced and self.position >= self._known:

@@ -1,6 +1,7 @@
 """Server throughput and latency over real HTTP and WebSocket, on PostgreSQL.
 
     python -m benchmarks.bench_server [--seconds 15] [--clients 1,16,64] [--database-url URL]
+                                      [--code DIR] [--no-ceiling] [--no-write] [--json FILE]
 
 For each concurrency level, that many clients each play their own match against the
 easy AI (a new one when it ends), choosing uniformly among their legal actions, as
@@ -16,6 +17,14 @@ append's transaction, so an upper bound on commit→socket) to the frame's arriv
 The server runs as one ``ginrummy serve`` process (one uvicorn worker) on a fresh
 PostgreSQL database that is dropped afterwards; the load generator shares the machine.
 Results go to stdout and ``benchmarks/RESULTS-server.md``.
+
+After each client count, ``pgbench`` runs ``benchmarks/pgbench_append.sql`` (what one
+append must do, with no lock of its own; ``benchmarks/ceiling.py``) with as many
+clients for as long, on the same database and machine, while the server idles: the
+ceiling is half its tps (an action is two appends), and ratio = actions/s ÷ ceiling.
+The server's own CPU time over each level (from /proc) gives the CPU per action.
+``--code DIR`` runs the server from another checkout (its code on PYTHONPATH), so the
+same harness measures, say, the previous commit beside this one.
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from typing import Any
 import httpx
 import websockets
 
+from benchmarks import ceiling
 from infra.scratch_database import create_scratch_database, drop_scratch_database
 from infra.store import open_store
 
@@ -68,9 +78,13 @@ def free_port() -> int:
         return port
 
 
-def start_server(database_url: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    database_url: str, workdir: Path, code: Path | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "GINRUMMY_DATABASE_URL": database_url, "GINRUMMY_LOG_LEVEL": "warning"}
+    if code is not None:  # that checkout's packages shadow this one's editable install
+        env["PYTHONPATH"] = str(code)
     log = (workdir / f"server-{port}.log").open("ab")
     proc = subprocess.Popen(
         [str(GINRUMMY), "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -90,6 +104,24 @@ def start_server(database_url: str, workdir: Path) -> tuple[subprocess.Popen[byt
         time.sleep(0.2)
     proc.kill()
     raise RuntimeError("server did not start; see " + str(workdir))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def commit_of(code: Path) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(code), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    dirty = subprocess.run(
+        ["git", "-C", str(code), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return (out.stdout.strip() or "unknown") + ("+dirty" if dirty else "")
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -194,6 +226,14 @@ async def throughput(url: str, clients: int, seconds: float, keyed: bool) -> dic
     }
 
 
+async def level(url: str, pid: int, clients: int, seconds: float, keyed: bool) -> dict[str, float]:
+    """One throughput row, with the server's CPU milliseconds per action over it."""
+    before = cpu_seconds(pid)
+    row = await throughput(url, clients, seconds, keyed)
+    row["cpu_ms"] = (cpu_seconds(pid) - before) * 1000 / max(1, row["actions"])
+    return row
+
+
 async def ws_delivery(
     database_url: str, appender: str, other: str, matches: int, actions: int
 ) -> dict[str, list[float]]:
@@ -260,10 +300,11 @@ async def ws_delivery(
 
 def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args: Any) -> str:
     load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
+    code = Path(args.code) if args.code else ROOT
     lines = [
         "# Server benchmark (issue 5)",
         "",
-        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC with "
+        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, server code at commit {commit_of(code)}, with "
         f"`python -m benchmarks.bench_server --seconds {args.seconds} --clients {args.clients}` "
         f"on {platform.machine()}, {os.cpu_count()} CPUs (shared with the load generator), "
         f"Python {platform.python_version()}, PostgreSQL (local, fresh database), one "
@@ -282,15 +323,23 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         "server binds the key to the request before acting (one more write; a retry is "
         "answered from the log).",
         "",
+        "Ceiling: `pgbench -f benchmarks/pgbench_append.sql` with as many clients, right "
+        "after the level, same database: tps / 2 (an action is two appends); ratio = "
+        "actions/s ÷ ceiling. Server CPU: the server process's user+system time over the "
+        "level ÷ actions.",
+        "",
         "| concurrent clients | Idempotency-Key | actions | actions/s | p50 ms | p95 ms | p99 ms "
-        "| non-200 |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| non-200 | server CPU ms/action | ceiling actions/s | ratio |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
+        top = row.get("ceiling")
         lines.append(
             f"| {row['clients']:.0f} | {'yes' if row['keyed'] else 'no'} | "
             f"{row['actions']:.0f} | {row['per_second']:.0f} | "
-            f"{row['p50']:.1f} | {row['p95']:.1f} | {row['p99']:.1f} | {row['errors']:.0f} |"
+            f"{row['p50']:.1f} | {row['p95']:.1f} | {row['p99']:.1f} | {row['errors']:.0f} | "
+            f"{row['cpu_ms']:.2f} | "
+            + (f"{top:.0f} | {row['per_second'] / top:.2f} |" if top else "– | – |")
         )
     lines += [
         "",
@@ -318,16 +367,28 @@ async def run(args: Any) -> str:
     database_url = await create_scratch_database(base, "ginrummy_bench")
     workdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
     procs = []
+    code = Path(args.code) if args.code else None
+    with_ceiling = not args.no_ceiling and ceiling.available()
     try:
-        proc, url = start_server(database_url, workdir)
+        if with_ceiling:
+            await ceiling.prepare(database_url)
+        proc, url = start_server(database_url, workdir, code)
         procs.append(proc)
         rows = []
         for clients in [int(c) for c in args.clients.split(",")]:
-            for keyed in (False, True):
-                row = await throughput(url, clients, args.seconds, keyed)
+            measured = [
+                await level(url, proc.pid, clients, args.seconds, keyed) for keyed in (False, True)
+            ]
+            if with_ceiling:
+                tps = await asyncio.to_thread(ceiling.measure, database_url, clients, args.seconds)
+                for row in measured:
+                    row["ceiling"] = tps / 2
+            for row in measured:
                 print(json.dumps(row), flush=True)
-                rows.append(row)
-        second, other_url = start_server(database_url, workdir)
+            rows += measured
+        if args.json:
+            Path(args.json).write_text(json.dumps(rows, indent=1))
+        second, other_url = start_server(database_url, workdir, code)
         procs.append(second)
         delivery = await ws_delivery(database_url, url, other_url, args.ws_matches, 40)
         for label, values in delivery.items():
@@ -346,6 +407,9 @@ def main() -> None:
     parser.add_argument("--ws-matches", type=int, default=8)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--no-write", action="store_true", help="do not write RESULTS-server.md")
+    parser.add_argument("--code", default=None, help="run the server from this checkout")
+    parser.add_argument("--no-ceiling", action="store_true", help="skip the pgbench ceiling")
+    parser.add_argument("--json", default=None, help="also write the throughput rows here")
     args = parser.parse_args()
     text = asyncio.run(run(args))
     print(text)

@@ -46,6 +46,15 @@ class Plan:
     head: int = 0
 
 
+@dataclass
+class Decided:
+    """What a group's transaction did: the head before and after, and each answer."""
+
+    start: int
+    head: int
+    outcomes: list[AppendResult | InfraError]
+
+
 def plan(
     group: list[AppendRequest],
     versions: dict[str, int],
@@ -103,22 +112,38 @@ def _decide(
     first = commands.get(request.command_id) if request.command_id is not None else None
     if first is not None:
         if first.stream_id != request.stream_id:
-            return IdempotencyMismatch(
-                f"command id {request.command_id!r} was already used on another stream"
-            )
+            return used_on_another_stream(request)
         if request.command_hash is not None and first.command_hash != request.command_hash:
-            return IdempotencyMismatch(
-                f"command id {request.command_id!r} was already used with a different payload"
-            )
+            return used_with_another_payload(request)
         return AppendResult(
             first.stream_id, first.first_version, first.last_version, first.last_position, True
         )
     current = versions.get(request.stream_id, 0)
     if current != request.expected_version:
-        return ConcurrencyConflict(
-            f"stream {request.stream_id!r} is at version {current}, not {request.expected_version}",
-            stream_id=request.stream_id,
-            expected=request.expected_version,
-            actual=current,
-        )
+        return conflict(request, current)
     return None
+
+
+# The refusals, shared with the PostgreSQL function's answers (infra/append_pg.py), so
+# both paths refuse in the same words.
+
+
+def used_on_another_stream(request: AppendRequest) -> IdempotencyMismatch:
+    return IdempotencyMismatch(
+        f"command id {request.command_id!r} was already used on another stream"
+    )
+
+
+def used_with_another_payload(request: AppendRequest) -> IdempotencyMismatch:
+    return IdempotencyMismatch(
+        f"command id {request.command_id!r} was already used with a different payload"
+    )
+
+
+def conflict(request: AppendRequest, current: int) -> ConcurrencyConflict:
+    return ConcurrencyConflict(
+        f"stream {request.stream_id!r} is at version {current}, not {request.expected_version}",
+        stream_id=request.stream_id,
+        expected=request.expected_version,
+        actual=current,
+    )

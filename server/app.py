@@ -139,7 +139,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             hub.publish(recorded.stream_id, recorded.version)
 
         poll = None if store.is_postgres else settings.tail_poll_ms / 1000
-        tailer = LogTailer(store, await store.last_position(), on_event, poll_interval=poll)
+        tailer = LogTailer(
+            store, await store.last_position(), on_event, poll_interval=poll, skip_own=True
+        )
         await tailer.start()
         projections = projector(store)
         projecting = asyncio.create_task(keep_projections_current(projections), name="projections")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import UTC, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
-from infra.event_store import RecordedEvent
-from infra.schema import events
+from domain.events import encode_event, event_type
+from infra.event_store import AppendResult, RecordedEvent
+from infra.schema import events, log_head
 from infra.sql_event_store import SqlEventStore
 from infra.store import open_store
 from infra.tailer import STOP_GRACE_S, LogTailer
@@ -119,3 +121,150 @@ async def test_stop_ends_the_tailer_whenever_it_comes(store: SqlEventStore) -> N
         stopping = asyncio.create_task(tailer.stop())
         done, _ = await asyncio.wait({stopping}, timeout=STOP_GRACE_S + 2)
         assert done, "stop() did not end the tailer"
+
+
+async def test_a_tailer_skipping_its_own_appends_reads_only_what_others_wrote(
+    store: SqlEventStore, db_url: str
+) -> None:
+    # The server's tailer: its process publishes its own appends, so the tailer must
+    # step over them unread and still deliver every other process's event, in order.
+    delivered: list[int] = []
+
+    async def collect(event: RecordedEvent) -> None:
+        delivered.append(event.position)
+
+    other = await open_store(db_url, migrate=False)
+    tailer = LogTailer(store, 0, collect, poll_interval=0.05, skip_own=True)
+    theirs: list[int] = []
+    try:
+        await tailer.start()
+        mine, yours = stream(), stream()
+        await store.append(mine, 0, batch(2))
+        theirs += _positions(await other.append(yours, 0, batch(1)))
+        await store.append(mine, 2, batch(1))
+        theirs += _positions(await other.append(yours, 1, batch(2)))
+        await store.append(mine, 3, batch(3))
+        await _until(lambda: tailer.position == 9)
+    finally:
+        await tailer.stop()
+        await other.close()
+    assert tailer.position == 9
+    assert delivered == theirs == [3, 5, 6]  # never its own: they were not read back
+
+
+async def test_skipping_its_own_keeps_every_other_event_under_concurrent_writers(
+    store: SqlEventStore, db_url: str
+) -> None:
+    rng = random.Random(20261201)
+    delivered: list[int] = []
+
+    async def collect(event: RecordedEvent) -> None:
+        delivered.append(event.position)
+
+    other = await open_store(db_url, migrate=False)
+    tailer = LogTailer(store, 0, collect, poll_interval=0.05, skip_own=True)
+    written: dict[str, list[int]] = {"mine": [], "theirs": []}
+
+    async def writer(index: int) -> None:
+        target, whose = (store, "mine") if index % 2 else (other, "theirs")
+        s, version = stream(), 0
+        for _ in range(25):
+            result = await target.append(s, version, batch(rng.randint(1, 3)))
+            version = result.last_version
+            written[whose] += _positions(result)
+            await asyncio.sleep(rng.random() * 0.004)
+
+    try:
+        await tailer.start()
+        await asyncio.gather(*(writer(i) for i in range(6)))
+        last = await store.last_position()
+        await _until(lambda: tailer.position >= last)
+    finally:
+        await tailer.stop()
+        await other.close()
+    assert sorted(written["mine"] + written["theirs"]) == list(range(1, last + 1))
+    assert tailer.position == last
+    assert delivered == sorted(written["theirs"])  # in order, none twice, none missed
+
+
+async def test_skipping_its_own_still_recovers_an_event_whose_notify_was_lost(
+    store: SqlEventStore,
+) -> None:
+    # Another process's event that came with no NOTIFY (written here by hand): the
+    # tailer reads it when its own next range shows a gap below, and by the poll when
+    # nothing follows.
+    delivered: list[int] = []
+
+    async def collect(event: RecordedEvent) -> None:
+        delivered.append(event.position)
+
+    tailer = LogTailer(store, 0, collect, poll_interval=0.3, skip_own=True)
+    try:
+        await tailer.start()
+        await store.append(stream(), 0, batch(1))
+        await _until(lambda: tailer.position == 1)
+        await _append_silently(store, 2)
+        await store.append(stream(), 0, batch(1))  # position 3, ours: 2 lies below it
+        await _until(lambda: tailer.position == 3)
+        assert delivered == [2]
+        await _append_silently(store, 4)  # nothing follows: the poll finds it
+        await _until(lambda: tailer.position == 4)
+    finally:
+        await tailer.stop()
+    assert delivered == [2, 4]
+
+
+def _positions(result: AppendResult) -> list[int]:
+    first = result.last_position - (result.last_version - result.first_version)
+    return list(range(first, result.last_position + 1))
+
+
+async def _append_silently(store: SqlEventStore, position: int) -> None:
+    """One event at ``position`` as another process would write it, minus the NOTIFY."""
+    async with store.write_transaction() as conn:
+        head = await conn.scalar(
+            select(log_head.c.position).where(log_head.c.id == 1).with_for_update()
+        )
+        assert head == position - 1
+        await conn.execute(
+            insert(events).values(
+                position=position,
+                stream_id=stream(),
+                version=1,
+                type=event_type(batch(1)[0]),
+                schema_version=type(batch(1)[0]).schema_version,
+                payload=encode_event(batch(1)[0]).decode(),
+                recorded_at=datetime.now(UTC),
+            )
+        )
+        await conn.execute(update(log_head).where(log_head.c.id == 1).values(position=position))
+
+
+async def test_a_tailer_skipping_its_own_reads_none_of_its_rows(store: SqlEventStore) -> None:
+    # Even when the NOTIFY of an append reaches the tailer before the append's answer
+    # reaches the store (it often does on PostgreSQL), the tailer reads none of it back.
+    rows_read: list[int] = []
+    read_all = store.read_all
+
+    async def counting(after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        found = await read_all(after_position, limit)
+        rows_read.extend(e.position for e in found)
+        return found
+
+    store.read_all = counting  # type: ignore[method-assign]
+
+    async def ignore(event: RecordedEvent) -> None:
+        pass
+
+    tailer = LogTailer(store, 0, ignore, poll_interval=0.05, skip_own=True)
+    s = stream()
+    try:
+        await tailer.start()
+        for version in range(60):
+            await store.append(s, version, batch(1))
+            await asyncio.sleep(0.003)
+        await _until(lambda: tailer.position == 60)
+    finally:
+        await tailer.stop()
+    assert tailer.position == 60
+    assert rows_read == []

@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 CardText = Annotated[str, Meta(pattern=r"^[A2-9TJQK][CDHS]$", examples=["7H"])]
 PresetName = Literal["arcadia", "arkadium", "classic"]
-Level = Literal["easy", "medium", "hard"]
+Level = Literal["easy", "medium", "hard", "baseline"]
 
 
 class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):

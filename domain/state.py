@@ -51,6 +51,7 @@ class HandState(msgspec.Struct, frozen=True):
     knock: Knocked | None = None
     knock_melds: tuple[Meld, ...] = ()
     layoffs: tuple[tuple[Card, int], ...] = ()
+    pile_draws: int = 0  # face-up cards taken this hand, the up-card included
 
     @property
     def up_card(self) -> Card:

@@ -121,6 +121,7 @@ class CustomRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     shutout_bonus: BigScore | UnsetType | None = UNSET
     winner_by: Literal["first_to_target", "highest_total"] | UnsetType = UNSET
     oklahoma: bool | UnsetType = UNSET
+    pile_draw_limit: Annotated[int, Meta(ge=1, le=1000)] | UnsetType | None = UNSET
 
     def overrides(self) -> dict[str, object]:
         return {

@@ -33,7 +33,7 @@ from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.deck import deal_salt, deck_commitment, seed_commitment, shuffled_deck
 from domain.events import Dealt, HandScored, HandWashed, MatchStarted
 from domain.match import apply, evolve
-from domain.rules import PRESETS, knock_limit_for
+from domain.rules import PRESETS, Rules, knock_limit_for
 from domain.state import MatchState
 from domain.views import PlayerView, player_view
 
@@ -62,9 +62,19 @@ class Game:
     a_won_match: float  # 1, 0 (hands mode: 1 if A won the hand, 0.5 for a wash)
 
 
-def hand_state(seed: str, dealer: int, players: tuple[str, str], rules_name: str) -> MatchState:
-    """A one-hand game dealt from ``seed``, ``dealer`` to deal, as every tournament deal starts."""
-    rules = PRESETS[rules_name]
+def hand_state(
+    seed: str,
+    dealer: int,
+    players: tuple[str, str],
+    rules_name: str,
+    *,
+    rules: Rules | None = None,
+) -> MatchState:
+    """A one-hand game dealt from ``seed``, ``dealer`` to deal, as every tournament deal starts.
+
+    ``rules`` replaces the preset (a study of one rule's parameter).
+    """
+    rules = PRESETS[rules_name] if rules is None else rules
     state = evolve(
         None,
         MatchStarted(

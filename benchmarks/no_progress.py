@@ -7,7 +7,7 @@ AIs); ``--limit 1000`` sets the limit out of reach, which measures the natural
 distribution the presets' limit was chosen from (docs/rules.md).
 
     python -m benchmarks.no_progress --levels baseline,easy,medium --deals 2000 --seed np-1
-    python -m benchmarks.no_progress --levels hard,medium --deals 100 --limit 1000
+    python -m benchmarks.no_progress --levels hard,medium --only hard --deals 100 --limit 1000
 """
 
 from __future__ import annotations
@@ -71,12 +71,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", default="no-progress")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="arcadia")
     parser.add_argument("--limit", type=int, default=None, help="override the preset's limit")
+    parser.add_argument("--only", default=None, help="only the pairings this level plays in")
     opts = parser.parse_args(argv)
     levels = opts.levels.split(",")
     limit = opts.limit or PRESETS[opts.rules].pile_draw_limit
     print(f"rules {opts.rules}, pile_draw_limit {limit}, seed {opts.seed}, {opts.deals} deals")
     every = Tally()
     for pair in itertools.combinations_with_replacement(levels, 2):
+        if opts.only and opts.only not in pair:
+            continue
         began = time.perf_counter()
         tally = play_pairing(
             pair, f"{opts.seed}:{pair[0]}:{pair[1]}", opts.deals, opts.rules, limit

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 import uuid
 import weakref
@@ -23,13 +24,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from domain.ai import choose
+from domain.ai.clock import cap_hits
 from domain.commands import AnySeatCommand, StartMatch
 from domain.errors import DomainError
 from domain.events import Event, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Rules
 from domain.state import MatchState
-from domain.views import player_view, redact
+from domain.views import PlayerView, player_view, redact
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, EventStore, RecordedEvent
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
@@ -41,6 +43,8 @@ AI_PREFIX = "ai:"
 CACHE_SIZE = 2000  # matches kept folded in memory...
 CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long matches count
 APPENDS_IN_FLIGHT = 16
+
+log = logging.getLogger("ginrummy.ai")
 
 
 @dataclass
@@ -59,6 +63,18 @@ class MatchRecord:
 
 def ai_level(state: MatchState) -> str:
     return state.players[AI_SEAT].removeprefix(AI_PREFIX)
+
+
+def _choose_counting(
+    level: str, view: PlayerView, seed: str, cap_ms: float | None
+) -> tuple[AnySeatCommand, bool]:
+    """The AI's command, and whether its time cap cut the thinking short.
+
+    Runs in the worker thread, where ``cap_hits`` counts this decision alone.
+    """
+    before = cap_hits()
+    command = choose(level, view, seed, time_budget_ms=cap_ms)  # type: ignore[arg-type]
+    return command, cap_hits() > before
 
 
 def ai_seed(match_seed: str, version: int) -> str:
@@ -309,13 +325,23 @@ class MatchService:
             pending: list[Event] = []
             while state.to_act() == (AI_SEAT,):
                 view = player_view(state, AI_SEAT)
-                command = await asyncio.to_thread(
-                    choose,
-                    ai_level(state),  # type: ignore[arg-type]
+                level = ai_level(state)
+                command, capped = await asyncio.to_thread(
+                    _choose_counting,
+                    level,
                     view,
                     ai_seed(state.seed, state.version),
-                    time_budget_ms=self.ai_time_cap_ms,
+                    self.ai_time_cap_ms,
                 )
+                if capped:
+                    log.warning(
+                        "AI %s reached its %s ms time cap in match %s at version %s; "
+                        "it decided on less work than usual",
+                        level,
+                        self.ai_time_cap_ms,
+                        match_id,
+                        state.version,
+                    )
                 state, events = apply(state, command)
                 pending.extend(events)
             if not pending:

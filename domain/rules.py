@@ -41,7 +41,7 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return self.big_gin_bonus is not None
 
 
-PILE_DRAW_LIMIT = 60  # the presets' limit; the measurements behind it are in docs/rules.md
+PILE_DRAW_LIMIT = 100  # the presets' limit; the measurements behind it are in docs/rules.md
 
 PRESETS: dict[str, Rules] = {
     "arcadia": Rules(pile_draw_limit=PILE_DRAW_LIMIT),

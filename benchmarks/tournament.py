@@ -29,11 +29,12 @@ from typing import NamedTuple
 from tqdm import tqdm
 
 from domain.ai import LEVELS, choose
+from domain.ai.clock import cap_hits
 from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.deck import deal_salt, deck_commitment, seed_commitment, shuffled_deck
 from domain.events import Dealt, HandScored, HandWashed, MatchStarted
 from domain.match import apply, evolve
-from domain.rules import PRESETS, knock_limit_for
+from domain.rules import PRESETS, Rules, knock_limit_for
 from domain.state import MatchState
 from domain.views import PlayerView, player_view
 
@@ -49,6 +50,7 @@ class Side:
     undercut: int = 0  # of its knocks, how many were undercut
     undercuts_made: int = 0
     think_ms: list[float] = field(default_factory=list)
+    cap_hits: int = 0  # decisions the time cap cut short (each one may differ between runs)
 
 
 @dataclass
@@ -62,9 +64,19 @@ class Game:
     a_won_match: float  # 1, 0 (hands mode: 1 if A won the hand, 0.5 for a wash)
 
 
-def hand_state(seed: str, dealer: int, players: tuple[str, str], rules_name: str) -> MatchState:
-    """A one-hand game dealt from ``seed``, ``dealer`` to deal, as every tournament deal starts."""
-    rules = PRESETS[rules_name]
+def hand_state(
+    seed: str,
+    dealer: int,
+    players: tuple[str, str],
+    rules_name: str,
+    *,
+    rules: Rules | None = None,
+) -> MatchState:
+    """A one-hand game dealt from ``seed``, ``dealer`` to deal, as every tournament deal starts.
+
+    ``rules`` replaces the preset (a study of one rule's parameter).
+    """
+    rules = PRESETS[rules_name] if rules is None else rules
     state = evolve(
         None,
         MatchStarted(
@@ -220,9 +232,11 @@ def _play(job: Job) -> Game:
         seat = state.to_act()[0]
         view = player_view(state, seat)
         with overridden(a_only if sides[seat] is a else ()):
+            hits = cap_hits()
             began = time.perf_counter()
             command = choose(levels[seat], view, f"{game_seed}:{seat}", time_budget_ms=budget)  # type: ignore[arg-type]
             sides[seat].think_ms.append((time.perf_counter() - began) * 1000)
+            sides[seat].cap_hits += cap_hits() - hits
         state, _ = apply(state, command)
         if state.settlement is not None:  # a big enough hand ends even a one-hand game
             last = state.last_result
@@ -322,7 +336,10 @@ def report(opts: argparse.Namespace, games: list[Game], seconds: float) -> str:
             f"{sum(s.undercut for s in sides) / max(knocks, 1):.1%} of its knocks, "
             f"undercuts made {sum(s.undercuts_made for s in sides) / max(hands, 1):.1%} of hands"
         )
-        lines.append(f"  think time: {_percentiles([t for s in sides for t in s.think_ms])}")
+        lines.append(
+            f"  think time: {_percentiles([t for s in sides for t in s.think_ms])}; "
+            f"time cap reached {sum(s.cap_hits for s in sides)} times"
+        )
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ Seat = int
 DrawSource = Literal["stock", "discard"]
 KnockKind = Literal["knock", "gin", "big_gin"]
 HandOutcome = Literal["knock", "undercut", "gin", "big_gin"]
+WashReason = Literal["stock", "no_progress"]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
@@ -122,12 +123,18 @@ class HandScored(Event, tag="hand_scored", frozen=True):
 
 
 class HandWashed(Event, tag="hand_washed", frozen=True):
-    """Two stock cards left and nobody knocked: no score, no box, same dealer redeals."""
+    """A hand nobody won: no score, no box, same dealer redeals.
+
+    ``reason`` is ``stock`` (two stock cards left and nobody knocked), the only wash
+    there was before the no-progress rule and so the meaning of an event without the
+    field; or ``no_progress`` (the rules' ``pile_draw_limit`` was reached).
+    """
 
     hand_number: int
     hands: tuple[tuple[Card, ...], tuple[Card, ...]]
     deck: tuple[Card, ...]
     salt: str
+    reason: WashReason = "stock"
 
 
 class HandAcknowledged(Event, tag="hand_acknowledged", frozen=True):

@@ -40,6 +40,7 @@ from domain.events import (
     Resigned,
     UpCardPassed,
     UpCardTaken,
+    WashReason,
 )
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
 from domain.rules import knock_limit_for, validate
@@ -47,6 +48,8 @@ from domain.scoring import match_over, score_hand, settle
 from domain.state import HandState, MatchState, Move
 
 WASH_AT = 2  # a discard that leaves this many stock cards, with no knock, washes the hand
+# The no-progress rule washes the hand at the discard after the rules' ``pile_draw_limit``-th
+# face-up card was taken: the seat that made that draw may still knock or go gin with it.
 
 
 # --- decide ------------------------------------------------------------------------
@@ -158,11 +161,22 @@ def _draw_discard(state: MatchState, hand: HandState, cmd: c.DrawDiscard) -> lis
 def _discard(state: MatchState, hand: HandState, cmd: c.Discard) -> list[Event]:
     _require_phase(hand, "discard")
     discarded = Discarded(seat=cmd.seat, card=_card_to_play(hand, cmd.seat, cmd.card))
+    limit = state.rules.pile_draw_limit
     if len(hand.stock) > WASH_AT:
-        return [discarded]
+        if limit is None or hand.pile_draws < limit:
+            return [discarded]
+        reason: WashReason = "no_progress"
+    else:
+        reason = "stock"
     after = evolve(state, discarded).hand
     assert after is not None
-    washed = HandWashed(hand_number=hand.number, hands=after.hands, deck=hand.deck, salt=hand.salt)
+    washed = HandWashed(
+        hand_number=hand.number,
+        hands=after.hands,
+        deck=hand.deck,
+        salt=hand.salt,
+        reason=reason,
+    )
     return [discarded, washed]
 
 
@@ -423,6 +437,7 @@ def _evolve_hand(hand: HandState, event: Event) -> HandState:
             taken=event.card,
             known=_seat_pair(hand.known, seat, (*hand.known[seat], event.card)),
             moves=(*hand.moves, Move(seat, "take_up_card", event.card)),
+            pile_draws=hand.pile_draws + 1,
         )
     if isinstance(event, UpCardPassed):
         passes = hand.up_card_passes + 1
@@ -449,6 +464,7 @@ def _evolve_hand(hand: HandState, event: Event) -> HandState:
             phase="discard",
             stock_only=False,
             taken=event.card if from_pile else None,
+            pile_draws=hand.pile_draws + int(from_pile),
             known=_seat_pair(hand.known, seat, (*hand.known[seat], event.card))
             if from_pile
             else hand.known,

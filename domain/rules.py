@@ -30,16 +30,24 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     shutout_bonus: int | None = None
     winner_by: WinnerBy = "first_to_target"
     oklahoma: bool = False
+    # The no-progress rule: the hand is washed after this many face-up cards were taken
+    # (the up-card included). ``None``, the default, is off: a match recorded before the
+    # rule existed has no such field in its MatchStarted, and must replay as it was
+    # played. Every preset switches it on explicitly (docs/rules.md).
+    pile_draw_limit: int | None = None
 
     @property
     def big_gin(self) -> bool:
         return self.big_gin_bonus is not None
 
 
+PILE_DRAW_LIMIT = 100  # the presets' limit; the measurements behind it are in docs/rules.md
+
 PRESETS: dict[str, Rules] = {
-    "arcadia": Rules(),
+    "arcadia": Rules(pile_draw_limit=PILE_DRAW_LIMIT),
     "arkadium": Rules(
         name="arkadium",
+        pile_draw_limit=PILE_DRAW_LIMIT,
         gin_bonus=20,
         undercut_bonus=10,
         box_bonus=20,
@@ -50,6 +58,7 @@ PRESETS: dict[str, Rules] = {
         big_gin_bonus=31,
         match_bonus=0,
         winner_by="highest_total",
+        pile_draw_limit=PILE_DRAW_LIMIT,
     ),
 }
 
@@ -62,14 +71,16 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "target": (1, 10000),
     "match_bonus": (0, 10000),
     "shutout_bonus": (0, 10000),
+    "pile_draw_limit": (1, 1000),
 }
+_OPTIONAL = ("big_gin_bonus", "shutout_bonus", "pile_draw_limit")
 
 
 def validate(rules: Rules) -> Rules:
     """The rule set itself, or InvalidRules naming the first field out of range."""
     for field, (low, high) in _BOUNDS.items():
         value = getattr(rules, field)
-        if value is None and field in ("big_gin_bonus", "shutout_bonus"):
+        if value is None and field in _OPTIONAL:
             continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidRules(f"{field} must be an integer, got {value!r}")

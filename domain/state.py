@@ -52,6 +52,7 @@ class HandState(msgspec.Struct, frozen=True):
     knock_melds: tuple[Meld, ...] = ()
     layoffs: tuple[tuple[Card, int], ...] = ()
     acknowledged: tuple[int, ...] = ()  # seats that have seen the result (hand_over)
+    pile_draws: int = 0  # face-up cards taken this hand, the up-card included
 
     @property
     def up_card(self) -> Card:

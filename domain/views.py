@@ -30,7 +30,11 @@ from domain.state import MatchState, Move, Phase
 
 
 class PlayerView(msgspec.Struct, frozen=True):
-    """A seat's whole picture of the match; the AI plays from exactly this."""
+    """A seat's whole picture of the match; the AI plays from exactly this.
+
+    ``pile_draws`` against ``pile_draw_limit`` (``None``: the rule is off) shows how
+    close the hand is to being washed by the no-progress rule.
+    """
 
     match_id: str
     seat: int
@@ -51,6 +55,8 @@ class PlayerView(msgspec.Struct, frozen=True):
     discard_pile: tuple[Card, ...]
     stock_size: int
     up_card_passes: int
+    pile_draws: int
+    pile_draw_limit: int | None
     moves: tuple[Move, ...]
     knock: Knocked | None
     knock_melds: tuple[Meld, ...]
@@ -92,6 +98,8 @@ def player_view(state: MatchState, seat: int) -> PlayerView:
         discard_pile=hand.pile,
         stock_size=len(hand.stock),
         up_card_passes=hand.up_card_passes,
+        pile_draws=hand.pile_draws,
+        pile_draw_limit=state.rules.pile_draw_limit,
         moves=tuple(redact_move(m, seat) for m in hand.moves),
         knock=hand.knock,
         knock_melds=hand.knock_melds,

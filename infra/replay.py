@@ -175,6 +175,9 @@ def _describe(
             f" hands won {event.boxes[0]}-{event.boxes[1]}",
         ]
     if isinstance(event, HandWashed):
+        if event.reason == "no_progress":
+            limit = after.rules.pile_draw_limit
+            return [f"{tag} the hand is washed: {limit} face-up cards taken and nobody knocked"]
         return [f"{tag} the hand is washed: two stock cards left and nobody knocked"]
     if isinstance(event, MatchSettled):
         return [

@@ -28,7 +28,9 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "400",
         "Upper bound on the hard AI's thinking time for one decision, in milliseconds "
         "(its decisions measure p95 15–45 ms here, depending on the day; the cap only guards "
-        "the worst case).",
+        "the worst case: hard's work is bounded by a count, and a decision the cap cuts short "
+        "is logged as a warning on `ginrummy.ai`, since it may differ from the same decision "
+        "on an idle machine).",
     ),
     (
         "max_body_bytes",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 import uuid
 import weakref
@@ -24,13 +25,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from domain.ai import choose
+from domain.ai.clock import cap_hits
 from domain.commands import AnySeatCommand, StartMatch
 from domain.errors import DomainError
 from domain.events import Event, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Rules
 from domain.state import MatchState
-from domain.views import player_view, redact
+from domain.views import PlayerView, player_view, redact
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, EventStore, RecordedEvent
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
@@ -40,6 +42,8 @@ AI_PREFIX = "ai:"
 CACHE_SIZE = 2000  # matches kept folded in memory...
 CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long matches count
 APPENDS_IN_FLIGHT = 16
+
+log = logging.getLogger("ginrummy.ai")
 
 
 @dataclass
@@ -63,6 +67,18 @@ def is_house_ai(player: str) -> bool:
 def ai_seat_to_act(state: MatchState) -> int | None:
     """The first seat the server must play now (a house AI's), or None."""
     return next((seat for seat in state.to_act() if is_house_ai(state.players[seat])), None)
+
+
+def _choose_counting(
+    level: str, view: PlayerView, seed: str, cap_ms: float | None
+) -> tuple[AnySeatCommand, bool]:
+    """The AI's command, and whether its time cap cut the thinking short.
+
+    Runs in the worker thread, where ``cap_hits`` counts this decision alone.
+    """
+    before = cap_hits()
+    command = choose(level, view, seed, time_budget_ms=cap_ms)  # type: ignore[arg-type]
+    return command, cap_hits() > before
 
 
 def ai_seed(match_seed: str, version: int) -> str:
@@ -333,13 +349,23 @@ class MatchService:
             pending: list[Event] = []
             while (seat := ai_seat_to_act(state)) is not None:
                 view = player_view(state, seat)
-                command = await asyncio.to_thread(
-                    choose,
-                    state.players[seat].removeprefix(AI_PREFIX),  # type: ignore[arg-type]
+                level = state.players[seat].removeprefix(AI_PREFIX)
+                command, capped = await asyncio.to_thread(
+                    _choose_counting,
+                    level,
                     view,
                     ai_seed(state.seed, state.version),
-                    time_budget_ms=self.ai_time_cap_ms,
+                    self.ai_time_cap_ms,
                 )
+                if capped:
+                    log.warning(
+                        "AI %s reached its %s ms time cap in match %s at version %s; "
+                        "it decided on less work than usual",
+                        level,
+                        self.ai_time_cap_ms,
+                        match_id,
+                        state.version,
+                    )
                 state, events = apply(state, command)
                 pending.extend(events)
             if not pending:

@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 CardText = Annotated[str, Meta(pattern=r"^[A2-9TJQK][CDHS]$", examples=["7H"])]
 PresetName = Literal["arcadia", "arkadium", "classic"]
-Level = Literal["easy", "medium", "hard"]
+Level = Literal["easy", "medium", "hard", "baseline"]
 PlayerKind = Literal["person", "bot", "ai"]
 
 
@@ -128,6 +128,7 @@ class CustomRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     shutout_bonus: BigScore | UnsetType | None = UNSET
     winner_by: Literal["first_to_target", "highest_total"] | UnsetType = UNSET
     oklahoma: bool | UnsetType = UNSET
+    pile_draw_limit: Annotated[int, Meta(ge=1, le=1000)] | UnsetType | None = UNSET
 
     def overrides(self) -> dict[str, object]:
         return {

@@ -6,12 +6,12 @@ import random
 from collections.abc import Callable
 from typing import Literal
 
-from domain.ai import easy, hard, medium
+from domain.ai import baseline, easy, hard, medium
 from domain.commands import AnySeatCommand
 from domain.views import PlayerView
 
-Level = Literal["random", "easy", "medium", "hard"]
-LEVELS: tuple[Level, ...] = ("random", "easy", "medium", "hard")
+Level = Literal["random", "easy", "medium", "hard", "baseline"]
+LEVELS: tuple[Level, ...] = ("random", "easy", "medium", "hard", "baseline")
 
 Player = Callable[[PlayerView, random.Random, float | None], AnySeatCommand]
 
@@ -23,6 +23,7 @@ def _random(view: PlayerView, rng: random.Random, budget_ms: float | None) -> An
 
 _PLAYERS: dict[str, Player] = {
     "random": _random,
+    "baseline": baseline.play,
     "easy": easy.play,
     "medium": medium.play,
     "hard": hard.play,

@@ -22,6 +22,12 @@ from domain.views import PlayerView
 HOLD_FOR_GIN_STOCK = 20  # hold a knock for gin only while the stock has this many cards
 HOLD_FOR_GIN_DEADWOOD = 2  # ...and only when the knock would leave this little deadwood
 TAKE_UNMELDED_SAVING = 1  # take a face-up card that melds nothing if it saves this much
+# Never take back a card it threw this hand. With the take rule above, two mediums could
+# swap the same three cards for ever (issue 21); a seat that never retakes its own
+# discards throws a different card each pile-only turn, so such a run of turns ends
+# within 52 turns whatever the opponent does. ``--set medium.RETAKE_OWN_DISCARD=1``
+# plays the old rule, for comparison.
+RETAKE_OWN_DISCARD = False
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
@@ -43,6 +49,8 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
 def _draw(view: PlayerView) -> AnySeatCommand:
     top = tactics.top_of_pile(view)
     if top is None or not tactics.can_take_pile(view):
+        return tactics.decline_pile(view)
+    if not RETAKE_OWN_DISCARD and top in tactics.thrown_by_me(view):
         return tactics.decline_pile(view)
     mask = tactics.masks(view.hand)
     now = deadwood_of_mask(mask)

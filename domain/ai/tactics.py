@@ -37,6 +37,15 @@ def take_pile(view: PlayerView) -> AnySeatCommand:
     return kind(view.seat)
 
 
+def thrown_by_me(view: PlayerView) -> frozenset[Card]:
+    """The cards this seat has discarded this hand (public: every discard is face up)."""
+    return frozenset(
+        move.card
+        for move in view.moves
+        if move.seat == view.seat and move.action == "discard" and move.card is not None
+    )
+
+
 def decline_pile(view: PlayerView) -> AnySeatCommand:
     return PassUpCard(view.seat) if view.phase == "up_card" else DrawStock(view.seat)
 

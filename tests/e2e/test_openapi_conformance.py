@@ -97,7 +97,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     check(await player.client.patch(me, json={"name": "renamed"}), "/v1/players/{player_id}")
     check(await stranger.client.patch(me, json={"name": "x"}), "/v1/players/{player_id}")  # 403
     rng = random.Random(7)
-    for level in ("easy", "medium", "hard"):
+    for level in ("easy", "medium", "hard", "baseline"):
         response = await player.client.post(
             "/v1/matches",
             json={"level": level, "seed": f"conform-{level}", "rules": {"target": 25}},

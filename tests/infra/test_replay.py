@@ -8,14 +8,15 @@ from functools import cache
 
 import pytest
 
-from domain.commands import StartMatch
-from domain.events import Event
+from domain.commands import Discard, DrawDiscard, StartMatch, TakeUpCard
+from domain.events import Event, MatchStarted
 from domain.match import apply, evolve
 from domain.rules import make_rules
 from domain.state import MatchState
 from infra.errors import StreamNotFound
-from infra.replay import load_match, render_replay, state_at
+from infra.replay import load_match, render, render_replay, state_at
 from infra.sql_event_store import SqlEventStore
+from tests.domain.builders import dealt_event, deck_for
 from tests.infra.helpers import _choose, stream
 
 MATCHES = 200
@@ -123,3 +124,31 @@ async def test_render_replay_stops_anywhere_even_before_the_first_deal(
 async def test_replay_of_an_unknown_match_is_stream_not_found(store: SqlEventStore) -> None:
     with pytest.raises(StreamNotFound):
         await render_replay(store, stream())
+
+
+def test_render_names_the_no_progress_wash() -> None:
+    """A hand the no-progress rule washed reads as such, not as a stock wash."""
+    rules = make_rules("arcadia", pile_draw_limit=3)
+    started = MatchStarted(
+        match_id="np", players=("p", "ai:easy"), rules=rules, seed_commitment="c", seed="s"
+    )
+    state = evolve(None, started)
+    deal = dealt_event(
+        state,
+        deck_for("AC 3D 5H 7S 9C JD KH 2S 4D 6C", "QD 8H TS 2D 4H 6S 8C TC QS AH", "KS"),
+        0,
+    )
+    state = evolve(state, deal)
+    log: list[Event] = [started, deal]
+    for command in (
+        TakeUpCard(1),
+        Discard(1, "6C"),
+        DrawDiscard(0),
+        Discard(0, "AH"),
+        DrawDiscard(1),
+        Discard(1, "KS"),
+    ):
+        state, events = apply(state, command)
+        log.extend(events)
+    assert state.phase == "hand_over"
+    assert "3 face-up cards taken and nobody knocked" in render(log)

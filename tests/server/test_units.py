@@ -9,6 +9,7 @@ import pytest
 
 from domain import commands
 from domain import errors as domain_errors
+from domain.rules import make_rules
 from infra import errors as infra_errors
 from server.auth import bearer_token, hash_token, new_token
 from server.config import SETTINGS_TABLE, Settings, settings_markdown
@@ -79,6 +80,19 @@ def test_every_action_maps_to_the_seat_command_of_the_same_type() -> None:
 def test_custom_rules_pass_only_the_fields_given() -> None:
     rules = msgspec.convert({"preset": "classic", "big_gin_bonus": None, "target": 50}, CustomRules)
     assert rules.overrides() == {"big_gin_bonus": None, "target": 50}
+
+
+@pytest.mark.parametrize(
+    ("given", "limit"),
+    [({}, 100), ({"pile_draw_limit": 40}, 40), ({"pile_draw_limit": None}, None)],
+)
+def test_a_custom_rule_set_keeps_changes_or_drops_the_no_progress_limit(
+    given: dict[str, object], limit: int | None
+) -> None:
+    rules = msgspec.convert({"preset": "arkadium", "target": 50, **given}, CustomRules)
+    assert make_rules("arkadium", **rules.overrides()).pile_draw_limit == limit
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert({"preset": "arkadium", "pile_draw_limit": 0}, CustomRules)
 
 
 def test_tokens_are_random_and_only_their_hash_is_kept() -> None:

@@ -29,7 +29,9 @@ export function resultPanel(view, result, knock, me, { showScores = true } = {})
       'div',
       { class: 'result', 'data-testid': 'hand-result' },
       h('h2', {}, `Hand ${result.hand_number} is washed`),
-      h('p', {}, 'The stock ran down to two cards and nobody knocked: no points, no box. The same dealer deals again.'),
+      h('p', {}, result.reason === 'no_progress'
+        ? `The hand made no progress: ${view.rules.pile_draw_limit} face-up cards were taken and nobody knocked. No points, no box. The same dealer deals again.`
+        : 'The stock ran down to two cards and nobody knocked: no points, no box. The same dealer deals again.'),
       [0, 1].map((seat) => h('div', { class: 'result-hand' }, h('div', { class: 'label' }, who(seat)), cardGroup(byRank(result.hands[seat])))),
     );
   }

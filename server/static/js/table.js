@@ -123,7 +123,10 @@ function piles(view, ui) {
       },
       under ? cardFace(under, { classes: 'under' }) : null,
       top ? cardFace(top, { classes: `top ${flashPile}` }) : h('span', { class: 'card empty' }),
-      h('span', { class: 'count' }, `${view.discard_pile.length} in pile`),
+      h('span', { class: 'count', title: view.pile_draw_limit ? 'Face-up cards taken this hand; at the limit the hand is washed' : undefined },
+        view.pile_draw_limit
+          ? `${view.discard_pile.length} in pile, ${view.pile_draws} of ${view.pile_draw_limit} taken`
+          : `${view.discard_pile.length} in pile`),
     ),
   ];
 }

@@ -37,7 +37,7 @@ export function narrate(event, players, me) {
     case 'hand_scored':
       return `${headline(event, players, me)}.`;
     case 'hand_washed':
-      return `Hand ${event.hand_number} washed: no score.`;
+      return `Hand ${event.hand_number} washed${event.reason === 'no_progress' ? ' (no progress)' : ''}: no score.`;
     case 'match_settled':
       return `${who(event.winner)} won the match, ${event.totals[0]} to ${event.totals[1]}.`;
     default:

@@ -54,6 +54,7 @@ from server.problems import handle_exception
 from server.services import Services
 from server.tables import TableService
 from server.ws.live import finish_actions, live, live_over_plain_http
+from server.ws.lobby import lobby_live, lobby_over_plain_http
 from server.ws.watch import watch, watch_over_plain_http
 
 log = logging.getLogger("ginrummy.server")
@@ -194,6 +195,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             live_over_plain_http,
             watch,
             watch_over_plain_http,
+            lobby_live,
+            lobby_over_plain_http,
             create_static_files_router(
                 path="/", directories=[static_dir], html_mode=True, include_in_schema=False
             ),

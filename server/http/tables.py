@@ -61,6 +61,30 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
     )
 
 
+async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
+    """The lobby's list: public open tables, newest first, from the lobby projection."""
+    rows = await services.tables.open_tables(rules, limit)
+    return [
+        TableView(
+            table_id=row.table_id,
+            host=await _player(services, row.host),
+            rules=msgspec.json.decode(row.rules, type=Rules),
+            private=False,
+            rated=False,
+            status="open",
+            opened_at=_iso(row.opened_ms),
+            expires_at=_iso(row.expires_ms),
+            guest=None,
+            match_id=None,
+            invite_code=None,
+            watch_code=None,
+            invitee=None,
+            rematch_of=None,
+        )
+        for row in rows
+    ]
+
+
 class TablesController(Controller):
     path = "/v1/tables"
     tags = ("tables",)
@@ -109,28 +133,7 @@ class TablesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         del player  # any player may browse; the list is the same for all
-        rows = await services.tables.open_tables(rules, limit)
-        return TableList(
-            tables=[
-                TableView(
-                    table_id=row.table_id,
-                    host=await _player(services, row.host),
-                    rules=msgspec.json.decode(row.rules, type=Rules),
-                    private=False,
-                    rated=False,
-                    status="open",
-                    opened_at=_iso(row.opened_ms),
-                    expires_at=_iso(row.expires_ms),
-                    guest=None,
-                    match_id=None,
-                    invite_code=None,
-                    watch_code=None,
-                    invitee=None,
-                    rematch_of=None,
-                )
-                for row in rows
-            ]
-        )
+        return TableList(tables=await public_table_views(services, rules, limit))
 
     @get(
         "/{table_id:str}",

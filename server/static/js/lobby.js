@@ -1,11 +1,12 @@
 // The lobby: open a table (public or private), browse and join the public ones, share an
-// invite link, challenge a player found by name, answer challenges. The player stream
-// (WS /v1/me/live) says when a match of ours starts, so the page then opens it.
+// invite link, challenge a player found by name, answer challenges. The list is live
+// (WS /v1/tables/live); the player stream (WS /v1/me/live) says when a match of ours
+// starts, or a challenge comes, so the page then opens it or shows it.
 import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { problemText, toast } from './ui.js';
 
-const lobby = { stream: null, poll: null, waiting: null, root: null };
+const lobby = { stream: null, list: null, tables: new Map(), poll: null, waiting: null, root: null };
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
 const refName = (ref) => (ref.kind === 'bot' ? `${ref.name} (bot)` : ref.name);
@@ -25,8 +26,49 @@ async function ensurePlayer() {
 export function closeLobby() {
   if (lobby.stream) lobby.stream.close();
   lobby.stream = null;
+  if (lobby.list) lobby.list.close();
+  lobby.list = null;
   clearInterval(lobby.poll);
   lobby.poll = null;
+}
+
+/** The live list (WS /v1/tables/live): the whole list, then each table that opens or closes. */
+function listen(player) {
+  if (lobby.list) return;
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const socket = new WebSocket(`${scheme}://${location.host}/v1/tables/live?token=${encodeURIComponent(player.token)}`);
+  lobby.list = socket;
+  socket.addEventListener('message', (message) => {
+    const frame = JSON.parse(message.data);
+    if (frame.type === 'tables') lobby.tables = new Map(frame.tables.map((t) => [t.table_id, t]));
+    else if (frame.type === 'table') lobby.tables.set(frame.table.table_id, frame.table);
+    else if (frame.type === 'table_closed') lobby.tables.delete(frame.table_id);
+    else if (frame.type === 'ping') socket.send('{"type":"pong"}');
+    else return;
+    renderTables(player);
+  });
+  socket.addEventListener('close', () => {
+    if (lobby.list === socket) lobby.list = null; // the next refresh reconnects
+  });
+}
+
+function renderTables(player) {
+  const tables = [...lobby.tables.values()].sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
+  fill(
+    $('#open-tables'),
+    tables.length
+      ? tables.map((t) =>
+          h(
+            'li',
+            {},
+            `${refName(t.host)} · ${t.rules.name} to ${t.rules.target} `,
+            t.host.id === player.id
+              ? h('span', { class: 'hint' }, '(your table)')
+              : h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
+          ),
+        )
+      : h('li', { class: 'hint' }, 'No open tables: open one and wait, or share an invite link.'),
+  );
 }
 
 /** The player stream: a match that starts for us opens at once. */
@@ -93,7 +135,7 @@ export function showLobby(root, invite = null) {
   );
   if (player) follow(player);
   refresh();
-  lobby.poll = setInterval(refresh, 2000);
+  lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
 }
 
 async function enter(event, root, invite) {
@@ -112,22 +154,8 @@ async function refresh() {
   const player = savedPlayer();
   if (!player) return;
   try {
-    const [{ tables }, { challenges }] = await Promise.all([api.tables(), api.challenges()]);
-    fill(
-      $('#open-tables'),
-      tables.length
-        ? tables.map((t) =>
-            h(
-              'li',
-              {},
-              `${refName(t.host)} · ${t.rules.name} to ${t.rules.target} `,
-              t.host.id === player.id
-                ? h('span', { class: 'hint' }, '(your table)')
-                : h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
-            ),
-          )
-        : h('li', { class: 'hint' }, 'No open tables: open one and wait, or share an invite link.'),
-    );
+    listen(player);
+    const { challenges } = await api.challenges();
     const incoming = challenges.filter((c) => c.invitee && c.invitee.id === player.id);
     fill(
       $('#incoming'),

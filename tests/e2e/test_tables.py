@@ -303,3 +303,32 @@ async def test_a_challenge_is_for_its_invitee_alone_and_refusals_change_nothing(
     finally:
         for p in (host, invitee, other):
             await p.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_move_and_a_resignation_at_once_leave_nothing_after_the_settlement(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        for _ in range(8):
+            table = await open_table(host)
+            match_id = (await join(guest, table["table_id"])).json()["match"]["match_id"]
+            view = (await host.view(match_id))["view"]
+            mover, resigner = (host, guest) if view["to_act"] == [0] else (guest, host)
+            legal = (await mover.view(match_id))["view"]["legal"]
+            move, resign = await asyncio.gather(
+                mover.act(match_id, {"type": legal[0]["type"]}),
+                resigner.act(match_id, {"type": "resign"}),
+            )
+            assert resign.status_code == 200, resign.text
+            assert move.status_code in (200, 422), move.text
+            if move.status_code == 422:
+                assert move.json()["rule"] == "match_over"
+            kinds = [e["event"]["type"] for e in (await host.events(match_id))["events"]]
+            assert kinds[-2:] == ["resigned", "match_settled"], kinds
+            assert kinds.count("match_settled") == 1
+    finally:
+        await host.close()
+        await guest.close()

@@ -79,10 +79,15 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, workdir: Path, code: Path | None = None
+    database_url: str, workdir: Path, code: Path | None = None, workers: int = 1
 ) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "GINRUMMY_DATABASE_URL": database_url, "GINRUMMY_LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        "GINRUMMY_DATABASE_URL": database_url,
+        "GINRUMMY_LOG_LEVEL": "warning",
+        "GINRUMMY_WORKERS": str(workers),
+    }
     if code is not None:  # that checkout's packages shadow this one's editable install
         env["PYTHONPATH"] = str(code)
     log = (workdir / f"server-{port}.log").open("ab")
@@ -107,9 +112,19 @@ def start_server(
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used so far (Linux /proc)."""
+    """User + system CPU time the process and its workers have used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(child) for child in children_of(pid))
+
+
+def children_of(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (the server's workers, when it runs several)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
 
 
 def commit_of(code: Path) -> str:
@@ -308,7 +323,7 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         f"`python -m benchmarks.bench_server --seconds {args.seconds} --clients {args.clients}` "
         f"on {platform.machine()}, {os.cpu_count()} CPUs (shared with the load generator), "
         f"Python {platform.python_version()}, PostgreSQL (local, fresh database), one "
-        "`ginrummy serve` process (one uvicorn worker). Each client plays its own match "
+        f"`ginrummy serve` with {args.workers} worker process(es). Each client plays its own match "
         f"against the easy AI (rules `{json.dumps(RULES)}`) over its own keep-alive "
         "connection, choosing uniformly among its "
         "legal actions, with no think time (a new match when one ends; the first is made before the clock starts). One action = one `POST /v1/matches/{id}/actions` "
@@ -372,7 +387,7 @@ async def run(args: Any) -> str:
     try:
         if with_ceiling:
             await ceiling.prepare(database_url)
-        proc, url = start_server(database_url, workdir, code)
+        proc, url = start_server(database_url, workdir, code, args.workers)
         procs.append(proc)
         rows = []
         for clients in [int(c) for c in args.clients.split(",")]:
@@ -410,6 +425,9 @@ def main() -> None:
     parser.add_argument("--code", default=None, help="run the server from this checkout")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the pgbench ceiling")
     parser.add_argument("--json", default=None, help="also write the throughput rows here")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server worker processes (GINRUMMY_WORKERS)"
+    )
     args = parser.parse_args()
     text = asyncio.run(run(args))
     print(text)

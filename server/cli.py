@@ -83,20 +83,26 @@ def _serve(host: str | None, port: int | None) -> int:
 
     from server import logs
     from server.app import create_app
-    from server.config import Settings
+    from server.config import Settings, worker_count
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
     # Migrate before the server starts, so an unreachable database is one clear line
     # here rather than a traceback from the lifespan (which migrates again, at no cost).
     asyncio.run(_migrate(settings.database_url or None))
-    uvicorn.run(
-        create_app(settings),
-        host=host or settings.host,
-        port=port or settings.port,
-        log_level=settings.log_level,
-        ws_max_size=settings.ws_max_message_bytes,
-    )
+    workers = worker_count(settings)
+    options = {
+        "host": host or settings.host,
+        "port": port or settings.port,
+        "log_level": settings.log_level,
+        "ws_max_size": settings.ws_max_message_bytes,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
+    else:
+        # Each worker process builds its own app (and store, tailer, caches) from the
+        # same environment; they share only the database, as separate servers do.
+        uvicorn.run("server.app:create_app", factory=True, workers=workers, **options)  # type: ignore[arg-type]
     return 0
 
 

@@ -73,6 +73,15 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ),
     ("log_level", "GINRUMMY_LOG_LEVEL", "info", "Log level (debug, info, warning, error)."),
     (
+        "workers",
+        "GINRUMMY_WORKERS",
+        "0",
+        "Server processes `ginrummy serve` runs on one port. 0: one per core on PostgreSQL, "
+        "one on SQLite (an embedded file takes one writer at a time). Each worker is a "
+        "whole server process sharing the database and the live fan-out, as separate "
+        "servers do.",
+    ),
+    (
         "table_ttl_s",
         "GINRUMMY_TABLE_TTL_S",
         "600",
@@ -102,6 +111,7 @@ class Settings:
     tail_poll_ms: int = 200
     static_dir: str = ""
     log_level: str = "info"
+    workers: int = 0
     table_ttl_s: int = 600
     table_sweep_s: float = 5.0
 
@@ -133,3 +143,12 @@ def settings_markdown() -> str:
         shown = f"`{default}`" if default else "(empty)"
         lines.append(f"| `{var}` | {shown} | {text} |")
     return "\n".join(lines) + "\n"
+
+
+def worker_count(settings: Settings) -> int:
+    """The workers to run: as set, else one per core on PostgreSQL and one on SQLite."""
+    if settings.workers > 0:
+        return settings.workers
+    if settings.database_url.startswith("postgresql"):
+        return os.cpu_count() or 1
+    return 1

@@ -55,6 +55,7 @@ class ServerProcess:
             **os.environ,
             "GINRUMMY_DATABASE_URL": self.database_url,
             "GINRUMMY_LOG_LEVEL": "warning",
+            "GINRUMMY_WORKERS": "1",  # one process per ServerProcess; a test may ask for more
             **self.env,
         }
         log = self.log_path.open("ab")

@@ -12,8 +12,10 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody
 
+from domain.ai import LEVELS
 from domain.rules import PRESETS, make_rules
 from server.http.tables import require_visible, table_view
+from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
 from server.schemas import (
     ChallengeList,
@@ -22,10 +24,17 @@ from server.schemas import (
     TableView,
     strict_body,
 )
-from server.services import services_of
+from server.services import Services, services_of
 
 AnyRequest = Request[Any, Any, Any]
 ChallengeId = FromPath[str]
+
+
+async def _exists(services: Services, player_id: str) -> bool:
+    """A player account, or a house AI level (``ai:hard``), which takes any challenge."""
+    if is_house_ai(player_id):
+        return player_id.removeprefix(AI_PREFIX) in LEVELS
+    return await services.players.get_player(player_id) is not None
 
 
 class ChallengesController(Controller):
@@ -44,11 +53,13 @@ class ChallengesController(Controller):
         self, state: State, request: AnyRequest, data: JSONBody[ChallengeRequest]
     ) -> TableView:
         """Challenge the player ``to`` (by id) under a preset or custom rules; it waits
-        until accepted, declined, cancelled or expired. ``to: null`` opens a public seek."""
+        until accepted, declined, cancelled or expired. ``to: null`` opens a public seek;
+        ``to: "ai:<level>"`` challenges the house AI, which accepts at once (the answer
+        then has the match's id), so a bot can play the house through its stream."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ChallengeRequest)
-        if data.to is not None and await services.players.get_player(data.to) is None:
+        if data.to is not None and not await _exists(services, data.to):
             raise PlayerNotFound(f"no player {data.to!r}")
         if isinstance(data.rules, str):
             rules = PRESETS[data.rules]
@@ -56,6 +67,8 @@ class ChallengesController(Controller):
             rules = make_rules(data.rules.preset, **data.rules.overrides())
         ttl = data.expires_in_s or services.settings.table_ttl_s
         opened = await services.tables.open(player.id, rules, False, ttl, invitee=data.to)
+        if data.to is not None and is_house_ai(data.to):
+            opened = await services.tables.join(opened.table_id, data.to, None)  # it accepts
         return await table_view(services, opened, player.id)
 
     @get(

@@ -14,7 +14,7 @@ from litestar.params import FromPath, JSONBody
 
 from domain.ai import LEVELS
 from domain.rules import PRESETS, make_rules
-from server.http.tables import require_visible, table_view
+from server.http.tables import joined_answer, require_visible, table_view
 from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
 from server.schemas import (
@@ -99,13 +99,7 @@ class ChallengesController(Controller):
         player = await services.authenticate(request.headers.get("authorization"))
         require_visible(await services.tables.load(challenge_id), player.id, None)
         joined = await services.tables.join(challenge_id, player.id, None)
-        assert joined.match_id is not None
-        return JoinedTable(
-            table=await table_view(services, joined, player.id),
-            match=await services.with_seats(
-                await services.matches.view(joined.match_id, player.id)
-            ),
-        )
+        return await joined_answer(services, joined, player.id)
 
     @post(
         "/{challenge_id:str}/decline",

@@ -61,6 +61,15 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
     )
 
 
+async def joined_answer(services: Services, joined: t.TableState, player: str) -> JoinedTable:
+    """The answer to taking a seat: the started table and the guest's view of its match."""
+    assert joined.match_id is not None
+    return JoinedTable(
+        table=await table_view(services, joined, player),
+        match=await services.with_seats(await services.matches.view(joined.match_id, player)),
+    )
+
+
 async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
     """The lobby's list: public open tables, newest first, from the lobby projection."""
     rows = await services.tables.open_tables(rules, limit)
@@ -173,13 +182,7 @@ class TablesController(Controller):
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, JoinTableRequest)
         joined = await services.tables.join(table_id, player.id, data.invite_code)
-        assert joined.match_id is not None
-        return JoinedTable(
-            table=await table_view(services, joined, player.id),
-            match=await services.with_seats(
-                await services.matches.view(joined.match_id, player.id)
-            ),
-        )
+        return await joined_answer(services, joined, player.id)
 
     @post(
         "/{table_id:str}/cancel",

@@ -41,10 +41,10 @@ from server.problems import (
     Unauthorized,
     make_problem,
     problem_for,
-    problem_response,
 )
 from server.schemas import ActionRequest
 from server.services import Services, services_of
+from server.ws.frames import upgrade_required
 
 log = logging.getLogger("ginrummy.ws")
 
@@ -338,11 +338,7 @@ class LiveSession:
 
 @get("/v1/matches/{match_id:str}/live", include_in_schema=False, sync_to_thread=False)
 def live_over_plain_http() -> Response[bytes]:
-    """A plain GET of the socket's address: 426 names the protocol (RFC 9110 §15.5.22)."""
-    problem = make_problem(
-        "upgrade_required", "open a WebSocket to this address; see asyncapi.yaml"
-    )
-    return problem_response(problem, {"Upgrade": "websocket", "Connection": "Upgrade"})
+    return upgrade_required()
 
 
 @websocket("/v1/matches/{match_id:str}/live", name="live")

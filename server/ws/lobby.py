@@ -9,27 +9,25 @@ them all). A table whose time runs out closes when any process records its expir
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
 from litestar import Response, WebSocket, get, websocket
-from litestar.exceptions import WebSocketDisconnect
 
 from domain.errors import TableNotOpened
 from infra.errors import InfraError
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.http.tables import public_table_views, table_view
-from server.problems import ServerError, make_problem, problem_for, problem_response
-from server.services import Services, services_of
+from server.services import Services
 from server.tables import now_ms
+from server.ws.frames import relay, upgrade_required
 
 PING_S = 15.0
 _encoder = msgspec.json.Encoder()
 
 
-async def lobby_frames(services: Services, viewer: str) -> Any:
+async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[str, Any]]:
     """The list, then every change to it, for ever."""
     hose = services.hub.firehose()
     listed: set[str] = set()
@@ -64,42 +62,9 @@ async def lobby_frames(services: Services, viewer: str) -> Any:
 
 @get("/v1/tables/live", include_in_schema=False, sync_to_thread=False)
 def lobby_over_plain_http() -> Response[bytes]:
-    """A plain GET of the socket's address: 426 names the protocol (RFC 9110 §15.5.22)."""
-    problem = make_problem(
-        "upgrade_required", "open a WebSocket to this address; see asyncapi.yaml"
-    )
-    return problem_response(problem, {"Upgrade": "websocket", "Connection": "Upgrade"})
+    return upgrade_required()
 
 
 @websocket("/v1/tables/live", name="lobby-live")
 async def lobby_live(socket: WebSocket[Any, Any, Any]) -> None:
-    await socket.accept()
-    services = services_of(socket.app.state)
-    try:
-        header = socket.headers.get("authorization")
-        if header:
-            player = await services.authenticate(header)
-        else:
-            player = await services.player_for_token(socket.query_params.get("token", ""))
-    except ServerError as exc:
-        problem = problem_for(exc)
-        await socket.send_text(_encoder.encode({"type": "error", "problem": problem}).decode())
-        await socket.close(4000 + problem.status, problem.rule)
-        return
-
-    async def send_frames() -> None:
-        async for frame in lobby_frames(services, player.id):
-            await socket.send_text(_encoder.encode(frame).decode())
-
-    async def read_until_closed() -> None:
-        while True:
-            await socket.receive_text()
-
-    tasks = [asyncio.create_task(send_frames()), asyncio.create_task(read_until_closed())]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        with contextlib.suppress(WebSocketDisconnect, asyncio.CancelledError, OSError):
-            await asyncio.gather(*tasks, return_exceptions=True)
+    await relay(socket, lobby_frames)

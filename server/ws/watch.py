@@ -18,8 +18,9 @@ from litestar.params import FromPath
 from domain.state import MatchState
 from domain.table import same_code
 from server.match_service import MatchRecord
-from server.problems import ServerError, make_problem, problem_response
+from server.problems import ServerError
 from server.services import services_of
+from server.ws.frames import upgrade_required
 from server.ws.live import LiveSession
 
 
@@ -51,11 +52,7 @@ class WatchSession(LiveSession):
 
 @get("/v1/matches/{match_id:str}/watch", include_in_schema=False, sync_to_thread=False)
 def watch_over_plain_http() -> Response[bytes]:
-    """A plain GET of the socket's address: 426 names the protocol (RFC 9110 §15.5.22)."""
-    problem = make_problem(
-        "upgrade_required", "open a WebSocket to this address; see asyncapi.yaml"
-    )
-    return problem_response(problem, {"Upgrade": "websocket", "Connection": "Upgrade"})
+    return upgrade_required()
 
 
 @websocket("/v1/matches/{match_id:str}/watch", name="watch")

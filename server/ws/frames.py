@@ -1,0 +1,69 @@
+"""A socket that only sends: authenticate, then relay an endless stream of frames.
+
+The player stream and the lobby's list are such sockets: the client says nothing that
+matters (any message is read and dropped, a close ends it), the server sends frames
+until the client leaves. The match sockets (``live``, ``watch``) take actions and
+resumes, so they have a session of their own (``live.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import msgspec
+from litestar import Response, WebSocket
+from litestar.exceptions import WebSocketDisconnect
+
+from server.problems import ServerError, make_problem, problem_for, problem_response
+from server.services import Services, services_of
+
+_encoder = msgspec.json.Encoder()
+
+Frames = Callable[[Services, str], AsyncIterator[dict[str, Any]]]
+
+
+def upgrade_required() -> Response[bytes]:
+    """The answer to a plain GET of a socket's address: 426 names the protocol
+    (RFC 9110 §15.5.22)."""
+    problem = make_problem(
+        "upgrade_required", "open a WebSocket to this address; see asyncapi.yaml"
+    )
+    return problem_response(problem, {"Upgrade": "websocket", "Connection": "Upgrade"})
+
+
+async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
+    """Accept, authenticate (bearer header or ``?token=``), then send ``frames_for``'s
+    frames for the player until either side closes; a bad token: an error frame, 4401."""
+    await socket.accept()
+    services = services_of(socket.app.state)
+    try:
+        header = socket.headers.get("authorization")
+        if header:
+            player = await services.authenticate(header)
+        else:
+            player = await services.player_for_token(socket.query_params.get("token", ""))
+    except ServerError as exc:
+        problem = problem_for(exc)
+        await socket.send_text(_encoder.encode({"type": "error", "problem": problem}).decode())
+        await socket.close(4000 + problem.status, problem.rule)
+        return
+
+    async def send_frames() -> None:
+        async for frame in frames_for(services, player.id):
+            await socket.send_text(_encoder.encode(frame).decode())
+
+    async def read_until_closed() -> None:
+        while True:
+            await socket.receive_text()  # anything the client says is a sign of life
+
+    tasks = [asyncio.create_task(send_frames()), asyncio.create_task(read_until_closed())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(WebSocketDisconnect, asyncio.CancelledError, OSError):
+            await asyncio.gather(*tasks, return_exceptions=True)

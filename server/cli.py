@@ -96,6 +96,9 @@ def _serve(host: str | None, port: int | None) -> int:
         "port": port or settings.port,
         "log_level": settings.log_level,
         "ws_max_size": settings.ws_max_message_bytes,
+        # A player stream never ends by itself: on shutdown, wait this long for clients
+        # to leave, then close them (a bot reconnects to the next server and resumes).
+        "timeout_graceful_shutdown": 10,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Logging set-up: no bearer token ever reaches a log line.
+"""Logging set-up: no bearer token, invite code or watch code ever reaches a log line.
 
 A browser's WebSocket cannot send an Authorization header, so the page passes its token
 as ``?token=``; uvicorn would log that URL. At debug level the WebSocket protocol also
@@ -13,7 +13,7 @@ import logging
 import re
 
 _SECRETS = (
-    re.compile(r"(token=)[^&\s\"']+"),
+    re.compile(r"((?:token|invite_code|watch_code)=)[^&\s\"']+"),
     re.compile(r"(bearer\s+)[^\s\"',]+", re.IGNORECASE),
     re.compile(r"([\"']token[\"']\s*:\s*[\"'])[^\"']*"),
 )

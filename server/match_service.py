@@ -35,6 +35,7 @@ from domain.state import MatchState
 from domain.views import PlayerView, player_view, redact
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, EventStore, RecordedEvent
+from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 
@@ -128,6 +129,8 @@ class MatchService:
         without asking the store (a socket woken for version V needs no read if this
         process appended V itself).
         """
+        if match_id.startswith(TABLE_STREAM_PREFIX):
+            raise MatchNotFound(f"no match {match_id!r}")  # a table's stream, not a match's
         cached = self._cache.get(match_id)
         if cached is not None and at_least is not None and cached.state.version >= at_least:
             self._cache.move_to_end(match_id)

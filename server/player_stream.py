@@ -11,7 +11,10 @@ active match where the player is to act.
 Frames (JSON objects, one per line over HTTP):
   ``challenge``         a challenge addressed to you, or sent by you, is open
   ``challenge_closed``  it was accepted (``match_id``), declined, cancelled or expired
-  ``match_started``     a match in which you hold a seat has begun
+  ``match_started``     a match in which you hold a seat has begun (from a table, a
+                        challenge or a rematch; a match you create against the house
+                        AI with POST /v1/matches you know already: it is announced on
+                        the next connect)
   ``your_turn``         a match waits for your move at ``version``
   ``match_finished``    a match of yours is settled
   ``ping``              nothing happened for a while (keeps proxies from closing it)
@@ -28,6 +31,7 @@ from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.http.tables import table_view
+from server.match_service import ai_seat_to_act
 from server.problems import MatchNotFound
 from server.services import Services
 
@@ -115,6 +119,11 @@ class PlayerStream:
             return []
         known = match_id in self.turns
         record = await self.services.matches.load(match_id, at_least=at_least)
+        if ai_seat_to_act(record.state) is not None:
+            # Left for the house AI by a crash between two appends: let it move first,
+            # or a bot waiting for its turn would wait for ever.
+            await self.services.matches.play_ai(match_id)
+            record = await self.services.matches.load(match_id)
         state = record.state
         seat = self._seat(state)
         if seat is None:

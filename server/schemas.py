@@ -196,11 +196,13 @@ class MatchResponse(msgspec.Struct, frozen=True):
 
 
 class SpectatorResponse(msgspec.Struct, frozen=True):
-    """A match as a spectator sees it: only what is public to both seats."""
+    """A match as a spectator sees it: only what is public to both seats, and who sits
+    where (a person, a bot or the house AI)."""
 
     match_id: str
     version: int
     spectators: int
+    seats: tuple[PlayerRef, PlayerRef]
     view: SpectatorView
 
 

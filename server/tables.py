@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Callable
 
 from domain import table as t
-from domain.errors import TableError, TableNotOpened
+from domain.errors import TableError, TableFull, TableNotOpened
 from domain.rules import Rules
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.projections import Projector
@@ -131,7 +131,9 @@ class TableService:
         match; against the house AI it is accepted at once. The k-th offer of a match
         has the table id ``<match id>-r<k>``, so two players who offer at the same moment
         race for one table: the loser finds the winner's offer and accepts it, and one
-        rematch starts, not two. Offering twice returns the offer already standing.
+        rematch starts, not two. Offering twice returns the offer already standing, and
+        accepting twice the rematch that started. The rematch of a private match is
+        private too (new codes, so only its players may watch it).
         """
         state = (await self.matches.load(match_id)).state
         seat = seat_of(state, player)
@@ -143,12 +145,15 @@ class TableService:
             if offer is not None and (offer.status == "started" or offer.host == player):
                 return offer
             if offer is not None:  # the opponent's offer, still open: accept it
-                return await self.join(offer.table_id, player, None)
+                try:
+                    return await self.join(offer.table_id, player, None)
+                except TableFull:
+                    continue  # accepted a moment ago (a double click): it has started
             try:
                 offer = await self.open(
                     player,
                     state.rules,
-                    False,
+                    state.watch_code is not None,  # a private match's rematch stays private
                     ttl_s,
                     invitee=opponent,
                     rematch_of=match_id,

@@ -181,6 +181,9 @@ class TablesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, JoinTableRequest)
+        table = await services.tables.load(table_id)
+        if table.invitee is not None:  # a challenge is not a stranger's to know of
+            require_visible(table, player.id, None)
         joined = await services.tables.join(table_id, player.id, data.invite_code)
         return await joined_answer(services, joined, player.id)
 

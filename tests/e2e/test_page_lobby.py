@@ -63,6 +63,7 @@ def test_two_people_meet_in_the_lobby_play_a_hand_and_are_watched(
     carol.goto(f"{site}/#/watch/{match_id}")
     carol.wait_for_selector("[data-testid=watch-score]")
     carol.wait_for_selector("[data-testid=spectators]:has-text('1 spectator watching')")
+    assert "Watching: Alice against Bob" in carol.inner_text("#watch h1")
 
     narrated: set[str] = set()
     deadline = time.monotonic() + 120

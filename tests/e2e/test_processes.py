@@ -130,6 +130,38 @@ async def test_an_ai_turn_left_unplayed_by_a_crash_is_played_on_the_next_request
     await player.close()
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_player_stream_lets_the_house_ai_catch_up_after_a_crash(
+    server: ServerProcess, database_url: str
+) -> None:
+    """A bot acts only on ``your_turn``: its stream must play the AI's unplayed turn."""
+    player = await Player.create(server.url)
+    match = await player.new_match(seed="stall-stream")
+    match_id = match["match_id"]
+    store = await open_store(database_url, migrate=False)
+    try:
+        state = fold(r.event for r in await store.read_stream(match_id))
+        events = apply(state, hands_over_to_the_ai(state))[1]
+        await store.append(match_id, state.version, events)
+        stalled = fold(events, state)
+    finally:
+        await store.close()
+    turns: list[dict[str, Any]] = []
+
+    async def read_stream() -> None:
+        async with player.client.stream("GET", "/v1/me/stream") as stream:
+            async for line in stream.aiter_lines():
+                frame = json.loads(line) if line else {}
+                if frame.get("type") == "your_turn":
+                    turns.append(frame)
+                    return
+
+    await asyncio.wait_for(read_stream(), 20)
+    assert turns[0]["match_id"] == match_id and turns[0]["version"] > stalled.version
+    assert 0 in (await player.view(match_id))["view"]["to_act"]
+    await player.close()
+
+
 async def log_keyed_move_and_restart(
     server: ServerProcess,
     database_url: str,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -329,6 +330,67 @@ async def test_a_move_and_a_resignation_at_once_leave_nothing_after_the_settleme
             kinds = [e["event"]["type"] for e in (await host.events(match_id))["events"]]
             assert kinds[-2:] == ["resigned", "match_settled"], kinds
             assert kinds.count("match_settled") == 1
+    finally:
+        await host.close()
+        await guest.close()
+
+
+# Found by review (and failing before the fixes): a private rematch, a table id in a
+# match URL, a double click on "accept rematch".
+
+
+async def _settled_private_match(host: Player, guest: Player) -> tuple[str, dict[str, Any]]:
+    table = await open_table(host, private=True)
+    joined = await join(guest, table["table_id"], invite_code=table["invite_code"])
+    assert joined.status_code == 200, joined.text
+    match = joined.json()["match"]
+    resigned = await guest.act(match["match_id"], {"type": "resign"}, match["version"])
+    assert resigned.status_code == 200, resigned.text
+    return match["match_id"], table
+
+
+async def test_the_rematch_of_a_private_match_stays_private(server: ServerProcess) -> None:
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        match_id, _ = await _settled_private_match(host, guest)
+        await host.client.post(f"/v1/matches/{match_id}/rematch")
+        accepted = (await guest.client.post(f"/v1/matches/{match_id}/rematch")).json()
+        assert accepted["status"] == "started"
+        async with httpx.AsyncClient(base_url=server.url) as stranger:
+            seen = await stranger.get(f"/v1/matches/{accepted['match_id']}/spectator")
+        assert seen.status_code == 403, (
+            f"a stranger watches the rematch of a private match without a code: {seen.status_code}"
+        )
+    finally:
+        await host.close()
+        await guest.close()
+
+
+async def test_a_table_id_in_a_match_url_is_a_404_not_a_500(server: ServerProcess) -> None:
+    host = await Player.create(server.url, "Host")
+    try:
+        table = await open_table(host)
+        async with httpx.AsyncClient(base_url=server.url) as anyone:
+            seen = await anyone.get(f"/v1/matches/table:{table['table_id']}/spectator")
+        assert seen.status_code == 404, seen.text
+        mine = await host.client.get(f"/v1/matches/table:{table['table_id']}")
+        assert mine.status_code == 404, mine.text
+    finally:
+        await host.close()
+
+
+async def test_accepting_a_rematch_twice_at_once_is_not_a_409(server: ServerProcess) -> None:
+    """'Offering twice returns the offer already standing' (TableService.rematch)."""
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        match_id, _ = await _settled_private_match(host, guest)
+        await host.client.post(f"/v1/matches/{match_id}/rematch")
+        answers = await asyncio.gather(
+            *[guest.client.post(f"/v1/matches/{match_id}/rematch") for _ in range(3)]
+        )
+        assert [a.status_code for a in answers] == [200, 200, 200], [a.text for a in answers]
     finally:
         await host.close()
         await guest.close()

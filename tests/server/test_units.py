@@ -168,6 +168,8 @@ def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
 
     lines = {
         "GET /v1/matches/m/live?token=s3cr-et_ HTTP/1.1": "live?token=*** HTTP/1.1",
+        "GET /v1/tables/t?invite_code=s3cr-et_ HTTP/1.1": "t?invite_code=*** HTTP/1.1",
+        "WebSocket /v1/matches/m/watch?after=3&watch_code=s3cr-et_": "&watch_code=***",
         "< authorization: Bearer s3cr-et_": "< authorization: Bearer ***",
         """< TEXT '{"type": "auth", "token": "s3cr-et_"}' [50 bytes]""": '"token": "***"}',
         """< TEXT '{"type":"auth","token":"s3cr-et_..."}'""": '"token":"***"}',

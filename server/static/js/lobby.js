@@ -6,7 +6,7 @@ import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { problemText, toast } from './ui.js';
 
-const lobby = { stream: null, list: null, tables: new Map(), poll: null, waiting: null, root: null };
+const lobby = { stream: null, list: null, tables: new Map(), poll: null, waiting: null, root: null, known: null };
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
 const refName = (ref) => (ref.kind === 'bot' ? `${ref.name} (bot)` : ref.name);
@@ -24,7 +24,7 @@ async function ensurePlayer() {
 }
 
 export function closeLobby() {
-  if (lobby.stream) lobby.stream.close();
+  if (lobby.stream && lobby.stream.close) lobby.stream.close();
   lobby.stream = null;
   if (lobby.list) lobby.list.close();
   lobby.list = null;
@@ -71,15 +71,19 @@ function renderTables(player) {
   );
 }
 
-/** The player stream: a match that starts for us opens at once. */
-function follow(player) {
+/** The player stream: a match that starts for us opens at once. The stream first names
+ * the matches already running: those the lobby leaves alone (the start page lists them). */
+async function follow(player) {
   if (lobby.stream) return;
+  lobby.stream = 'connecting';
+  const running = await api.listMatches('active').catch(() => ({ matches: [] }));
+  lobby.known = new Set(running.matches.map((m) => m.match_id));
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const socket = new WebSocket(`${scheme}://${location.host}/v1/me/live?token=${encodeURIComponent(player.token)}`);
   lobby.stream = socket;
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
-    if (frame.type === 'match_started' && document.body.dataset.screen === 'lobby') {
+    if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && document.body.dataset.screen === 'lobby') {
       location.hash = `#/match/${encodeURIComponent(frame.match_id)}`;
     } else if (frame.type === 'challenge' || frame.type === 'challenge_closed') {
       refresh();

@@ -7,7 +7,7 @@ import { LiveFeed } from './live.js';
 import { narrate } from './words.js';
 import { problemText } from './ui.js';
 
-const watching = { feed: null, count: null };
+const watching = { feed: null, count: null, names: null };
 
 export function closeWatch() {
   if (watching.feed) watching.feed.close();
@@ -20,6 +20,9 @@ export async function showWatch(root, matchId, code) {
   try {
     const first = await api.spectate(matchId, code);
     watching.count = first.spectators;
+    watching.names = first.seats.map((ref) =>
+      ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name,
+    );
     render(root, first.view, null);
   } catch (err) {
     fill(root, h('p', { 'data-testid': 'watch-error' }, problemText(err)));
@@ -44,6 +47,7 @@ export async function showWatch(root, matchId, code) {
 }
 
 function seatLabel(view, seat) {
+  if (watching.names) return watching.names[seat];
   const raw = view.players[seat];
   return raw.startsWith('ai:') ? `Computer (${raw.slice(3)})` : `Seat ${seat + 1}`;
 }

@@ -2,7 +2,7 @@
 
 A table is the seat-finding half of a match between two players. A challenge is the
 same thing addressed to one player (``invitee``): only they may take the seat, and
-they may decline it; an open seek is a public table. Its life is short and has five
+they may decline it; an open seek is a public table. Its life is short and has four
 ends: it starts (the guest took the free seat), the host cancels it, the invitee
 declines it, or nobody came before ``expires_ms``. Time is never read here: every command carries the
 server's clock (``now_ms``), so two processes that race to expire or join one table

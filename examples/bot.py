@@ -110,6 +110,8 @@ class Bot:
         while True:
             try:
                 with self.http.stream("GET", "/v1/me/stream", timeout=60) as stream:
+                    if stream.status_code == 401:
+                        sys.exit("the server does not know this token (401); make a new bot")
                     for line in stream.iter_lines():
                         if line and not self.handle(json.loads(line)):
                             return

@@ -37,12 +37,19 @@ class Spectators:
 
     async def arrive(self, match_id: str) -> None:
         self._local[match_id] += 1
-        await self._write(match_id)
+        try:
+            await self._write(match_id)
+        except BaseException:
+            self._forget(match_id)  # not admitted: it must not count
+            raise
 
-    async def leave(self, match_id: str) -> None:
+    def _forget(self, match_id: str) -> None:
         self._local[match_id] -= 1
         if self._local[match_id] <= 0:
             del self._local[match_id]
+
+    async def leave(self, match_id: str) -> None:
+        self._forget(match_id)
         await self._write(match_id)
 
     async def count(self, match_id: str) -> int:

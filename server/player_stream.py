@@ -72,7 +72,9 @@ class PlayerStream:
     async def _frames_for(self, stream_id: str, version: int) -> list[dict[str, Any]]:
         try:
             if stream_id.startswith(TABLE_STREAM_PREFIX):
-                table = await self.services.tables.load(stream_id.removeprefix(TABLE_STREAM_PREFIX))
+                table = await self.services.tables.load(
+                    stream_id.removeprefix(TABLE_STREAM_PREFIX), at_least=version
+                )
                 return await self._table_frames(table)
             if stream_id not in self.turns:
                 return []  # not this player's: its matches are known from tables and at connect

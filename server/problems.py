@@ -151,6 +151,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "not_the_host": (403, "Only the table's host may do that"),
     "not_invited": (403, "This challenge is addressed to another player"),
     "challenge_declined": (409, "The challenge was declined"),
+    "no_rematch": (404, "Nobody has offered a rematch of this match"),
     "watch_code_required": (403, "A private match is watched only with its watch code"),
     "spectators_cannot_act": (403, "A spectator cannot act"),
 }

@@ -307,7 +307,8 @@ class JoinTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TableView(msgspec.Struct, frozen=True):
-    """A table in the lobby. The codes are shown only to the host and the guest."""
+    """A table in the lobby, or a challenge. The codes are shown only to its players (the
+    host, the guest, the invitee)."""
 
     table_id: str
     host: PlayerRef

@@ -18,6 +18,7 @@ import logging
 import secrets
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 
 from domain import table as t
@@ -39,6 +40,7 @@ from server.problems import MatchNotFinished
 log = logging.getLogger("ginrummy.tables")
 CODE_BYTES = 16  # 128 bits: an invite or watch code cannot be guessed
 RACE_RETRIES = 5
+TABLE_CACHE_SIZE = 2000  # tables kept as last read; small, and always checked by version
 
 
 def now_ms() -> int:
@@ -61,20 +63,32 @@ class TableService:
         self.matches = matches
         self.projector = projector
         self._on_append = on_append or (lambda stream_id, version: None)
+        self._cache: OrderedDict[str, t.TableState] = OrderedDict()
 
     async def _append(self, table_id: str, expected: int, events: list[t.TableEvent]) -> None:
         """Append to the table's stream and tell this process's listeners at once."""
         result = await self.store.append(stream_of(table_id), expected, events)
         self._on_append(result.stream_id, result.last_version)
 
-    async def load(self, table_id: str) -> t.TableState:
+    async def load(self, table_id: str, at_least: int | None = None) -> t.TableState:
+        """The table from its log; with ``at_least``, a table this process has already
+        read at that version is not read again (every player stream and the lobby list
+        hear of each table that moves, and would otherwise each read it)."""
+        cached = self._cache.get(table_id)
+        if cached is not None and at_least is not None and cached.version >= at_least:
+            return cached
         try:
             recorded = await self.store.read_stream(stream_of(table_id))
         except StreamNotFound:
             recorded = []
         if not recorded:
             raise TableNotOpened(f"no table {table_id!r}")
-        return t.fold([r.event for r in recorded])  # type: ignore[misc]
+        state = t.fold([r.event for r in recorded])  # type: ignore[misc]
+        self._cache[table_id] = state
+        self._cache.move_to_end(table_id)
+        while len(self._cache) > TABLE_CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return state
 
     async def open(
         self,

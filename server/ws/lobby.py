@@ -40,11 +40,13 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
             if not moved:
                 yield {"type": "ping"}
                 continue
-            for stream_id in moved:
+            for stream_id, version in moved.items():
                 if not stream_id.startswith(TABLE_STREAM_PREFIX):
                     continue
                 try:
-                    table = await services.tables.load(stream_id.removeprefix(TABLE_STREAM_PREFIX))
+                    table = await services.tables.load(
+                        stream_id.removeprefix(TABLE_STREAM_PREFIX), at_least=version
+                    )
                 except (TableNotOpened, InfraError):
                     continue
                 if table.private or table.invitee is not None:

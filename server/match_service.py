@@ -26,9 +26,9 @@ from datetime import UTC, datetime
 
 from domain.ai import choose
 from domain.ai.clock import cap_hits
-from domain.commands import AnySeatCommand, StartMatch
+from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.errors import DomainError
-from domain.events import Event, event_type
+from domain.events import Event, HandAcknowledged, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Rules
 from domain.state import MatchState
@@ -80,6 +80,18 @@ def _choose_counting(
     before = cap_hits()
     command = choose(level, view, seed, time_budget_ms=cap_ms)  # type: ignore[arg-type]
     return command, cap_hits() > before
+
+
+def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> bool:
+    """Between hands only the other seat's readiness may have come since ``version``:
+    saying "ready" then is still what the player saw fit, so it is not a stale move
+    (two people who click "next hand" together would otherwise get a 409)."""
+    return (
+        isinstance(command, NextHand)
+        and record.state.phase == "hand_over"
+        and 0 < version < record.state.version
+        and all(isinstance(r.event, HandAcknowledged) for r in record.events[version:])
+    )
 
 
 def ai_seed(match_seed: str, version: int) -> str:
@@ -290,11 +302,16 @@ class MatchService:
                 raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
             return self._answer(record, seat, earlier.version)
         state = record.state
-        if version is not None and version != state.version:
+        command = command_for(seat)
+        if (
+            version is not None
+            and version != state.version
+            and not _ready_since(record, version, command)
+        ):
             raise StaleVersion(
                 f"you acted on version {version}; the match is at version {state.version}"
             )
-        _, events = apply(state, command_for(seat))
+        _, events = apply(state, command)
         result = await self._append(match_id, state.version, events, command_id, command_hash)
         if result.duplicate:
             record = await self.load(match_id)

@@ -8,6 +8,7 @@ the match is over, by the same independent oracle as the matches against the AI.
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from infra.store import open_store
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
-from tests.e2e.tables import QUICK_RULES, follow, join, open_table, play_both_seats
+from tests.e2e.tables import QUICK_RULES, follow, join, open_table, pick, play_both_seats
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -391,6 +392,37 @@ async def test_accepting_a_rematch_twice_at_once_is_not_a_409(server: ServerProc
             *[guest.client.post(f"/v1/matches/{match_id}/rematch") for _ in range(3)]
         )
         assert [a.status_code for a in answers] == [200, 200, 200], [a.text for a in answers]
+    finally:
+        await host.close()
+        await guest.close()
+
+
+async def test_both_seats_ready_at_once_is_not_a_stale_version(server: ServerProcess) -> None:
+    """Two people who click "next hand" together, each on the version it saw."""
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    rng = random.Random(5)
+    try:
+        table = await open_table(host, rules={"target": 500})
+        match_id = (await join(guest, table["table_id"])).json()["match"]["match_id"]
+        seats = (host, guest)
+        for _ in range(2000):
+            answer = await host.view(match_id)
+            if answer["view"]["phase"] == "hand_over":
+                break
+            acting = seats[answer["view"]["to_act"][0]]
+            mine = await acting.view(match_id)
+            reply = await acting.act(match_id, pick(mine["view"], rng), mine["version"])
+            assert reply.status_code == 200, reply.text
+        version = answer["version"]
+        both = await asyncio.gather(
+            *(p.act(match_id, {"type": "next_hand"}, version=version) for p in seats)
+        )
+        assert [b.status_code for b in both] == [200, 200], [b.text for b in both]
+        after = await host.view(match_id)
+        assert after["view"]["phase"] == "up_card" and after["view"]["hand_number"] == 2
+        again = await host.act(match_id, {"type": "next_hand"}, version=version)
+        assert (again.status_code, again.json()["rule"]) == (409, "stale_version")  # a new hand
     finally:
         await host.close()
         await guest.close()

@@ -265,7 +265,7 @@ async def test_actions_alternating_between_two_processes_never_conflict_wrongly(
     second = ServerProcess(database_url, tmp_path).start()
     try:
         player = await Player.create(first.url)
-        match = await player.new_match(seed="alternate", rules={"preset": "classic", "target": 30})
+        match = await player.new_match(seed="alternate", rules={"preset": "classic", "target": 80})
         view, version = match["view"], match["version"]
         urls = [first.url, second.url]
         moves = 0

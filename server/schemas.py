@@ -16,7 +16,7 @@ from msgspec import UNSET, Meta, UnsetType
 from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
 from domain.melds import Arrangement
-from domain.rules import Rules
+from domain.rules import PRESETS, Rules, make_rules
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView
 
@@ -136,6 +136,13 @@ class CustomRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             for name, value in msgspec.structs.asdict(self).items()
             if name != "preset" and value is not UNSET
         }
+
+
+def rules_of(requested: PresetName | CustomRules) -> Rules:
+    """The rule set a request names: a preset as it is, or a preset with fields changed."""
+    if isinstance(requested, str):
+        return PRESETS[requested]
+    return make_rules(requested.preset, **requested.overrides())
 
 
 # A display name: 1-40 characters, no NUL (PostgreSQL cannot hold it; SQLite would).

@@ -13,7 +13,6 @@ from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody
 
 from domain.ai import LEVELS
-from domain.rules import PRESETS, make_rules
 from server.http.tables import joined_answer, require_visible, table_view
 from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
@@ -22,6 +21,7 @@ from server.schemas import (
     ChallengeRequest,
     JoinedTable,
     TableView,
+    rules_of,
     strict_body,
 )
 from server.services import Services, services_of
@@ -61,10 +61,7 @@ class ChallengesController(Controller):
         data = await strict_body(request, ChallengeRequest)
         if data.to is not None and not await _exists(services, data.to):
             raise PlayerNotFound(f"no player {data.to!r}")
-        if isinstance(data.rules, str):
-            rules = PRESETS[data.rules]
-        else:
-            rules = make_rules(data.rules.preset, **data.rules.overrides())
+        rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
         opened = await services.tables.open(player.id, rules, False, ttl, invitee=data.to)
         if data.to is not None and is_house_ai(data.to):

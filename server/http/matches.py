@@ -10,7 +10,6 @@ from litestar.exceptions import ValidationException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.melds import arrange
-from domain.rules import PRESETS, make_rules
 from server import action_keys
 from server.match_service import seat_of, versioned
 from server.problems import (
@@ -27,6 +26,7 @@ from server.schemas import (
     MatchResponse,
     ReplayResponse,
     VersionedEvent,
+    rules_of,
     strict_body,
 )
 from server.services import services_of
@@ -74,10 +74,7 @@ class MatchesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, CreateMatchRequest)
-        if isinstance(data.rules, str):
-            rules = PRESETS[data.rules]
-        else:
-            rules = make_rules(data.rules.preset, **data.rules.overrides())
+        rules = rules_of(data.rules)
         match_id = await services.matches.create(player.id, data.level, rules, data.seed)
         return await services.with_seats(await services.matches.view(match_id, player.id))
 

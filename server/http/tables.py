@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain import table as t
 from domain.errors import TableNotOpened
-from domain.rules import PRESETS, Rules, make_rules
+from domain.rules import Rules
 from server.http.matches import refuse_null
 from server.problems import problem_responses
 from server.schemas import (
@@ -23,6 +23,7 @@ from server.schemas import (
     PresetName,
     TableList,
     TableView,
+    rules_of,
     strict_body,
 )
 from server.services import Services, services_of
@@ -114,10 +115,7 @@ class TablesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, OpenTableRequest)
-        if isinstance(data.rules, str):
-            rules = PRESETS[data.rules]
-        else:
-            rules = make_rules(data.rules.preset, **data.rules.overrides())
+        rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
         opened = await services.tables.open(player.id, rules, data.private, ttl)
         return await table_view(services, opened, player.id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -24,7 +25,7 @@ import pytest
 
 from domain.deck import seed_commitment
 from tests.e2e.conftest import BACKENDS
-from tests.e2e.harness import GINRUMMY, ROOT, Player, ServerProcess, play_out
+from tests.e2e.harness import GINRUMMY, ROOT, Player, ServerProcess, as_action, play_out
 from tests.e2e.tables import join, open_table
 
 DOC = ROOT / "docs" / "fair-deal.md"
@@ -110,11 +111,15 @@ async def test_the_commitment_comes_before_the_seed_and_the_log_proves_the_deal(
         for given in running["client_seeds"]:
             assert given["at_ms"] >= running["seed_committed_ms"], "no seed before the commitment"
 
-        await play_out(player, match)
+        seen = [json.dumps(match), json.dumps(running), json.dumps(after)]
+        seen.append((await player.client.get(f"/v1/matches/{match['match_id']}/spectator")).text)
+        seen += await play_recording(player, match)
         log = (await player.events(match["match_id"]))["events"]
         settled = log[-1]["event"]
         assert settled["type"] == "match_settled"
         assert seed_commitment(settled["seed"]) == committed
+        leaked = [text[:200] for text in seen if settled["seed"] in text]
+        assert not leaked, "the server seed appeared before the match was settled"
 
         program = documented_verifier(tmp_path)
         proved = run_verifier(program, log, tmp_path)
@@ -155,6 +160,29 @@ async def test_the_commitment_comes_before_the_seed_and_the_log_proves_the_deal(
         assert from_db.returncode == 0, from_db.stdout + from_db.stderr
     finally:
         await player.close()
+
+
+async def play_recording(player: Player, match: dict[str, Any]) -> list[str]:
+    """Play to the end as ``play_out`` does; every answer before the last, as sent."""
+    rng = random.Random(7)
+    texts: list[str] = []
+    view, version = match["view"], match["version"]
+    while view["phase"] != "match_over":
+        legal = view["legal"]
+        ending = [a for a in legal if a["type"] in ("gin", "big_gin", "knock")]
+        response = await player.act(
+            match["match_id"], as_action(ending[0] if ending else rng.choice(legal)), version
+        )
+        assert response.status_code == 200, response.text
+        view, version = response.json()["view"], response.json()["version"]
+        if view["phase"] != "match_over":
+            texts.append(response.text)
+            if len(texts) % 10 == 0:  # the log and the view as they stand mid-match
+                texts.append(
+                    (await player.client.get(f"/v1/matches/{match['match_id']}/events")).text
+                )
+                texts.append((await player.client.get(f"/v1/matches/{match['match_id']}")).text)
+    return texts
 
 
 async def server_player(server: ServerProcess) -> tuple[Player, dict[str, Any]]:
@@ -206,6 +234,14 @@ async def test_at_a_table_each_seat_adds_its_seed_after_the_commitment(
         ]
         assert started["seed_committed_ms"] <= seeds[0]["at_ms"] <= seeds[1]["at_ms"]
         assert (await me(host))["seed_commitment"] != committed
+        seen = [json.dumps(table), json.dumps(listed), joined.text]
+        seen.append((await host.client.get(f"/v1/tables/{table['table_id']}")).text)
+        seen.append((await host.client.get("/v1/me")).text)
+        resigned = await host.act(match_id, {"type": "resign"})
+        assert resigned.status_code == 200, resigned.text
+        revealed = (await guest.events(match_id))["events"][-1]["event"]["seed"]
+        assert seed_commitment(revealed) == committed
+        assert not [t for t in seen if revealed in t], "the table never showed its server seed"
 
         # a challenge accepted with a seed in the query
         challenge = await host.client.post(

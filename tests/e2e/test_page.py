@@ -201,6 +201,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     page.fill("#name", "Ada")
     page.select_option("#level", "easy")
     page.select_option("#preset", "arcadia")
+    page.check("#hints")  # the engine's best discard is offered only with hints
     page.click("[data-testid=start]")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
@@ -473,7 +474,12 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
     for attempt in range(8):
         created = httpx.post(
             f"{site}/v1/matches",
-            json={"level": "easy", "rules": "arcadia", "seed": f"page-layoff-{attempt}"},
+            json={
+                "level": "easy",
+                "rules": "arcadia",
+                "seed": f"page-layoff-{attempt}",
+                "hints": True,
+            },
             headers={"Authorization": f"Bearer {token}"},
         )
         match_id = created.json()["match_id"]

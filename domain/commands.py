@@ -10,6 +10,7 @@ import msgspec
 
 from domain.cards import Card
 from domain.rules import Rules
+from domain.seeds import ClientSeed
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
@@ -17,13 +18,21 @@ class Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fiel
 
 
 class StartMatch(Command, tag="start_match", frozen=True):
-    """Open a match; ``seed`` fixes the dealer and every deck, and is kept secret."""
+    """Open a match; ``seed`` is kept secret until the match is settled.
+
+    With ``client_seeds`` (one per seat) ``seed`` is the server seed committed to at
+    ``seed_committed_ms`` and the deal is fair; without them ``seed`` alone fixes the
+    dealer and every deck, and the match is practice.
+    """
 
     match_id: str
     players: tuple[str, str]
     rules: Rules
     seed: str
     watch_code: str | None = None
+    client_seeds: tuple[ClientSeed, ClientSeed] | None = None
+    seed_committed_ms: int | None = None
+    hints: bool = True
 
 
 class SeatCommand(Command, frozen=True):

@@ -1,4 +1,11 @@
-"""Decks derived from a match seed, and the commitments that make a deal checkable.
+"""Decks derived from a match's seeds, and the commitments that make a deal checkable.
+
+A fair match has a secret server seed, committed to before any player gave a seed,
+and one client seed per seat: each hand's deck, salt and the first dealer are an
+HMAC-SHA256 of the server seed over the client seeds and the hand number, so neither
+the server nor a player could choose them (docs/fair-deal.md). A match recorded with a
+single seed (before client seeds, or a practice match whose seed a player chose) keeps
+the older derivation from that seed alone, so its log replays unchanged.
 
 The shuffle uses SHA-256 in counter mode rather than ``random`` so that a seed gives
 the same decks on every Python version, and revealing one hand's deck says nothing
@@ -21,13 +28,26 @@ def _stream(key: bytes) -> Iterator[int]:
         counter += 1
 
 
-def _key(seed: str, purpose: str) -> bytes:
-    return hashlib.sha256(f"{purpose}:{seed}".encode()).digest()
+ClientSeeds = tuple[str, str]
 
 
-def shuffled_deck(seed: str, hand_number: int) -> tuple[Card, ...]:
-    """An unbiased Fisher-Yates shuffle driven by the seed and the hand number."""
-    stream = _stream(_key(seed, f"deck:{hand_number}"))
+def _key(seed: str, purpose: str, client_seeds: ClientSeeds | None = None) -> bytes:
+    """The key for one purpose (``deck:3``, ``salt:3``, ``dealer``).
+
+    Fair: HMAC-SHA256 keyed with the server seed over ``purpose:seed0:seed1``.
+    Single seed (older and practice matches): sha256 of ``purpose:seed``.
+    """
+    if client_seeds is None:
+        return hashlib.sha256(f"{purpose}:{seed}".encode()).digest()
+    message = ":".join((purpose, *client_seeds))
+    return hmac.new(seed.encode(), message.encode(), hashlib.sha256).digest()
+
+
+def shuffled_deck(
+    seed: str, hand_number: int, client_seeds: ClientSeeds | None = None
+) -> tuple[Card, ...]:
+    """An unbiased Fisher-Yates shuffle driven by the seeds and the hand number."""
+    stream = _stream(_key(seed, f"deck:{hand_number}", client_seeds))
     cards = list(DECK)
     for i in range(len(cards) - 1, 0, -1):
         bound = i + 1
@@ -40,8 +60,8 @@ def shuffled_deck(seed: str, hand_number: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def deal_salt(seed: str, hand_number: int) -> str:
-    return _key(seed, f"salt:{hand_number}").hex()
+def deal_salt(seed: str, hand_number: int, client_seeds: ClientSeeds | None = None) -> str:
+    return _key(seed, f"salt:{hand_number}", client_seeds).hex()
 
 
 def deck_commitment(deck: tuple[Card, ...], salt: str) -> str:
@@ -53,9 +73,9 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(f"seed:{seed}".encode()).hexdigest()
 
 
-def first_dealer(seed: str) -> int:
-    """The first hand's dealer, drawn from the seed."""
-    return _key(seed, "dealer")[0] & 1
+def first_dealer(seed: str, client_seeds: ClientSeeds | None = None) -> int:
+    """The first hand's dealer, drawn from the seeds."""
+    return _key(seed, "dealer", client_seeds)[0] & 1
 
 
 def deal(

@@ -185,3 +185,9 @@ class TableNotDue(TableError):
     """A table expires only once its time has run out."""
 
     rule = "table_not_due"
+
+
+class InvalidClientSeed(IllegalCommand):
+    """A client seed that is not 1-64 letters, digits or ``._~-`` (docs/fair-deal.md)."""
+
+    rule = "invalid_client_seed"

@@ -14,6 +14,7 @@ import msgspec
 from domain.cards import Card
 from domain.melds import Meld
 from domain.rules import Rules
+from domain.seeds import ClientSeed
 
 Seat = int
 DrawSource = Literal["stock", "discard"]
@@ -33,6 +34,13 @@ class MatchStarted(Event, tag="match_started", frozen=True):
 
     A match with a ``watch_code`` (from a private table) is watched only by those who
     give the code; it is blanked in every redacted form, as the seed is.
+
+    With ``client_seeds`` the deal is fair (docs/fair-deal.md): ``seed`` is the server
+    seed whose commitment the server published at ``seed_committed_ms``, before any
+    client seed was given. Without them (older matches, and practice matches whose seed
+    a player chose) ``seed`` alone fixed every deck. ``practice``: the seed was chosen
+    or the rules are custom, so the match is kept out of statistics and ratings.
+    ``hints``: the engine's advice is in the seats' views; older matches had it.
     """
 
     match_id: str
@@ -41,6 +49,10 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     seed_commitment: str
     seed: str | None = None
     watch_code: str | None = None
+    client_seeds: tuple[ClientSeed, ClientSeed] | None = None
+    seed_committed_ms: int | None = None
+    practice: bool = False
+    hints: bool = True
 
 
 class Dealt(Event, tag="dealt", frozen=True):

@@ -43,8 +43,9 @@ from domain.events import (
     WashReason,
 )
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
-from domain.rules import knock_limit_for, validate
+from domain.rules import is_standard, knock_limit_for, validate
 from domain.scoring import match_over, score_hand, settle
+from domain.seeds import ClientSeed, check_client_seed
 from domain.state import HandState, MatchState, Move
 
 WASH_AT = 2  # a discard that leaves this many stock cards, with no knock, washes the hand
@@ -91,6 +92,8 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         raise errors.IllegalCommand("a match needs two named players")
     if not cmd.match_id:
         raise errors.IllegalCommand("a match needs an id")
+    if cmd.client_seeds is not None:
+        _check_client_seeds(cmd.client_seeds, cmd.seed_committed_ms)
     started = MatchStarted(
         match_id=cmd.match_id,
         players=cmd.players,
@@ -98,13 +101,25 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         seed_commitment=seed_commitment(cmd.seed),
         seed=cmd.seed,
         watch_code=cmd.watch_code,
+        client_seeds=cmd.client_seeds,
+        seed_committed_ms=cmd.seed_committed_ms,
+        practice=cmd.client_seeds is None or not is_standard(cmd.rules),
+        hints=cmd.hints,
     )
-    return [started, _dealt(evolve(None, started), 1, first_dealer(cmd.seed))]
+    state = evolve(None, started)
+    return [started, _dealt(state, 1, first_dealer(state.seed, state.client_seeds))]
+
+
+def _check_client_seeds(seeds: tuple[ClientSeed, ClientSeed], committed_ms: int | None) -> None:
+    if len(seeds) != 2:
+        raise errors.InvalidClientSeed("a fair match needs one client seed per seat")
+    for seat, given in enumerate(seeds):
+        check_client_seed(given, committed_ms, f"seat {seat}")
 
 
 def _dealt(state: MatchState, number: int, dealer: int) -> Dealt:
-    deck = shuffled_deck(state.seed, number)
-    salt = deal_salt(state.seed, number)
+    deck = shuffled_deck(state.seed, number, state.client_seeds)
+    salt = deal_salt(state.seed, number, state.client_seeds)
     return Dealt(
         hand_number=number,
         dealer=dealer,
@@ -374,6 +389,11 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             seed_commitment=event.seed_commitment,
             watch_code=event.watch_code,
             version=1,
+            client_seeds=None
+            if event.client_seeds is None
+            else (event.client_seeds[0].seed, event.client_seeds[1].seed),
+            practice=event.practice,
+            hints=event.hints,
         )
     if state is None:
         raise errors.MatchNotStarted(f"{type(event).__name__} before MatchStarted")

@@ -121,3 +121,9 @@ def knock_limit_for(rules: Rules, up_card: str) -> int:
         return rules.knock_limit
     value = CARD_VALUE[up_card]
     return 0 if value == 1 else value
+
+
+def is_standard(rules: Rules) -> bool:
+    """Exactly one of the named presets: only such a match counts in statistics and
+    ratings (a custom target of 10 is not a win to 100)."""
+    return rules in PRESETS.values()

@@ -73,6 +73,9 @@ class MatchState(msgspec.Struct, frozen=True):
     hands_played: int = 0
     last_result: HandScored | HandWashed | None = None
     settlement: MatchSettled | None = None
+    client_seeds: tuple[str, str] | None = None  # None: ``seed`` alone fixes the deal
+    practice: bool = False  # a chosen seed or custom rules: no statistics, no rating
+    hints: bool = True  # the engine's advice in the seats' views
 
     @property
     def phase(self) -> Phase:

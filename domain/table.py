@@ -8,8 +8,13 @@ declines it, or nobody came before ``expires_ms``. Time is never read here: ever
 server's clock (``now_ms``), so two processes that race to expire or join one table
 decide from the same facts, and the store's expected version lets one of them win.
 
-Everything random (the table id, the codes, the match id) arrives in the commands
-too, so a table folded from its log is the table that was decided.
+Everything random (the table id, the codes, the match id, the seeds) arrives in the
+commands too, so a table folded from its log is the table that was decided.
+
+The deal of the table's match is fair (docs/fair-deal.md): the table holds the host's
+committed server seed (``seed``, secret; its commitment is public), and each seat adds
+a client seed, the host's on opening, the guest's on joining; both were given after
+the commitment was published.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from typing import ClassVar, Literal
 import msgspec
 
 from domain import errors
+from domain.deck import seed_commitment
 from domain.rules import Rules, validate
+from domain.seeds import ClientSeed, check_client_seed
 
 TableStatus = Literal["open", "started", "cancelled", "declined", "expired"]
 
@@ -47,6 +54,11 @@ class TableOpened(TableEvent, tag="table_opened", frozen=True):
     watch_code: str | None = None
     invitee: str | None = None  # a challenge: only this player may take the seat
     rematch_of: str | None = None  # the settled match this one plays again
+    hints: bool = True  # the match gives the engine's advice (tables before hints did)
+    seed: str | None = None  # the server seed of the match: secret, never listed
+    seed_commitment: str | None = None
+    seed_committed_ms: int | None = None
+    host_seed: ClientSeed | None = None
 
 
 class TableJoined(TableEvent, tag="table_joined", frozen=True):
@@ -55,6 +67,7 @@ class TableJoined(TableEvent, tag="table_joined", frozen=True):
     guest: str
     match_id: str
     joined_ms: int
+    guest_seed: ClientSeed | None = None
 
 
 class TableCancelled(TableEvent, tag="table_cancelled", frozen=True):
@@ -93,6 +106,10 @@ class OpenTable(msgspec.Struct, frozen=True):
     watch_code: str | None = None
     invitee: str | None = None
     rematch_of: str | None = None
+    hints: bool = False
+    seed: str | None = None  # the host's committed server seed, taken for this table
+    seed_committed_ms: int | None = None
+    host_seed: ClientSeed | None = None
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -100,6 +117,7 @@ class JoinTable(msgspec.Struct, frozen=True):
     now_ms: int
     match_id: str
     invite_code: str | None = None
+    guest_seed: ClientSeed | None = None
 
 
 class CancelTable(msgspec.Struct, frozen=True):
@@ -138,6 +156,12 @@ class TableState(msgspec.Struct, frozen=True):
     match_id: str | None = None
     closed_ms: int | None = None
     version: int = 1
+    hints: bool = True
+    seed: str | None = None
+    seed_commitment: str | None = None
+    seed_committed_ms: int | None = None
+    host_seed: ClientSeed | None = None
+    guest_seed: ClientSeed | None = None
 
     @property
     def players(self) -> tuple[str, str] | None:
@@ -187,6 +211,10 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
         raise errors.TableError("a private table needs an invite code and a watch code")
     if cmd.invitee == cmd.host:
         raise errors.OwnTable("a player cannot challenge itself")
+    if (cmd.seed is None) != (cmd.host_seed is None):
+        raise errors.InvalidClientSeed("a fair table needs the server seed and the host's seed")
+    if cmd.host_seed is not None:
+        check_client_seed(cmd.host_seed, cmd.seed_committed_ms, "the host")
     return [
         TableOpened(
             table_id=cmd.table_id,
@@ -199,6 +227,11 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
             watch_code=cmd.watch_code,
             invitee=cmd.invitee,
             rematch_of=cmd.rematch_of,
+            hints=cmd.hints,
+            seed=cmd.seed,
+            seed_commitment=None if cmd.seed is None else seed_commitment(cmd.seed),
+            seed_committed_ms=cmd.seed_committed_ms,
+            host_seed=cmd.host_seed,
         )
     ]
 
@@ -217,7 +250,18 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
         raise errors.InviteCodeRequired("this table is private: join with its invite code")
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
-    return [TableJoined(guest=cmd.guest, match_id=cmd.match_id, joined_ms=cmd.now_ms)]
+    guest_seed = cmd.guest_seed
+    if state.seed is None:
+        guest_seed = None  # a table opened before fair deals: its match has one seed
+    elif guest_seed is None:
+        raise errors.InvalidClientSeed("the guest of a fair table gives a client seed")
+    else:
+        check_client_seed(guest_seed, state.seed_committed_ms, "the guest")
+    return [
+        TableJoined(
+            guest=cmd.guest, match_id=cmd.match_id, joined_ms=cmd.now_ms, guest_seed=guest_seed
+        )
+    ]
 
 
 def _require_open(state: TableState, now_ms: int) -> None:
@@ -252,6 +296,11 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             watch_code=event.watch_code,
             invitee=event.invitee,
             rematch_of=event.rematch_of,
+            hints=event.hints,
+            seed=event.seed,
+            seed_commitment=event.seed_commitment,
+            seed_committed_ms=event.seed_committed_ms,
+            host_seed=event.host_seed,
         )
     if state is None:
         raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")
@@ -264,6 +313,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             match_id=event.match_id,
             closed_ms=event.joined_ms,
             version=version,
+            guest_seed=event.guest_seed,
         )
     if isinstance(event, TableCancelled):
         return msgspec.structs.replace(

@@ -33,7 +33,9 @@ class PlayerView(msgspec.Struct, frozen=True):
     """A seat's whole picture of the match; the AI plays from exactly this.
 
     ``pile_draws`` against ``pile_draw_limit`` (``None``: the rule is off) shows how
-    close the hand is to being washed by the no-progress rule.
+    close the hand is to being washed by the no-progress rule. ``best_discard`` and
+    ``suggested_layoffs`` are the engine's advice: null unless the match has ``hints``.
+    ``practice``: a chosen seed or custom rules, so no statistics and no rating.
     """
 
     match_id: str
@@ -69,9 +71,14 @@ class PlayerView(msgspec.Struct, frozen=True):
     deal_commitment: str
     seed_commitment: str
     legal: tuple[AnySeatCommand, ...]
+    practice: bool
+    hints: bool
 
 
-def player_view(state: MatchState, seat: int) -> PlayerView:
+def player_view(state: MatchState, seat: int, advice: bool | None = None) -> PlayerView:
+    """``advice`` (the match's ``hints`` unless given) fills in the engine's advice; the
+    house AI always gets it, as it is the engine already."""
+    advise = state.hints if advice is None else advice
     hand = state.hand
     assert hand is not None
     opponent = 1 - seat
@@ -91,7 +98,7 @@ def player_view(state: MatchState, seat: int) -> PlayerView:
         knock_limit=hand.knock_limit,
         hand=mine,
         arrangement=arrange(mine),
-        best_discard=best_discard(mine, hand.taken) if holding_eleven else None,
+        best_discard=best_discard(mine, hand.taken) if holding_eleven and advise else None,
         taken=hand.taken if hand.turn == seat else None,
         opponent_card_count=len(hand.hands[opponent]),
         opponent_known=hand.known[opponent],
@@ -104,7 +111,7 @@ def player_view(state: MatchState, seat: int) -> PlayerView:
         knock=hand.knock,
         knock_melds=hand.knock_melds,
         layoffs=hand.layoffs,
-        suggested_layoffs=best_layoffs(mine, hand.knock_melds) if defending else None,
+        suggested_layoffs=best_layoffs(mine, hand.knock_melds) if defending and advise else None,
         scores=state.scores,
         boxes=state.boxes,
         last_result=state.last_result,
@@ -112,6 +119,8 @@ def player_view(state: MatchState, seat: int) -> PlayerView:
         deal_commitment=hand.commitment,
         seed_commitment=state.seed_commitment,
         legal=tuple(legal_commands(state, seat)),
+        practice=state.practice,
+        hints=state.hints,
     )
 
 
@@ -147,6 +156,8 @@ class SpectatorView(msgspec.Struct, frozen=True):
     settlement: MatchSettled | None
     deal_commitment: str
     seed_commitment: str
+    practice: bool
+    hints: bool
 
 
 def spectator_view(state: MatchState) -> SpectatorView:
@@ -177,6 +188,8 @@ def spectator_view(state: MatchState) -> SpectatorView:
         settlement=state.settlement,
         deal_commitment=hand.commitment,
         seed_commitment=state.seed_commitment,
+        practice=state.practice,
+        hints=state.hints,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -41,7 +43,13 @@ class Players:
         with translate_errors():
             try:
                 async with self.engine.begin() as conn:
-                    await conn.execute(insert(players).values(**msgspec.structs.asdict(player)))
+                    await conn.execute(
+                        insert(players).values(
+                            **msgspec.structs.asdict(player),
+                            next_seed=new_server_seed(),
+                            next_seed_ms=_now_ms(),
+                        )
+                    )
             except sa_exc.IntegrityError as error:
                 raise AlreadyExists(f"player {id!r} or its token already exists") from error
         return player
@@ -56,6 +64,45 @@ class Players:
         if changed.rowcount == 0:
             return None
         return await self.get_player(id)
+
+    async def next_seed(self, id: str) -> tuple[str, int] | None:
+        """The secret server seed of the player's next match and when it was committed
+        to (made now if the player has none yet); None if there is no such player."""
+        with translate_errors():
+            async with self.engine.begin() as conn:
+                for _ in range(2):
+                    query = select(players.c.next_seed, players.c.next_seed_ms).where(
+                        players.c.id == id
+                    )
+                    row = (await conn.execute(query)).first()
+                    if row is None:
+                        return None
+                    if row.next_seed is not None:
+                        return row.next_seed, row.next_seed_ms
+                    await conn.execute(
+                        update(players)
+                        .where(players.c.id == id, players.c.next_seed.is_(None))
+                        .values(next_seed=new_server_seed(), next_seed_ms=_now_ms())
+                    )
+        raise AssertionError("a seed was just made")  # pragma: no cover
+
+    async def take_seed(self, id: str) -> tuple[str, int] | None:
+        """The player's next server seed, replaced at once by a fresh one, so it serves
+        one match only. The swap is conditional on the seed read, so two processes
+        starting two matches of one player at once never both take the same seed."""
+        while True:
+            current = await self.next_seed(id)
+            if current is None:
+                return None
+            with translate_errors():
+                async with self.engine.begin() as conn:
+                    swapped = await conn.execute(
+                        update(players)
+                        .where(players.c.id == id, players.c.next_seed == current[0])
+                        .values(next_seed=new_server_seed(), next_seed_ms=_now_ms())
+                    )
+            if swapped.rowcount == 1:
+                return current
 
     async def player_by_token_hash(self, token_hash: str) -> Player | None:
         return await self._one(players.c.token_hash == token_hash)
@@ -109,3 +156,12 @@ class Players:
             created_at=created_at,
             kind=row.kind,
         )
+
+
+def new_server_seed() -> str:
+    """32 random bytes as hex: a server seed nobody can guess from its commitment."""
+    return secrets.token_hex(32)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)

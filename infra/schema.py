@@ -68,6 +68,9 @@ players = Table(
     Column("token_hash", Text, nullable=False, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("kind", Text, nullable=False, server_default="person"),  # person | bot
+    # the secret server seed of the player's next match, and when it was committed to
+    Column("next_seed", Text, nullable=True),
+    Column("next_seed_ms", BigInteger, nullable=True),
 )
 
 idempotency_keys = Table(
@@ -104,6 +107,7 @@ matches = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("winner", Text, nullable=True),
     Column("last_position", BigInteger, nullable=False),
+    Column("practice", Integer, nullable=False, server_default="0"),  # 1: chosen seed or custom
     PrimaryKeyConstraint("match_id", "seat", name="pk_matches"),
     Index("ix_matches_player", "player_id", "started_at"),
 )
@@ -153,6 +157,8 @@ lobby_tables = Table(
     Column("invitee", Text, nullable=True),
     Column("rematch_of", Text, nullable=True),
     Column("last_position", BigInteger, nullable=False),
+    Column("hints", Integer, nullable=False, server_default="1"),
+    Column("seed_commitment", Text, nullable=True),  # of the match's server seed
     Index("ix_lobby_tables_open", "status", "expires_ms"),
     Index("ix_lobby_tables_invitee", "invitee", "status"),
 )

@@ -1,4 +1,4 @@
-"""``ginrummy``: serve the API, print the OpenAPI document, replay a match.
+"""``ginrummy``: serve the API, print the OpenAPI document, replay or verify a match.
 
 ``serve`` needs nothing set up: with no ``GINRUMMY_DATABASE_URL`` it uses the
 embedded SQLite file and applies the migrations first.
@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import sys
+from typing import Any
 
 from domain.errors import DomainError
 from infra.errors import InfraError, StreamNotFound
@@ -32,6 +33,19 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument(
         "--at", type=_event_number, default=None, help="event number, from 1 (default: last)"
     )
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished match's deal from its log: every deck, salt and the dealer",
+        description="Reads the match from the server's database (as replay does), or with"
+        " --events from a saved JSON log (GET /v1/matches/{id}/events pages: a list of"
+        " {version, event}, or an object with such an events list; - reads stdin)."
+        " Exit 0: the deal is proved fair; 1: it is not (each reason printed).",
+    )
+    verify.add_argument("match_id", nargs="?")
+    verify.add_argument("--events", metavar="FILE", help="a saved events JSON instead")
+    verify.add_argument(
+        "--commitment", help="the seed commitment you saved before the match (GET /v1/me)"
+    )
     commands.add_parser("rebuild-projections", help="rebuild the read models from the log")
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -48,6 +62,14 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_replay(args.match_id, args.at))
         except (InfraError, DomainError) as exc:
             sys.stderr.write(f"ginrummy replay: {exc.rule}: {exc}\n")
+            return 1
+    if args.command == "verify":
+        if (args.match_id is None) == (args.events is None):
+            parser.error("verify needs a match id or --events FILE (one of them)")
+        try:
+            return asyncio.run(_verify(args.match_id, args.events, args.commitment))
+        except (InfraError, DomainError) as exc:
+            sys.stderr.write(f"ginrummy verify: {exc.rule}: {exc}\n")
             return 1
     if args.command == "rebuild-projections":
         try:
@@ -114,6 +136,93 @@ async def _migrate(url: str | None) -> None:
 
     store = await open_store(url)
     await store.close()
+
+
+def _saved_events(path: str) -> list[Any]:
+    """Events from a saved log: API pages' ``{version, event}`` items, or bare events."""
+    import msgspec
+
+    from domain.events import AnyEvent
+
+    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+    data = json.loads(text)
+    items = data["events"] if isinstance(data, dict) else data
+    return [msgspec.convert(item.get("event", item), AnyEvent) for item in items]
+
+
+async def _verify(match_id: str | None, path: str | None, commitment: str | None) -> int:
+    from domain.verify import problems
+
+    if path is not None:
+        events = _saved_events(path)
+    else:
+        assert match_id is not None
+        loaded = await _read_match("verify", match_id)
+        if isinstance(loaded, int):
+            return loaded
+        events = loaded
+    found = problems(events, commitment)
+    if found:
+        for problem in found:
+            sys.stdout.write(f"FAILED: {problem}\n")
+        return 1
+    hands = sum(1 for e in events if type(e).__name__ == "Dealt")
+    sys.stdout.write(
+        f"fair deal verified: {hands} hands, every deck, salt and the first dealer"
+        " recomputed from the revealed seeds\n"
+    )
+    return 0
+
+
+async def _read_match(command: str, match_id: str) -> list[Any] | int:
+    """A finished match's events from the server's database, read only; or the exit
+    code after saying plainly why not (no database, schema behind, no such match,
+    still being played: its log would show both hands and the stock)."""
+    from domain.match import fold
+    from infra.database import describe, resolve_url, sqlite_file
+    from infra.migrate import schema_revisions
+    from infra.replay import load_match
+    from infra.sql_event_store import translate_errors
+    from infra.store import open_store
+
+    url = resolve_url(create_dirs=False)
+    where = describe(url)
+    file = sqlite_file(url)
+    if file is not None and not file.exists():
+        sys.stderr.write(
+            f"ginrummy {command}: no_database: there is no SQLite file {file}; run this where"
+            " the server runs (beside its data/ directory) or set GINRUMMY_DATABASE_URL\n"
+        )
+        return 1
+    with translate_errors():
+        revision, head = await schema_revisions(url)
+    if revision != head:
+        sys.stderr.write(
+            f"ginrummy {command}: schema_behind: {where} is at schema revision"
+            f" {revision or 'none'}, this version reads {head}: start this version's server"
+            " once (it migrates the database), then try again\n"
+        )
+        return 1
+    store = await open_store(url, migrate=False)
+    try:
+        try:
+            recorded = await load_match(store, match_id)
+        except StreamNotFound:
+            sys.stderr.write(
+                f"ginrummy {command}: stream_not_found: no match {match_id!r} in {where}\n"
+            )
+            return 1
+    finally:
+        await store.close()
+    events = [r.match_event for r in recorded]
+    if fold(events).settlement is None:
+        sys.stderr.write(
+            f"ginrummy {command}: match_not_finished: match {match_id!r} ({where}) is still"
+            f" being played ({len(events)} events so far); its seeds are revealed once it is"
+            " settled\n"
+        )
+        return 1
+    return events
 
 
 async def _replay(match_id: str, at: int | None) -> int:

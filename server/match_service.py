@@ -31,6 +31,7 @@ from domain.errors import DomainError
 from domain.events import Event, HandAcknowledged, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Rules
+from domain.seeds import ClientSeed
 from domain.state import MatchState
 from domain.views import PlayerView, player_view, redact
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
@@ -206,10 +207,6 @@ class MatchService:
 
     # --- writing ----------------------------------------------------------------------
 
-    async def create(self, player_id: str, level: str, rules: Rules, seed: str | None) -> str:
-        """A match of the player (seat 0) against the house AI at ``level`` (seat 1)."""
-        return await self.start((player_id, AI_PREFIX + level), rules, seed)
-
     async def start(
         self,
         players: tuple[str, str],
@@ -217,10 +214,17 @@ class MatchService:
         seed: str | None,
         match_id: str | None = None,
         watch_code: str | None = None,
+        *,
+        client_seeds: tuple[ClientSeed, ClientSeed] | None = None,
+        seed_committed_ms: int | None = None,
+        hints: bool = True,
     ) -> str:
         """Start a match between any two players (a person, a bot or ``ai:<level>``);
         with a ``watch_code`` only those who give it may watch.
 
+        With ``client_seeds`` the deal is fair and ``seed`` is the committed server seed
+        (server/fair_deal.py); without them ``seed`` (random if None) alone fixes the
+        deal, and the match is practice.
         The first append is at version 0, so a given ``match_id`` starts once: a second
         start is a ConcurrencyConflict and writes nothing.
         """
@@ -231,6 +235,9 @@ class MatchService:
             rules=rules,
             seed=seed if seed is not None else secrets.token_hex(16),
             watch_code=watch_code,
+            client_seeds=client_seeds,
+            seed_committed_ms=seed_committed_ms,
+            hints=hints,
         )
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)
@@ -368,7 +375,7 @@ class MatchService:
             state = record.state
             pending: list[Event] = []
             while (seat := ai_seat_to_act(state)) is not None:
-                view = player_view(state, seat)
+                view = player_view(state, seat, advice=True)  # the house is the engine
                 level = state.players[seat].removeprefix(AI_PREFIX)
                 command, capped = await asyncio.to_thread(
                     _choose_counting,

@@ -118,6 +118,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "invalid_request": (422, "The request does not match the schema"),
     "invalid_card": (422, "Not a card"),
     "invalid_rules": (422, "Invalid rule set"),
+    "invalid_client_seed": (422, "Not a usable client seed"),
     "unauthorized": (401, "Missing or invalid bearer token"),
     "not_your_match": (403, "You hold no seat in this match"),
     "not_you": (403, "A player can change only itself"),

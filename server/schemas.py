@@ -17,6 +17,7 @@ from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
 from domain.melds import Arrangement
 from domain.rules import PRESETS, Rules, make_rules
+from domain.seeds import CLIENT_SEED_PATTERN
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView
 
@@ -167,18 +168,54 @@ class PlayerProfile(msgspec.Struct, frozen=True):
 
 
 class PlayerCreated(msgspec.Struct, frozen=True):
-    """The token is shown once; the server keeps only its hash."""
+    """The token is shown once; the server keeps only its hash. ``seed_commitment`` is
+    sha256("seed:" + server seed) of your next match, committed at ``seed_committed_at``
+    (docs/fair-deal.md)."""
 
     id: str
     name: str
     kind: PlayerKind
     token: str
+    seed_commitment: str
+    seed_committed_at: str
+
+
+class OwnProfile(msgspec.Struct, frozen=True):
+    """You, as your token shows you: with the commitment of your next match's server
+    seed, which you may save before giving a client seed (docs/fair-deal.md)."""
+
+    id: str
+    name: str
+    kind: PlayerKind
+    seed_commitment: str
+    seed_committed_at: str
+
+
+# A seat's part of a fair deal (docs/fair-deal.md): never ``:``, which separates seeds.
+ClientSeedText = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=64,
+        pattern=CLIENT_SEED_PATTERN,
+        description="Your part of the deal: 1-64 letters, digits or ._~- (random if omitted)",
+    ),
+]
+Hints = Annotated[
+    bool,
+    Meta(description="Give the engine's advice (best_discard, suggested_layoffs); unrated"),
+]
 
 
 class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``seed`` fixes every deck: such a match is practice. Otherwise the deal is fair:
+    your ``client_seed`` with the server seed you were shown the commitment of."""
+
     level: Level = "easy"
     rules: PresetName | CustomRules = "arcadia"
     seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    client_seed: ClientSeedText | None = None
+    hints: Hints = False
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -254,7 +291,8 @@ class ReplayResponse(msgspec.Struct, frozen=True):
 
 
 class MatchSummary(msgspec.Struct, frozen=True):
-    """``level`` is the house AI's level, or null when the opponent is a person or a bot."""
+    """``level`` is the house AI's level, or null when the opponent is a person or a bot.
+    ``practice``: a chosen seed or custom rules; such a match is in no statistics."""
 
     match_id: str
     status: Literal["active", "finished"]
@@ -267,6 +305,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     started_at: str | None
     finished_at: str | None
     winner: int | None
+    practice: bool
 
 
 class PlayerList(msgspec.Struct, frozen=True):
@@ -302,6 +341,8 @@ class OpenTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rules: PresetName | CustomRules = "arcadia"
     private: bool = False
     expires_in_s: Annotated[int, Meta(ge=10, le=86400)] | None = None
+    client_seed: ClientSeedText | None = None
+    hints: Hints = False
 
 
 InviteCode = Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\x00]*$")]
@@ -311,6 +352,7 @@ class JoinTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``invite_code`` is needed for a private table and ignored at a public one."""
 
     invite_code: InviteCode | None = None
+    client_seed: ClientSeedText | None = None
 
 
 class TableView(msgspec.Struct, frozen=True):
@@ -331,6 +373,9 @@ class TableView(msgspec.Struct, frozen=True):
     watch_code: str | None
     invitee: PlayerRef | None  # a challenge: the one player who may take the seat
     rematch_of: str | None  # the settled match this table plays again
+    practice: bool  # custom rules: the match is in no statistics
+    hints: bool  # the match gives the engine's advice
+    seed_commitment: str | None  # sha256("seed:" + server seed), before anyone's seed
 
 
 class TableList(msgspec.Struct, frozen=True):
@@ -344,6 +389,8 @@ class ChallengeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     to: Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\x00]*$")] | None
     rules: PresetName | CustomRules = "arcadia"
     expires_in_s: Annotated[int, Meta(ge=10, le=86400)] | None = None
+    client_seed: ClientSeedText | None = None
+    hints: Hints = False
 
 
 class ChallengeList(msgspec.Struct, frozen=True):

@@ -8,6 +8,7 @@ from typing import Literal
 import msgspec
 from litestar.datastructures import State
 
+from domain.rules import Rules
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
 from infra.projections import Projector, matches_for_player, stats_for_player
@@ -15,11 +16,12 @@ from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from server.auth import bearer_token, hash_token
 from server.config import Settings
+from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
 from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
 from server.schemas import MatchList, MatchResponse, MatchSummary, PlayerRef, PlayerStats
-from server.tables import TableService
+from server.tables import TableService, now_ms
 
 KNOWN_TOKENS = 10_000
 
@@ -96,9 +98,37 @@ class Services:
                     started_at=row.started_at.isoformat(),
                     finished_at=row.finished_at.isoformat() if row.finished_at else None,
                     winner=row.winner_seat,
+                    practice=row.practice,
                 )
                 for row in rows
             ]
+        )
+
+    async def create_match(
+        self,
+        player_id: str,
+        level: str,
+        rules: Rules,
+        seed: str | None,
+        client_seed: str | None = None,
+        hints: bool = False,
+    ) -> str:
+        """A match of the player (seat 0) against the house AI at ``level`` (seat 1).
+
+        A chosen ``seed`` makes a practice match dealt from it alone; otherwise the
+        deal is fair: the player's committed server seed and its client seed."""
+        players = (player_id, AI_PREFIX + level)
+        if seed is not None:
+            return await self.matches.start(players, rules, seed, hints=hints)
+        server_seed, committed_ms = await take_server_seed(self.players, player_id)
+        now = now_ms()
+        return await self.matches.start(
+            players,
+            rules,
+            server_seed,
+            client_seeds=(seat_seed(player_id, client_seed, now), house_seed(now)),
+            seed_committed_ms=committed_ms,
+            hints=hints,
         )
 
     async def stats(self, player_id: str) -> PlayerStats:

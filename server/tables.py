@@ -25,6 +25,7 @@ from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
 from domain.rules import Rules
 from infra.errors import ConcurrencyConflict, StreamNotFound
+from infra.players import Players
 from infra.projections import Projector
 from infra.projections.lobby import (
     TABLE_STREAM_PREFIX,
@@ -34,6 +35,7 @@ from infra.projections.lobby import (
     overdue_tables,
 )
 from infra.sql_event_store import SqlEventStore
+from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.match_service import MatchService, is_house_ai, seat_of
 from server.problems import MatchNotFinished
 
@@ -64,6 +66,7 @@ class TableService:
         self.projector = projector
         self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, t.TableState] = OrderedDict()
+        self.players = Players(store.engine)
 
     async def _append(self, table_id: str, expected: int, events: list[t.TableEvent]) -> None:
         """Append to the table's stream and tell this process's listeners at once."""
@@ -99,11 +102,17 @@ class TableService:
         invitee: str | None = None,
         rematch_of: str | None = None,
         table_id: str | None = None,
+        *,
+        hints: bool = False,
+        client_seed: str | None = None,
     ) -> t.TableState:
         """A table anyone may join, or with ``invitee`` a challenge only they may accept.
 
+        Its match is dealt fairly from the host's committed server seed (taken now)
+        and the seats' client seeds (server/fair_deal.py).
         A given ``table_id`` is opened once: a second open is a ConcurrencyConflict."""
         table_id = table_id or uuid.uuid4().hex
+        server_seed, committed_ms = await take_server_seed(self.players, host)
         now = now_ms()
         command = t.OpenTable(
             table_id=table_id,
@@ -116,19 +125,33 @@ class TableService:
             watch_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
             invitee=invitee,
             rematch_of=rematch_of,
+            hints=hints,
+            seed=server_seed,
+            seed_committed_ms=committed_ms,
+            host_seed=seat_seed(host, client_seed, now),
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)
         return t.fold(events)
 
-    async def join(self, table_id: str, guest: str, invite_code: str | None) -> t.TableState:
+    async def join(
+        self, table_id: str, guest: str, invite_code: str | None, client_seed: str | None = None
+    ) -> t.TableState:
         """Take the free seat and start the match; exactly one of racing guests wins."""
-        state = await self._decide(
-            table_id,
-            lambda: t.JoinTable(
-                guest=guest, now_ms=now_ms(), match_id=uuid.uuid4().hex, invite_code=invite_code
-            ),
-        )
+
+        def joining() -> t.JoinTable:
+            now = now_ms()
+            return t.JoinTable(
+                guest=guest,
+                now_ms=now,
+                match_id=uuid.uuid4().hex,
+                invite_code=invite_code,
+                guest_seed=house_seed(now)
+                if is_house_ai(guest)
+                else seat_seed(guest, client_seed, now),
+            )
+
+        state = await self._decide(table_id, joining)
         await self.ensure_match(state)
         return state
 
@@ -172,6 +195,7 @@ class TableService:
                     invitee=opponent,
                     rematch_of=match_id,
                     table_id=table_id,
+                    hints=state.hints,
                 )
             except ConcurrencyConflict:
                 continue  # the opponent offered in the same moment: look again
@@ -219,9 +243,19 @@ class TableService:
         if await self.store.stream_version(state.match_id):
             return
         # A conflict means another process started it a moment ago: it is there, once.
+        seeds = None
+        if state.host_seed is not None and state.guest_seed is not None:
+            seeds = (state.host_seed, state.guest_seed)
         with contextlib.suppress(ConcurrencyConflict):
             await self.matches.start(
-                state.players, state.rules, None, state.match_id, watch_code=state.watch_code
+                state.players,
+                state.rules,
+                state.seed,
+                state.match_id,
+                watch_code=state.watch_code,
+                client_seeds=seeds,
+                seed_committed_ms=state.seed_committed_ms,
+                hints=state.hints,
             )
 
     async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:

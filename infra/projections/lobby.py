@@ -28,6 +28,8 @@ class LobbyRow(msgspec.Struct, frozen=True):
     status: str
     opened_ms: int
     expires_ms: int
+    hints: int = 1
+    seed_commitment: str | None = None
 
 
 class LobbyProjection:
@@ -50,6 +52,8 @@ class LobbyProjection:
                     opened_ms=event.opened_ms,
                     expires_ms=event.expires_ms,
                     last_position=recorded.position,
+                    hints=int(event.hints),
+                    seed_commitment=event.seed_commitment,
                 )
             )
             return
@@ -78,7 +82,17 @@ async def open_public_tables(
     """Public tables waiting for an opponent at ``now_ms``, the newest first."""
     c = lobby_tables.c
     query = (
-        select(c.table_id, c.host, c.rules_name, c.rules, c.status, c.opened_ms, c.expires_ms)
+        select(
+            c.table_id,
+            c.host,
+            c.rules_name,
+            c.rules,
+            c.status,
+            c.opened_ms,
+            c.expires_ms,
+            c.hints,
+            c.seed_commitment,
+        )
         .where(c.status == "open", c.private == 0, c.expires_ms > now_ms)
         .order_by(c.opened_ms.desc(), c.table_id)
         .limit(limit)

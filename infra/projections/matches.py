@@ -39,6 +39,7 @@ class MatchesProjection:
                         "finished_at": None,
                         "winner": None,
                         "last_position": recorded.position,
+                        "practice": int(event.practice),
                     }
                     for seat in (0, 1)
                 ],

@@ -30,6 +30,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     finished_at: datetime | None
     winner: str | None
     winner_seat: int | None
+    practice: bool = False
 
 
 class PlayerStatistics(msgspec.Struct, frozen=True):
@@ -91,6 +92,7 @@ async def matches_for_player(
             winner_seat=None
             if row.winner is None
             else (row.seat if row.winner == row.player_id else 1 - row.seat),
+            practice=bool(row.practice),
         )
         for row in rows
     ]

@@ -1,5 +1,8 @@
 """Read model: per-player statistics, counted from scored and washed hands and settlements.
 
+Practice matches (a chosen seed, or custom rules) are not counted at all: a match to a
+custom target of 10, or against decks its player knew, is not a record. Matches
+recorded before practice was marked count as they always did (docs/fair-deal.md).
 Hands won/lost count scored hands; washed hands are counted apart. A knock that is
 undercut counts as a knock for the knocker, an undercut received for the knocker and an
 undercut given for the defender. Gins include big gins. ``points`` are the hand points
@@ -40,6 +43,8 @@ class PlayerStatsProjection:
     async def apply(self, conn: AsyncConnection, recorded: RecordedEvent) -> None:
         event, match_id = recorded.event, recorded.stream_id
         if isinstance(event, MatchStarted):
+            if event.practice:
+                return  # no seats recorded: the match's later events find none and count nothing
             await conn.execute(
                 insert(stats_seats),
                 [{"match_id": match_id, "seat": s, "player_id": event.players[s]} for s in (0, 1)],
@@ -74,7 +79,7 @@ class PlayerStatsProjection:
             return
         seats = await self._players(conn, match_id)
         for seat in (0, 1):
-            if changes[seat]:
+            if changes[seat] and seat in seats:
                 await conn.execute(
                     update(player_stats)
                     .where(player_stats.c.player_id == seats[seat])

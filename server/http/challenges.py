@@ -6,13 +6,15 @@ has the same seat race, expiry and log; ``to: null`` is an open seek, a public t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.ai import LEVELS
+from domain.seeds import CLIENT_SEED_PATTERN
+from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
 from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
@@ -63,7 +65,15 @@ class ChallengesController(Controller):
             raise PlayerNotFound(f"no player {data.to!r}")
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
-        opened = await services.tables.open(player.id, rules, False, ttl, invitee=data.to)
+        opened = await services.tables.open(
+            player.id,
+            rules,
+            False,
+            ttl,
+            invitee=data.to,
+            hints=data.hints,
+            client_seed=data.client_seed,
+        )
         if data.to is not None and is_house_ai(data.to):
             opened = await services.tables.join(opened.table_id, data.to, None)  # it accepts
         return await table_view(services, opened, player.id)
@@ -86,16 +96,30 @@ class ChallengesController(Controller):
         operation_id="acceptChallenge",
         summary="Accept a challenge: the match starts",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 422),
     )
     async def accept(
-        self, state: State, request: AnyRequest, challenge_id: ChallengeId
+        self,
+        state: State,
+        request: AnyRequest,
+        challenge_id: ChallengeId,
+        client_seed: Annotated[
+            str | None,
+            QueryParameter(
+                min_length=1,
+                max_length=64,
+                pattern=CLIENT_SEED_PATTERN,
+                description="Your part of the deal (docs/fair-deal.md); random if omitted",
+            ),
+        ] = None,
     ) -> JoinedTable:
-        """Accept a challenge addressed to you (or an open seek): the match starts at once."""
+        """Accept a challenge addressed to you (or an open seek): the match starts at once.
+        ``client_seed`` is your part of its fair deal."""
+        refuse_null(request, "client_seed")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         require_visible(await services.tables.load(challenge_id), player.id, None)
-        joined = await services.tables.join(challenge_id, player.id, None)
+        joined = await services.tables.join(challenge_id, player.id, None, client_seed)
         return await joined_answer(services, joined, player.id)
 
     @post(

@@ -70,12 +70,17 @@ class MatchesController(Controller):
     async def create_match(
         self, state: State, request: AnyRequest, data: JSONBody[CreateMatchRequest]
     ) -> MatchResponse:
-        """Start a match against the AI; its opening moves, if any, are already played."""
+        """Start a match against the AI; its opening moves, if any, are already played.
+
+        The deal is fair (docs/fair-deal.md) unless ``seed`` is given: then the match
+        is practice. ``hints`` puts the engine's advice in your view (never rated)."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, CreateMatchRequest)
         rules = rules_of(data.rules)
-        match_id = await services.matches.create(player.id, data.level, rules, data.seed)
+        match_id = await services.create_match(
+            player.id, data.level, rules, data.seed, data.client_seed, data.hints
+        )
         return await services.with_seats(await services.matches.view(match_id, player.id))
 
     @get(

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, patch, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody, QueryParameter
 
+from domain.deck import seed_commitment
+from infra.players import Players
 from server.auth import hash_token, new_token
 from server.problems import NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,
+    OwnProfile,
     PlayerCreated,
     PlayerList,
     PlayerProfile,
@@ -40,10 +44,19 @@ class PlayersController(Controller):
         """Create a guest player; the token is shown only in this answer."""
         data = await strict_body(request, CreatePlayerRequest)
         token = new_token()
-        player = await services_of(state).players.create_player(
+        players = services_of(state).players
+        player = await players.create_player(
             uuid.uuid4().hex, data.name, hash_token(token), data.kind
         )
-        return PlayerCreated(id=player.id, name=player.name, kind=player.kind, token=token)
+        commitment, committed_at = await next_commitment(players, player.id)
+        return PlayerCreated(
+            id=player.id,
+            name=player.name,
+            kind=player.kind,
+            token=token,
+            seed_commitment=commitment,
+            seed_committed_at=committed_at,
+        )
 
     @get(
         "/",
@@ -136,7 +149,25 @@ class PlayersController(Controller):
     security=[{"bearer": []}],
     responses=problem_responses(401),
 )
-async def get_me(state: State, request: Request[Any, Any, Any]) -> PlayerProfile:
-    """The player of the bearer token: a bot started with only its token learns its id."""
-    player = await services_of(state).authenticate(request.headers.get("authorization"))
-    return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
+async def get_me(state: State, request: Request[Any, Any, Any]) -> OwnProfile:
+    """The player of the bearer token: a bot started with only its token learns its id.
+    ``seed_commitment`` is the commitment of your next match's server seed."""
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    commitment, committed_at = await next_commitment(services.players, player.id)
+    return OwnProfile(
+        id=player.id,
+        name=player.name,
+        kind=player.kind,
+        seed_commitment=commitment,
+        seed_committed_at=committed_at,
+    )
+
+
+async def next_commitment(players: Players, player_id: str) -> tuple[str, str]:
+    """The commitment of the player's next server seed, and when it was made (ISO 8601)."""
+    found = await players.next_seed(player_id)
+    if found is None:
+        raise PlayerNotFound(f"no player {player_id!r}")
+    seed, committed_ms = found
+    return seed_commitment(seed), datetime.fromtimestamp(committed_ms / 1000, UTC).isoformat()

@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain import table as t
 from domain.errors import TableNotOpened
-from domain.rules import Rules
+from domain.rules import Rules, is_standard
 from server.http.matches import refuse_null
 from server.problems import problem_responses
 from server.schemas import (
@@ -59,6 +59,9 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
         watch_code=state.watch_code if seated else None,
         invitee=await _player(services, state.invitee) if state.invitee is not None else None,
         rematch_of=state.rematch_of,
+        practice=not is_standard(state.rules),
+        hints=state.hints,
+        seed_commitment=state.seed_commitment,
     )
 
 
@@ -74,25 +77,31 @@ async def joined_answer(services: Services, joined: t.TableState, player: str) -
 async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
     """The lobby's list: public open tables, newest first, from the lobby projection."""
     rows = await services.tables.open_tables(rules, limit)
-    return [
-        TableView(
-            table_id=row.table_id,
-            host=await _player(services, row.host),
-            rules=msgspec.json.decode(row.rules, type=Rules),
-            private=False,
-            rated=False,
-            status="open",
-            opened_at=_iso(row.opened_ms),
-            expires_at=_iso(row.expires_ms),
-            guest=None,
-            match_id=None,
-            invite_code=None,
-            watch_code=None,
-            invitee=None,
-            rematch_of=None,
+    views = []
+    for row in rows:
+        table_rules = msgspec.json.decode(row.rules, type=Rules)
+        views.append(
+            TableView(
+                table_id=row.table_id,
+                host=await _player(services, row.host),
+                rules=table_rules,
+                private=False,
+                rated=False,
+                status="open",
+                opened_at=_iso(row.opened_ms),
+                expires_at=_iso(row.expires_ms),
+                guest=None,
+                match_id=None,
+                invite_code=None,
+                watch_code=None,
+                invitee=None,
+                rematch_of=None,
+                practice=not is_standard(table_rules),
+                hints=bool(row.hints),
+                seed_commitment=row.seed_commitment,
+            )
         )
-        for row in rows
-    ]
+    return views
 
 
 class TablesController(Controller):
@@ -117,7 +126,9 @@ class TablesController(Controller):
         data = await strict_body(request, OpenTableRequest)
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
-        opened = await services.tables.open(player.id, rules, data.private, ttl)
+        opened = await services.tables.open(
+            player.id, rules, data.private, ttl, hints=data.hints, client_seed=data.client_seed
+        )
         return await table_view(services, opened, player.id)
 
     @get(
@@ -182,7 +193,7 @@ class TablesController(Controller):
         table = await services.tables.load(table_id)
         if table.invitee is not None:  # a challenge is not a stranger's to know of
             require_visible(table, player.id, None)
-        joined = await services.tables.join(table_id, player.id, data.invite_code)
+        joined = await services.tables.join(table_id, player.id, data.invite_code, data.client_seed)
         return await joined_answer(services, joined, player.id)
 
     @post(

@@ -131,7 +131,7 @@ async def _finished_match(server: ServerProcess) -> dict[str, str]:
     """What docs/fair-deal.md's shell block needs: URL, TOKEN and a finished MATCH."""
     player = await Player.create(server.url)
     try:
-        match = await player.new_match(seed="docs")
+        match = await player.new_match(rules="arcadia", client_seed="docs")
         await play_out(player, match)
         log = await player.events(match["match_id"])
     finally:
@@ -210,7 +210,12 @@ async def test_shell_blocks_run_as_written(
         )
     if path.name == "fair-deal.md":
         printed = [line for line in done.stdout.splitlines() if line and not line.startswith("@@")]
-        assert printed == env["EXPECTED_COMMITMENTS"].splitlines(), "each deck matches its deal"
+        expected = env["EXPECTED_COMMITMENTS"].splitlines()
+        hexes = [line for line in printed if re.fullmatch(r"[0-9a-f]{64}", line)]
+        assert hexes == expected, "each deck matches its deal"
+        assert any(line.startswith("the server seed matches ") for line in printed)
+        verified = f"fair deal verified: {len(expected)} hands"
+        assert any(line.startswith(verified) for line in printed), printed
 
 
 def _split_outputs(stdout: str) -> list[tuple[int, str]]:

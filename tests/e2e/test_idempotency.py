@@ -29,8 +29,8 @@ def next_action(view: dict[str, Any]) -> dict[str, Any]:
     simple = {"up_card": "pass_up_card", "draw": "draw_stock", "layoff": "finish_layoffs"}
     if view["phase"] in simple:
         return {"type": simple[view["phase"]]}
-    if view["phase"] == "discard":
-        return {"type": "discard", "card": view["best_discard"][0]}
+    if view["phase"] == "discard":  # the first card it may discard (no hints: no advice)
+        return as_action(next(c for c in view["legal"] if c["type"] == "discard"))
     return as_action(view["legal"][0])
 
 

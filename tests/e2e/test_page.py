@@ -201,6 +201,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     page.fill("#name", "Ada")
     page.select_option("#level", "easy")
     page.select_option("#preset", "arcadia")
+    page.check("#hints")  # the engine's best discard is offered only with hints
     page.click("[data-testid=start]")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
@@ -360,16 +361,11 @@ def test_replay_of_a_finished_match_steps_forward_and_back(
     assert int(page.inner_text("[data-testid=total-1]")) == settlement["totals"][1]
 
     assert page.query_selector("[data-testid=open-replay]") is not None
-    # Statistics are a projection fed from the log: wait until it has seen the match.
-    stats: dict[str, Any] = {}
-    for _ in range(100):
-        stats = httpx.get(
-            f"{site}/v1/players/{player['id']}/stats",
-            headers={"Authorization": f"Bearer {token}"},
-        ).json()
-        if stats["matches_played"] == 1:
-            break
-        time.sleep(0.1)
+    # A seeded match to a custom target is practice: listed as such, in no statistics.
+    stats: dict[str, Any] = httpx.get(
+        f"{site}/v1/players/{player['id']}/stats",
+        headers={"Authorization": f"Bearer {token}"},
+    ).json()
     # The history lists the match, finished, with its settled totals; its replay opens there.
     page.click("#nav-history")
     row = page.wait_for_selector(f"tr[data-match-id='{match_id}']")
@@ -380,8 +376,9 @@ def test_replay_of_a_finished_match_steps_forward_and_back(
     assert row.query_selector("[data-testid=history-result]").inner_text() == (
         "won" if won else "lost"
     )
-    assert int(page.inner_text("[data-testid=stat-played]")) == stats["matches_played"] == 1
-    assert int(page.inner_text("[data-testid=stat-won]")) == stats["matches_won"]
+    assert row.query_selector("[data-testid=practice]") is not None
+    assert int(page.inner_text("[data-testid=stat-played]")) == stats["matches_played"] == 0
+    assert int(page.inner_text("[data-testid=stat-won]")) == stats["matches_won"] == 0
     row.query_selector("[data-testid=replay-link]").click()
     viewer = page.wait_for_selector("#replay[data-shown='2']")
     assert viewer is not None
@@ -473,7 +470,12 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
     for attempt in range(8):
         created = httpx.post(
             f"{site}/v1/matches",
-            json={"level": "easy", "rules": "arcadia", "seed": f"page-layoff-{attempt}"},
+            json={
+                "level": "easy",
+                "rules": "arcadia",
+                "seed": f"page-layoff-{attempt}",
+                "hints": True,
+            },
             headers={"Authorization": f"Bearer {token}"},
         )
         match_id = created.json()["match_id"]

@@ -307,9 +307,14 @@ async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess)
     assert done["status"] == "finished" and done["winner"] == settlement["winner"]
     assert done["rules"] == "classic+custom" and done["finished_at"]
 
+    assert done["practice"] is True  # a chosen seed and custom rules
     stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
-    assert stats["matches_played"] == 1
-    assert stats["matches_won"] == (1 if settlement["winner"] == 0 else 0)
+    assert stats["matches_played"] == 0, "a practice match is in no statistics"
+    fair = await player.new_match(rules="classic")
+    resigned = await player.act(fair["match_id"], {"type": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
+    assert (stats["matches_played"], stats["matches_lost"]) == (1, 1)
 
     replay = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at=2")
     assert replay.status_code == 200

@@ -189,7 +189,7 @@ async def test_a_player_may_resign_and_nothing_is_recorded_after(server: ServerP
     guest = await Player.create(server.url, "Guest")
     stranger = await Player.create(server.url, "Stranger")
     try:
-        table = await open_table(host)
+        table = await open_table(host, rules="arcadia")  # a standard preset: it counts
         match_id = (await join(guest, table["table_id"])).json()["match"]["match_id"]
         intruder = await stranger.act(match_id, {"type": "resign"})
         assert (intruder.status_code, intruder.json()["rule"]) == (403, "not_your_match")
@@ -212,7 +212,7 @@ async def test_a_player_may_resign_and_nothing_is_recorded_after(server: ServerP
         assert log["events"][-1]["event"]["type"] == "match_settled"
 
         # Against the house AI too: a resigned match is a loss in the statistics.
-        ai_match = await host.new_match()
+        ai_match = await host.new_match(rules="arcadia")
         resigned = await host.act(ai_match["match_id"], {"type": "resign"})
         assert resigned.status_code == 200
         stats = (await host.client.get(f"/v1/players/{host.id}/stats")).json()

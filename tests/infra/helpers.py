@@ -10,6 +10,7 @@ from domain.events import Event, UpCardPassed
 from domain.match import apply, legal_commands
 from domain.melds import best_discard
 from domain.rules import make_rules
+from domain.seeds import ClientSeed
 from domain.state import MatchState
 
 
@@ -24,10 +25,16 @@ def batch(n: int = 1, seat: int = 0) -> list[Event]:
 
 
 def random_match(
-    seed: int, match_id: str | None = None, players: tuple[str, str] = ("p1", "ai:easy")
+    seed: int,
+    match_id: str | None = None,
+    players: tuple[str, str] = ("p1", "ai:easy"),
+    practice: bool = False,
 ):
-    """A whole random legal match as (final state, list of per-command event batches)."""
+    """A whole random legal match as (final state, list of per-command event batches).
+
+    A fair deal (client seeds) unless ``practice``: then one chosen seed deals it."""
     rng = random.Random(seed)
+    seeds = (ClientSeed(f"c{seed}", players[0], 1), ClientSeed(f"d{seed}", players[1], 1))
     state, events = apply(
         None,
         StartMatch(
@@ -35,6 +42,8 @@ def random_match(
             players=players,
             rules=make_rules(rng.choice(["arcadia", "arkadium", "classic"])),
             seed=str(seed),
+            client_seeds=None if practice else seeds,
+            seed_committed_ms=None if practice else 0,
         ),
     )
     batches = [events]

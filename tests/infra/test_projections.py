@@ -122,6 +122,24 @@ async def test_incremental_projection_is_right_and_equals_rebuild(store: SqlEven
     assert await runner.catch_up() == 0  # rebuild left the checkpoints at the head
 
 
+async def test_a_practice_match_is_listed_as_such_and_counts_in_no_statistics(
+    store: SqlEventStore,
+) -> None:
+    practice_id, fair_id = stream(), stream()
+    _, batches = random_match(8, practice_id, ("ann", "ai:easy"), practice=True)
+    await store.append(practice_id, 0, [e for b in batches for e in b])
+    runner = projector(store)
+    await runner.catch_up()
+    stats = await stats_for_player(store.engine, "ann")
+    assert {c: getattr(stats, c) for c in COUNTERS} == dict.fromkeys(COUNTERS, 0)
+    _, batches = random_match(8, fair_id, ("ann", "ai:easy"))
+    await store.append(fair_id, 0, [e for b in batches for e in b])
+    await runner.catch_up()
+    assert (await stats_for_player(store.engine, "ann")).matches_played == 1
+    listed = {m.match_id: m.practice for m in await matches_for_player(store.engine, "ann")}
+    assert listed == {practice_id: True, fair_id: False}
+
+
 async def test_a_players_match_list(store: SqlEventStore) -> None:
     finished_id, active_id = stream(), stream()
     final, batches = random_match(5, finished_id, ("ann", "ai:hard"))

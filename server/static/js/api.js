@@ -65,7 +65,7 @@ const match = (id) => `/v1/matches/${encodeURIComponent(id)}`;
 export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
   renamePlayer: (id, name) => request('PATCH', `/v1/players/${encodeURIComponent(id)}`, { name }),
-  createMatch: (level, rules) => request('POST', '/v1/matches', { level, rules }),
+  createMatch: (level, rules, deal = {}) => request('POST', '/v1/matches', { level, rules, ...deal }),
   getMatch: (id) => request('GET', match(id)),
   listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
   act: (id, action, version) =>

@@ -9,6 +9,7 @@ import { closeLobby, showLobby } from './lobby.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
+import { newClientSeed } from './verify.js';
 
 function renderWho() {
   const player = savedPlayer();
@@ -76,6 +77,9 @@ function showStart() {
 
 export const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 
+/** The page's part of a fair deal (a seed made here), and whether the player asked for hints. */
+const dealChoice = () => ({ client_seed: newClientSeed(), hints: $('#hints').checked });
+
 /** The preset's name, or the preset with the fields the player changed (a custom rule set). */
 function chosenRules() {
   const preset = $('#preset').value;
@@ -110,14 +114,14 @@ async function startMatch(event) {
     }
     let started;
     try {
-      started = await api.createMatch($('#level').value, chosenRules());
+      started = await api.createMatch($('#level').value, chosenRules(), dealChoice());
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) throw err;
       // A token from another database: make a new player and try once more.
       forgetPlayer();
       const created = await api.createPlayer(name);
       savePlayer({ id: created.id, name: created.name, token: created.token });
-      started = await api.createMatch($('#level').value, chosenRules());
+      started = await api.createMatch($('#level').value, chosenRules(), dealChoice());
     }
     expectMatch(started);
     location.hash = `#/match/${encodeURIComponent(started.match_id)}`;

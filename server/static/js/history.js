@@ -6,6 +6,7 @@ import { byRank, bySuit, cardBack, cardFace, cardGroup, cardName } from './cards
 import { displayName, narrate } from './words.js';
 import { savedPlayer } from './api.js';
 import { resultPanel, settlementPanel } from './results.js';
+import { verifyButton } from './verify.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
@@ -63,14 +64,14 @@ export async function showHistory(root, { onError }) {
               { dataset: { matchId: m.match_id } },
               h('td', {}, when(m.started_at)),
               h('td', {}, displayName(m.opponent, null)),
-              h('td', {}, ruleName(m.rules)),
+              h('td', {}, ruleName(m.rules), m.practice ? h('span', { class: 'hint', 'data-testid': 'practice' }, ' (practice)') : null),
               h('td', {}, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result' }, outcome(m)),
               h(
                 'td',
                 {},
                 m.status === 'finished'
-                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay')
+                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay'), ' ', verifyButton(m.match_id)]
                   : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume'),
               ),
             ),

@@ -4,6 +4,7 @@ import { h, fill, $, plural } from './dom.js';
 import { byRank, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { seatName } from './words.js';
 import { resultPanel, settlementPanel } from './results.js';
+import { verifyButton } from './verify.js';
 
 /** The legal command of this type (and card/meld) for the viewer, or undefined. */
 export function findLegal(view, type, fields = {}) {
@@ -269,7 +270,7 @@ function playActions(view, ui) {
     const plan = view.suggested_layoffs;
     const n = plan ? plan.layoffs.length : 0;
     out.push(
-      actionButton(n ? `Lay off the best (${n}) and finish` : 'Nothing to lay off: finish', findLegal(view, 'finish_layoffs'), {
+      actionButton(n ? `Lay off the best (${n}) and finish` : view.hints === false ? 'Finish laying off' : 'Nothing to lay off: finish', findLegal(view, 'finish_layoffs'), {
         key: 'l', busy, classes: 'best', testid: 'layoff-best',
       }),
     );
@@ -330,7 +331,7 @@ export function renderTable(view, ui) {
   const result = $('#result');
   const panels = [];
   if (over && view.last_result) panels.push(resultPanel(view, view.last_result, view.knock, view.seat));
-  if (view.settlement) panels.push(settlementPanel(view, view.settlement, view.seat));
+  if (view.settlement) panels.push(settlementPanel(view, view.settlement, view.seat), verifyButton(view.match_id));
   fill(result, panels);
   result.hidden = panels.length === 0;
   fill($('#moves'), movesList(view));

@@ -14,6 +14,7 @@ from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from server.auth import bearer_token, hash_token
+from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
 from server.match_service import AI_PREFIX, MatchService
@@ -35,6 +36,7 @@ class Services:
     projector: Projector
     tables: TableService
     spectators: Spectators
+    chat: ChatService
     _known_tokens: dict[str, Player] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:

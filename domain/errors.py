@@ -211,7 +211,7 @@ class ChatFlood(ChatError):
 
     rule = "chat_flood"
 
-    def __init__(self, detail: str, retry_after_ms: int) -> None:
+    def __init__(self, detail: str, retry_after_ms: int = 1000) -> None:
         super().__init__(detail)
         self.retry_after_ms = retry_after_ms
 

@@ -279,7 +279,12 @@ class LiveSession:
         try:
             await self.services.chat.post(self.match_id, self.player.id, message.text)
         except Exception as exc:
-            self.error(problem_for(exc), getattr(exc, "retry_after_s", None))
+            problem = problem_for(exc)
+            if problem.status >= 500:
+                log.error(
+                    "unhandled error on a chat message in match %s", self.match_id, exc_info=exc
+                )
+            self.error(problem, getattr(exc, "retry_after_s", None))
 
     # --- lifecycle --------------------------------------------------------------------
 

@@ -191,3 +191,36 @@ class InvalidClientSeed(IllegalCommand):
     """A client seed that is not 1-64 letters, digits or ``._~-`` (docs/fair-deal.md)."""
 
     rule = "invalid_client_seed"
+
+
+class ChatError(DomainError):
+    """A refusal from a match's chat; nothing is recorded."""
+
+    rule = "chat_error"
+
+
+class EmptyMessage(ChatError):
+    """Nothing is left of the message once control and format characters are removed."""
+
+    rule = "empty_message"
+
+
+class MessageTooLong(ChatError):
+    """A chat message is at most 280 characters, counted after cleaning."""
+
+    rule = "message_too_long"
+
+
+class ChatFlood(ChatError):
+    """A seat posted its fill of messages in the window; ``retry_after_ms`` says when to
+    try again (the server sends it as ``Retry-After``)."""
+
+    rule = "chat_flood"
+
+    def __init__(self, detail: str, retry_after_ms: int = 1000) -> None:
+        super().__init__(detail)
+        self.retry_after_ms = retry_after_ms
+
+    @property
+    def retry_after_s(self) -> int:
+        return max(1, -(-self.retry_after_ms // 1000))  # whole seconds, rounded up

@@ -1,6 +1,6 @@
-"""Every event the store holds, under one tagged union: a match's and a table's.
+"""Every event the store holds, under one tagged union: a match's, a table's, a chat's.
 
-Each stream holds one kind (``<match id>`` or ``table:<id>``), but the global log
+Each stream holds one kind (``<match id>``, ``table:<id>`` or ``chat:<match id>``), but the global log
 interleaves them, so whoever reads it (the tailer, the projections) decodes with this.
 """
 
@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.chat import AnyChatEvent, ChatEvent
 from domain.events import AnyEvent, Event
 from domain.table import AnyTableEvent, TableEvent
 
-StoredEvent = AnyEvent | AnyTableEvent
-Storable = Event | TableEvent  # what an append accepts: any event of either kind
+StoredEvent = AnyEvent | AnyTableEvent | AnyChatEvent
+Storable = Event | TableEvent | ChatEvent  # what an append accepts: an event of any kind
 
 _decoder = msgspec.json.Decoder(StoredEvent)
 

@@ -27,10 +27,18 @@ from infra.spectators import REFRESH_S, Spectators
 from infra.store import open_store
 from infra.tailer import LogTailer
 from server import logs
+from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
 from server.http.allow import AllowEveryMethod
 from server.http.challenges import ChallengesController
+from server.http.chat import (
+    get_canned_messages,
+    get_chat,
+    mute_opponent,
+    post_chat,
+    unmute_opponent,
+)
 from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
@@ -163,6 +171,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             projector=projections,
             tables=tables,
             spectators=spectators,
+            chat=ChatService(store, matches, on_append=hub.publish),
         )
         try:
             yield
@@ -191,6 +200,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
             stream_player_events,
             player_live,
             get_spectator_view,
+            get_canned_messages,
+            get_chat,
+            post_chat,
+            mute_opponent,
+            unmute_opponent,
             live,
             live_over_plain_http,
             watch,

@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 
 from domain.ai import choose
 from domain.ai.clock import cap_hits
+from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
 from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.errors import DomainError
 from domain.events import Event, HandAcknowledged, event_type
@@ -142,8 +143,8 @@ class MatchService:
         without asking the store (a socket woken for version V needs no read if this
         process appended V itself).
         """
-        if match_id.startswith(TABLE_STREAM_PREFIX):
-            raise MatchNotFound(f"no match {match_id!r}")  # a table's stream, not a match's
+        if match_id.startswith((TABLE_STREAM_PREFIX, CHAT_STREAM_PREFIX)):
+            raise MatchNotFound(f"no match {match_id!r}")  # a table's or chat's stream
         cached = self._cache.get(match_id)
         if cached is not None and at_least is not None and cached.state.version >= at_least:
             self._cache.move_to_end(match_id)

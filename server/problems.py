@@ -155,6 +155,11 @@ _RULES: dict[str, tuple[int, str]] = {
     "no_rematch": (404, "Nobody has offered a rematch of this match"),
     "watch_code_required": (403, "A private match is watched only with its watch code"),
     "spectators_cannot_act": (403, "A spectator cannot act"),
+    "chat_error": (422, "Not a chat message"),
+    "empty_message": (422, "The message is empty"),
+    "message_too_long": (422, "The message is too long"),
+    "chat_flood": (429, "Too many messages; wait as Retry-After says"),
+    "spectators_cannot_chat": (403, "A spectator cannot chat"),
 }
 
 
@@ -282,6 +287,9 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     if problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
     headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+    retry_after = getattr(exc, "retry_after_s", None)  # a limit says when to come back
+    if isinstance(retry_after, int):
+        headers["Retry-After"] = str(retry_after)
     if problem.status == 401:
         headers.setdefault("WWW-Authenticate", bearer_challenge(request))
     return problem_response(problem, headers)  # keeps e.g. the Allow header of a 405
@@ -316,6 +324,7 @@ def problem_responses(
         409: "Stale version, concurrent change, or match not finished",
         413: "Request body too large",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
+        429: "Too many requests: wait the seconds `Retry-After` says",
         503: "Database unavailable",
         **(described_as or {}),
     }

@@ -15,6 +15,7 @@ from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from server.auth import bearer_token, hash_token
+from server.chat import ChatService
 from server.config import Settings
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
@@ -37,6 +38,7 @@ class Services:
     projector: Projector
     tables: TableService
     spectators: Spectators
+    chat: ChatService
     _known_tokens: dict[str, Player] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:

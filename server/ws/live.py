@@ -34,6 +34,7 @@ from domain.views import PlayerView, SpectatorView, player_view, redact, spectat
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
+from server.chat import RAW_TEXT_LIMIT
 from server.match_service import MatchRecord, seat_of
 from server.problems import (
     Problem,
@@ -44,6 +45,7 @@ from server.problems import (
 )
 from server.schemas import ActionRequest
 from server.services import Services, services_of
+from server.ws.chat_feed import relay_chat
 from server.ws.frames import upgrade_required
 
 log = logging.getLogger("ginrummy.ws")
@@ -69,6 +71,7 @@ class ClientMessage(msgspec.Struct, frozen=True):
     action: Any = None
     version: int | None = None
     idempotency_key: SocketKey | None = None
+    text: Annotated[str, msgspec.Meta(max_length=RAW_TEXT_LIMIT)] | None = None
 
 
 _outliving_their_socket: set[asyncio.Task[Any]] = set()  # held here, safe from the GC
@@ -125,8 +128,11 @@ class LiveSession:
         self.state = state
         self.enqueue({"type": "snapshot", "version": state.version, "view": self.view(state)})
 
-    def error(self, problem: Problem) -> None:
-        self.enqueue({"type": "error", "version": self.version(), "problem": problem})
+    def error(self, problem: Problem, retry_after: int | None = None) -> None:
+        frame: dict[str, Any] = {"type": "error", "version": self.version(), "problem": problem}
+        if retry_after is not None:
+            frame["retry_after"] = retry_after  # seconds, as HTTP's Retry-After
+        self.enqueue(frame)
 
     # --- tasks ------------------------------------------------------------------------
 
@@ -234,6 +240,8 @@ class LiveSession:
             self.watch.notify(0)
         elif message.type == "action":
             await self.act(message)
+        elif message.type == "chat":
+            await self.chat(message)
         else:
             self.error(make_problem("invalid_request", f"unknown message type {message.type!r}"))
 
@@ -259,6 +267,24 @@ class LiveSession:
         except Exception as exc:
             self.error(problem_for(exc))  # a 5xx is logged by _finished
         self.watch.notify(0)
+
+    async def chat(self, message: ClientMessage) -> None:
+        """A chat message over the socket: as ``POST …/chat``; it comes back as a frame."""
+        if self.player is None or self.seat is None:
+            self.error(make_problem("spectators_cannot_chat", "a spectator reads the chat", 403))
+            return
+        if message.text is None:
+            self.error(make_problem("invalid_request", "chat needs 'text': a string"))
+            return
+        try:
+            await self.services.chat.post(self.match_id, self.player.id, message.text)
+        except Exception as exc:
+            problem = problem_for(exc)
+            if problem.status >= 500:
+                log.error(
+                    "unhandled error on a chat message in match %s", self.match_id, exc_info=exc
+                )
+            self.error(problem, getattr(exc, "retry_after_s", None))
 
     # --- lifecycle --------------------------------------------------------------------
 
@@ -316,6 +342,7 @@ class LiveSession:
             asyncio.create_task(self.pump()),
             asyncio.create_task(self.writer()),
             asyncio.create_task(self.reader()),
+            asyncio.create_task(relay_chat(self)),
         ]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -133,8 +133,9 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     check(await player.client.get("/v1/matches/nope"), "/v1/matches/{match_id}")  # 404
     await check_the_lobby(check, player, stranger)
     await check_challenges_and_the_player_stream(checker, player, stranger, anonymous)
+    await check_the_chat(check, player, stranger, anonymous)
     statuses = {status for _, _, status in checker.checked}
-    assert {200, 201, 400, 401, 403, 404, 409, 422} <= statuses, statuses
+    assert {200, 201, 400, 401, 403, 404, 409, 422, 429} <= statuses, statuses
     operations = {(m, t) for t, ops in DOCUMENT["paths"].items() for m in ops}
     assert {(m, t) for m, t, _ in checker.checked} == operations  # every one, at least once
     await anonymous.aclose()
@@ -304,3 +305,34 @@ async def check_challenges_and_the_player_stream(
         await asyncio.sleep(0.05)
     reading.cancel()
     assert kinds <= {f["type"] for f in frames}, [f["type"] for f in frames]
+
+
+async def check_the_chat(
+    check: Any, host: Player, guest: Player, anonymous: httpx.AsyncClient
+) -> None:
+    """Every chat operation, its answers and its refusals, the flood's 429 included."""
+    table = (await host.client.post("/v1/tables", json={})).json()
+    joined = await guest.client.post(f"/v1/tables/{table['table_id']}/join", json={})
+    match_id = joined.json()["match"]["match_id"]
+    chat, path = "/v1/matches/{match_id}/chat", f"/v1/matches/{match_id}/chat"
+    check(await anonymous.get("/v1/chat/canned"), "/v1/chat/canned")
+    for text in ("Good luck", "", "x" * 281, 5):
+        check(await host.client.post(path, json={"text": text}), chat)  # 201, then 422s
+    check(await host.client.post(path, content=b"{"), chat)  # 400
+    check(await anonymous.post(path, json={"text": "hi"}), chat)  # 401
+    check(await host.client.post("/v1/matches/nope/chat", json={"text": "hi"}), chat)  # 404
+    check(await guest.client.post(f"{path}/mute"), chat + "/mute")
+    check(await anonymous.post(f"{path}/mute"), chat + "/mute")  # 401
+    check(await guest.client.post(f"{path}/unmute"), chat + "/unmute")
+    check(await host.client.post("/v1/matches/nope/chat/unmute"), chat + "/unmute")  # 404
+    for reader in (host.client, guest.client, anonymous):
+        check(await reader.get(path, params={"after": 0, "limit": 1}), chat)
+    check(await anonymous.get("/v1/matches/nope/chat"), chat)  # 404
+    outsider = await Player.create(str(host.client.base_url), "outsider")
+    check(await outsider.client.post(path, json={"text": "hi"}), chat)  # 403
+    check(await outsider.client.post(f"{path}/mute"), chat + "/mute")  # 403
+    await outsider.close()
+    for _ in range(6):  # the guest's sixth in ten seconds
+        flood = await guest.client.post(path, json={"text": "again"})
+    check(flood, chat)  # 429
+    assert flood.status_code == 429 and int(flood.headers["retry-after"]) >= 1

@@ -85,6 +85,10 @@ export const api = {
   challenge: (to, rules) => request('POST', '/v1/challenges', { to, rules }),
   acceptChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/accept`),
   declineChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/decline`),
+  chat: (id, after, code) => request('GET', `${match(id)}/chat?after=${after}${code ? `&watch_code=${encodeURIComponent(code)}` : ''}`),
+  say: (id, text) => request('POST', `${match(id)}/chat`, { text }),
+  mute: (id, muted) => request('POST', `${match(id)}/chat/${muted ? 'mute' : 'unmute'}`),
+  cannedMessages: () => request('GET', '/v1/chat/canned'),
   spectate: (id, code) => request('GET', `${match(id)}/spectator${code ? `?watch_code=${encodeURIComponent(code)}` : ''}`),
 };
 

@@ -5,6 +5,7 @@
 import { $, $$, fill, sleep } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
+import { chatFrame, closeChat, openChat } from './chat.js';
 import { describeMove, findLegal, renderTable } from './table.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
@@ -42,6 +43,7 @@ export function expectMatch(started) {
 }
 
 export function closeMatch() {
+  if (game.matchId) closeChat();
   if (game.feed) game.feed.close();
   game.feed = null;
   game.matchId = null;
@@ -82,6 +84,7 @@ export async function openMatch(id) {
     game.feed = new LiveFeed(id, player.token, onFrame);
     game.feed.lastVersion = data.view.version;
     game.feed.connect();
+    if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 401 || err.status === 403)) {
       saveMatch(null);
@@ -112,6 +115,8 @@ function onFrame(frame) {
   } else if (frame.type === 'event') {
     remember(frame.view);
     offer(frame.version, frame.event);
+  } else if (frame.type === 'chat') {
+    chatFrame(frame);
   } else if (frame.type === 'error' && frame.problem) {
     toast(problemText(new ApiError(frame.problem.status || 0, frame.problem)));
   }

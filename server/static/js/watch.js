@@ -4,12 +4,14 @@ import { fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
 import { LiveFeed } from './live.js';
+import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
 import { problemText } from './ui.js';
 
-const watching = { feed: null, count: null, names: null };
+const watching = { feed: null, count: null, names: null, seats: [] };
 
 export function closeWatch() {
+  if (watching.feed) closeChat();
   if (watching.feed) watching.feed.close();
   watching.feed = null;
 }
@@ -20,6 +22,7 @@ export async function showWatch(root, matchId, code) {
   try {
     const first = await api.spectate(matchId, code);
     watching.count = first.spectators;
+    watching.seats = first.seats;
     watching.names = first.seats.map((ref) =>
       ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name,
     );
@@ -31,6 +34,7 @@ export async function showWatch(root, matchId, code) {
   const query = code ? `?watch_code=${encodeURIComponent(code)}` : '';
   const path = `/v1/matches/${encodeURIComponent(matchId)}/watch${query}`;
   watching.feed = new LiveFeed(matchId, null, (frame) => {
+    chatFrame(frame);
     if ((frame.type === 'snapshot' || frame.type === 'event') && frame.view) {
       render(root, frame.view, frame.type === 'event' ? frame.event : null);
     }
@@ -44,6 +48,7 @@ export async function showWatch(root, matchId, code) {
     }
   }, path);
   watching.feed.connect();
+  if (watching.seats.every((ref) => ref.kind !== 'ai')) openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
 }
 
 function seatLabel(view, seat) {

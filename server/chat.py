@@ -1,0 +1,144 @@
+"""The chat service: post, mute and read a match's chat, a stream of its own.
+
+Each post is decided from the chat's log and appended at the version it was decided
+on. Two posts racing (from one process or several) cannot both pass the flood limit:
+the loser's append conflicts, it reads the chat again and decides anew, so the limit
+of ``domain.chat`` holds across every process that serves the match.
+
+Who may post is the match's business: only a player holding a seat (the house AI has
+no token, so it never chats). Anyone who may watch the match may read its chat.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import msgspec
+
+from domain import chat as c
+from infra.errors import ConcurrencyConflict, StreamNotFound
+from infra.event_store import RecordedEvent
+from infra.sql_event_store import SqlEventStore
+from server.match_service import MatchService, seat_of
+
+RACE_RETRIES = 8
+CACHE_SIZE = 2000  # chats kept as last read; always caught up by version
+RAW_TEXT_LIMIT = 2000  # characters sent, before cleaning; the 280 rule counts after it
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class ChatMessage(msgspec.Struct, frozen=True):
+    """One message as readers get it: no card, no view, only who said what and when.
+    ``version`` is its place in the chat's own stream (not the match's version)."""
+
+    version: int
+    seat: int
+    text: str
+    posted_at: str
+
+
+def message_of(recorded: RecordedEvent) -> ChatMessage:
+    event = recorded.event
+    assert isinstance(event, c.MessagePosted)
+    return ChatMessage(
+        version=recorded.version,
+        seat=event.seat,
+        text=event.text,
+        posted_at=datetime.fromtimestamp(event.posted_ms / 1000, UTC).isoformat(),
+    )
+
+
+class ChatRecord(msgspec.Struct, frozen=True):
+    """A chat as read: its state and its stored events, in version order."""
+
+    state: c.ChatState
+    events: list[RecordedEvent]
+
+    def messages(self, seat: int | None, after: int = 0) -> list[RecordedEvent]:
+        """The posts after a version that ``seat`` (None: a spectator) may be shown."""
+        return [
+            recorded
+            for recorded in self.events[after:]
+            if isinstance(recorded.event, c.MessagePosted) and c.visible_to(recorded.event, seat)
+        ]
+
+
+class ChatService:
+    def __init__(
+        self,
+        store: SqlEventStore,
+        matches: MatchService,
+        on_append: Callable[[str, int], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.matches = matches
+        self._on_append = on_append or (lambda stream_id, version: None)
+        self._cache: OrderedDict[str, ChatRecord] = OrderedDict()
+
+    async def load(self, match_id: str, at_least: int | None = None) -> ChatRecord:
+        """The chat caught up with the store (empty if nobody has said anything)."""
+        cached = self._cache.get(match_id) or ChatRecord(state=c.ChatState(), events=[])
+        if at_least is not None and cached.state.version >= at_least:
+            return cached
+        try:
+            new = await self.store.read_stream(
+                c.stream_of(match_id), after_version=cached.state.version
+            )
+        except StreamNotFound:
+            new = []
+        state = c.fold([r.event for r in new], cached.state)  # type: ignore[misc]
+        record = ChatRecord(state=state, events=[*cached.events, *new])
+        latest = self._cache.get(match_id)
+        if latest is not None and latest.state.version > record.state.version:
+            return latest  # a concurrent load got further
+        self._cache[match_id] = record
+        self._cache.move_to_end(match_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return record
+
+    async def seat(self, match_id: str, player_id: str) -> int:
+        """The player's seat in an existing match (MatchNotFound, NotYourMatch)."""
+        return seat_of((await self.matches.load(match_id)).state, player_id)
+
+    async def post(self, match_id: str, player_id: str, text: str) -> RecordedEvent:
+        """Record a message from the player's seat; the recorded post is returned."""
+        seat = await self.seat(match_id, player_id)
+        record, version = await self._decide(
+            match_id, lambda: c.PostMessage(seat=seat, text=text, now_ms=now_ms())
+        )
+        return record.events[version - 1]
+
+    async def mute(self, match_id: str, player_id: str, muted: bool) -> ChatRecord:
+        """Mute (or unmute) the opponent for the player's seat; twice is the same as once."""
+        seat = await self.seat(match_id, player_id)
+        command = c.MuteOpponent if muted else c.UnmuteOpponent
+        record, _ = await self._decide(match_id, lambda: command(seat=seat, now_ms=now_ms()))
+        return record
+
+    async def _decide(
+        self, match_id: str, command_for: Callable[[], c.AnyChatCommand]
+    ) -> tuple[ChatRecord, int]:
+        """The chat after the command, and the version its last event took."""
+        for _ in range(RACE_RETRIES):
+            record = await self.load(match_id)
+            events = c.decide(record.state, command_for())
+            if not events:
+                return record, record.state.version
+            try:
+                result = await self.store.append(
+                    c.stream_of(match_id), record.state.version, events
+                )
+            except ConcurrencyConflict:
+                continue  # the other seat (or this one, elsewhere) spoke first: decide again
+            self._on_append(result.stream_id, result.last_version)
+            return await self.load(match_id, at_least=result.last_version), result.last_version
+        record = await self.load(match_id)
+        c.decide(record.state, command_for())  # the refusal the chat now gives, if any
+        raise ConcurrencyConflict("the chat kept changing; retry")

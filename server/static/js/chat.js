@@ -1,0 +1,177 @@
+// The match's chat: a small panel under the table (a seat writes and reads) or under the
+// watched match (a spectator reads). Messages come live as `chat` frames on the match's
+// socket, which match.js and watch.js hand to chatFrame; the history comes over HTTP.
+// Text goes in as text nodes (dom.js), so a message can never inject markup.
+import { $, fill, h } from './dom.js';
+import { api } from './api.js';
+import { problemText } from './ui.js';
+
+const MAX_LENGTH = 280;
+const chat = { matchId: null, seat: null, names: [], code: null, messages: new Map(), last: 0, muted: false, panel: null, loading: null };
+
+function seatName(ref) {
+  if (!ref) return '?';
+  return ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name;
+}
+
+/** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator. */
+export function openChat(screen, { matchId, seat = null, seats = [], watchCode = null }) {
+  closeChat();
+  chat.matchId = matchId;
+  chat.seat = seat;
+  chat.code = watchCode;
+  chat.names = seats.map((ref, i) => (seat === i ? 'You' : seatName(ref)));
+  chat.panel = h('aside', { class: 'chat', 'data-testid': 'chat', 'aria-label': 'Chat' });
+  screen.append(chat.panel);
+  render();
+  loadAfter(0);
+  if (seat !== null) {
+    api.cannedMessages().then((canned) => {
+      chat.canned = canned.messages;
+      render();
+    }).catch(() => {});
+  }
+}
+
+export function closeChat() {
+  if (chat.panel) chat.panel.remove();
+  Object.assign(chat, { matchId: null, panel: null, messages: new Map(), last: 0, muted: false, canned: null, loading: null });
+}
+
+/** A frame from the match's socket; only `chat` frames matter here. */
+export function chatFrame(frame) {
+  if (frame.type !== 'chat' || !chat.matchId) return;
+  const message = frame.message;
+  // A gap (a reconnect, or messages this seat muted): ask what came between.
+  if (message.version > chat.last + 1) loadAfter(chat.last);
+  keep([message]);
+}
+
+function keep(messages) {
+  for (const message of messages) {
+    chat.messages.set(message.version, message);
+    chat.last = Math.max(chat.last, message.version);
+  }
+  renderLog();
+}
+
+async function loadAfter(after) {
+  if (chat.loading) return chat.loading;
+  const id = chat.matchId;
+  chat.loading = (async () => {
+    try {
+      for (let from = after; ;) {
+        const page = await api.chat(id, from, chat.code);
+        if (chat.matchId !== id) return;
+        keep(page.messages);
+        chat.last = Math.max(chat.last, page.version);
+        if (page.muted !== null) chat.muted = page.muted;
+        if (!page.more || !page.messages.length) break;
+        from = page.messages[page.messages.length - 1].version;
+      }
+      renderControls();
+    } catch (err) {
+      status(problemText(err));
+    } finally {
+      chat.loading = null;
+    }
+  })();
+  return chat.loading;
+}
+
+async function send(text) {
+  const id = chat.matchId;
+  try {
+    keep([await api.say(id, text)]);
+    status('');
+    return true;
+  } catch (err) {
+    status(problemText(err));
+    return false;
+  }
+}
+
+async function setMuted(muted) {
+  try {
+    const settings = await api.mute(chat.matchId, muted);
+    chat.muted = settings.muted;
+    status(chat.muted ? 'Your opponent\u2019s messages are hidden from you.' : '');
+  } catch (err) {
+    status(problemText(err));
+  }
+  renderControls();
+}
+
+function status(text) {
+  const el = chat.panel && $('.chat-status', chat.panel);
+  if (el) fill(el, text);
+}
+
+function render() {
+  if (!chat.panel) return;
+  fill(
+    chat.panel,
+    h('h2', {}, 'Chat'),
+    h('ol', { class: 'chat-log', 'data-testid': 'chat-log', 'aria-live': 'polite' }),
+    h('div', { class: 'chat-controls' }),
+    h('p', { class: 'chat-status hint', 'data-testid': 'chat-status', 'aria-live': 'polite' }),
+  );
+  renderLog();
+  renderControls();
+}
+
+function renderLog() {
+  const log = chat.panel && $('.chat-log', chat.panel);
+  if (!log) return;
+  const messages = [...chat.messages.values()].sort((a, b) => a.version - b.version);
+  fill(
+    log,
+    messages.length ? null : h('li', { class: 'hint' }, chat.seat === null ? 'Nobody has said anything yet.' : 'Say hello to your opponent.'),
+    messages.map((m) =>
+      h(
+        'li',
+        { 'data-version': m.version, class: m.seat === chat.seat ? 'mine' : '' },
+        h('b', {}, `${chat.names[m.seat] || `Seat ${m.seat + 1}`}: `),
+        m.text,
+      ),
+    ),
+  );
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderControls() {
+  const box = chat.panel && $('.chat-controls', chat.panel);
+  if (!box) return;
+  if (chat.seat === null) {
+    fill(box, h('p', { class: 'hint' }, 'Spectators read the chat; only the two players write.'));
+    return;
+  }
+  const input = h('input', { 'data-testid': 'chat-input', maxlength: MAX_LENGTH, 'aria-label': 'Message', placeholder: 'Message', autocomplete: 'off' });
+  const form = h(
+    'form',
+    {
+      class: 'chat-form',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        if (input.value.trim() && (await send(input.value))) input.value = '';
+      },
+    },
+    input,
+    h('button', { type: 'submit', 'data-testid': 'chat-send' }, 'Send'),
+  );
+  fill(
+    box,
+    h(
+      'div',
+      { class: 'chat-canned', 'aria-label': 'Quick messages' },
+      (chat.canned || []).map((text) => h('button', { type: 'button', class: 'link', 'data-testid': 'chat-canned', onclick: () => send(text) }, text)),
+    ),
+    form,
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { type: 'checkbox', 'data-testid': 'chat-mute', checked: chat.muted, onchange: (event) => setMuted(event.target.checked) }),
+      ' Mute my opponent',
+    ),
+  );
+}

@@ -1,0 +1,49 @@
+"""The chat half of a match socket: ``chat`` frames on ``live`` and ``watch``.
+
+Chat is a stream of its own (``chat:<match id>``), so it has a watch of its own on the
+hub and a task of its own beside the socket's game pump; both share the socket's queue
+(a client too slow for either is closed as too slow). A seat is never sent a message
+it muted; a spectator gets every message. Frames carry the socket's match version, as
+every frame does, and the message its chat version, for ``GET …/chat?after=``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domain.chat import stream_of
+from server.chat import message_of
+
+if TYPE_CHECKING:
+    from server.ws.live import LiveSession
+
+
+def chat_after_parameter(session: LiveSession) -> int | None:
+    """``?chat_after=N``: also send the messages after chat version N on connecting."""
+    after = session.socket.query_params.get("chat_after", "")
+    return int(after) if after.isascii() and after.isdigit() and len(after) < 19 else None
+
+
+async def relay_chat(session: LiveSession) -> None:
+    """Send each new message the socket's reader may see, once, in order, for ever."""
+    chat = session.services.chat
+    watch = session.services.hub.watch(stream_of(session.match_id))
+    try:
+        start = chat_after_parameter(session)  # the watch first: no post slips between
+        sent = (await chat.load(session.match_id)).state.version if start is None else start
+        woke = start is not None
+        while True:
+            if woke:
+                record = await chat.load(session.match_id, at_least=watch.latest or None)
+                for recorded in record.messages(session.seat, sent):
+                    session.enqueue(
+                        {
+                            "type": "chat",
+                            "version": session.version(),
+                            "message": message_of(recorded),
+                        }
+                    )
+                sent = max(sent, record.state.version)
+            woke = await watch.wait()
+    finally:
+        session.services.hub.unwatch(watch)

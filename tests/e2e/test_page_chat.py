@@ -1,0 +1,107 @@
+"""Chat on the page, in three real Chromium pages: a message typed by one seat appears
+for the other and for a spectator; a canned message is one click; a mute hides the
+opponent's next message from the muter's page only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.test_page import (  # noqa: F401  (fixtures)
+    DELAY_MS,
+    TIMEOUT_MS,
+    browser,
+    site,
+)
+
+LOG = "[data-testid=chat-log]"
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[tuple[Page, Page, Page]]:  # noqa: F811
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 900}) for _ in range(3)]
+    tabs = [context.new_page() for context in contexts]
+    errors: list[str] = []
+    for tab in tabs:
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tab.set_default_timeout(TIMEOUT_MS)
+    yield tabs[0], tabs[1], tabs[2]
+    for context in contexts:
+        context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def player(site: str, name: str) -> dict[str, Any]:  # noqa: F811
+    created = httpx.post(f"{site}/v1/players", json={"name": name})
+    assert created.status_code == 201, created.text
+    body: dict[str, Any] = created.json()
+    return body
+
+
+def sign_in(page: Page, site: str, who: dict[str, Any], match_id: str) -> None:  # noqa: F811
+    page.goto(f"{site}/")
+    page.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": who["id"], "name": who["name"], "token": who["token"]},
+    )
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    page.wait_for_selector("body[data-screen=table] [data-testid=chat-input]")
+
+
+def test_a_message_sent_by_one_seat_appears_for_the_other_and_the_spectator(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    alice, bob, carol = pages
+    a, b = player(site, "Alice"), player(site, "Bob")
+    table = httpx.post(
+        f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {a['token']}"}
+    ).json()
+    joined = httpx.post(
+        f"{site}/v1/tables/{table['table_id']}/join",
+        json={},
+        headers={"Authorization": f"Bearer {b['token']}"},
+    )
+    match_id = joined.json()["match"]["match_id"]
+    sign_in(alice, site, a, match_id)
+    sign_in(bob, site, b, match_id)
+    carol.goto(f"{site}/#/watch/{match_id}")
+    carol.wait_for_selector(f"body[data-screen=watch] {LOG}")
+    assert carol.query_selector("[data-testid=chat-input]") is None  # spectators only read
+
+    alice.fill("[data-testid=chat-input]", "Hello Bob \u202eevil")
+    alice.click("[data-testid=chat-send]")
+    bob.wait_for_selector(f"{LOG} li:has-text('Hello Bob evil')")
+    carol.wait_for_selector(f"{LOG} li:has-text('Hello Bob evil')")
+    assert "Alice: Hello Bob evil" in bob.inner_text(LOG)
+    assert "You: Hello Bob evil" in alice.inner_text(LOG)
+    assert alice.input_value("[data-testid=chat-input]") == ""
+
+    bob.click("[data-testid=chat-canned]:has-text('Good luck')")
+    alice.wait_for_selector(f"{LOG} li:has-text('Bob: Good luck')")
+    carol.wait_for_selector(f"{LOG} li:has-text('Bob: Good luck')")
+
+    bob.check("[data-testid=chat-mute]")
+    bob.wait_for_selector("[data-testid=chat-status]:has-text('hidden')")
+    alice.fill("[data-testid=chat-input]", "you will not read this")
+    alice.press("[data-testid=chat-input]", "Enter")
+    carol.wait_for_selector(f"{LOG} li:has-text('you will not read this')")
+    bob.fill("[data-testid=chat-input]", "still here")
+    bob.click("[data-testid=chat-send]")
+    alice.wait_for_selector(f"{LOG} li:has-text('still here')")
+    bob.wait_for_selector(f"{LOG} li:has-text('still here')")
+    assert "you will not read this" not in bob.inner_text(LOG)
+    bob.reload()  # the history over HTTP hides it too, and the mute is remembered
+    bob.wait_for_selector(f"{LOG} li:has-text('still here')")
+    assert "you will not read this" not in bob.inner_text(LOG)
+    assert bob.is_checked("[data-testid=chat-mute]")
+
+    # typing in the chat never plays a card: the table's keys are for the table
+    version = alice.evaluate("document.body.dataset.version")
+    alice.fill("[data-testid=chat-input]", "")
+    alice.type("[data-testid=chat-input]", "stpxd")
+    assert alice.evaluate("document.body.dataset.version") == version

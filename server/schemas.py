@@ -173,6 +173,14 @@ class PlayerCreated(msgspec.Struct, frozen=True):
     name: str
     kind: PlayerKind
     token: str
+    token_expires_at: str | None = None  # ISO 8601; null: until rotated or revoked
+
+
+class TokenIssued(msgspec.Struct, frozen=True):
+    """A new token, shown once; the server keeps only its hash."""
+
+    token: str
+    token_expires_at: str | None = None  # ISO 8601; null: until rotated or revoked
 
 
 class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

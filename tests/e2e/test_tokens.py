@@ -170,7 +170,10 @@ async def test_a_token_revoked_on_one_process_is_dead_on_another_with_its_socket
             f"/v1/matches/{match['match_id']}/actions", json={"action": {"type": "pass"}}
         )
         assert action.status_code == 401
-        events = httpx.get(f"{second.url}/v1/matches/{match['match_id']}/events")
+        events = httpx.get(
+            f"{second.url}/v1/matches/{match['match_id']}/events",
+            headers={"Authorization": f"Bearer {player.token}"},
+        )
         assert events.status_code == 401
     finally:
         await player.close()

@@ -87,6 +87,12 @@ def start_server(
         "GINRUMMY_DATABASE_URL": database_url,
         "GINRUMMY_LOG_LEVEL": "warning",
         "GINRUMMY_WORKERS": str(workers),
+        # A benchmark plays hundreds of matches from one address: no rate limit applies.
+        **{
+            f"GINRUMMY_RATE_{what}_PER_{who}": "0"
+            for what in ("CREATES", "ACTIONS")
+            for who in ("PLAYER", "ADDRESS")
+        },
     }
     if code is not None:  # that checkout's packages shadow this one's editable install
         env["PYTHONPATH"] = str(code)

@@ -1,4 +1,4 @@
-"""Players and their bearer tokens (stored only as a hash), for the server's auth."""
+"""Players, created with their first bearer token (stored only as a hash; see infra/tokens.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.errors import AlreadyExists
-from infra.schema import players
+from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
 
 PlayerKind = Literal["person", "bot"]
@@ -22,7 +22,6 @@ PlayerKind = Literal["person", "bot"]
 class Player(msgspec.Struct, frozen=True):
     id: str
     name: str
-    token_hash: str
     created_at: datetime
     kind: PlayerKind = "person"
 
@@ -34,12 +33,16 @@ class Players:
         self.engine = engine
 
     async def create_player(
-        self, id: str, name: str, token_hash: str, kind: PlayerKind = "person"
+        self,
+        id: str,
+        name: str,
+        token_hash: str,
+        kind: PlayerKind = "person",
+        expires_ms: int | None = None,
     ) -> Player:
-        """Insert a player; AlreadyExists if the id or the token hash is taken."""
-        player = Player(
-            id=id, name=name, token_hash=token_hash, created_at=datetime.now(UTC), kind=kind
-        )
+        """Insert a player and its first token; AlreadyExists if the id or the token hash
+        is taken. ``expires_ms``: when the token stops working (epoch ms), None: never."""
+        player = Player(id=id, name=name, created_at=datetime.now(UTC), kind=kind)
         with translate_errors():
             try:
                 async with self.engine.begin() as conn:
@@ -48,6 +51,14 @@ class Players:
                             **msgspec.structs.asdict(player),
                             next_seed=new_server_seed(),
                             next_seed_ms=_now_ms(),
+                        )
+                    )
+                    await conn.execute(
+                        insert(tokens).values(
+                            token_hash=token_hash,
+                            player_id=id,
+                            created_at=player.created_at,
+                            expires_ms=expires_ms,
                         )
                     )
             except sa_exc.IntegrityError as error:
@@ -104,9 +115,6 @@ class Players:
             if swapped.rowcount == 1:
                 return current
 
-    async def player_by_token_hash(self, token_hash: str) -> Player | None:
-        return await self._one(players.c.token_hash == token_hash)
-
     async def get_player(self, id: str) -> Player | None:
         return await self._one(players.c.id == id)
 
@@ -146,16 +154,15 @@ class Players:
 
     @staticmethod
     def _player(row: Any) -> Player:
-        created_at = row.created_at
-        if created_at.tzinfo is None:
-            created_at = created_at.replace(tzinfo=UTC)
-        return Player(
-            id=row.id,
-            name=row.name,
-            token_hash=row.token_hash,
-            created_at=created_at,
-            kind=row.kind,
-        )
+        return player_from_row(row)
+
+
+def player_from_row(row: Any) -> Player:
+    """A ``players`` row (or a join holding its columns) as a Player."""
+    created_at = row.created_at
+    if created_at.tzinfo is None:
+        created_at = created_at.replace(tzinfo=UTC)
+    return Player(id=row.id, name=row.name, created_at=created_at, kind=row.kind)
 
 
 def new_server_seed() -> str:

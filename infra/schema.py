@@ -65,12 +65,35 @@ players = Table(
     metadata,
     Column("id", Text, primary_key=True),
     Column("name", Text, nullable=False),
-    Column("token_hash", Text, nullable=False, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("kind", Text, nullable=False, server_default="person"),  # person | bot
     # the secret server seed of the player's next match, and when it was committed to
     Column("next_seed", Text, nullable=True),
     Column("next_seed_ms", BigInteger, nullable=True),
+)
+
+# A player's bearer tokens, each only as its SHA-256: a player may hold several (one per
+# rotation until the old one is gone); a revoked token's row is deleted, so a token is
+# valid exactly while its row exists and ``expires_ms`` (epoch ms, NULL: never) is ahead.
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("token_hash", Text, primary_key=True),
+    Column("player_id", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_ms", BigInteger, nullable=True),
+    Index("ix_tokens_player", "player_id"),
+)
+
+# Fixed-window request counters shared by every server process: one row per (key,
+# window), upserted with RETURNING, so a limit is not multiplied by the workers.
+rate_limits = Table(
+    "rate_limits",
+    metadata,
+    Column("key", Text, nullable=False),
+    Column("window_start", BigInteger, nullable=False),
+    Column("hits", Integer, nullable=False),
+    PrimaryKeyConstraint("key", "window_start", name="pk_rate_limits"),
 )
 
 idempotency_keys = Table(

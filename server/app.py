@@ -23,14 +23,17 @@ from infra.event_store import RecordedEvent
 from infra.idempotency import IdempotencyKeys
 from infra.players import Players
 from infra.projections import Projector, projector
+from infra.rate_limits import RateCounters
 from infra.spectators import REFRESH_S, Spectators
 from infra.store import open_store
 from infra.tailer import LogTailer
+from infra.tokens import Tokens
 from server import logs
 from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
 from server.http.allow import AllowEveryMethod
+from server.http.body_deadline import BodyDeadline
 from server.http.challenges import ChallengesController
 from server.http.chat import (
     get_canned_messages,
@@ -43,16 +46,18 @@ from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.matches import MatchesController
-from server.http.players import PlayersController, get_me
+from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
 from server.http.rematch import get_rematch, offer_rematch
 from server.http.spectators import get_spectator_view
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
+from server.limits import RateLimits, limits_of
 from server.match_service import MatchService
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     declare_bearer_challenge,
+    declare_retry_after,
     forbid_unknown_properties,
     parameters_are_never_null,
     require_fields_always_sent,
@@ -61,6 +66,7 @@ from server.openapi_plugins import (
 from server.problems import handle_exception
 from server.services import Services
 from server.tables import TableService
+from server.token_watch import TokenWatch
 from server.ws.live import finish_actions, live, live_over_plain_http
 from server.ws.lobby import lobby_live, lobby_over_plain_http
 from server.ws.watch import watch, watch_over_plain_http
@@ -161,6 +167,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         )
         spectators = Spectators(store.engine)
         counting = asyncio.create_task(keep_spectator_counts_fresh(spectators), name="spectators")
+        tokens = Tokens(store.engine)
+        token_watch = TokenWatch(tokens)
+        watching = asyncio.create_task(token_watch.run(), name="token-watch")
+        limits = RateLimits(RateCounters(store.engine), settings.rate_window_s, limits_of(settings))
+        sweeping_limits = asyncio.create_task(limits.sweep_forever(), name="rate-limits")
         app.state.services = Services(
             settings=settings,
             store=store,
@@ -172,12 +183,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
             tables=tables,
             spectators=spectators,
             chat=ChatService(store, matches, on_append=hub.publish),
+            tokens=tokens,
+            token_watch=token_watch,
+            limits=limits,
         )
         try:
             yield
         finally:
             await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
-            for task in (projecting, sweeping, counting):
+            for task in (projecting, sweeping, counting, watching, sweeping_limits):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -192,6 +206,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             readyz,
             PlayersController,
             get_me,
+            issue_token,
+            rotate_token,
+            revoke_tokens,
             MatchesController,
             TablesController,
             ChallengesController,
@@ -221,13 +238,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
-        middleware=[RefuseEmptyBody()],
+        middleware=[BodyDeadline(settings.body_timeout_s), RefuseEmptyBody()],
         request_class=DepthCheckedRequest,
     )
     allow_every_method.learn(app)
     answer_head_as_get(app)
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
+    declare_retry_after(app.openapi_schema)
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)
     tuples_have_their_length(app.openapi_schema)

@@ -95,6 +95,55 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "How often each server process records the expiry of tables whose time has run "
         "out (a table past its time is never listed nor joinable, recorded or not).",
     ),
+    (
+        "token_ttl_s",
+        "GINRUMMY_TOKEN_TTL_S",
+        "0",
+        "Seconds a new bearer token (from `POST /v1/players` or a rotation) stays valid; "
+        "0: until it is rotated or revoked. An expired token is a 401, and the sockets "
+        "it opened close with 4401.",
+    ),
+    (
+        "rate_window_s",
+        "GINRUMMY_RATE_WINDOW_S",
+        "60",
+        "Length of the rate limits' fixed window, in seconds. The counts are kept in the "
+        "database, so every server process shares them; over a limit is a 429 problem "
+        "with `Retry-After`.",
+    ),
+    (
+        "rate_creates_per_player",
+        "GINRUMMY_RATE_CREATES_PER_PLAYER",
+        "60",
+        "Matches, tables, challenges and rematch offers one player may create per window "
+        "(all its tokens together). 0: no limit.",
+    ),
+    (
+        "rate_creates_per_address",
+        "GINRUMMY_RATE_CREATES_PER_ADDRESS",
+        "300",
+        "Players, matches, tables, challenges and rematch offers one client address may "
+        "create per window. 0: no limit.",
+    ),
+    (
+        "rate_actions_per_player",
+        "GINRUMMY_RATE_ACTIONS_PER_PLAYER",
+        "1200",
+        "Moves one player may send per window, over HTTP and sockets together. 0: no limit.",
+    ),
+    (
+        "rate_actions_per_address",
+        "GINRUMMY_RATE_ACTIONS_PER_ADDRESS",
+        "6000",
+        "Moves one client address may send per window. 0: no limit.",
+    ),
+    (
+        "body_timeout_s",
+        "GINRUMMY_BODY_TIMEOUT_S",
+        "10",
+        "Seconds a client has to send a request's whole body once its headers are in; a "
+        "slower one is answered 408 and its connection closed. 0: wait for ever.",
+    ),
 )
 
 
@@ -114,6 +163,13 @@ class Settings:
     workers: int = 0
     table_ttl_s: int = 600
     table_sweep_s: float = 5.0
+    token_ttl_s: float = 0.0
+    rate_window_s: int = 60
+    rate_creates_per_player: int = 60
+    rate_creates_per_address: int = 300
+    rate_actions_per_player: int = 1200
+    rate_actions_per_address: int = 6000
+    body_timeout_s: float = 10.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -5,21 +5,33 @@ as ``?token=``; uvicorn would log that URL. At debug level the WebSocket protoco
 logs every header (``authorization: Bearer …``) and frame (``{"token": "…"}``). The
 filter masks all three forms in every record; frame dumps are dropped, since the
 library cuts a long frame short and a token can lose the key that marks it.
+A query parameter's name is read as the server reads it, percent-escapes and ``+``
+decoded (``?%74oken=`` is ``?token=`` to the server), so no spelling escapes the mask.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
+_SECRET_PARAMETER = re.compile(r"(?:token|invite_code|watch_code)$")
+_PARAMETER = re.compile(r"([^\s&?;=\"']+=)[^&\s\"']+")
 _SECRETS = (
-    re.compile(r"((?:token|invite_code|watch_code)=)[^&\s\"']+"),
     re.compile(r"(bearer\s+)[^\s\"',]+", re.IGNORECASE),
     re.compile(r"([\"']token[\"']\s*:\s*[\"'])[^\"']*"),
 )
 
 
+def _masked_parameter(found: re.Match[str]) -> str:
+    name = found[1]
+    if _SECRET_PARAMETER.search(unquote_plus(name[:-1])):
+        return name + "***"
+    return found[0]
+
+
 def mask(text: str) -> str:
+    text = _PARAMETER.sub(_masked_parameter, text)
     for secret in _SECRETS:
         text = secret.sub(r"\1***", text)
     return text

@@ -74,6 +74,21 @@ def declare_bearer_challenge(document: OpenAPI) -> None:
                 response.headers = {**(response.headers or {}), "WWW-Authenticate": header}
 
 
+def declare_retry_after(document: OpenAPI) -> None:
+    """Declare the ``Retry-After`` header a 429 carries (server/limits.py)."""
+    header = OpenAPIHeader(
+        description="Seconds until the rate limit's window ends",
+        schema=Schema(type=OpenAPIType.INTEGER),
+        required=True,
+    )
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "options", "head", "patch", "trace"):
+            operation = getattr(item, method, None)
+            response = (operation.responses or {}).get("429") if operation else None
+            if isinstance(response, OpenAPIResponse):
+                response.headers = {**(response.headers or {}), "Retry-After": header}
+
+
 def require_fields_always_sent(document: OpenAPI) -> None:
     """In schemas only answers use, list every property as required.
 

@@ -46,6 +46,7 @@ class ServerError(Exception):
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.headers: dict[str, str] = {}  # sent with the problem over HTTP (Retry-After)
 
 
 class Unauthorized(ServerError):
@@ -127,6 +128,9 @@ _RULES: dict[str, tuple[int, str]] = {
     "not_found": (404, "No such resource"),
     "method_not_allowed": (405, "Method not allowed"),
     "payload_too_large": (413, "The request body is too large"),
+    "request_timeout": (408, "The request body did not arrive in time"),
+    "client_disconnected": (400, "The client left before sending the whole body"),
+    "rate_limited": (429, "Too many requests; retry after the time in Retry-After"),
     "upgrade_required": (426, "This is a WebSocket; connect with an Upgrade"),
     "stale_version": (409, "The match has moved on since that version"),
     "concurrency_conflict": (409, "The match changed concurrently; retry"),
@@ -203,6 +207,7 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
             401: "unauthorized",
             404: "not_found",
             405: "method_not_allowed",
+            408: "request_timeout",
             413: "payload_too_large",
         }.get(exc.status_code, "invalid_request")
         return make_problem(rule, str(exc.detail), exc.status_code)
@@ -286,7 +291,7 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     problem = problem_for(exc, request)
     if problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-    headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+    headers = dict(exc.headers or {}) if isinstance(exc, HTTPException | ServerError) else {}
     retry_after = getattr(exc, "retry_after_s", None)  # a limit says when to come back
     if isinstance(retry_after, int):
         headers["Retry-After"] = str(retry_after)
@@ -322,6 +327,7 @@ def problem_responses(
         403: "The caller holds no seat in this match",
         404: "No such match or player",
         409: "Stale version, concurrent change, or match not finished",
+        408: "The request body did not arrive within GINRUMMY_BODY_TIMEOUT_S",
         413: "Request body too large",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         429: "Too many requests: wait the seconds `Retry-After` says",
@@ -335,5 +341,6 @@ def problem_responses(
             media_type=PROBLEM_MEDIA_TYPE,
             generate_examples=False,
         )
-        for status in sorted({400, 422, 503, *statuses})
+        # A route that reads a body (413) may also find it too slow to arrive (408).
+        for status in sorted({400, 422, 503, *statuses, *((408,) if 413 in statuses else ())})
     }

@@ -178,6 +178,7 @@ class PlayerCreated(msgspec.Struct, frozen=True):
     token: str
     seed_commitment: str
     seed_committed_at: str
+    token_expires_at: str | None = None  # ISO 8601; null: until rotated or revoked
 
 
 class OwnProfile(msgspec.Struct, frozen=True):
@@ -205,6 +206,13 @@ Hints = Annotated[
     bool,
     Meta(description="Give the engine's advice (best_discard, suggested_layoffs); unrated"),
 ]
+
+
+class TokenIssued(msgspec.Struct, frozen=True):
+    """A new token, shown once; the server keeps only its hash."""
+
+    token: str
+    token_expires_at: str | None = None  # ISO 8601; null: until rotated or revoked
 
 
 class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

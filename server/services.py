@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -14,17 +15,21 @@ from infra.players import Player, Players
 from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
-from server.auth import bearer_token, hash_token
+from infra.tokens import TokenHolder, Tokens
+from server.auth import bearer_token, hash_token, new_token
 from server.chat import ChatService
 from server.config import Settings
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
+from server.limits import RateLimits
 from server.match_service import AI_PREFIX, MatchService
 from server.problems import Unauthorized
 from server.schemas import MatchList, MatchResponse, MatchSummary, PlayerRef, PlayerStats
-from server.tables import TableService, now_ms
+from server.tables import TableService
+from server.token_watch import TokenWatch, now_ms
 
 KNOWN_TOKENS = 10_000
+TOKEN_CACHE_S = 1.0  # a revoked token is trusted at most this long by another process
 
 
 @dataclass
@@ -39,24 +44,68 @@ class Services:
     tables: TableService
     spectators: Spectators
     chat: ChatService
-    _known_tokens: dict[str, Player] = field(default_factory=dict)
+    tokens: Tokens
+    token_watch: TokenWatch
+    limits: RateLimits
+    _known_tokens: dict[str, tuple[TokenHolder, float]] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:
         return await self.player_for_token(bearer_token(authorization))
 
     async def player_for_token(self, token: str) -> Player:
-        """The token's player; known tokens are cached (a player's id and token never
-        change and a player never goes; its name may change, so callers use only the id)."""
+        """The token's player, if the token is valid now.
+
+        A token found is remembered for at most ``TOKEN_CACHE_S``, so a busy client
+        costs one lookup a second, and a token revoked on another process is refused
+        here within that second (its expiry is checked on every use). A player's name
+        may change meanwhile, so callers use only the id.
+        """
         token_hash = hash_token(token)
-        player = self._known_tokens.get(token_hash)
-        if player is None:
-            player = await self.players.player_by_token_hash(token_hash)
-            if player is None:
-                raise Unauthorized("unknown token; create a player with POST /v1/players")
+        now = time.monotonic()
+        known = self._known_tokens.get(token_hash)
+        if known is None or now - known[1] >= TOKEN_CACHE_S:
+            holder = await self.tokens.holder(token_hash)
+            if holder is None:
+                self._known_tokens.pop(token_hash, None)
+                raise Unauthorized(
+                    "unknown or revoked token; create a player with POST /v1/players"
+                )
             if len(self._known_tokens) >= KNOWN_TOKENS:
                 self._known_tokens.clear()
-            self._known_tokens[token_hash] = player
-        return player
+            known = self._known_tokens[token_hash] = (holder, now)
+        if not known[0].valid_at(now_ms()):
+            raise Unauthorized("the token has expired; create a player with POST /v1/players")
+        return known[0].player
+
+    def token_expiry(self) -> int | None:
+        """When a token issued now stops working (epoch ms), or None if tokens never expire."""
+        ttl = self.settings.token_ttl_s
+        return now_ms() + int(ttl * 1000) if ttl > 0 else None
+
+    async def issue_token(self, player_id: str) -> tuple[str, int | None]:
+        """One more token for the player; its other tokens keep working."""
+        fresh, expires_ms = new_token(), self.token_expiry()
+        await self.tokens.issue(player_id, hash_token(fresh), expires_ms)
+        return fresh, expires_ms
+
+    async def rotate_token(self, token: str) -> tuple[str, int | None]:
+        """A new token for the holder of ``token``, which stops working at once."""
+        await self.player_for_token(token)
+        fresh, expires_ms = new_token(), self.token_expiry()
+        if not await self.tokens.rotate(hash_token(token), hash_token(fresh), expires_ms):
+            raise Unauthorized("the token was revoked or rotated meanwhile")
+        self.forget_tokens({hash_token(token)})
+        return fresh, expires_ms
+
+    async def revoke_tokens(self, player_id: str) -> None:
+        """Sign the player out everywhere: every token of it stops working."""
+        self.forget_tokens(await self.tokens.revoke_all(player_id))
+
+    def forget_tokens(self, token_hashes: set[str]) -> None:
+        """Dead tokens: out of this process's cache, and their connections here closed."""
+        for token_hash in token_hashes:
+            self._known_tokens.pop(token_hash, None)
+        self.token_watch.forget(token_hashes)
 
     async def player_ref(self, player_id: str) -> PlayerRef:
         """Who holds a seat, as others are shown it: the house AI is ``ai:<level>``."""

@@ -36,6 +36,8 @@ _TABLES = (
     "events",
     "commands",
     "players",
+    "tokens",
+    "rate_limits",
     "idempotency_keys",
     "projection_checkpoints",
     "matches",

@@ -14,6 +14,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.ai import LEVELS
 from domain.seeds import CLIENT_SEED_PATTERN
+from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
 from server.match_service import AI_PREFIX, is_house_ai
@@ -49,7 +50,8 @@ class ChallengesController(Controller):
         operation_id="createChallenge",
         summary="Challenge a player, or seek anyone",
         status_code=201,
-        responses=problem_responses(400, 401, 404, 409, 413, 422),
+        responses=problem_responses(400, 401, 404, 409, 413, 422, 429),
+        guards=[rate_limited("creates")],
     )
     async def create_challenge(
         self, state: State, request: AnyRequest, data: JSONBody[ChallengeRequest]

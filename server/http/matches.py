@@ -11,6 +11,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.melds import arrange
 from server import action_keys
+from server.http.limits import rate_limited
 from server.match_service import seat_of, versioned
 from server.problems import (
     MatchNotFinished,
@@ -65,7 +66,8 @@ class MatchesController(Controller):
         operation_id="createMatch",
         summary="Start a match against the AI",
         status_code=201,
-        responses=problem_responses(400, 401, 413, 422),
+        responses=problem_responses(400, 401, 413, 422, 429),
+        guards=[rate_limited("creates")],
     )
     async def create_match(
         self, state: State, request: AnyRequest, data: JSONBody[CreateMatchRequest]
@@ -121,7 +123,8 @@ class MatchesController(Controller):
         operation_id="postAction",
         summary="Act in a match",
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 413, 422),
+        responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
+        guards=[rate_limited("actions")],
     )
     async def post_action(
         self,

@@ -6,13 +6,14 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get, patch, post
+from litestar import Controller, Request, delete, get, patch, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.deck import seed_commitment
 from infra.players import Players
-from server.auth import hash_token, new_token
+from server.auth import bearer_token, hash_token, new_token
+from server.http.limits import rate_limited
 from server.problems import NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,
@@ -22,6 +23,7 @@ from server.schemas import (
     PlayerProfile,
     PlayerStats,
     RenamePlayerRequest,
+    TokenIssued,
     strict_body,
 )
 from server.services import services_of
@@ -36,19 +38,20 @@ class PlayersController(Controller):
         operation_id="createPlayer",
         summary="Create a guest player",
         status_code=201,
-        responses=problem_responses(400, 413, 422),
+        responses=problem_responses(400, 413, 422, 429),
+        guards=[rate_limited("creates", by_player=False)],
     )
     async def create_player(
         self, state: State, request: Request[Any, Any, Any], data: JSONBody[CreatePlayerRequest]
     ) -> PlayerCreated:
         """Create a guest player; the token is shown only in this answer."""
         data = await strict_body(request, CreatePlayerRequest)
-        token = new_token()
-        players = services_of(state).players
-        player = await players.create_player(
-            uuid.uuid4().hex, data.name, hash_token(token), data.kind
+        services = services_of(state)
+        token, expires_ms = new_token(), services.token_expiry()
+        player = await services.players.create_player(
+            uuid.uuid4().hex, data.name, hash_token(token), data.kind, expires_ms
         )
-        commitment, committed_at = await next_commitment(players, player.id)
+        commitment, committed_at = await next_commitment(services.players, player.id)
         return PlayerCreated(
             id=player.id,
             name=player.name,
@@ -56,6 +59,7 @@ class PlayersController(Controller):
             token=token,
             seed_commitment=commitment,
             seed_committed_at=committed_at,
+            token_expires_at=iso_ms(expires_ms),
         )
 
     @get(
@@ -171,3 +175,66 @@ async def next_commitment(players: Players, player_id: str) -> tuple[str, str]:
         raise PlayerNotFound(f"no player {player_id!r}")
     seed, committed_ms = found
     return seed_commitment(seed), datetime.fromtimestamp(committed_ms / 1000, UTC).isoformat()
+
+
+def iso_ms(epoch_ms: int | None) -> str | None:
+    if epoch_ms is None:
+        return None
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat()
+
+
+@post(
+    "/v1/me/tokens/rotate",
+    operation_id="rotateToken",
+    summary="Rotate your token",
+    tags=["players"],
+    status_code=200,
+    security=[{"bearer": []}],
+    responses=problem_responses(401),
+)
+async def rotate_token(state: State, request: Request[Any, Any, Any]) -> TokenIssued:
+    """A new token for your player; the token you sent stops working at once (on every
+    server process within a second), and the sockets it opened close with 4401. Your
+    other tokens, if any, are untouched."""
+    services = services_of(state)
+    token, expires_ms = await services.rotate_token(
+        bearer_token(request.headers.get("authorization"))
+    )
+    return TokenIssued(token=token, token_expires_at=iso_ms(expires_ms))
+
+
+@post(
+    "/v1/me/tokens",
+    operation_id="issueToken",
+    summary="Another token for your player",
+    tags=["players"],
+    status_code=201,
+    security=[{"bearer": []}],
+    responses=problem_responses(401, 429),
+    guards=[rate_limited("creates")],
+)
+async def issue_token(state: State, request: Request[Any, Any, Any]) -> TokenIssued:
+    """One more token for the same player, for a second device or a program of yours;
+    your other tokens keep working. ``DELETE /v1/me/tokens`` revokes them all."""
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    token, expires_ms = await services.issue_token(player.id)
+    return TokenIssued(token=token, token_expires_at=iso_ms(expires_ms))
+
+
+@delete(
+    "/v1/me/tokens",
+    operation_id="revokeTokens",
+    summary="Sign out everywhere",
+    tags=["players"],
+    status_code=204,
+    security=[{"bearer": []}],
+    responses=problem_responses(401),
+)
+async def revoke_tokens(state: State, request: Request[Any, Any, Any]) -> None:
+    """Revoke every token of your player, this one included: each is refused with 401
+    within a second on every server process and its sockets close with 4401. A guest
+    player has no other way in, so rotate instead if you mean to go on playing."""
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    await services.revoke_tokens(player.id)

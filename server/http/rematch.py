@@ -8,6 +8,7 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath
 
+from server.http.limits import rate_limited
 from server.http.tables import table_view
 from server.match_service import seat_of
 from server.problems import ServerError, problem_responses
@@ -29,7 +30,8 @@ class NoRematch(ServerError):
     tags=["matches"],
     status_code=200,
     security=[{"bearer": []}],
-    responses=problem_responses(401, 403, 404, 409),
+    responses=problem_responses(401, 403, 404, 409, 429),
+    guards=[rate_limited("creates")],
 )
 async def offer_rematch(
     state: State, request: Request[Any, Any, Any], match_id: FromPath[str]

@@ -14,9 +14,11 @@ from litestar import Request, WebSocket, get, websocket
 from litestar.datastructures import State
 from litestar.response import Stream
 
+from server.auth import bearer_token, hash_token
 from server.player_stream import PlayerStream
-from server.problems import problem_responses
+from server.problems import Unauthorized, problem_for, problem_responses
 from server.services import Services, services_of
+from server.token_watch import REVOKED_DETAIL, until_set
 from server.ws.frames import relay
 
 _encoder = msgspec.json.Encoder()
@@ -37,13 +39,23 @@ _encoder = msgspec.json.Encoder()
 async def stream_player_events(state: State, request: Request[Any, Any, Any]) -> Stream:
     """One stream for all your matches: a bot connects once and plays for ever. On
     (re)connecting it first says what is open now: each challenge, then each active
-    match (``match_started``, and ``your_turn`` where you are to act)."""
+    match (``match_started``, and ``your_turn`` where you are to act). If the token is
+    revoked or expires, the stream ends with an ``error`` line (``unauthorized``)."""
     services = services_of(state)
-    player = await services.authenticate(request.headers.get("authorization"))
+    token = bearer_token(request.headers.get("authorization"))
+    player = await services.player_for_token(token)
+    token_hash = hash_token(token)
+    dead = services.token_watch.hold(token_hash)
 
     async def lines() -> AsyncIterator[bytes]:
-        async for frame in PlayerStream(services, player.id).frames():
-            yield _encoder.encode(frame) + b"\n"
+        try:
+            async for frame in until_set(PlayerStream(services, player.id).frames(), dead):
+                yield _encoder.encode(frame) + b"\n"
+            if dead.is_set():
+                problem = problem_for(Unauthorized(REVOKED_DETAIL))
+                yield _encoder.encode({"type": "error", "problem": problem}) + b"\n"
+        finally:
+            services.token_watch.release(token_hash, dead)
 
     return Stream(lines(), media_type="application/x-ndjson")
 

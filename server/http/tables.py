@@ -13,6 +13,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 from domain import table as t
 from domain.errors import TableNotOpened
 from domain.rules import Rules, is_standard
+from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.problems import problem_responses
 from server.schemas import (
@@ -114,7 +115,8 @@ class TablesController(Controller):
         operation_id="openTable",
         summary="Open a table and wait for an opponent",
         status_code=201,
-        responses=problem_responses(400, 401, 413, 422),
+        responses=problem_responses(400, 401, 413, 422, 429),
+        guards=[rate_limited("creates")],
     )
     async def open_table(
         self, state: State, request: AnyRequest, data: JSONBody[OpenTableRequest]

@@ -17,8 +17,16 @@ import msgspec
 from litestar import Response, WebSocket
 from litestar.exceptions import WebSocketDisconnect
 
-from server.problems import ServerError, make_problem, problem_for, problem_response
+from server.auth import bearer_token, hash_token
+from server.problems import (
+    ServerError,
+    Unauthorized,
+    make_problem,
+    problem_for,
+    problem_response,
+)
 from server.services import Services, services_of
+from server.token_watch import REVOKED_DETAIL, until_set
 
 _encoder = msgspec.json.Encoder()
 
@@ -36,23 +44,43 @@ def upgrade_required() -> Response[bytes]:
 
 async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
     """Accept, authenticate (bearer header or ``?token=``), then send ``frames_for``'s
-    frames for the player until either side closes; a bad token: an error frame, 4401."""
+    frames for the player until either side closes; a bad token, or one revoked or
+    expired while the socket is open: an error frame, 4401."""
     await socket.accept()
     services = services_of(socket.app.state)
     try:
         header = socket.headers.get("authorization")
-        if header:
-            player = await services.authenticate(header)
-        else:
-            player = await services.player_for_token(socket.query_params.get("token", ""))
+        token = bearer_token(header) if header else socket.query_params.get("token", "")
+        player = await services.player_for_token(token)
     except ServerError as exc:
-        problem = problem_for(exc)
+        await refuse(socket, exc)
+        return
+    token_hash = hash_token(token)
+    dead = services.token_watch.hold(token_hash)
+    try:
+        await relay_frames(socket, frames_for(services, player.id), dead)
+    finally:
+        services.token_watch.release(token_hash, dead)
+    if dead.is_set():
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await refuse(socket, Unauthorized(REVOKED_DETAIL))
+
+
+async def refuse(socket: WebSocket[Any, Any, Any], exc: ServerError) -> None:
+    """An error frame with the problem, then close with 4000 + its status."""
+    problem = problem_for(exc)
+    async with asyncio.timeout(10):
         await socket.send_text(_encoder.encode({"type": "error", "problem": problem}).decode())
         await socket.close(4000 + problem.status, problem.rule)
-        return
+
+
+async def relay_frames(
+    socket: WebSocket[Any, Any, Any], frames: AsyncIterator[dict[str, Any]], dead: asyncio.Event
+) -> None:
+    """Send the frames until the client leaves or ``dead`` is set."""
 
     async def send_frames() -> None:
-        async for frame in frames_for(services, player.id):
+        async for frame in until_set(frames, dead):
             await socket.send_text(_encoder.encode(frame).decode())
 
     async def read_until_closed() -> None:

@@ -34,6 +34,7 @@ from domain.views import PlayerView, SpectatorView, player_view, redact, spectat
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
+from server.auth import bearer_token, hash_token
 from server.chat import RAW_TEXT_LIMIT
 from server.match_service import MatchRecord, seat_of
 from server.problems import (
@@ -45,6 +46,7 @@ from server.problems import (
 )
 from server.schemas import ActionRequest
 from server.services import Services, services_of
+from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat
 from server.ws.frames import upgrade_required
 
@@ -109,6 +111,7 @@ class LiveSession:
         self.resume_after: int | None = None
         self.start_after: int | None = None  # a reconnect's last version: events, no snapshot
         self.last_heard = time.monotonic()
+        self.token_hash: str | None = None  # a seat's token, watched while the socket is open
 
     # --- frames -----------------------------------------------------------------------
 
@@ -251,6 +254,10 @@ class LiveSession:
             self.error(make_problem("spectators_cannot_act", "a spectator cannot act", 403))
             return
         try:
+            client = self.socket.client
+            await self.services.limits.spend(
+                "actions", self.player.id, client.host if client else None
+            )
             request = msgspec.convert(
                 {"action": message.action, "version": message.version}, ActionRequest
             )
@@ -298,12 +305,18 @@ class LiveSession:
 
     async def authenticate(self) -> Player:
         self.read_after_parameter()
+        token = await self.presented_token()
+        self.token_hash = hash_token(token)
+        return await self.services.player_for_token(token)
+
+    async def presented_token(self) -> str:
+        """The token from the header, ``?token=``, or the first message."""
         header = self.socket.headers.get("authorization")
         if header:
-            return await self.services.authenticate(header)
+            return bearer_token(header)
         token = self.socket.query_params.get("token")
         if token:
-            return await self.services.player_for_token(token)
+            return str(token)
         async with asyncio.timeout(AUTH_TIMEOUT_S):
             text = await self.socket.receive_text()
         try:
@@ -314,7 +327,7 @@ class LiveSession:
             raise Unauthorized("the first message must be {'type':'auth','token':...}")
         if first.after is not None:
             self.start_after = first.after
-        return await self.services.player_for_token(first.token)
+        return str(first.token)
 
     async def admit(self) -> MatchRecord:
         """Who is on the socket, and the match as it is when they arrive."""
@@ -327,25 +340,40 @@ class LiveSession:
     async def leave(self) -> None:
         """Called once the socket is done, whatever ended it."""
 
+    async def refuse(self, problem: Problem) -> None:
+        """One error frame, then close with 4000 + its status (4401, 4404, 4503...)."""
+        frame = {"type": "error", "version": self.version(), "problem": problem}
+        async with asyncio.timeout(SEND_TIMEOUT_S):
+            await self.socket.send_text(_encoder.encode(frame).decode())
+            await self.socket.close(4000 + problem.status, problem.rule)
+
     async def run(self) -> None:
         try:
             record = await self.admit()
         except (ServerError, InfraError, TimeoutError) as exc:
-            problem = problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
-            await self.socket.send_text(
-                _encoder.encode({"type": "error", "version": 0, "problem": problem}).decode()
+            await self.refuse(
+                problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
             )
-            await self.socket.close(4000 + problem.status, problem.rule)  # 4401, 4404, 4503...
             return
         self.start(record)
+        watch = self.services.token_watch
+        dead = watch.hold(self.token_hash) if self.token_hash is not None else asyncio.Event()
+        revoked = asyncio.create_task(dead.wait())
         tasks = [
             asyncio.create_task(self.pump()),
             asyncio.create_task(self.writer()),
             asyncio.create_task(self.reader()),
             asyncio.create_task(relay_chat(self)),
+            revoked,
         ]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            if revoked in done:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                with contextlib.suppress(Exception):  # the client may be gone already
+                    await self.refuse(problem_for(Unauthorized(REVOKED_DETAIL)))  # 4401
             for task in done:
                 failure = task.exception()
                 if isinstance(failure, TooSlow | TimeoutError):
@@ -359,6 +387,8 @@ class LiveSession:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if self.token_hash is not None:
+                watch.release(self.token_hash, dead)
             self.services.hub.unwatch(self.watch)
             await self.leave()
 

@@ -24,6 +24,11 @@ from infra.scratch_database import create_scratch_database, drop_scratch_databas
 
 ROOT = Path(__file__).resolve().parents[2]
 GINRUMMY = Path(sys.executable).parent / "ginrummy"
+RATE_LIMITS_OFF = {
+    f"GINRUMMY_RATE_{what}_PER_{who}": "0"
+    for what in ("CREATES", "ACTIONS")
+    for who in ("PLAYER", "ADDRESS")
+}
 
 
 def free_port() -> int:
@@ -56,6 +61,7 @@ class ServerProcess:
             "GINRUMMY_DATABASE_URL": self.database_url,
             "GINRUMMY_LOG_LEVEL": "warning",
             "GINRUMMY_WORKERS": "1",  # one process per ServerProcess; a test may ask for more
+            **RATE_LIMITS_OFF,  # tests play fast from one address; a test may set its own
             **self.env,
         }
         log = self.log_path.open("ab")

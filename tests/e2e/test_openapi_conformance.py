@@ -134,6 +134,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     await check_the_lobby(check, player, stranger)
     await check_challenges_and_the_player_stream(checker, player, stranger, anonymous)
     await check_the_chat(check, player, stranger, anonymous)
+    await check_tokens(check, server.url)
     statuses = {status for _, _, status in checker.checked}
     assert {200, 201, 400, 401, 403, 404, 409, 422, 429} <= statuses, statuses
     operations = {(m, t) for t, ops in DOCUMENT["paths"].items() for m in ops}
@@ -241,6 +242,22 @@ async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
     resigned = await host.act(match_id, {"type": "resign"})
     check(resigned, "/v1/matches/{match_id}/actions")
     assert resigned.json()["view"]["settlement"]["resigned"] == 0
+
+
+async def check_tokens(check: Any, url: str) -> None:
+    """Another token, a rotation, and signing out everywhere, with a throwaway player."""
+    owner = await Player.create(url, "tokens")
+    try:
+        issued = await owner.client.post("/v1/me/tokens")
+        check(issued, "/v1/me/tokens")
+        rotated = await owner.client.post("/v1/me/tokens/rotate")
+        check(rotated, "/v1/me/tokens/rotate")
+        check(await owner.client.post("/v1/me/tokens/rotate"), "/v1/me/tokens/rotate")  # 401
+        owner.client.headers["Authorization"] = f"Bearer {rotated.json()['token']}"
+        check(await owner.client.delete("/v1/me/tokens"), "/v1/me/tokens")  # 204
+        check(await owner.client.delete("/v1/me/tokens"), "/v1/me/tokens")  # 401
+    finally:
+        await owner.close()
 
 
 async def check_challenges_and_the_player_stream(

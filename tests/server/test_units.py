@@ -173,6 +173,11 @@ def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
         "< authorization: Bearer s3cr-et_": "< authorization: Bearer ***",
         """< TEXT '{"type": "auth", "token": "s3cr-et_"}' [50 bytes]""": '"token": "***"}',
         """< TEXT '{"type":"auth","token":"s3cr-et_..."}'""": '"token":"***"}',
+        # Percent-escapes and '+' in a parameter's name: the server decodes them, so must the mask.
+        "GET /v1/me/live?%74oken=s3cr-et_ HTTP/1.1": "live?%74oken=*** HTTP/1.1",
+        "GET /v1/me/live?%74%6F%6B%65%6E=s3cr-et_&after=2": "?%74%6F%6B%65%6E=***&after=2",
+        "GET /v1/tables/t?invite%5Fcode=s3cr-et_ HTTP/1.1": "t?invite%5Fcode=*** HTTP/1.1",
+        "WebSocket /v1/matches/m/watch?after=3&watch%5fcode=s3cr-et_": "&watch%5fcode=***",
     }
     for line, shown in lines.items():
         assert "s3cr" not in mask(line) and shown in mask(line), mask(line)

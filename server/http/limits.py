@@ -1,0 +1,37 @@
+"""The rate-limit guard of the routes that create things or make moves.
+
+It runs before the handler reads the body, so a refused request costs one counter
+upsert and changes nothing. A request with a bearer token is counted for its player
+and its address; one without (``createPlayer``) for its address alone. A bad token
+is a 401 here, as the handler would answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler
+from litestar.types import Guard
+
+from server.services import services_of
+
+
+def client_address(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
+    """The TCP peer (behind a proxy, run uvicorn with its proxy-headers options)."""
+    return connection.client.host if connection.client else None
+
+
+def rate_limited(bucket: str, by_player: bool = True) -> Guard:
+    """A guard counting the request in ``bucket``; ``by_player=False``: by address only
+    (creating a player needs no token, so one sent is not even read)."""
+
+    async def guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        services = services_of(connection.app.state)
+        authorization = connection.headers.get("authorization") if by_player else None
+        player = await services.authenticate(authorization) if authorization else None
+        await services.limits.spend(
+            bucket, player.id if player else None, client_address(connection)
+        )
+
+    return guard

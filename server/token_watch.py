@@ -1,0 +1,102 @@
+"""Long-lived connections end when their token dies, on every process.
+
+A socket or an NDJSON stream authenticates once, when it opens. Each process keeps the
+token hashes of its open connections here and asks the ``tokens`` table every
+``CHECK_S`` which of them are still valid: one query per process, however many
+connections it holds. A token revoked on any process, or past its expiry, sets its
+connections' ``dead`` event; each then sends an ``error`` frame (``unauthorized``) and
+closes with ``CLOSE_TOKEN_REVOKED`` (the code a bad token gets at connect time).
+A revocation on this process ends its connections at once (``forget``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from typing import TypeVar
+
+from infra.errors import InfraError
+from infra.tokens import Tokens
+
+T = TypeVar("T")
+
+CHECK_S = 0.5
+CLOSE_TOKEN_REVOKED = 4401  # 4000 + 401, as every refusal that closes a socket
+REVOKED_DETAIL = "the token was revoked or has expired; create or rotate a token"
+
+log = logging.getLogger("ginrummy.server")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class TokenWatch:
+    def __init__(self, tokens: Tokens) -> None:
+        self.tokens = tokens
+        self._held: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+
+    def hold(self, token_hash: str) -> asyncio.Event:
+        """The event that is set when this token stops being valid."""
+        dead = asyncio.Event()
+        self._held[token_hash].add(dead)
+        return dead
+
+    def release(self, token_hash: str, dead: asyncio.Event) -> None:
+        held = self._held.get(token_hash)
+        if held is not None:
+            held.discard(dead)
+            if not held:
+                del self._held[token_hash]
+
+    def forget(self, token_hashes: set[str]) -> None:
+        """These tokens are dead: end their connections now."""
+        for token_hash in token_hashes:
+            for dead in self._held.pop(token_hash, set()):
+                dead.set()
+
+    async def check(self) -> None:
+        """End the connections whose token is no longer valid."""
+        if not self._held:
+            return
+        held = set(self._held)
+        valid = await self.tokens.valid(held, now_ms())
+        self.forget(held - valid)
+
+    async def run(self) -> None:
+        """Check every ``CHECK_S``, for ever (a background task of each process)."""
+        while True:
+            await asyncio.sleep(CHECK_S)
+            try:
+                await self.check()
+            except InfraError:
+                log.exception("checking open connections' tokens failed; retrying")
+
+
+async def until_set(items: AsyncIterator[T], dead: asyncio.Event) -> AsyncIterator[T]:
+    """``items`` until they end or ``dead`` is set, whichever comes first; then
+    ``items`` is closed (its ``finally`` runs)."""
+    waiting = asyncio.ensure_future(dead.wait())
+    try:
+        while True:
+            following = asyncio.ensure_future(anext(items))
+            await asyncio.wait({following, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if not following.done():
+                following.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                    await following
+                return
+            try:
+                item = following.result()
+            except StopAsyncIteration:
+                return
+            yield item
+    finally:
+        waiting.cancel()
+        aclose = getattr(items, "aclose", None)
+        if aclose is not None:
+            await aclose()

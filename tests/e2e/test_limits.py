@@ -1,0 +1,225 @@
+"""Limits on what a client may ask: rate limits (429 + Retry-After, shared by every
+process), a body that must arrive in time (408, closed), a client leaving mid-body (one
+short log line), and secrets in a percent-escaped query never reaching the log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+from tests.e2e.harness import Player, ServerProcess, as_action
+
+RATE_LIMITED = "https://ginrummy.dev/problems/rate-limited"
+
+
+def assert_rate_limited(response: httpx.Response, window_s: int) -> None:
+    assert response.status_code == 429, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["type"] == RATE_LIMITED
+    retry_after = int(response.headers["retry-after"])
+    assert 1 <= retry_after <= window_s, retry_after
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_over_a_limit_is_a_429_with_retry_after_and_changes_nothing(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(
+        database_url,
+        tmp_path,
+        GINRUMMY_RATE_WINDOW_S="600",
+        GINRUMMY_RATE_CREATES_PER_ADDRESS="4",
+        GINRUMMY_RATE_CREATES_PER_PLAYER="2",
+        GINRUMMY_RATE_ACTIONS_PER_PLAYER="3",
+    ).start()
+    try:
+        ada = await Player.create(server.url, "Ada")  # creates 1 and 2 of this address
+        bob = await Player.create(server.url, "Bob")
+        first = await ada.new_match()  # 3
+        assert first["match_id"]
+        second = await ada.new_match()  # 4; and ada's second
+        assert second["match_id"]
+
+        # The address is spent: a new player is refused, and none is made.
+        refused = await ada.client.post("/v1/players", json={"name": "Cleo"})
+        assert_rate_limited(refused, 600)
+        assert (await ada.client.get("/v1/players", params={"name": "Cleo"})).json() == {
+            "players": []
+        }
+        # Ada is over her own limit too, and no third match exists.
+        refused = await ada.client.post("/v1/matches", json={"level": "easy"})
+        assert_rate_limited(refused, 600)
+        assert "player" in refused.json()["detail"]
+        listed = (await ada.client.get("/v1/matches")).json()["matches"]
+        assert sorted(m["match_id"] for m in listed) == sorted(
+            [first["match_id"], second["match_id"]]
+        )
+        table = await bob.client.post("/v1/tables", json={})  # Bob: the address is spent
+        assert_rate_limited(table, 600)
+        assert (await bob.client.get("/v1/tables")).json()["tables"] == []
+
+        # Moves: three per player, over HTTP and the socket together.
+        match_id, view, version = first["match_id"], first["view"], first["version"]
+        for _ in range(2):
+            moved = await ada.act(match_id, as_action(view["legal"][0]), version)
+            assert moved.status_code == 200, moved.text
+            view, version = moved.json()["view"], moved.json()["version"]
+        live = f"{server.ws_url}/v1/matches/{match_id}/live?token={ada.token}"
+        async with websockets.connect(live) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            action = {"type": "action", "action": as_action(view["legal"][0]), "version": version}
+            await ws.send(json.dumps(action))  # the third: allowed
+            await ws.send(json.dumps({**action, "version": None}))  # the fourth
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                if frame["type"] == "error":
+                    assert frame["problem"]["rule"] == "rate_limited", frame
+                    assert frame["problem"]["status"] == 429
+                    break
+        before = (await ada.view(match_id))["version"]
+        refused = await ada.act(match_id, {"type": "draw_stock"})
+        assert_rate_limited(refused, 600)
+        assert (await ada.view(match_id))["version"] == before, "a refused move changed nothing"
+        await ada.close()
+        await bob.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_window_ends_and_the_client_may_go_on(database_url: str, tmp_path: Path) -> None:
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="2", GINRUMMY_RATE_CREATES_PER_ADDRESS="1"
+    ).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            answers = [await client.post("/v1/players", json={"name": "w"}) for _ in range(2)]
+            if answers[0].status_code == 429:  # the first fell at a window's very end
+                answers = [await client.post("/v1/players", json={"name": "w"}) for _ in range(2)]
+            assert [a.status_code for a in answers] == [201, 429]
+            await asyncio.sleep(int(answers[1].headers["retry-after"]))
+            again = await client.post("/v1/players", json={"name": "w"})
+            assert again.status_code == 201, again.text
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_limits_hold_across_server_processes(database_url: str, tmp_path: Path) -> None:
+    limits = {"GINRUMMY_RATE_WINDOW_S": "600", "GINRUMMY_RATE_CREATES_PER_ADDRESS": "6"}
+    servers = [ServerProcess(database_url, tmp_path, **limits).start() for _ in range(2)]
+    try:
+        clients = [httpx.AsyncClient(base_url=s.url, timeout=30) for s in servers]
+        tries = [clients[i % 2].post("/v1/players", json={"name": f"p{i}"}) for i in range(16)]
+        answers = await asyncio.gather(*tries)  # at once, half to each process
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [201] * 6 + [429] * 10, codes
+        for client in clients:
+            await client.aclose()
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def raw_request(port: int, head: bytes) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(head)
+    return sock
+
+
+def read_until_closed(sock: socket.socket) -> bytes:
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
+SLOW_HEAD = (
+    b"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 40\r\n\r\n"
+    b'{"name": '
+)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_body_that_does_not_arrive_in_time_is_dropped(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_BODY_TIMEOUT_S="1").start()
+    try:
+        # As many as once stayed open for ever: each announces a body and sends a piece.
+        sockets = [raw_request(server.port, SLOW_HEAD) for _ in range(200)]
+        started = time.monotonic()
+        answers = await asyncio.to_thread(lambda: [read_until_closed(sock) for sock in sockets])
+        waited = time.monotonic() - started
+        for answer in answers:  # each answered and closed by the server, none left open
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 408 "), answer[:200]
+            assert b"connection: close" in head.lower()
+            problem = json.loads(body)
+            assert problem["type"] == "https://ginrummy.dev/problems/request-timeout", problem
+        assert waited >= 0.9, "dropped before its time"
+        for sock in sockets:
+            sock.close()
+        # A body that arrives in time, in two pieces, is served as ever.
+        in_time = SLOW_HEAD.replace(b"40", b"13").replace(
+            b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n"
+        )
+        sock = raw_request(server.port, in_time + b'"x"')
+        await asyncio.sleep(0.3)
+        sock.sendall(b"}")
+        answer = await asyncio.to_thread(read_until_closed, sock)
+        assert answer.startswith(b"HTTP/1.1 201 "), answer[:200]
+        sock.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_client_leaving_mid_body_is_one_short_log_line(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info").start()
+    try:
+        sock = raw_request(server.port, SLOW_HEAD)
+        await asyncio.sleep(0.3)
+        sock.close()
+        await asyncio.sleep(1.0)
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            assert (await client.post("/v1/players", json={"name": "after"})).status_code == 201
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    assert "Traceback" not in log and "ERROR" not in log, log
+    left = [line for line in log.splitlines() if "before sending its whole body" in line]
+    assert len(left) == 1, log
+    assert "POST /v1/players" in left[0] and len(left[0]) < 160, left
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_percent_escaped_token_is_masked_in_the_log(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info").start()
+    player = await Player.create(server.url)
+    try:
+        match = await player.new_match()
+        url = f"{server.ws_url}/v1/matches/{match['match_id']}/live?%74oken={player.token}"
+        async with websockets.connect(url) as ws:  # the server reads it as ?token=
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        await player.client.get(f"/healthz?to%6Ben={player.token}")
+        await player.client.get(f"/healthz?invite%5Fcode={player.token}")
+    finally:
+        await player.close()
+        server.stop()
+    log = server.log_path.read_text()
+    assert "/live?%74oken=***" in log, log
+    assert "/healthz?to%6Ben=***" in log and "/healthz?invite%5Fcode=***" in log
+    assert player.token not in log

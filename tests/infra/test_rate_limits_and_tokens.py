@@ -1,0 +1,51 @@
+"""The shared counters and the tokens table, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from infra.players import Players
+from infra.rate_limits import RateCounters
+from infra.sql_event_store import SqlEventStore
+from infra.tokens import Tokens
+from server.limits import Limit, RateLimited, RateLimits
+
+
+async def test_concurrent_hits_each_see_their_own_count(store: SqlEventStore) -> None:
+    counters = RateCounters(store.engine)
+    counts = await asyncio.gather(*(counters.hit(["k"], 60) for _ in range(20)))
+    assert sorted(c["k"] for c in counts) == list(range(1, 21))
+    both = await counters.hit(["k", "other"], 60)
+    assert both == {"k": 21, "other": 1}
+    assert await counters.hit(["k"], 120) == {"k": 1}  # a new window starts at one
+    await counters.sweep(before=120)
+    assert await counters.hit(["k"], 60) == {"k": 1}, "the old window was swept"
+
+
+async def test_a_limit_refuses_past_its_count_with_the_seconds_left(store: SqlEventStore) -> None:
+    limits = RateLimits(RateCounters(store.engine), 60, {"creates": Limit(2, 0)})
+    for _ in range(2):
+        await limits.spend("creates", "p", "1.2.3.4", now=125.5)
+    with pytest.raises(RateLimited) as refused:
+        await limits.spend("creates", "p", "1.2.3.4", now=130.2)
+    assert refused.value.retry_after == 50 and refused.value.headers == {"Retry-After": "50"}
+    await limits.spend("creates", "q", "1.2.3.4", now=130.2)  # another player; no address limit
+    await limits.spend("creates", "p", "1.2.3.4", now=180.0)  # the next window
+    await limits.spend("chat", "p", None, now=180.0)  # a bucket with no limit costs nothing
+
+
+async def test_tokens_rotate_once_and_revoke_all(store: SqlEventStore) -> None:
+    await Players(store.engine).create_player("p", "Ada", "h1", expires_ms=None)
+    tokens = Tokens(store.engine)
+    await tokens.issue("p", "h2", expires_ms=1_000)
+    assert await tokens.valid({"h1", "h2", "nope"}, now_ms=999) == {"h1", "h2"}
+    assert await tokens.valid({"h1", "h2"}, now_ms=1_000) == {"h1"}, "h2 expired"
+    rotations = await asyncio.gather(*(tokens.rotate("h1", f"n{i}", None) for i in range(4)))
+    assert sorted(rotations) == [False, False, False, True], "one token rotates once"
+    holder = await tokens.holder(next(f"n{i}" for i in range(4) if rotations[i]))
+    assert holder is not None and holder.player.id == "p" and holder.expires_ms is None
+    assert await tokens.holder("h1") is None
+    assert len(await tokens.revoke_all("p")) == 2
+    assert await tokens.valid({"h2", *(f"n{i}" for i in range(4))}, now_ms=0) == set()

@@ -24,6 +24,7 @@ class StartMatch(Command, tag="start_match", frozen=True):
     rules: Rules
     seed: str
     watch_code: str | None = None
+    rated: bool = False  # decided by domain.rating_policy.is_rated before the command
 
 
 class SeatCommand(Command, frozen=True):

@@ -32,7 +32,10 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     """A match between two seats under a rule set; ``seed`` stays secret until settled.
 
     A match with a ``watch_code`` (from a private table) is watched only by those who
-    give the code; it is blanked in every redacted form, as the seed is.
+    give the code; it is blanked in every redacted form, as the seed is. ``rated`` says
+    whether the result moves ratings (``domain.rating_policy.is_rated`` decided it; a
+    match recorded before ratings is unrated) and ``rated_as`` names the rating record
+    each seat plays for (``ai:hard:v1`` for the house, so a later hard has its own).
     """
 
     match_id: str
@@ -41,6 +44,8 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     seed_commitment: str
     seed: str | None = None
     watch_code: str | None = None
+    rated: bool = False
+    rated_as: tuple[str, str] | None = None
 
 
 class Dealt(Event, tag="dealt", frozen=True):

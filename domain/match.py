@@ -43,6 +43,7 @@ from domain.events import (
     WashReason,
 )
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
+from domain.rating_policy import rating_id
 from domain.rules import knock_limit_for, validate
 from domain.scoring import match_over, score_hand, settle
 from domain.state import HandState, MatchState, Move
@@ -91,6 +92,10 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         raise errors.IllegalCommand("a match needs two named players")
     if not cmd.match_id:
         raise errors.IllegalCommand("a match needs an id")
+    first, second = (rating_id(player) for player in cmd.players)
+    rated_as = (first, second) if cmd.rated and first and second else None
+    if cmd.rated and rated_as is None:
+        raise errors.IllegalCommand("a rated match needs two seats with rating records")
     started = MatchStarted(
         match_id=cmd.match_id,
         players=cmd.players,
@@ -98,6 +103,8 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         seed_commitment=seed_commitment(cmd.seed),
         seed=cmd.seed,
         watch_code=cmd.watch_code,
+        rated=cmd.rated,
+        rated_as=rated_as,
     )
     return [started, _dealt(evolve(None, started), 1, first_dealer(cmd.seed))]
 
@@ -373,6 +380,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             seed=event.seed or "",
             seed_commitment=event.seed_commitment,
             watch_code=event.watch_code,
+            rated=event.rated,
             version=1,
         )
     if state is None:

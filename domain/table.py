@@ -47,6 +47,7 @@ class TableOpened(TableEvent, tag="table_opened", frozen=True):
     watch_code: str | None = None
     invitee: str | None = None  # a challenge: only this player may take the seat
     rematch_of: str | None = None  # the settled match this one plays again
+    rated: bool = False  # its match is rated (a table recorded before ratings is not)
 
 
 class TableJoined(TableEvent, tag="table_joined", frozen=True):
@@ -93,6 +94,7 @@ class OpenTable(msgspec.Struct, frozen=True):
     watch_code: str | None = None
     invitee: str | None = None
     rematch_of: str | None = None
+    rated: bool = False
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -133,6 +135,7 @@ class TableState(msgspec.Struct, frozen=True):
     watch_code: str | None
     invitee: str | None = None
     rematch_of: str | None = None
+    rated: bool = False
     status: TableStatus = "open"
     guest: str | None = None
     match_id: str | None = None
@@ -199,6 +202,7 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
             watch_code=cmd.watch_code,
             invitee=cmd.invitee,
             rematch_of=cmd.rematch_of,
+            rated=cmd.rated,
         )
     ]
 
@@ -252,6 +256,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             watch_code=event.watch_code,
             invitee=event.invitee,
             rematch_of=event.rematch_of,
+            rated=event.rated,
         )
     if state is None:
         raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")

@@ -34,6 +34,7 @@ from server.http.challenges import ChallengesController
 from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
+from server.http.leaderboard import get_leaderboard
 from server.http.matches import MatchesController
 from server.http.players import PlayersController, get_me
 from server.http.rematch import get_rematch, offer_rematch
@@ -183,6 +184,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             readyz,
             PlayersController,
             get_me,
+            get_leaderboard,
             MatchesController,
             TablesController,
             ChallengesController,

@@ -202,13 +202,16 @@ class MatchService:
             seat=seat,
             version=state.version,
             view=player_view(state, seat),
+            rated=state.rated,
         )
 
     # --- writing ----------------------------------------------------------------------
 
-    async def create(self, player_id: str, level: str, rules: Rules, seed: str | None) -> str:
+    async def create(
+        self, player_id: str, level: str, rules: Rules, seed: str | None, rated: bool = False
+    ) -> str:
         """A match of the player (seat 0) against the house AI at ``level`` (seat 1)."""
-        return await self.start((player_id, AI_PREFIX + level), rules, seed)
+        return await self.start((player_id, AI_PREFIX + level), rules, seed, rated=rated)
 
     async def start(
         self,
@@ -217,9 +220,11 @@ class MatchService:
         seed: str | None,
         match_id: str | None = None,
         watch_code: str | None = None,
+        rated: bool = False,
     ) -> str:
         """Start a match between any two players (a person, a bot or ``ai:<level>``);
-        with a ``watch_code`` only those who give it may watch.
+        with a ``watch_code`` only those who give it may watch; ``rated`` as
+        ``server.ratings.rated_for`` decided it.
 
         The first append is at version 0, so a given ``match_id`` starts once: a second
         start is a ConcurrencyConflict and writes nothing.
@@ -231,6 +236,7 @@ class MatchService:
             rules=rules,
             seed=seed if seed is not None else secrets.token_hex(16),
             watch_code=watch_code,
+            rated=rated,
         )
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)

@@ -99,6 +99,7 @@ class TableService:
         invitee: str | None = None,
         rematch_of: str | None = None,
         table_id: str | None = None,
+        rated: bool = False,
     ) -> t.TableState:
         """A table anyone may join, or with ``invitee`` a challenge only they may accept.
 
@@ -116,6 +117,7 @@ class TableService:
             watch_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
             invitee=invitee,
             rematch_of=rematch_of,
+            rated=rated,
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)
@@ -172,6 +174,7 @@ class TableService:
                     invitee=opponent,
                     rematch_of=match_id,
                     table_id=table_id,
+                    rated=state.rated,  # a rated match's rematch is rated, an unrated one's not
                 )
             except ConcurrencyConflict:
                 continue  # the opponent offered in the same moment: look again
@@ -221,7 +224,12 @@ class TableService:
         # A conflict means another process started it a moment ago: it is there, once.
         with contextlib.suppress(ConcurrencyConflict):
             await self.matches.start(
-                state.players, state.rules, None, state.match_id, watch_code=state.watch_code
+                state.players,
+                state.rules,
+                None,
+                state.match_id,
+                watch_code=state.watch_code,
+                rated=state.rated,
             )
 
     async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:

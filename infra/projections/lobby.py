@@ -28,6 +28,7 @@ class LobbyRow(msgspec.Struct, frozen=True):
     status: str
     opened_ms: int
     expires_ms: int
+    rated: bool
 
 
 class LobbyProjection:
@@ -50,6 +51,7 @@ class LobbyProjection:
                     opened_ms=event.opened_ms,
                     expires_ms=event.expires_ms,
                     last_position=recorded.position,
+                    rated=int(event.rated),
                 )
             )
             return
@@ -78,7 +80,16 @@ async def open_public_tables(
     """Public tables waiting for an opponent at ``now_ms``, the newest first."""
     c = lobby_tables.c
     query = (
-        select(c.table_id, c.host, c.rules_name, c.rules, c.status, c.opened_ms, c.expires_ms)
+        select(
+            c.table_id,
+            c.host,
+            c.rules_name,
+            c.rules,
+            c.status,
+            c.opened_ms,
+            c.expires_ms,
+            c.rated,
+        )
         .where(c.status == "open", c.private == 0, c.expires_ms > now_ms)
         .order_by(c.opened_ms.desc(), c.table_id)
         .limit(limit)
@@ -88,7 +99,7 @@ async def open_public_tables(
     with translate_errors():
         async with engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-    return [LobbyRow(*row) for row in rows]
+    return [LobbyRow(*row[:7], rated=bool(row.rated)) for row in rows]
 
 
 async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list[str]:

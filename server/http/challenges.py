@@ -16,6 +16,7 @@ from domain.ai import LEVELS
 from server.http.tables import joined_answer, require_visible, table_view
 from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
+from server.ratings import rated_for
 from server.schemas import (
     ChallengeList,
     ChallengeRequest,
@@ -63,7 +64,11 @@ class ChallengesController(Controller):
             raise PlayerNotFound(f"no player {data.to!r}")
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
-        opened = await services.tables.open(player.id, rules, False, ttl, invitee=data.to)
+        seats = (player.id,) if data.to is None else (player.id, data.to)
+        rated = rated_for(seats, rules, False, data.rated)
+        opened = await services.tables.open(
+            player.id, rules, False, ttl, invitee=data.to, rated=rated
+        )
         if data.to is not None and is_house_ai(data.to):
             opened = await services.tables.join(opened.table_id, data.to, None)  # it accepts
         return await table_view(services, opened, player.id)

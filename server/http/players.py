@@ -16,6 +16,7 @@ from server.schemas import (
     PlayerCreated,
     PlayerList,
     PlayerProfile,
+    PlayerRating,
     PlayerStats,
     RenamePlayerRequest,
     strict_body,
@@ -63,7 +64,7 @@ class PlayersController(Controller):
         services = services_of(state)
         await services.authenticate(request.headers.get("authorization"))
         found = await services.players.named(name)
-        return PlayerList(players=[PlayerProfile(id=p.id, name=p.name, kind=p.kind) for p in found])
+        return PlayerList(players=await services.profiles(found))
 
     @get(
         "/{player_id:str}",
@@ -81,7 +82,7 @@ class PlayersController(Controller):
         player = await services.players.get_player(player_id)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
+        return (await services.profiles([player]))[0]
 
     @patch(
         "/{player_id:str}",
@@ -108,7 +109,7 @@ class PlayersController(Controller):
         player = await services.players.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
+        return (await services.profiles([player]))[0]
 
     @get(
         "/{player_id:str}/stats",
@@ -127,6 +128,26 @@ class PlayersController(Controller):
             raise PlayerNotFound(f"no player {player_id!r}")
         return await services.stats(player_id)
 
+    @get(
+        "/{player_id:str}/rating",
+        operation_id="getPlayerRating",
+        summary="A player's rating and its history",
+        responses=problem_responses(401, 404),
+        security=[{"bearer": []}],
+    )
+    async def player_rating(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        player_id: FromPath[str],
+        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
+    ) -> PlayerRating:
+        """A player's Glicko-2 rating, deviation and volatility, and its rated matches,
+        the newest first. A house level (``ai:hard``) answers with its anchored record."""
+        services = services_of(state)
+        await services.authenticate(request.headers.get("authorization"))
+        return await services.rating(player_id, limit)
+
 
 @get(
     "/v1/me",
@@ -138,5 +159,7 @@ class PlayersController(Controller):
 )
 async def get_me(state: State, request: Request[Any, Any, Any]) -> PlayerProfile:
     """The player of the bearer token: a bot started with only its token learns its id."""
-    player = await services_of(state).authenticate(request.headers.get("authorization"))
-    return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    await services.projector.catch_up("ratings")  # read your own writes: a match just settled
+    return (await services.profiles([player]))[0]

@@ -42,6 +42,9 @@ _TABLES = (
     "player_stats",
     "stats_seats",
     "snapshots",
+    "ratings",
+    "rating_history",
+    "rated_matches",
 )
 
 

@@ -11,8 +11,8 @@ from domain.events import Event
 from domain.match import apply
 from domain.rating import Rating, update
 from domain.rating_policy import ANCHORS, PROVISIONAL_DEVIATION
-from infra.players import Players
 from domain.rules import PRESETS
+from infra.players import Players
 from infra.projections import projector
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.schema import rated_matches, rating_history, ratings

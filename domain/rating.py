@@ -2,9 +2,12 @@
 
 Pure arithmetic, nothing else: a rating period's results in, the new rating out. The
 server treats each rated match as a rating period of its own (as lichess does with
-each game), so a rating moves the moment a match settles. Numbers are on the familiar
-Glicko scale (1500 and 350 for a newcomer); the update itself runs on the Glicko-2
-scale, as the paper's steps 2 to 8 do.
+each game), so a rating moves the moment a match settles; and, as lichess does, the
+deviation widens (step 6) by the time that has passed since the player's previous
+match, counted in days (``elapsed``), not by one whole period per match: ten matches
+in an evening teach the system more than ten matches over ten days. Numbers are on the
+familiar Glicko scale (1500 and 350 for a newcomer); the update itself runs on the
+Glicko-2 scale, as the paper's steps 2 to 8 do.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ INITIAL_DEVIATION = 350.0
 INITIAL_VOLATILITY = 0.06
 TAU = 0.5  # the system constant: how far one surprising result may move the volatility
 CONVERGENCE = 1e-6  # the paper's epsilon for the volatility iteration
+PERIOD_SECONDS = 86_400  # one rating period of idleness: a day
 
 
 class Rating(msgspec.Struct, frozen=True):
@@ -49,14 +53,21 @@ def expected_score(player: Rating, opponent: Rating) -> float:
     return _expected(mu, mu_j, phi)
 
 
-def update(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = TAU) -> Rating:
+def update(
+    player: Rating,
+    results: Sequence[tuple[Rating, float]],
+    tau: float = TAU,
+    elapsed: float = 1.0,
+) -> Rating:
     """The player's rating after one rating period: ``results`` pairs each opponent's
-    pre-period rating with the score (1 a win, 0 a loss, 0.5 a draw)."""
+    pre-period rating with the score (1 a win, 0 a loss, 0.5 a draw). ``elapsed`` is how
+    many periods (days, a fraction allowed) the deviation widens by first; the paper's
+    example is one whole period. A deviation never widens past a newcomer's 350."""
     mu = (player.rating - INITIAL_RATING) / SCALE
     phi = player.deviation / SCALE
     sigma = player.volatility
     if not results:  # step 6 alone: an idle period only widens the deviation
-        return Rating(player.rating, math.sqrt(phi * phi + sigma * sigma) * SCALE, sigma)
+        return Rating(player.rating, _widened(phi, sigma, elapsed) * SCALE, sigma)
     # Step 3 and 4: the estimated variance v and improvement delta from the results.
     inverse_v = 0.0
     improvement = 0.0
@@ -70,11 +81,17 @@ def update(player: Rating, results: Sequence[tuple[Rating, float]], tau: float =
     delta = v * improvement
     new_sigma = _volatility(phi, sigma, v, delta, tau)
     # Steps 6 and 7: widen by the volatility, then narrow by what the period taught.
-    phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
+    phi_star = _widened(phi, new_sigma, elapsed)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * improvement
     # Step 8: back to the Glicko scale.
     return Rating(INITIAL_RATING + SCALE * new_mu, SCALE * new_phi, new_sigma)
+
+
+def _widened(phi: float, sigma: float, elapsed: float) -> float:
+    """Step 6 over ``elapsed`` periods, at most a newcomer's deviation."""
+    widened = math.sqrt(phi * phi + max(elapsed, 0.0) * sigma * sigma)
+    return min(widened, INITIAL_DEVIATION / SCALE)
 
 
 def _volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:

@@ -195,6 +195,7 @@ ratings = Table(
     Column("volatility", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("anchored", Integer, nullable=False),
+    Column("last_played", DateTime(timezone=True), nullable=True),  # its last rated match
     Index("ix_ratings_player", "player_id"),
     Index("ix_ratings_rating", "rating"),
 )

@@ -3,7 +3,8 @@
 A rated match (``MatchStarted.rated``) notes the two records its seats play for; when
 it settles, each record that is not anchored is updated by ``domain.rating.update``
 with the match as its own rating period, both seats judged from their ratings before
-the match. A house level's anchored record counts games but never moves. Unrated
+the match, and the deviation first widened by the days since the record's previous
+rated match (from the events' recorded times, so a rebuild computes the same numbers). A house level's anchored record counts games but never moves. Unrated
 matches (chosen seeds, custom rules, ``rated: false``, matches from before ratings)
 change nothing here.
 """
@@ -20,7 +21,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import MatchSettled, MatchStarted
-from domain.rating import Rating
+from domain.rating import PERIOD_SECONDS, Rating
 from domain.rating import update as glicko_update
 from domain.rating_policy import ANCHORS, HOUSE_VERSIONS, PROVISIONAL_DEVIATION, rating_id
 from infra.event_store import RecordedEvent
@@ -118,7 +119,10 @@ class RatingsProjection:
             score = 1.0 if event.winner == seat else 0.0
             values: dict[str, object] = {"games": ratings.c.games + 1}
             if not rows[record].anchored:
-                after = glicko_update(before[seat], [(before[1 - seat], score)])
+                last = rows[record].last_played
+                elapsed = 1.0 if last is None else _days(last, recorded.recorded_at)
+                after = glicko_update(before[seat], [(before[1 - seat], score)], elapsed=elapsed)
+                values["last_played"] = recorded.recorded_at
                 values.update(
                     rating=after.rating, deviation=after.deviation, volatility=after.volatility
                 )
@@ -140,6 +144,13 @@ class RatingsProjection:
                 update(ratings).where(ratings.c.rating_id == record).values(**values)
             )
         await conn.execute(delete(rated_matches).where(rated_matches.c.match_id == match_id))
+
+
+def _days(since: datetime, until: datetime) -> float:
+    """Rating periods between two recorded times (SQLite hands back naive UTC)."""
+    since = since if since.tzinfo is not None else since.replace(tzinfo=UTC)
+    until = until if until.tzinfo is not None else until.replace(tzinfo=UTC)
+    return max((until - since).total_seconds(), 0.0) / PERIOD_SECONDS
 
 
 # --- queries -----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("volatility", sa.Float, nullable=False),
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("anchored", sa.Integer, nullable=False),
+        sa.Column("last_played", sa.DateTime(timezone=True), nullable=True),
     )
     op.create_index("ix_ratings_player", "ratings", ["player_id"])
     op.create_index("ix_ratings_rating", "ratings", ["rating"])

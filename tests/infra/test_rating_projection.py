@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from sqlalchemy import select
@@ -56,14 +57,20 @@ async def test_rated_results_follow_glicko2_and_anchors_never_move(store: SqlEve
         (("ann", "bob"), 0),
     ]
     expected = {"ann": Rating(), "bob": Rating()}
+    last_played: dict[str, datetime] = {}
     for players, loser in plan:
         match_id, events = _resigned(players, loser, rated=True)
         await store.append(match_id, 0, events)
+        settled_at = (await store.read_stream(match_id))[-1].recorded_at
         sides = [expected.get(p) or ANCHORS[f"{p}:v1"] for p in players]
         for seat, player in enumerate(players):
             if player in expected:
                 score = 0.0 if seat == loser else 1.0
-                expected[player] = update(sides[seat], [(sides[1 - seat], score)])
+                # the deviation widens by the days since the previous match (a first: one)
+                since = last_played.get(player)
+                days = 1.0 if since is None else (settled_at - since).total_seconds() / 86400
+                expected[player] = update(sides[seat], [(sides[1 - seat], score)], elapsed=days)
+                last_played[player] = settled_at
     # unrated matches change nothing: a chosen seed is decided elsewhere, rated=False here
     for players in (("ann", "bob"), ("ann", "ai:hard")):
         match_id, events = _resigned(players, 0, rated=False)

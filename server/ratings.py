@@ -28,10 +28,9 @@ def rated_for(
             raise NotRatable("a match dealt from a chosen seed is practice: it cannot be rated")
         if not is_standard(rules):
             raise NotRatable("only matches under a preset's rules, unchanged, can be rated")
-        raise NotRatable(
-            "this opponent has no rating "
-            + ("(the house's random level)" if any(s.startswith(AI_PREFIX) for s in seats) else "")
-        )
+        if any(seat.startswith(AI_PREFIX) for seat in seats):
+            raise NotRatable("this house level has no rating (random's cannot be measured)")
+        raise NotRatable("a player cannot play a rated match against itself")
     return allowed and requested is not False
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,18 @@ async def _rating(player: Player, who: str) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
+
+
+CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
+
+
+def _cards_in(answer: Any) -> set[str]:
+    """Every string in a JSON answer that is a card."""
+    if isinstance(answer, dict):
+        return set().union(*(_cards_in(v) for v in answer.values())) if answer else set()
+    if isinstance(answer, list):
+        return set().union(*(_cards_in(v) for v in answer)) if answer else set()
+    return {answer} if isinstance(answer, str) and CARD.match(answer) else set()
 
 
 async def _resign(player: Player, match_id: str) -> None:
@@ -101,6 +114,18 @@ async def test_a_rated_table_rates_both_people_and_custom_rules_are_unrated(
         assert joined.status_code == 200, joined.text
         match = joined.json()["match"]
         assert match["rated"] is True
+        # mid-match, nothing a rating answer holds is a card (no hand, no stock, no pile)
+        assert _cards_in(match["view"]["hand"])  # the check finds cards where there are some
+        for path, params in (
+            (f"/v1/players/{guest.id}/rating", {}),
+            (f"/v1/players/{host.id}/rating", {}),
+            ("/v1/leaderboard", {"kind": "person"}),
+            ("/v1/players", {"name": "gue"}),
+            ("/v1/me", {}),
+        ):
+            answer = await host.client.get(path, params=params)
+            assert answer.status_code == 200, answer.text
+            assert _cards_in(answer.json()) == set(), path
         await _resign(guest, match["match_id"])
         winner, loser = await _rating(host, host.id), await _rating(host, guest.id)
         assert winner["rating"] > 1500 > loser["rating"]

@@ -33,6 +33,7 @@ class StartMatch(Command, tag="start_match", frozen=True):
     client_seeds: tuple[ClientSeed, ClientSeed] | None = None
     seed_committed_ms: int | None = None
     hints: bool = True
+    rated: bool = False  # decided by domain.rating_policy.is_rated before the command
 
 
 class SeatCommand(Command, frozen=True):

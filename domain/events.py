@@ -41,6 +41,10 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     a player chose) ``seed`` alone fixed every deck. ``practice``: the seed was chosen
     or the rules are custom, so the match is kept out of statistics and ratings.
     ``hints``: the engine's advice is in the seats' views; older matches had it.
+    ``rated`` says whether the result moves ratings (``domain.rating_policy.is_rated``
+    decided it; a match recorded before ratings is unrated) and ``rated_as`` names the
+    rating record each seat plays for (``ai:hard:v1`` for the house, so a later hard has
+    its own).
     """
 
     match_id: str
@@ -53,6 +57,8 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     seed_committed_ms: int | None = None
     practice: bool = False
     hints: bool = True
+    rated: bool = False
+    rated_as: tuple[str, str] | None = None
 
 
 class Dealt(Event, tag="dealt", frozen=True):

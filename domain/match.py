@@ -43,6 +43,7 @@ from domain.events import (
     WashReason,
 )
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
+from domain.rating_policy import rating_id
 from domain.rules import is_standard, knock_limit_for, validate
 from domain.scoring import match_over, score_hand, settle
 from domain.seeds import ClientSeed, check_client_seed
@@ -94,6 +95,13 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         raise errors.IllegalCommand("a match needs an id")
     if cmd.client_seeds is not None:
         _check_client_seeds(cmd.client_seeds, cmd.seed_committed_ms)
+    first, second = (rating_id(player) for player in cmd.players)
+    rated_as = (first, second) if cmd.rated and first and second else None
+    if cmd.rated and rated_as is None:
+        raise errors.IllegalCommand("a rated match needs two seats with rating records")
+    practice = cmd.client_seeds is None or not is_standard(cmd.rules)
+    if cmd.rated and (practice or cmd.hints):
+        raise errors.IllegalCommand("a practice match or one with hints is never rated")
     started = MatchStarted(
         match_id=cmd.match_id,
         players=cmd.players,
@@ -103,8 +111,10 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         watch_code=cmd.watch_code,
         client_seeds=cmd.client_seeds,
         seed_committed_ms=cmd.seed_committed_ms,
-        practice=cmd.client_seeds is None or not is_standard(cmd.rules),
+        practice=practice,
         hints=cmd.hints,
+        rated=cmd.rated,
+        rated_as=rated_as,
     )
     state = evolve(None, started)
     return [started, _dealt(state, 1, first_dealer(state.seed, state.client_seeds))]
@@ -388,6 +398,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
             seed=event.seed or "",
             seed_commitment=event.seed_commitment,
             watch_code=event.watch_code,
+            rated=event.rated,
             version=1,
             client_seeds=None
             if event.client_seeds is None

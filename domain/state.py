@@ -66,6 +66,7 @@ class MatchState(msgspec.Struct, frozen=True):
     seed: str
     seed_commitment: str
     watch_code: str | None = None  # None: anyone who knows the match id may watch
+    rated: bool = False
     version: int = 0
     scores: tuple[int, int] = (0, 0)
     boxes: tuple[int, int] = (0, 0)

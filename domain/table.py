@@ -59,6 +59,7 @@ class TableOpened(TableEvent, tag="table_opened", frozen=True):
     seed_commitment: str | None = None
     seed_committed_ms: int | None = None
     host_seed: ClientSeed | None = None
+    rated: bool = False  # its match is rated (a table recorded before ratings is not)
 
 
 class TableJoined(TableEvent, tag="table_joined", frozen=True):
@@ -110,6 +111,7 @@ class OpenTable(msgspec.Struct, frozen=True):
     seed: str | None = None  # the host's committed server seed, taken for this table
     seed_committed_ms: int | None = None
     host_seed: ClientSeed | None = None
+    rated: bool = False
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -151,6 +153,7 @@ class TableState(msgspec.Struct, frozen=True):
     watch_code: str | None
     invitee: str | None = None
     rematch_of: str | None = None
+    rated: bool = False
     status: TableStatus = "open"
     guest: str | None = None
     match_id: str | None = None
@@ -232,6 +235,7 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
             seed_commitment=None if cmd.seed is None else seed_commitment(cmd.seed),
             seed_committed_ms=cmd.seed_committed_ms,
             host_seed=cmd.host_seed,
+            rated=cmd.rated,
         )
     ]
 
@@ -301,6 +305,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             seed_commitment=event.seed_commitment,
             seed_committed_ms=event.seed_committed_ms,
             host_seed=event.host_seed,
+            rated=event.rated,
         )
     if state is None:
         raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")

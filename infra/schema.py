@@ -11,6 +11,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     DateTime,
+    Float,
     Index,
     Integer,
     LargeBinary,
@@ -182,6 +183,7 @@ lobby_tables = Table(
     Column("last_position", BigInteger, nullable=False),
     Column("hints", Integer, nullable=False, server_default="1"),
     Column("seed_commitment", Text, nullable=True),  # of the match's server seed
+    Column("rated", Integer, nullable=False, server_default="0"),
     Index("ix_lobby_tables_open", "status", "expires_ms"),
     Index("ix_lobby_tables_invitee", "invitee", "status"),
 )
@@ -208,4 +210,49 @@ snapshots = Table(
     Column("state", LargeBinary, nullable=False),
     Column("recorded_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("stream_id", "version", name="pk_snapshots"),
+)
+
+# Read model: each rating record's Glicko-2 numbers. A record is a player's id, or a
+# house level's version (``ai:hard:v1``, anchored: its numbers never move).
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("rating_id", Text, primary_key=True),
+    Column("player_id", Text, nullable=False),  # the account, or ``ai:<level>``
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("anchored", Integer, nullable=False),
+    Column("last_played", DateTime(timezone=True), nullable=True),  # its last rated match
+    Index("ix_ratings_player", "player_id"),
+    Index("ix_ratings_rating", "rating"),
+)
+
+# Read model: one row per rated match and (non-anchored) record: the rating after it.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("rating_id", Text, nullable=False),
+    Column("match_id", Text, nullable=False),
+    Column("position", BigInteger, nullable=False),
+    Column("opponent", Text, nullable=False),  # the opponent's rating record
+    Column("score", Float, nullable=False),  # 1 won, 0 lost
+    Column("rating_before", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("recorded_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("rating_id", "match_id", name="pk_rating_history"),
+    Index("ix_rating_history_position", "rating_id", "position"),
+)
+
+# The rating projection's note of who plays for which record in each rated match, from
+# MatchStarted until MatchSettled.
+rated_matches = Table(
+    "rated_matches",
+    metadata,
+    Column("match_id", Text, primary_key=True),
+    Column("seat0", Text, nullable=False),
+    Column("seat1", Text, nullable=False),
 )

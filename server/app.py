@@ -45,6 +45,7 @@ from server.http.chat import (
 from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
+from server.http.leaderboard import get_leaderboard
 from server.http.matches import MatchesController
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
 from server.http.rematch import get_rematch, offer_rematch
@@ -209,6 +210,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             issue_token,
             rotate_token,
             revoke_tokens,
+            get_leaderboard,
             MatchesController,
             TablesController,
             ChallengesController,

@@ -204,6 +204,7 @@ class MatchService:
             seat=seat,
             version=state.version,
             view=player_view(state, seat),
+            rated=state.rated,
         )
 
     # --- writing ----------------------------------------------------------------------
@@ -219,9 +220,11 @@ class MatchService:
         client_seeds: tuple[ClientSeed, ClientSeed] | None = None,
         seed_committed_ms: int | None = None,
         hints: bool = True,
+        rated: bool = False,
     ) -> str:
         """Start a match between any two players (a person, a bot or ``ai:<level>``);
-        with a ``watch_code`` only those who give it may watch.
+        with a ``watch_code`` only those who give it may watch; ``rated`` as
+        ``server.ratings.rated_for`` decided it.
 
         With ``client_seeds`` the deal is fair and ``seed`` is the committed server seed
         (server/fair_deal.py); without them ``seed`` (random if None) alone fixes the
@@ -239,6 +242,7 @@ class MatchService:
             client_seeds=client_seeds,
             seed_committed_ms=seed_committed_ms,
             hints=hints,
+            rated=rated,
         )
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)

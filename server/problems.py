@@ -84,6 +84,13 @@ class PlayerNotFound(ServerError):
     status = 404
 
 
+class NotRatable(ServerError):
+    """``rated: true`` asked of a match that cannot count (a chosen seed, custom rules)."""
+
+    rule = "not_ratable"
+    status = 422
+
+
 class StaleVersion(ServerError):
     """The client acted on an old version of the match; it should refresh and retry."""
 
@@ -125,6 +132,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "not_you": (403, "A player can change only itself"),
     "match_not_found": (404, "No such match"),
     "player_not_found": (404, "No such player"),
+    "not_ratable": (422, "This match cannot be rated"),
     "not_found": (404, "No such resource"),
     "method_not_allowed": (405, "Method not allowed"),
     "payload_too_large": (413, "The request body is too large"),

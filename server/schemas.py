@@ -161,10 +161,23 @@ class RenamePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
     name: PlayerName
 
 
+class RatingSummary(msgspec.Struct, frozen=True):
+    """A Glicko-2 rating: the strength is within ``rating`` plus or minus twice
+    ``deviation`` with 95% confidence. ``provisional`` until the deviation falls below
+    the threshold in docs/ratings.md: such a rating is kept off the leaderboard."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+
+
 class PlayerProfile(msgspec.Struct, frozen=True):
+    """``rating`` is null only for a player that has no rating record (``ai:random``)."""
+
     id: str
     name: str
     kind: PlayerKind
+    rating: RatingSummary | None = None
 
 
 class PlayerCreated(msgspec.Struct, frozen=True):
@@ -190,6 +203,7 @@ class OwnProfile(msgspec.Struct, frozen=True):
     kind: PlayerKind
     seed_commitment: str
     seed_committed_at: str
+    rating: RatingSummary | None = None
 
 
 # A seat's part of a fair deal (docs/fair-deal.md): never ``:``, which separates seeds.
@@ -217,13 +231,16 @@ class TokenIssued(msgspec.Struct, frozen=True):
 
 class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``seed`` fixes every deck: such a match is practice. Otherwise the deal is fair:
-    your ``client_seed`` with the server seed you were shown the commitment of."""
+    your ``client_seed`` with the server seed you were shown the commitment of.
+    ``rated`` left out: rated if it can be (no ``seed``, no ``hints``, a preset's rules);
+    ``true`` insists (a 422 ``not_ratable`` if it cannot be), ``false`` declines."""
 
     level: Level = "easy"
     rules: PresetName | CustomRules = "arcadia"
     seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
     client_seed: ClientSeedText | None = None
     hints: Hints = False
+    rated: bool | None = None
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -233,11 +250,12 @@ class PlayerRef(msgspec.Struct, frozen=True):
     id: str
     name: str
     kind: PlayerKind
+    rating: RatingSummary | None = None
 
 
 class MatchResponse(msgspec.Struct, frozen=True):
     """``seats``: who sits where (a person, a bot or the house AI), ``spectators``: sockets
-    watching the match now, on every server process."""
+    watching the match now, on every server process; ``rated``: the result moves ratings."""
 
     match_id: str
     seat: int
@@ -245,6 +263,7 @@ class MatchResponse(msgspec.Struct, frozen=True):
     view: PlayerView
     seats: tuple[PlayerRef, PlayerRef] | None = None
     spectators: int = 0
+    rated: bool = False
 
 
 class SpectatorResponse(msgspec.Struct, frozen=True):
@@ -344,13 +363,15 @@ class PlayerStats(msgspec.Struct, frozen=True):
 
 
 class OpenTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A table waits ``expires_in_s`` seconds (the server's default if omitted)."""
+    """A table waits ``expires_in_s`` seconds (the server's default if omitted); ``rated``
+    as for a match: left out, rated under a preset's rules."""
 
     rules: PresetName | CustomRules = "arcadia"
     private: bool = False
     expires_in_s: Annotated[int, Meta(ge=10, le=86400)] | None = None
     client_seed: ClientSeedText | None = None
     hints: Hints = False
+    rated: bool | None = None
 
 
 InviteCode = Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\x00]*$")]
@@ -399,6 +420,7 @@ class ChallengeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     expires_in_s: Annotated[int, Meta(ge=10, le=86400)] | None = None
     client_seed: ClientSeedText | None = None
     hints: Hints = False
+    rated: bool | None = None
 
 
 class ChallengeList(msgspec.Struct, frozen=True):
@@ -412,6 +434,50 @@ class JoinedTable(msgspec.Struct, frozen=True):
 
     table: TableView
     match: MatchResponse
+
+
+class RatingChange(msgspec.Struct, frozen=True):
+    """One rated match of a player: the opponent's record, the result and the rating after."""
+
+    match_id: str
+    opponent: str
+    won: bool
+    rating_before: float
+    rating: float
+    deviation: float
+    recorded_at: str
+
+
+class PlayerRating(msgspec.Struct, frozen=True):
+    """A player's Glicko-2 record. ``record`` is the player's id, or for a house level its
+    anchored version (``ai:hard:v1``), whose numbers never move. ``history``: the newest
+    rated matches first (at most ``limit``)."""
+
+    player_id: str
+    record: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    provisional: bool
+    anchored: bool
+    history: list[RatingChange]
+
+
+class LeaderboardEntry(msgspec.Struct, frozen=True):
+    rank: int
+    player: PlayerRef
+    games: int
+
+
+class Leaderboard(msgspec.Struct, frozen=True):
+    """Established ratings of one kind, highest first; ``more``: another page follows
+    (ask with ``offset`` + ``limit``). Provisional ratings are not listed."""
+
+    kind: Literal["person", "bot"]
+    offset: int
+    entries: list[LeaderboardEntry]
+    more: bool
 
 
 class Health(msgspec.Struct, frozen=True):

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
 from litestar.datastructures import State
 
+from domain.ai import LEVELS
 from domain.rules import Rules
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
 from infra.projections import Projector, matches_for_player, stats_for_player
+from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from infra.tokens import TokenHolder, Tokens
@@ -22,9 +25,22 @@ from server.config import Settings
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
 from server.limits import RateLimits
-from server.match_service import AI_PREFIX, MatchService
-from server.problems import Unauthorized
-from server.schemas import MatchList, MatchResponse, MatchSummary, PlayerRef, PlayerStats
+from server.match_service import AI_PREFIX, MatchService, is_house_ai
+from server.problems import PlayerNotFound, Unauthorized
+from server.ratings import provisional, summary
+from server.schemas import (
+    Leaderboard,
+    LeaderboardEntry,
+    MatchList,
+    MatchResponse,
+    MatchSummary,
+    PlayerKind,
+    PlayerProfile,
+    PlayerRating,
+    PlayerRef,
+    PlayerStats,
+    RatingChange,
+)
 from server.tables import TableService
 from server.token_watch import TokenWatch, now_ms
 
@@ -109,17 +125,35 @@ class Services:
 
     async def player_ref(self, player_id: str) -> PlayerRef:
         """Who holds a seat, as others are shown it: the house AI is ``ai:<level>``."""
-        if player_id.startswith(AI_PREFIX):
-            return PlayerRef(id=player_id, name=player_id.removeprefix(AI_PREFIX), kind="ai")
-        player = await self.players.get_player(player_id)
-        if player is None:
-            return PlayerRef(id=player_id, name=player_id, kind="person")
-        return PlayerRef(id=player.id, name=player.name, kind=player.kind)
+        return (await self.player_refs([player_id]))[0]
+
+    async def player_refs(self, player_ids: Sequence[str]) -> list[PlayerRef]:
+        """Several seats at once, each with its rating (one read of the ratings)."""
+        rated = await ratings_of(self.store.engine, player_ids)
+        refs = []
+        kind: PlayerKind
+        for player_id in player_ids:
+            rating = summary(rated.get(player_id))
+            name, kind = player_id.removeprefix(AI_PREFIX), "ai"
+            if not player_id.startswith(AI_PREFIX):
+                player = await self.players.get_player(player_id)
+                name, kind = (player.name, player.kind) if player else (player_id, "person")
+            refs.append(PlayerRef(id=player_id, name=name, kind=kind, rating=rating))
+        return refs
+
+    async def profiles(self, players: Sequence[Player]) -> list[PlayerProfile]:
+        """Accounts as the API shows them, each with its rating."""
+        rated = await ratings_of(self.store.engine, [p.id for p in players])
+        return [
+            PlayerProfile(id=p.id, name=p.name, kind=p.kind, rating=summary(rated.get(p.id)))
+            for p in players
+        ]
 
     async def with_seats(self, answer: MatchResponse, spectators: bool = False) -> MatchResponse:
         """The answer with who sits where (and, if asked, how many watch), for a page."""
         players = answer.view.players
-        seats = (await self.player_ref(players[0]), await self.player_ref(players[1]))
+        first, second = await self.player_refs(players)
+        seats = (first, second)
         count = await self.spectators.count(answer.match_id) if spectators else 0
         return msgspec.structs.replace(answer, seats=seats, spectators=count)
 
@@ -163,6 +197,7 @@ class Services:
         seed: str | None,
         client_seed: str | None = None,
         hints: bool = False,
+        rated: bool = False,
     ) -> str:
         """A match of the player (seat 0) against the house AI at ``level`` (seat 1).
 
@@ -170,7 +205,7 @@ class Services:
         deal is fair: the player's committed server seed and its client seed."""
         players = (player_id, AI_PREFIX + level)
         if seed is not None:
-            return await self.matches.start(players, rules, seed, hints=hints)
+            return await self.matches.start(players, rules, seed, hints=hints, rated=rated)
         server_seed, committed_ms = await take_server_seed(self.players, player_id)
         now = now_ms()
         return await self.matches.start(
@@ -180,6 +215,65 @@ class Services:
             client_seeds=(seat_seed(player_id, client_seed, now), house_seed(now)),
             seed_committed_ms=committed_ms,
             hints=hints,
+            rated=rated,
+        )
+
+    async def rating(self, player_id: str, limit: int) -> PlayerRating:
+        """A player's (or a house level's) rating record with its history; 404 if unknown."""
+        if is_house_ai(player_id):
+            known = player_id.removeprefix(AI_PREFIX) in LEVELS
+        else:
+            known = await self.players.get_player(player_id) is not None
+        await self.projector.catch_up("ratings")  # read your own writes
+        record = (await ratings_of(self.store.engine, [player_id])).get(player_id)
+        if not known or record is None:
+            raise PlayerNotFound(f"no rated player {player_id!r}")
+        history = await history_of(self.store.engine, record.rating_id, limit)
+        return PlayerRating(
+            player_id=player_id,
+            record=record.rating_id,
+            rating=round(record.rating, 2),
+            deviation=round(record.deviation, 2),
+            volatility=round(record.volatility, 6),
+            games=record.games,
+            provisional=provisional(record),
+            anchored=record.anchored,
+            history=[
+                RatingChange(
+                    match_id=row.match_id,
+                    opponent=row.opponent,
+                    won=row.score == 1.0,
+                    rating_before=round(row.rating_before, 2),
+                    rating=round(row.rating, 2),
+                    deviation=round(row.deviation, 2),
+                    recorded_at=row.recorded_at.isoformat(),
+                )
+                for row in history
+            ],
+        )
+
+    async def leaderboard(
+        self, kind: Literal["person", "bot"], limit: int, offset: int
+    ) -> Leaderboard:
+        await self.projector.catch_up("ratings")
+        rows, more = await leaderboard(self.store.engine, kind, limit, offset)
+        return Leaderboard(
+            kind=kind,
+            offset=offset,
+            entries=[
+                LeaderboardEntry(
+                    rank=offset + i + 1,
+                    player=PlayerRef(
+                        id=row.record.player_id,
+                        name=row.name,
+                        kind=row.kind,
+                        rating=summary(row.record),
+                    ),
+                    games=row.record.games,
+                )
+                for i, row in enumerate(rows)
+            ],
+            more=more,
         )
 
     async def stats(self, player_id: str) -> PlayerStats:

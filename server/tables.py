@@ -105,6 +105,7 @@ class TableService:
         *,
         hints: bool = False,
         client_seed: str | None = None,
+        rated: bool = False,
     ) -> t.TableState:
         """A table anyone may join, or with ``invitee`` a challenge only they may accept.
 
@@ -129,6 +130,7 @@ class TableService:
             seed=server_seed,
             seed_committed_ms=committed_ms,
             host_seed=seat_seed(host, client_seed, now),
+            rated=rated,
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)
@@ -196,6 +198,7 @@ class TableService:
                     rematch_of=match_id,
                     table_id=table_id,
                     hints=state.hints,
+                    rated=state.rated,  # a rated match's rematch is rated, an unrated one's not
                 )
             except ConcurrencyConflict:
                 continue  # the opponent offered in the same moment: look again
@@ -256,6 +259,7 @@ class TableService:
                 client_seeds=seeds,
                 seed_committed_ms=state.seed_committed_ms,
                 hints=state.hints,
+                rated=state.rated,
             )
 
     async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:

@@ -44,6 +44,9 @@ _TABLES = (
     "player_stats",
     "stats_seats",
     "snapshots",
+    "ratings",
+    "rating_history",
+    "rated_matches",
 )
 
 

@@ -15,6 +15,7 @@ from infra.projections.queries import (
     matches_for_player,
     stats_for_player,
 )
+from infra.projections.ratings import RatingsProjection
 from infra.projections.stats import PlayerStatsProjection
 from infra.sql_event_store import SqlEventStore
 
@@ -26,6 +27,7 @@ __all__ = [
     "PlayerStatsProjection",
     "Projection",
     "Projector",
+    "RatingsProjection",
     "matches_for_player",
     "projector",
     "rebuild_all",
@@ -35,7 +37,10 @@ __all__ = [
 
 def projector(store: SqlEventStore) -> Projector:
     """A projector over every projection this project has."""
-    return Projector(store, [MatchesProjection(), PlayerStatsProjection(), LobbyProjection()])
+    return Projector(
+        store,
+        [MatchesProjection(), PlayerStatsProjection(), LobbyProjection(), RatingsProjection()],
+    )
 
 
 async def rebuild_all(store: SqlEventStore) -> int:

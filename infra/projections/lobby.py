@@ -30,6 +30,7 @@ class LobbyRow(msgspec.Struct, frozen=True):
     expires_ms: int
     hints: int = 1
     seed_commitment: str | None = None
+    rated: bool = False
 
 
 class LobbyProjection:
@@ -54,6 +55,7 @@ class LobbyProjection:
                     last_position=recorded.position,
                     hints=int(event.hints),
                     seed_commitment=event.seed_commitment,
+                    rated=int(event.rated),
                 )
             )
             return
@@ -92,6 +94,7 @@ async def open_public_tables(
             c.expires_ms,
             c.hints,
             c.seed_commitment,
+            c.rated,
         )
         .where(c.status == "open", c.private == 0, c.expires_ms > now_ms)
         .order_by(c.opened_ms.desc(), c.table_id)
@@ -102,7 +105,7 @@ async def open_public_tables(
     with translate_errors():
         async with engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-    return [LobbyRow(*row) for row in rows]
+    return [LobbyRow(*row[:9], rated=bool(row.rated)) for row in rows]
 
 
 async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list[str]:

@@ -6,7 +6,7 @@ a row inserted and rows deleted. ``rate_limits`` holds fixed-window counters tha
 server process increments, so a limit holds across workers.
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0012
 Create Date: 2026-12-01
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0009"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

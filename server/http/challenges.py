@@ -19,6 +19,7 @@ from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
 from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
+from server.ratings import rated_for
 from server.schemas import (
     ChallengeList,
     ChallengeRequest,
@@ -67,6 +68,8 @@ class ChallengesController(Controller):
             raise PlayerNotFound(f"no player {data.to!r}")
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
+        seats = (player.id,) if data.to is None else (player.id, data.to)
+        rated = rated_for(seats, rules, False, data.rated, hints=data.hints)
         opened = await services.tables.open(
             player.id,
             rules,
@@ -75,6 +78,7 @@ class ChallengesController(Controller):
             invitee=data.to,
             hints=data.hints,
             client_seed=data.client_seed,
+            rated=rated,
         )
         if data.to is not None and is_house_ai(data.to):
             opened = await services.tables.join(opened.table_id, data.to, None)  # it accepts

@@ -12,12 +12,13 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from domain.melds import arrange
 from server import action_keys
 from server.http.limits import rate_limited
-from server.match_service import seat_of, versioned
+from server.match_service import AI_PREFIX, seat_of, versioned
 from server.problems import (
     MatchNotFinished,
     VersionOutOfRange,
     problem_responses,
 )
+from server.ratings import rated_for
 from server.schemas import (
     ActionRequest,
     ActionResponse,
@@ -80,8 +81,12 @@ class MatchesController(Controller):
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, CreateMatchRequest)
         rules = rules_of(data.rules)
+        opponent = f"{AI_PREFIX}{data.level}"
+        rated = rated_for(
+            (player.id, opponent), rules, data.seed is not None, data.rated, hints=data.hints
+        )
         match_id = await services.create_match(
-            player.id, data.level, rules, data.seed, data.client_seed, data.hints
+            player.id, data.level, rules, data.seed, data.client_seed, data.hints, rated
         )
         return await services.with_seats(await services.matches.view(match_id, player.id))
 

@@ -21,6 +21,7 @@ from server.schemas import (
     PlayerCreated,
     PlayerList,
     PlayerProfile,
+    PlayerRating,
     PlayerStats,
     RenamePlayerRequest,
     TokenIssued,
@@ -80,7 +81,7 @@ class PlayersController(Controller):
         services = services_of(state)
         await services.authenticate(request.headers.get("authorization"))
         found = await services.players.named(name)
-        return PlayerList(players=[PlayerProfile(id=p.id, name=p.name, kind=p.kind) for p in found])
+        return PlayerList(players=await services.profiles(found))
 
     @get(
         "/{player_id:str}",
@@ -98,7 +99,7 @@ class PlayersController(Controller):
         player = await services.players.get_player(player_id)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
+        return (await services.profiles([player]))[0]
 
     @patch(
         "/{player_id:str}",
@@ -125,7 +126,7 @@ class PlayersController(Controller):
         player = await services.players.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        return PlayerProfile(id=player.id, name=player.name, kind=player.kind)
+        return (await services.profiles([player]))[0]
 
     @get(
         "/{player_id:str}/stats",
@@ -144,6 +145,26 @@ class PlayersController(Controller):
             raise PlayerNotFound(f"no player {player_id!r}")
         return await services.stats(player_id)
 
+    @get(
+        "/{player_id:str}/rating",
+        operation_id="getPlayerRating",
+        summary="A player's rating and its history",
+        responses=problem_responses(401, 404),
+        security=[{"bearer": []}],
+    )
+    async def player_rating(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        player_id: FromPath[str],
+        limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
+    ) -> PlayerRating:
+        """A player's Glicko-2 rating, deviation and volatility, and its rated matches,
+        the newest first. A house level (``ai:hard``) answers with its anchored record."""
+        services = services_of(state)
+        await services.authenticate(request.headers.get("authorization"))
+        return await services.rating(player_id, limit)
+
 
 @get(
     "/v1/me",
@@ -159,12 +180,15 @@ async def get_me(state: State, request: Request[Any, Any, Any]) -> OwnProfile:
     services = services_of(state)
     player = await services.authenticate(request.headers.get("authorization"))
     commitment, committed_at = await next_commitment(services.players, player.id)
+    await services.projector.catch_up("ratings")  # read your own writes: a match just settled
+    profile = (await services.profiles([player]))[0]
     return OwnProfile(
         id=player.id,
         name=player.name,
         kind=player.kind,
         seed_commitment=commitment,
         seed_committed_at=committed_at,
+        rating=profile.rating,
     )
 
 

@@ -16,6 +16,7 @@ from domain.rules import Rules, is_standard
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.problems import problem_responses
+from server.ratings import rated_for
 from server.schemas import (
     JoinedTable,
     JoinTableRequest,
@@ -50,7 +51,7 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
         host=await _player(services, state.host),
         rules=state.rules,
         private=state.private,
-        rated=False,  # no ratings yet: every table is unrated
+        rated=state.rated,
         status=state.status if state.status != "open" or state.open_at(now_ms()) else "expired",
         opened_at=_iso(state.opened_ms),
         expires_at=_iso(state.expires_ms),
@@ -87,7 +88,7 @@ async def public_table_views(services: Services, rules: str | None, limit: int) 
                 host=await _player(services, row.host),
                 rules=table_rules,
                 private=False,
-                rated=False,
+                rated=row.rated,
                 status="open",
                 opened_at=_iso(row.opened_ms),
                 expires_at=_iso(row.expires_ms),
@@ -128,8 +129,15 @@ class TablesController(Controller):
         data = await strict_body(request, OpenTableRequest)
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
+        rated = rated_for((player.id,), rules, False, data.rated, hints=data.hints)
         opened = await services.tables.open(
-            player.id, rules, data.private, ttl, hints=data.hints, client_seed=data.client_seed
+            player.id,
+            rules,
+            data.private,
+            ttl,
+            hints=data.hints,
+            client_seed=data.client_seed,
+            rated=rated,
         )
         return await table_view(services, opened, player.id)
 

@@ -103,7 +103,12 @@ async def test_the_example_bot_plays_a_person_three_times_across_a_restart(
             "/v1/challenges", json={"to": bot.id, "rules": {"target": 25}}
         )
         assert offer.status_code == 201, offer.text
-        assert offer.json()["invitee"] == {"id": bot.id, "name": "SimpleBot", "kind": "bot"}
+        assert offer.json()["invitee"] == {
+            "id": bot.id,
+            "name": "SimpleBot",
+            "kind": "bot",
+            "rating": {"rating": 1500, "deviation": 350, "provisional": True},  # a newcomer's
+        }
         match_id = await started_match(person, f"/v1/tables/{offer.json()['table_id']}")
         played = [match_id]
         for number in range(3):

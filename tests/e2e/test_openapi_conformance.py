@@ -130,6 +130,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
             check(replay, "/v1/matches/{match_id}/replay")
     check(await player.client.get("/v1/matches"), "/v1/matches")
     check(await player.client.get(f"{me}/stats"), "/v1/players/{player_id}/stats")
+    await check_ratings(check, player)
     check(await player.client.get("/v1/matches/nope"), "/v1/matches/{match_id}")  # 404
     await check_the_lobby(check, player, stranger)
     await check_challenges_and_the_player_stream(checker, player, stranger, anonymous)
@@ -353,3 +354,20 @@ async def check_the_chat(
         flood = await guest.client.post(path, json={"text": "again"})
     check(flood, chat)  # 429
     assert flood.status_code == 429 and int(flood.headers["retry-after"]) >= 1
+
+
+async def check_ratings(check: Any, player: Player) -> None:
+    """A rated match resigned at once, a rating with its history, the leaderboards."""
+    rated = await player.client.post("/v1/matches", json={"level": "easy"})
+    check(rated, "/v1/matches")
+    resigned = await player.act(rated.json()["match_id"], {"type": "resign"})
+    check(resigned, "/v1/matches/{match_id}/actions")
+    refused = await player.client.post("/v1/matches", json={"seed": "chosen", "rated": True})
+    check(refused, "/v1/matches")  # 422 not_ratable
+    template = "/v1/players/{player_id}/rating"
+    for who in (player.id, "ai:hard", "nobody"):  # the last a 404
+        check(await player.client.get(f"/v1/players/{who}/rating"), template)
+    for kind in ("person", "bot"):
+        board = await player.client.get("/v1/leaderboard", params={"kind": kind, "limit": 5})
+        check(board, "/v1/leaderboard")
+    check(await player.client.get("/v1/leaderboard", params={"kind": "nope"}), "/v1/leaderboard")

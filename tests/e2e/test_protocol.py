@@ -392,7 +392,12 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
 
     renamed = await ada.client.patch(profile, json={"name": "Ada Lovelace"})
     assert renamed.status_code == 200, renamed.text
-    assert renamed.json() == {"id": ada.id, "name": "Ada Lovelace", "kind": "person"}
+    assert renamed.json() == {
+        "id": ada.id,
+        "name": "Ada Lovelace",
+        "kind": "person",
+        "rating": {"rating": 1500, "deviation": 350, "provisional": True},  # no rated match yet
+    }
     assert (await other.client.get(profile)).json()["name"] == "Ada Lovelace"
     listing = (await ada.client.get("/v1/matches")).json()["matches"]
     assert [m["match_id"] for m in listing] == [match["match_id"]]

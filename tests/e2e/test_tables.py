@@ -34,6 +34,7 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
             "id": host.id,
             "name": "Host",
             "kind": "person",
+            "rating": {"rating": 1500, "deviation": 350, "provisional": True},  # a newcomer's
         }
         assert table["private"] is False and table["rated"] is False
         listed = (await guest.client.get("/v1/tables")).json()["tables"]
@@ -44,7 +45,12 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
         body = joined.json()
         match_id = body["table"]["match_id"]
         assert body["table"]["status"] == "started"
-        assert body["table"]["guest"] == {"id": guest.id, "name": "Guest", "kind": "person"}
+        assert body["table"]["guest"] == {
+            "id": guest.id,
+            "name": "Guest",
+            "kind": "person",
+            "rating": {"rating": 1500, "deviation": 350, "provisional": True},
+        }
         assert (body["match"]["match_id"], body["match"]["seat"]) == (match_id, 1)
         assert (await guest.client.get("/v1/tables")).json()["tables"] == []
         seen_by_host = await host.client.get(f"/v1/tables/{table['table_id']}")

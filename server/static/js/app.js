@@ -1,11 +1,12 @@
 // The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
-// #/join/TABLE/CODE, #/watch/MATCH[/CODE]), the start form, and the wiring of events.
+// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard), the start form, and the wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onDragStart, onDrop, onTableClick, onTableKey, openMatch } from './match.js';
 import { showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
+import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
@@ -13,8 +14,17 @@ import { newClientSeed } from './verify.js';
 
 function renderWho() {
   const player = savedPlayer();
-  fill($('#who'), player ? ['Playing as ', h('b', {}, player.name)] : 'Not signed in');
+  fill($('#who'), player ? ['Playing as ', h('b', {}, player.name), h('span', { class: 'rating', 'data-testid': 'who-rating' })] : 'Not signed in');
   $('#nav-signout').hidden = !player;
+  if (player) {
+    api
+      .me()
+      .then((me) => {
+        const slot = $('#who [data-testid=who-rating]');
+        if (slot && me.id === (savedPlayer() || {}).id) fill(slot, ` · rated ${ratingText(me.rating)}`);
+      })
+      .catch(() => {});
+  }
 }
 
 async function route() {
@@ -36,6 +46,10 @@ async function route() {
   if (name === 'watch' && id) {
     show('watch');
     return showWatch($('#watch'), decodeURIComponent(id), code ? decodeURIComponent(code) : null);
+  }
+  if (name === 'leaderboard') {
+    show('leaderboard');
+    return showLeaderboard($('#leaderboard'), { onError: (e) => toast(problemText(e)) });
   }
   if (name === 'history') {
     show('history');

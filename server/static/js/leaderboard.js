@@ -1,0 +1,80 @@
+// The leaderboards (people; bots and the house levels) and the player's own rating, from
+// GET /v1/leaderboard and GET /v1/players/{id}/rating. Provisional ratings are not listed.
+import { fill, h } from './dom.js';
+import { api, savedPlayer } from './api.js';
+
+const PAGE = 25;
+
+/** "1512 ± 180 (provisional)": the rating and twice its deviation, the 95% interval. */
+export function ratingText(rating) {
+  if (!rating) return 'unrated';
+  return `${rating.rating} ± ${2 * rating.deviation}${rating.provisional ? ' (provisional)' : ''}`;
+}
+
+function board(page, kind, offset, redraw) {
+  const me = savedPlayer();
+  if (!page.entries.length) return h('p', { 'data-testid': 'leaderboard-empty' }, offset ? 'No more ratings.' : 'Nobody here has an established rating yet.');
+  return [
+    h(
+      'table',
+      { class: 'history leaderboard', 'data-testid': 'leaderboard' },
+      h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Rating', 'Matches'].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'tbody',
+        {},
+        page.entries.map((entry) =>
+          h(
+            'tr',
+            { class: me && entry.player.id === me.id ? 'me' : null, dataset: { playerId: entry.player.id } },
+            h('td', {}, entry.rank),
+            h('td', {}, entry.player.name, entry.player.kind === 'ai' ? ' (house AI, anchored)' : ''),
+            h('td', {}, ratingText(entry.player.rating)),
+            h('td', {}, entry.games),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'pager' },
+      offset > 0 ? h('button', { type: 'button', onclick: () => redraw(kind, Math.max(0, offset - PAGE)) }, 'Previous') : null,
+      page.more ? h('button', { type: 'button', onclick: () => redraw(kind, offset + PAGE) }, 'Next') : null,
+    ),
+  ];
+}
+
+export async function showLeaderboard(root, { onError }) {
+  const me = savedPlayer();
+  const mine = h('p', { class: 'my-rating', 'data-testid': 'my-rating' }, me ? 'Your rating: …' : '');
+  const tabs = h('p', { class: 'tabs' });
+  const body = h('div', {});
+  fill(root, h('h1', {}, 'Leaderboard'), mine, tabs, body);
+  if (me) {
+    api
+      .rating(me.id)
+      .then((r) =>
+        fill(
+          mine,
+          `Your rating: ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
+          r.provisional ? ' (provisional: not listed until it settles)' : '',
+        ),
+      )
+      .catch(() => fill(mine, ''));
+  }
+  const redraw = async (kind, offset) => {
+    fill(
+      tabs,
+      ['person', 'bot'].map((k) =>
+        h('button', { type: 'button', 'aria-pressed': String(k === kind), 'data-testid': `board-${k}`, onclick: () => redraw(k, 0) }, k === 'person' ? 'People' : 'Bots and the house'),
+      ),
+    );
+    fill(body, h('p', {}, 'Loading…'));
+    try {
+      fill(body, board(await api.leaderboard(kind, offset, PAGE), kind, offset, redraw));
+    } catch (err) {
+      fill(body, '');
+      onError(err);
+    }
+  };
+  await redraw('person', 0);
+}

@@ -1,0 +1,139 @@
+"""The ratings projection: Glicko-2 per rated match, anchors that never move, rebuilds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from sqlalchemy import select
+
+from domain.commands import Resign, StartMatch
+from domain.events import Event
+from domain.match import apply
+from domain.rating import Rating, update
+from domain.rating_policy import ANCHORS, PROVISIONAL_DEVIATION
+from domain.rules import PRESETS
+from domain.seeds import ClientSeed
+from infra.players import Players
+from infra.projections import projector
+from infra.projections.ratings import history_of, leaderboard, ratings_of
+from infra.schema import rated_matches, rating_history, ratings
+from infra.sql_event_store import SqlEventStore
+from tests.infra.helpers import random_match, stream
+
+
+def _resigned(players: tuple[str, str], loser: int, rated: bool) -> tuple[str, list[Event]]:
+    """A match that the seat ``loser`` resigns at once: a settled match in two commands."""
+    match_id = stream()
+    state, started = apply(
+        None,
+        StartMatch(
+            match_id=match_id,
+            players=players,
+            rules=PRESETS["arcadia"],
+            seed=match_id,
+            client_seeds=(ClientSeed("a", players[0], 1), ClientSeed("b", players[1], 1)),
+            seed_committed_ms=0,
+            hints=False,
+            rated=rated,
+        ),
+    )
+    _, settled = apply(state, Resign(seat=loser))
+    return match_id, [*started, *settled]
+
+
+async def _rows(store: SqlEventStore) -> dict[str, list[tuple[object, ...]]]:
+    async with store.engine.connect() as conn:
+        return {
+            table.name: [
+                tuple(row)
+                for row in await conn.execute(select(table).order_by(*table.primary_key.columns))
+            ]
+            for table in (ratings, rating_history, rated_matches)
+        }
+
+
+async def test_rated_results_follow_glicko2_and_anchors_never_move(store: SqlEventStore) -> None:
+    plan = [  # (players, loser seat)
+        (("ann", "ai:hard"), 1),
+        (("ann", "bob"), 1),
+        (("bob", "ai:easy"), 0),
+        (("ann", "bob"), 0),
+    ]
+    expected = {"ann": Rating(), "bob": Rating()}
+    last_played: dict[str, datetime] = {}
+    for players, loser in plan:
+        match_id, events = _resigned(players, loser, rated=True)
+        await store.append(match_id, 0, events)
+        settled_at = (await store.read_stream(match_id))[-1].recorded_at
+        sides = [expected.get(p) or ANCHORS[f"{p}:v1"] for p in players]
+        for seat, player in enumerate(players):
+            if player in expected:
+                score = 0.0 if seat == loser else 1.0
+                # the deviation widens by the days since the previous match (a first: one)
+                since = last_played.get(player)
+                days = 1.0 if since is None else (settled_at - since).total_seconds() / 86400
+                expected[player] = update(sides[seat], [(sides[1 - seat], score)], elapsed=days)
+                last_played[player] = settled_at
+    # unrated matches change nothing: a chosen seed is decided elsewhere, rated=False here
+    for players in (("ann", "bob"), ("ann", "ai:hard")):
+        match_id, events = _resigned(players, 0, rated=False)
+        await store.append(match_id, 0, events)
+    match_id, state_batches = stream(), random_match(3, None, ("ann", "cy"))[1]
+    await store.append(match_id, 0, [e for b in state_batches for e in b])  # old, unrated
+    runner = projector(store)
+    await runner.catch_up()
+    found = await ratings_of(store.engine, ["ann", "bob", "cy", "ai:hard", "ai:random"])
+    for player, rating in expected.items():
+        assert abs(found[player].rating - rating.rating) < 1e-9
+        assert abs(found[player].deviation - rating.deviation) < 1e-9
+        assert abs(found[player].volatility - rating.volatility) < 1e-9
+    assert (found["ann"].games, found["bob"].games) == (3, 3)
+    assert found["ai:hard"].rating == ANCHORS["ai:hard:v1"].rating  # anchored...
+    assert found["ai:hard"].games == 1 and found["ai:hard"].anchored  # ...but counted
+    assert found["cy"].games == 0 and found["cy"].rating == 1500.0  # never rated: the start
+    assert "ai:random" not in found  # no record at all
+    history = await history_of(store.engine, "ann")
+    assert [h.opponent for h in history] == ["bob", "bob", "ai:hard:v1"]  # newest first
+    assert [h.score for h in history] == [0.0, 1.0, 1.0]
+    assert history[0].rating == found["ann"].rating
+    assert history[-1].rating_before == 1500.0
+    assert await history_of(store.engine, "ai:hard:v1") == []  # anchors keep no history
+    before = await _rows(store)
+    assert before["rated_matches"] == []  # every rated match settled
+    await runner.rebuild("ratings")
+    assert await _rows(store) == before
+
+
+async def test_the_leaderboard_lists_established_ratings_by_kind(store: SqlEventStore) -> None:
+    accounts = Players(store.engine)
+    kinds: dict[str, Literal["person", "bot"]] = {
+        "pro": "person",
+        "ace": "person",
+        "new": "person",
+        "bot": "bot",
+    }
+    for name, kind in kinds.items():
+        await accounts.create_player(f"{name}-{store.engine.url.drivername}", name, name, kind)
+    plan = [("pro", 12), ("ace", 12), ("bot", 12), ("new", 1)]  # "new" stays provisional
+    for name, count in plan:
+        for i in range(count):
+            player = f"{name}-{store.engine.url.drivername}"
+            loser = int(i % 3 > 0) if name == "ace" else i % 2  # ace wins two in three
+            match_id, events = _resigned((player, "ai:medium"), loser, rated=True)
+            await store.append(match_id, 0, events)
+    await projector(store).catch_up()
+    people, more = await leaderboard(store.engine, "person", 10, 0)
+    assert [row.name for row in people] == ["ace", "pro"] and not more  # "new" is not listed
+    assert people[0].record.rating > people[1].record.rating
+    assert all(row.record.deviation < PROVISIONAL_DEVIATION for row in people)
+    first, more = await leaderboard(store.engine, "person", 1, 0)
+    second, last = await leaderboard(store.engine, "person", 1, 1)
+    assert (more, last) == (True, False) and [*first, *second] == people  # paged
+    bots, _ = await leaderboard(store.engine, "bot", 10, 0)
+    # the bot account and the house's current anchored record, by rating
+    assert {row.kind for row in bots} == {"bot", "ai"}
+    assert [row.record.rating_id for row in bots if row.kind == "ai"] == ["ai:medium:v1"]
+    assert [row.record.rating for row in bots] == sorted(
+        (row.record.rating for row in bots), reverse=True
+    )

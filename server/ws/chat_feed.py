@@ -13,7 +13,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from domain.chat import stream_of
-from infra.errors import InfraError
 from server.chat import message_of
 
 if TYPE_CHECKING:
@@ -43,7 +42,7 @@ async def relay_chat(session: LiveSession) -> None:
             if woke:
                 try:
                     record = await chat.load(session.match_id, at_least=watch.latest or None)
-                except InfraError:
+                except Exception:  # the store's error, translated or not: never the socket's
                     log.warning("reading the chat of %s failed", session.match_id, exc_info=True)
                     woke = await watch.wait()
                     continue

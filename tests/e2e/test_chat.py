@@ -268,6 +268,8 @@ async def test_two_processes_posting_at_once_respect_one_limit(
             host.id,
         )
         players = [host, guest, on_second]
+        # the guest listens on the first process; half the posts go through the second
+        listening = await connect(f"{first.ws_url}/v1/matches/{match_id}/live", guest.token)
         answers = await asyncio.gather(
             *(say(p, match_id, f"at once {i}") for i in range(6) for p in (host, on_second))
         )
@@ -275,6 +277,9 @@ async def test_two_processes_posting_at_once_respect_one_limit(
         assert statuses == [201] * 5 + [429] * 7, statuses
         page = (await guest.client.get(f"/v1/matches/{match_id}/chat")).json()
         assert len(page["messages"]) == 5 and page["version"] == 5
+        await wait_for(lambda: len(listening.texts()) == 5)
+        assert listening.texts() == [m["text"] for m in page["messages"]]
+        await listening.close()
     finally:
         for player in players:
             await player.close()

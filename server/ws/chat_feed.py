@@ -9,6 +9,7 @@ every frame does, and the message its chat version, for ``GET …/chat?after=``.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from domain.chat import stream_of
@@ -16,6 +17,8 @@ from server.chat import message_of
 
 if TYPE_CHECKING:
     from server.ws.live import LiveSession
+
+log = logging.getLogger("ginrummy.ws")
 
 
 def chat_after_parameter(session: LiveSession) -> int | None:
@@ -25,16 +28,26 @@ def chat_after_parameter(session: LiveSession) -> int | None:
 
 
 async def relay_chat(session: LiveSession) -> None:
-    """Send each new message the socket's reader may see, once, in order, for ever."""
+    """Send each new message the socket's reader may see, once, in order, for ever.
+
+    A store that fails a read costs the chat that wake-up, never the socket: the game's
+    frames go on, and the next message is read again from where the last one ended.
+    """
     chat = session.services.chat
-    watch = session.services.hub.watch(stream_of(session.match_id))
+    watch = session.services.hub.watch(stream_of(session.match_id))  # first: no post slips by
+    sent = chat_after_parameter(session)  # None: from the chat's version at connect
+    woke = True
     try:
-        start = chat_after_parameter(session)  # the watch first: no post slips between
-        sent = (await chat.load(session.match_id)).state.version if start is None else start
-        woke = start is not None
         while True:
             if woke:
-                record = await chat.load(session.match_id, at_least=watch.latest or None)
+                try:
+                    record = await chat.load(session.match_id, at_least=watch.latest or None)
+                except Exception:  # the store's error, translated or not: never the socket's
+                    log.warning("reading the chat of %s failed", session.match_id, exc_info=True)
+                    woke = await watch.wait()
+                    continue
+                if sent is None:
+                    sent = record.state.version
                 for recorded in record.messages(session.seat, sent):
                     session.enqueue(
                         {

@@ -268,6 +268,8 @@ async def test_two_processes_posting_at_once_respect_one_limit(
             host.id,
         )
         players = [host, guest, on_second]
+        # the guest listens on the first process; half the posts go through the second
+        listening = await connect(f"{first.ws_url}/v1/matches/{match_id}/live", guest.token)
         answers = await asyncio.gather(
             *(say(p, match_id, f"at once {i}") for i in range(6) for p in (host, on_second))
         )
@@ -275,8 +277,27 @@ async def test_two_processes_posting_at_once_respect_one_limit(
         assert statuses == [201] * 5 + [429] * 7, statuses
         page = (await guest.client.get(f"/v1/matches/{match_id}/chat")).json()
         assert len(page["messages"]) == 5 and page["version"] == 5
+        await wait_for(lambda: len(listening.texts()) == 5)
+        assert listening.texts() == [m["text"] for m in page["messages"]]
+        await listening.close()
     finally:
         for player in players:
             await player.close()
         first.stop()
         second.stop()
+
+
+async def test_posts_racing_on_one_process_respect_the_limit(server: ServerProcess) -> None:
+    """Racing posts decide on one chat version each; the losers decide again."""
+    host, guest, _, match_id = await seated(server.url)
+    try:
+        answers = await asyncio.gather(*(say(host, match_id, f"race {i}") for i in range(9)))
+        assert sorted(a.status_code for a in answers) == [201] * 5 + [429] * 4
+        accepted = sorted(a.json()["version"] for a in answers if a.status_code == 201)
+        assert accepted == [1, 2, 3, 4, 5]  # each answer names its own message
+        texts = {a.json()["text"] for a in answers if a.status_code == 201}
+        page = (await guest.client.get(f"/v1/matches/{match_id}/chat")).json()
+        assert {m["text"] for m in page["messages"]} == texts and page["version"] == 5
+    finally:
+        await host.close()
+        await guest.close()

@@ -160,7 +160,17 @@ def test_the_websocket_protocol_document_names_every_frame_type() -> None:
         message["payload"]["properties"]["type"]["const"]
         for message in document["components"]["messages"].values()
     }
-    assert {"snapshot", "event", "ping", "pong", "error", "auth", "resume", "action"} <= types
+    assert {
+        "snapshot",
+        "event",
+        "ping",
+        "pong",
+        "error",
+        "auth",
+        "resume",
+        "action",
+        "chat",
+    } <= types
 
 
 def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:

@@ -45,9 +45,9 @@ async def stream_player_events(state: State, request: Request[Any, Any, Any]) ->
     token = bearer_token(request.headers.get("authorization"))
     player = await services.player_for_token(token)
     token_hash = hash_token(token)
-    dead = services.token_watch.hold(token_hash)
 
     async def lines() -> AsyncIterator[bytes]:
+        dead = services.token_watch.hold(token_hash)  # held while the answer streams
         try:
             async for frame in until_set(PlayerStream(services, player.id).frames(), dead):
                 yield _encoder.encode(frame) + b"\n"

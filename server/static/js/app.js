@@ -71,7 +71,7 @@ function showStart() {
           {},
           matches.map((m) =>
             h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, `against ${displayName(m.opponent, null)} (${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`),
-              h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)}`)),
+              h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)} · match ${m.match_id.slice(0, 6)}`)),
           ),
         ),
       );

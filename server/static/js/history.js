@@ -125,7 +125,7 @@ export async function showReplay(root, matchId, { onError }) {
   );
   const slider = h('input', { type: 'range', min: first, max: last, value: at, 'aria-label': 'Event number', class: 'slider' });
   const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board', 'aria-live': 'polite' });
-  fill(root, h('h2', {}, `Replay: ${players[0]} against ${players[1]} (${rulesLine(rules)})`), controls, slider, board);
+  fill(root, h('h2', { 'data-testid': 'replay-title' }, `Replay: ${players[0]} against ${players[1]}`), h('p', { class: 'hint', 'data-testid': 'replay-rules' }, `Rules: ${rulesLine(rules)}`), controls, slider, board);
 
   const go = async (n) => {
     at = Math.max(first, Math.min(last, n));

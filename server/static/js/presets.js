@@ -48,10 +48,10 @@ export function ruleChanges(rules) {
     .map((field) => ({ field, now: FIELD[field](rules[field]), preset: FIELD[field](preset[field]) }));
 }
 
-/** "arkadium, changed: knock ≤ 5 (preset 10) …" in one short line. */
+/** "arkadium, changed: knock ≤ 5 (was knock ≤ 10)" in one line; the name alone for a preset. */
 export function rulesLine(rules) {
   const changes = ruleChanges(rules);
   const base = basePreset(rules);
   if (!changes.length) return base;
-  return `${base} with ${changes.map((c) => `${c.now} (not ${c.preset})`).join(', ')}`;
+  return `${base}, changed: ${changes.map((c) => `${c.now} (was ${c.preset})`).join(', ')}`;
 }

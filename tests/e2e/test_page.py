@@ -162,6 +162,7 @@ PREFERENCE = [
     "big-gin",
     "knock",
     "layoff-best",
+    "finish-layoffs",
     "next-hand",
     "pass",
     "draw-stock",

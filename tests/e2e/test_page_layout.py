@@ -199,7 +199,7 @@ def test_the_table_fits_the_screen(
             ):
                 assert box >= 44
             page.screenshot(
-                path=str(shots / "table-phone.png"), full_page=True, animations="disabled"
+                path=str(shots / "table-phone-hand.png"), full_page=True, animations="disabled"
             )
         # The start form and the history fit as well.
         page.click("#nav-new")

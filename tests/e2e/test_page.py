@@ -175,6 +175,10 @@ KEYS = {"draw-stock": "s", "pass": "x"}
 
 
 def click_next_legal_action(page: Page, allow_knock: bool = True) -> str:
+    discard = page.query_selector("#actions [data-testid=discard]")
+    if discard is not None and discard.is_disabled():
+        # No card chosen yet (hints off, or no hint sent): choose one, as a player would.
+        page.click("#hand .card.playable")
     for testid in PREFERENCE:
         if not allow_knock and testid in ("gin", "big-gin", "knock"):
             continue

@@ -8,6 +8,7 @@ remembered opponent, and the matches in progress told apart.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +218,24 @@ def test_matches_in_progress_are_told_apart(site: str, page: Page) -> None:  # n
         year = match["started_at"][:4]
         assert year in row, (year, row)
     assert {first[:6], second[:6]} == {m["match_id"][:6] for m in listed}
+
+
+def test_a_custom_rule_set_says_what_it_changed_in_the_lists(site: str, page: Page) -> None:  # noqa: F811
+    player, match_id = new_match(
+        site, "Edsger", "custom-list", rules={"preset": "arkadium", "knock_limit": 5}
+    )
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/")
+    resume = page.wait_for_selector("#resume:not([hidden]) li")
+    assert resume is not None
+    page.wait_for_function(
+        "document.querySelector('#resume li').textContent.includes('knock ≤ 5 (was knock ≤ 10)')"
+    )
+    assert "+custom" not in page.inner_text("#resume")
+    page.click("#nav-history")
+    row = f"tr[data-match-id='{match_id}'] td[data-label=Rules]"
+    page.wait_for_selector(row)
+    page.wait_for_function(
+        f"document.querySelector({json.dumps(row)}).textContent"
+        " === 'arkadium, changed: knock ≤ 5 (was knock ≤ 10)'"
+    )

@@ -4,7 +4,7 @@
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
-import { showHistory, showReplay } from './history.js';
+import { customRules, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
@@ -70,7 +70,7 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, `against ${displayName(m.opponent, null)} (${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`),
+            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, `against ${displayName(m.opponent, null)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
               h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)} · match ${m.match_id.slice(0, 6)}`)),
           ),
         ),

@@ -64,7 +64,7 @@ export async function showHistory(root, { onError }) {
               { dataset: { matchId: m.match_id } },
               h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
               h('td', { dataset: { label: 'Opponent' } }, displayName(m.opponent, null)),
-              h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules)),
+              customRules(h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules)), m),
               h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
               h(
@@ -83,6 +83,18 @@ export async function showHistory(root, { onError }) {
     fill(root, h('p', {}, 'Could not load your matches.'));
     onError(err);
   }
+}
+
+/** The list names a custom rule set only "arkadium+custom": its cell is filled in with what
+ * the set changed, from the match itself (one request per custom match, none for presets). */
+export function customRules(cell, m) {
+  if (typeof m.rules === 'string' && m.rules.includes('+')) {
+    api
+      .getMatch(m.match_id)
+      .then((data) => fill(cell, rulesLine(data.view.rules)))
+      .catch(() => {});
+  }
+  return cell;
 }
 
 /** Steps through a finished match; `at` is the number of events applied (1…N). */

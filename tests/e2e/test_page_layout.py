@@ -286,6 +286,11 @@ def test_dragging_reorders_the_hand_with_a_mouse_by_touch_and_from_the_keyboard(
     open_match(tab, site, match_id)
     start = shown_hand(tab)
     assert start == by_rank(view["hand"])
+    types = "window.__kinds"  # the pointerType of every press, to see each input really used
+    tab.evaluate(
+        "window.__kinds = []; document.addEventListener('pointerdown',"
+        " (e) => window.__kinds.push(e.pointerType), true)"
+    )
 
     # Mouse: the first card dropped just right of the fourth's centre lands after it.
     first, fourth = start[0], start[3]
@@ -315,6 +320,7 @@ def test_dragging_reorders_the_hand_with_a_mouse_by_touch_and_from_the_keyboard(
         f"document.querySelectorAll('#hand [data-card]')[1].dataset.card === {json.dumps(last)}"
     )
     after_touch = shown_hand(tab)
+    assert tab.evaluate(types) == ["mouse", "touch"]
     assert after_touch == [after_mouse[0], last, *after_mouse[1:-1]], after_touch
 
     # Keyboard: focus a card, Shift+→ moves it one place right, Shift+← back.

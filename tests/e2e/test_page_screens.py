@@ -172,6 +172,10 @@ def test_the_replay_draws_each_card_once_and_its_labels_clear_the_heading(
                }"""
         )
         assert clash is False, f"a label overlaps at event {at}"
+    # On a phone the knock fits the width too.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     knocker = page.inner_text("[data-testid=replay-knocker]")
     assert "knocked with these melds" in knocker
     assert page.locator("[data-testid=replay-knocker] .group.meld").count() == len(

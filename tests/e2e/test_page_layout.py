@@ -334,9 +334,13 @@ def test_dragging_reorders_the_hand_with_a_mouse_by_touch_and_from_the_keyboard(
     tab.keyboard.press("Shift+ArrowLeft")
     assert shown_hand(tab).index(card) == 3
     assert api_view(site, token, match_id)["version"] == view["version"], "arranging sends nothing"
+    arranged = shown_hand(tab)
+    tab.reload()
+    tab.wait_for_selector("#hand [data-card]")
+    settle(tab)
+    assert shown_hand(tab) == arranged, "a reload keeps the hand's order"
 
     # The order survives the discard (the card leaves it) and the next draw.
-    arranged = shown_hand(tab)
     mine = tab.get_attribute("body", "data-version")
     tab.click(f"#hand [data-card='{card}']")
     tab.click(f"#hand [data-card='{card}']")  # the second click discards it

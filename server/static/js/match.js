@@ -186,7 +186,7 @@ function showView(view, event) {
   game.view = view;
   const hand = `${game.matchId}:${view.hand_number}`;
   if (game.ui.orderOf !== hand) {
-    game.ui.order = null;
+    game.ui.order = savedOrder(hand);
     game.ui.orderOf = hand;
   }
   const [flash, card] = event ? flashFor(event, view.seat) : [null, null];
@@ -309,6 +309,7 @@ export function onTableClick(event) {
   const sortEl = event.target.closest('[data-sort]');
   if (sortEl) {
     game.ui.order = null; // a sort replaces the player's own order
+    sessionStorage.removeItem(ORDER_KEY);
     setPref('sort', sortEl.dataset.sort);
     draw();
     return;
@@ -324,9 +325,20 @@ export function onTableClick(event) {
   if (cardEl) clickCard(cardEl.dataset.card);
 }
 
-/** The hand in the player's own order, from what is on screen now. */
+/** The player's own order for this hand, kept for this tab (a reload keeps it). */
+const ORDER_KEY = 'ginrummy.order';
+function savedOrder(hand) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(ORDER_KEY) || 'null');
+    return saved && saved.hand === hand ? saved.order : null;
+  } catch {
+    return null;
+  }
+}
+
 function reorder(order) {
   game.ui.order = order;
+  sessionStorage.setItem(ORDER_KEY, JSON.stringify({ hand: game.ui.orderOf, order }));
 }
 
 /** Shift+arrow moves the focused card one place along the hand. */

@@ -406,7 +406,12 @@ def test_the_best_discard_is_a_hint_off_by_default(site: str, tab: Page) -> None
             response=(resp := route.fetch()),
             json={
                 **resp.json(),
-                "view": {**resp.json()["view"], "best_discard": None, "suggested_layoffs": None},
+                "view": {
+                    **resp.json()["view"],
+                    "best_discard": None,
+                    "suggested_layoffs": None,
+                    "hints": False,  # how a match dealt without hints says so
+                },
             },
         ),
     )
@@ -416,6 +421,8 @@ def test_the_best_discard_is_a_hint_off_by_default(site: str, tab: Page) -> None
     settle(tab)
     assert tab.query_selector("#hand .card.selected") is None
     assert tab.query_selector("[data-testid=best-discard]") is None
+    assert tab.is_disabled("[data-testid=hints-toggle]")
+    assert "off in this match" in tab.inner_text("#hand-tools")
     tab.keyboard.press("d")
     tab.wait_for_selector("#toast:not([hidden])")
     assert api_view(site, token, match_id)["version"] == view["version"]

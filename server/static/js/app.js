@@ -125,6 +125,8 @@ async function startMatch(event) {
     }
     setPref('level', $('#level').value);
     setPref('preset', $('#preset').value);
+    // A start form that asks the server for hints (its "Hints" box) also shows them here.
+    if ($('#hints')) setPref('hints', $('#hints').checked);
     let started;
     try {
       started = await api.createMatch($('#level').value, chosenRules());

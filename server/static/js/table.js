@@ -236,8 +236,10 @@ const SORTS = [
   ['suit', 'Suit'],
 ];
 
-/** Sorting, hints and the deck's colours, above the hand; the choices are remembered. */
-function handTools(ui) {
+/** Sorting, hints and the deck's colours, above the hand; the choices are remembered. A
+ * match dealt without hints (``view.hints`` false: the server sends no advice) says so. */
+function handTools(view, ui) {
+  const noAdvice = view.hints === false;
   const sort = ui.order ? 'own' : pref('sort');
   return [
     h(
@@ -252,8 +254,8 @@ function handTools(ui) {
     h(
       'label',
       { class: 'tool-check' },
-      h('input', { type: 'checkbox', dataset: { pref: 'hints' }, 'data-testid': 'hints-toggle', checked: pref('hints') }),
-      ' Hints',
+      h('input', { type: 'checkbox', dataset: { pref: 'hints' }, 'data-testid': 'hints-toggle', checked: pref('hints') && !noAdvice, disabled: noAdvice }),
+      noAdvice ? ' Hints: off in this match (chosen at the deal)' : ' Hints',
     ),
     h(
       'label',
@@ -401,7 +403,7 @@ export function renderTable(view, ui) {
   const over = view.phase === 'hand_over' || view.phase === 'match_over';
   $('#mine').hidden = over;
   fill($('#hand'), over ? [] : myHand(view, ui));
-  fill($('#hand-tools'), over ? [] : handTools(ui));
+  fill($('#hand-tools'), over ? [] : handTools(view, ui));
   fill($('#deadwood-line'), over ? [] : deadwoodLine(view));
   fill($('#actions'), actions(view, ui));
   const result = $('#result');

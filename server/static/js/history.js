@@ -217,7 +217,9 @@ function replayBoard(event, { state, arrangements }, players, rules, events, at)
       h('p', { class: 'replay-score', 'data-testid': 'replay-score' }, `${players[0]} ${state.scores[0]} (${plural(state.boxes[0], 'box', 'boxes')}) · ${players[1]} ${state.scores[1]} (${plural(state.boxes[1], 'box', 'boxes')})`),
     );
   }
-  if (hand) {
+  // A hand's end shows both hands in its result panel below: not a second time above it.
+  const ending = event.type === 'hand_scored' || event.type === 'hand_washed';
+  if (hand && !ending) {
     const top = hand.pile[hand.pile.length - 1];
     const knocked = hand.knock && hand.knock_melds && hand.knock_melds.length
       ? { melds: hand.knock_melds, deadwood: hand.knock.deadwood, points: hand.knock.deadwood_points, laid: new Set((hand.layoffs || []).map(([card]) => card)) }

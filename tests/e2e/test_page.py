@@ -135,6 +135,11 @@ def api_view(base: str, token: str, match_id: str) -> dict[str, Any]:
     return view
 
 
+def hints_on(page: Page) -> None:
+    """Switch the page's hints on (they are off by default), as the tick box would."""
+    page.evaluate("localStorage.setItem('ginrummy.prefs', JSON.stringify({hints: true}))")
+
+
 def stored(page: Page) -> tuple[str, str]:
     """The token and current match the page keeps in localStorage."""
     player = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
@@ -157,6 +162,7 @@ PREFERENCE = [
     "big-gin",
     "knock",
     "layoff-best",
+    "finish-layoffs",
     "next-hand",
     "pass",
     "draw-stock",
@@ -169,6 +175,10 @@ KEYS = {"draw-stock": "s", "pass": "x"}
 
 
 def click_next_legal_action(page: Page, allow_knock: bool = True) -> str:
+    discard = page.query_selector("#actions [data-testid=discard]")
+    if discard is not None and discard.is_disabled():
+        # No card chosen yet (hints off, or no hint sent): choose one, as a player would.
+        page.click("#hand .card.playable")
     for testid in PREFERENCE:
         if not allow_knock and testid in ("gin", "big-gin", "knock"):
             continue
@@ -198,6 +208,7 @@ document.addEventListener('DOMContentLoaded', () => {
 def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path) -> None:
     page.add_init_script(RECORD_STATES)
     page.goto(f"{site}/?delay={DELAY_MS}")
+    hints_on(page)  # this hand plays the engine's suggestions
     page.fill("#name", "Ada")
     page.select_option("#level", "easy")
     page.select_option("#preset", "arcadia")
@@ -228,8 +239,14 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
         checked += 1
         if phase == "discard":
             my_turns += 1
+            chosen = page.query_selector("#hand .card.selected")
+            if view["best_discard"]:  # hints on in the page, and sent by the server
+                assert chosen is not None, "the engine's best discard is offered"
+                assert chosen.get_attribute("data-card") == view["best_discard"][0]
+            else:  # a match dealt without hints: nothing is chosen, the player chooses
+                assert chosen is None
+                page.click("#hand .card.playable")
             selected = page.get_attribute("#hand .card.selected", "data-card")
-            assert selected == view["best_discard"][0], "the engine's best discard is offered"
             if my_turns == 3:
                 page.click(".log-box summary")  # show the hand's moves in the picture
                 page.screenshot(path=str(shots / "table-mid-hand.png"), animations="disabled")
@@ -491,6 +508,7 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
         "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
         {"id": player["id"], "name": "Hedy", "token": token},
     )
+    hints_on(page)  # "lay off the best" is a hint
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
     page.wait_for_selector("body[data-phase=layoff][data-my-turn=true]")
     settle(page)
@@ -535,7 +553,11 @@ def test_the_start_form_changes_single_rules_of_a_preset(site: str, page: Page) 
     page.click("[data-testid=start]")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
-    assert page.inner_text("[data-testid=preset]") == "Rules: arkadium+custom"
+    # The score bar says what the custom set changed, and what the preset has instead.
+    assert page.inner_text("[data-testid=preset]") == "Rules: arkadium, changed:"
+    changes = page.inner_text("[data-testid=rule-changes]")
+    assert "knock ≤ 5 (was knock ≤ 10)" in changes and "to 50 (was to 100)" in changes, changes
+    assert "gin bonus" not in changes, changes
     rules = api_view(site, *stored(page))["rules"]
     preset = msgspec.to_builtins(PRESETS["arkadium"])
     changed = {field for field in preset if rules[field] != preset[field]}

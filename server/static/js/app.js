@@ -3,14 +3,16 @@
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
-import { closeMatch, expectMatch, onDragStart, onDrop, onTableClick, onTableKey, openMatch } from './match.js';
-import { showHistory, showReplay } from './history.js';
+import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
+import { customRules, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
 import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
 import { newClientSeed } from './verify.js';
+import { applyPrefs, pref, setPref } from './prefs.js';
+import { PRESET_ABOUT } from './presets.js';
 
 function renderWho() {
   const player = savedPlayer();
@@ -66,6 +68,9 @@ function showStart() {
   show('start');
   const player = savedPlayer();
   if (player && !$('#name').value) $('#name').value = player.name;
+  $('#level').value = pref('level'); // the opponent and rules chosen last time
+  $('#preset').value = pref('preset');
+  aboutPreset();
   const resume = $('#resume');
   resume.hidden = true;
   if (!player) return;
@@ -80,13 +85,23 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}` }, `against ${displayName(m.opponent, null)} (${ruleName(m.rules)}) — ${m.scores[0]} : ${m.scores[1]}`)),
+            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, `against ${displayName(m.opponent, null)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
+              h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)} · match ${m.match_id.slice(0, 6)}`)),
           ),
         ),
       );
       resume.hidden = false;
     })
     .catch(() => {});
+}
+
+/** When a match started, to the second: two matches against the same opponent differ. */
+const startedWhen = (iso) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : 'at an unknown time';
+
+/** The chosen preset in a line, under the drop-down (whose own text stays short). */
+function aboutPreset() {
+  fill($('#preset-about'), PRESET_ABOUT[$('#preset').value] || '');
 }
 
 export const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
@@ -126,6 +141,10 @@ async function startMatch(event) {
     } else if (player.name !== name) {
       await renameOrStartOver(player, name);
     }
+    setPref('level', $('#level').value);
+    setPref('preset', $('#preset').value);
+    // A start form that asks the server for hints (its "Hints" box) also shows them here.
+    if ($('#hints')) setPref('hints', $('#hints').checked);
     let started;
     try {
       started = await api.createMatch($('#level').value, chosenRules(), dealChoice());
@@ -188,11 +207,11 @@ function signOut() {
 }
 
 function init() {
+  applyPrefs();
+  $('#preset').addEventListener('change', aboutPreset);
   $('#start-form').addEventListener('submit', startMatch);
   $('#screen-table').addEventListener('click', onTableClick);
-  $('#screen-table').addEventListener('dragstart', onDragStart);
-  $('#piles').addEventListener('dragover', (e) => e.preventDefault());
-  $('#piles').addEventListener('drop', onDrop);
+  setUpHand();
   document.addEventListener('keydown', onTableKey);
   $('#nav-signout').addEventListener('click', askSignOut);
   document.addEventListener('keydown', (event) => {

@@ -33,7 +33,7 @@ export function cardFace(card, { button = false, classes = '', attrs = {} } = {}
   return h(
     button ? 'button' : 'span',
     {
-      class: `card ${isRed(card) ? 'red' : 'black'} ${classes}`.trim(),
+      class: `card ${isRed(card) ? 'red' : 'black'} suit-${card[1]} ${classes}`.trim(),
       dataset: { card },
       'aria-label': longName(card),
       title: longName(card),

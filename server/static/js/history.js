@@ -1,12 +1,13 @@
 // History: the player's matches, and a replay viewer that steps through a finished
 // match event by event with both hands shown in melds (the server's /replay?at=N).
-import { $, fill, h } from './dom.js';
+import { $, fill, h, plural } from './dom.js';
 import { allEvents, api } from './api.js';
 import { byRank, bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { savedPlayer } from './api.js';
 import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
+import { rulesLine } from './presets.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
@@ -62,11 +63,11 @@ export async function showHistory(root, { onError }) {
             h(
               'tr',
               { dataset: { matchId: m.match_id } },
-              h('td', {}, when(m.started_at)),
-              h('td', {}, displayName(m.opponent, null)),
-              h('td', {}, ruleName(m.rules), m.practice ? h('span', { class: 'hint', 'data-testid': 'practice' }, ' (practice)') : null),
-              h('td', {}, `${m.scores[0]} : ${m.scores[1]}`),
-              h('td', { 'data-testid': 'history-result' }, outcome(m)),
+              h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
+              h('td', { dataset: { label: 'Opponent' } }, displayName(m.opponent, null)),
+              customRules(h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules), m.practice ? practiceMark() : null), m),
+              h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
+              h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
               h(
                 'td',
                 {},
@@ -83,6 +84,20 @@ export async function showHistory(root, { onError }) {
     fill(root, h('p', {}, 'Could not load your matches.'));
     onError(err);
   }
+}
+
+/** The list names a custom rule set only "arkadium+custom": its cell is filled in with what
+ * the set changed, from the match itself (one request per custom match, none for presets). */
+const practiceMark = () => h('span', { class: 'hint', 'data-testid': 'practice' }, ' (practice)');
+
+export function customRules(cell, m) {
+  if (typeof m.rules === 'string' && m.rules.includes('+')) {
+    api
+      .getMatch(m.match_id)
+      .then((data) => fill(cell, rulesLine(data.view.rules), m.practice ? practiceMark() : null))
+      .catch(() => {});
+  }
+  return cell;
 }
 
 /** Steps through a finished match; `at` is the number of events applied (1…N). */
@@ -125,7 +140,7 @@ export async function showReplay(root, matchId, { onError }) {
   );
   const slider = h('input', { type: 'range', min: first, max: last, value: at, 'aria-label': 'Event number', class: 'slider' });
   const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board', 'aria-live': 'polite' });
-  fill(root, h('h2', {}, `Replay: ${players[0]} against ${players[1]} (${rules.name})`), controls, slider, board);
+  fill(root, h('h2', { 'data-testid': 'replay-title' }, `Replay: ${players[0]} against ${players[1]}`), h('p', { class: 'hint', 'data-testid': 'replay-rules' }, `Rules: ${rulesLine(rules)}`), controls, slider, board);
 
   const go = async (n) => {
     at = Math.max(first, Math.min(last, n));
@@ -164,8 +179,19 @@ export async function showReplay(root, matchId, { onError }) {
   await go(at);
 }
 
-/** One seat's hand: its melds, then its deadwood, as the engine arranges them. */
-function seatRow(name, cards, arrangement) {
+/** One seat's hand: its melds, then its deadwood, as the engine arranges them. A knocker's
+ * row shows the melds it laid down (the defender's layoffs marked), so no card shows twice. */
+function seatRow(name, cards, arrangement, knocked = null) {
+  if (knocked) {
+    const groups = knocked.melds.map((meld) => cardGroup(meld, { label: 'meld', classes: 'meld', mark: knocked.laid }));
+    if (knocked.deadwood.length) groups.push(cardGroup(byRank(knocked.deadwood), { label: 'deadwood', classes: 'deadwood' }));
+    return h(
+      'div',
+      { class: 'replay-seat', 'data-testid': 'replay-knocker' },
+      h('div', { class: 'label' }, `${name} · knocked with these melds · deadwood ${knocked.points}`),
+      h('div', { class: 'fan' }, groups),
+    );
+  }
   if (!arrangement) {
     return h(
       'div',
@@ -191,12 +217,19 @@ function replayBoard(event, { state, arrangements }, players, rules, events, at)
   const hand = state && state.hand;
   if (state) {
     parts.push(
-      h('p', { class: 'replay-score' }, `${players[0]} ${state.scores[0]} (${'■'.repeat(state.boxes[0]) || '–'}) · ${players[1]} ${state.scores[1]} (${'■'.repeat(state.boxes[1]) || '–'})`),
+      h('p', { class: 'replay-score', 'data-testid': 'replay-score' }, `${players[0]} ${state.scores[0]} (${plural(state.boxes[0], 'box', 'boxes')}) · ${players[1]} ${state.scores[1]} (${plural(state.boxes[1], 'box', 'boxes')})`),
     );
   }
-  if (hand) {
+  // A hand's end shows both hands in its result panel below: not a second time above it.
+  const ending = event.type === 'hand_scored' || event.type === 'hand_washed';
+  if (hand && !ending) {
     const top = hand.pile[hand.pile.length - 1];
-    parts.push(seatRow(players[1], hand.hands[1], arrangements && arrangements[1]));
+    const knocked = hand.knock && hand.knock_melds && hand.knock_melds.length
+      ? { melds: hand.knock_melds, deadwood: hand.knock.deadwood, points: hand.knock.deadwood_points, laid: new Set((hand.layoffs || []).map(([card]) => card)) }
+      : null;
+    const row = (seat) =>
+      seatRow(players[seat], hand.hands[seat], arrangements && arrangements[seat], knocked && hand.knock.seat === seat ? knocked : null);
+    parts.push(row(1));
     parts.push(
       h(
         'div',
@@ -205,14 +238,7 @@ function replayBoard(event, { state, arrangements }, players, rules, events, at)
         h('span', { class: 'pile-view' }, top ? cardFace(top) : null, h('span', { class: 'count' }, `pile ${hand.pile.length}`)),
       ),
     );
-    if (hand.knock_melds && hand.knock_melds.length) {
-      const laid = new Set((hand.layoffs || []).map(([card]) => card));
-      parts.push(
-        h('div', { class: 'knock-view' }, h('div', { class: 'label' }, `${players[hand.knock.seat]}'s melds`),
-          h('div', { class: 'melds' }, hand.knock_melds.map((m) => cardGroup(m, { classes: 'meld', mark: laid })))),
-      );
-    }
-    parts.push(seatRow(players[0], hand.hands[0], arrangements && arrangements[0]));
+    parts.push(row(0));
   }
   const view = { players, rules };
   if (event.type === 'hand_scored' || event.type === 'hand_washed') {

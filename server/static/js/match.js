@@ -9,6 +9,8 @@ import { chatFrame, closeChat, openChat } from './chat.js';
 import { describeMove, findLegal, renderTable } from './table.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
+import { dragging, enableDrag, moveCard } from './arrange.js';
+import { pref, setPref } from './prefs.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -24,7 +26,9 @@ const game = {
   running: false,
   inFlight: false,
   feed: null,
-  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null },
+  // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
+  // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
+  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null },
   names: new Map(), // player id → the name shown (people's names; bots and the computer marked)
 };
 
@@ -185,6 +189,11 @@ function setBusy() {
 
 function showView(view, event) {
   game.view = view;
+  const hand = `${game.matchId}:${view.hand_number}`;
+  if (game.ui.orderOf !== hand) {
+    game.ui.order = savedOrder(hand);
+    game.ui.orderOf = hand;
+  }
   const [flash, card] = event ? flashFor(event, view.seat) : [null, null];
   game.ui.flash = flash;
   game.ui.flashCard = card;
@@ -193,7 +202,8 @@ function showView(view, event) {
   draw();
 }
 
-/** Keep the chosen card if it can still be discarded, else suggest the engine's best discard. */
+/** Keep the chosen card if it can still be discarded; with hints on, suggest the engine's
+ * best discard (when the server sent one); otherwise the player chooses. */
 function chooseSelection(view) {
   const discards = view.legal.filter((c) => c.type === 'discard').map((c) => c.card);
   if (!discards.length) {
@@ -201,12 +211,13 @@ function chooseSelection(view) {
     return;
   }
   if (discards.includes(game.ui.selected)) return;
-  const best = view.best_discard && view.best_discard[0];
-  game.ui.selected = discards.includes(best) ? best : discards[0];
+  const best = pref('hints') && view.best_discard ? view.best_discard[0] : null;
+  game.ui.selected = discards.includes(best) ? best : null;
 }
 
 function draw() {
   if (!game.view) return;
+  if (dragging()) return; // redrawn when the card is put down
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;
   // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.
@@ -226,6 +237,7 @@ function draw() {
 function focusNextStep() {
   const target =
     $(`#hand [data-card="${game.ui.selected}"]:not([disabled])`) ||
+    $('#hand .card.playable') ||
     $('#actions button:not([disabled])') ||
     $('#turn');
   target.focus({ preventScroll: true });
@@ -299,14 +311,71 @@ export function onTableClick(event) {
   }
   const actionEl = event.target.closest('[data-action]');
   if (actionEl && !actionEl.disabled) return runAction(actionEl);
+  const sortEl = event.target.closest('[data-sort]');
+  if (sortEl) {
+    game.ui.order = null; // a sort replaces the player's own order
+    sessionStorage.removeItem(ORDER_KEY);
+    setPref('sort', sortEl.dataset.sort);
+    draw();
+    return;
+  }
+  const prefEl = event.target.closest('input[data-pref]');
+  if (prefEl) {
+    setPref(prefEl.dataset.pref, prefEl.checked);
+    if (game.view) chooseSelection(game.view);
+    draw();
+    return;
+  }
   const cardEl = event.target.closest('#hand [data-card]');
-  if (cardEl && !cardEl.disabled) clickCard(cardEl.dataset.card);
+  if (cardEl) clickCard(cardEl.dataset.card);
+}
+
+/** The player's own order for this hand, kept for this tab (a reload keeps it). */
+const ORDER_KEY = 'ginrummy.order';
+function savedOrder(hand) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(ORDER_KEY) || 'null');
+    return saved && saved.hand === hand ? saved.order : null;
+  } catch {
+    return null;
+  }
+}
+
+function reorder(order) {
+  game.ui.order = order;
+  sessionStorage.setItem(ORDER_KEY, JSON.stringify({ hand: game.ui.orderOf, order }));
+}
+
+/** Shift+arrow moves the focused card one place along the hand. */
+function shiftCard(card, step) {
+  const shown = $$('#hand [data-card]').map((el) => el.dataset.card);
+  reorder(moveCard(shown, card, step));
+  draw();
+  const el = $(`#hand [data-card="${card}"]`);
+  if (el) el.focus();
+  say(`Moved ${el ? el.getAttribute('aria-label') : card} to place ${game.ui.order.indexOf(card) + 1} of ${shown.length}.`);
+}
+
+/** Cards are dragged with Pointer Events (mouse, touch, pen): onto the pile to discard,
+ * among the other cards to reorder the hand. */
+export function setUpHand() {
+  enableDrag($('#hand'), {
+    pile: () => $('#piles [data-testid=pile]'),
+    onReorder: reorder,
+    onDiscard: (card) => {
+      if (game.view && findLegal(game.view, 'discard', { card })) act({ type: 'discard', card });
+      else if (game.view && game.view.phase === 'discard' && game.view.to_act.includes(game.view.seat)) {
+        toast('That card was taken from the pile: it cannot go back this turn.', 'info');
+      }
+    },
+    onEnd: () => draw(),
+  });
 }
 
 /** First click chooses a card, a second click on it discards it. */
 function clickCard(card) {
   const view = game.view;
-  if (!view || view.phase !== 'discard') return;
+  if (!view || view.phase !== 'discard' || !view.to_act.includes(view.seat)) return;
   if (game.ui.selected === card && findLegal(view, 'discard', { card })) {
     act({ type: 'discard', card });
     return;
@@ -323,8 +392,14 @@ function clickCard(card) {
 
 function moveSelection(step) {
   const view = game.view;
-  if (!view || view.phase !== 'discard' || !view.to_act.includes(view.seat)) return;
   const cards = $$('#hand [data-card]').map((el) => el.dataset.card);
+  if (!view || view.phase !== 'discard' || !view.to_act.includes(view.seat)) {
+    // Not choosing a discard: the arrows walk the hand (to pick a card to move).
+    const at = cards.indexOf(document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null);
+    const el = cards.length ? $(`#hand [data-card="${cards[(at + step + cards.length) % cards.length]}"]`) : null;
+    if (el) el.focus();
+    return;
+  }
   const discards = new Set(view.legal.filter((c) => c.type === 'discard').map((c) => c.card));
   let i = cards.indexOf(game.ui.selected);
   for (let n = 0; n < cards.length; n++) {
@@ -347,7 +422,10 @@ export function onTableKey(event) {
   if (screen !== 'table') return;
   if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
     event.preventDefault();
-    moveSelection(event.key === 'ArrowLeft' ? -1 : 1);
+    const step = event.key === 'ArrowLeft' ? -1 : 1;
+    const card = event.target.closest && event.target.closest('#hand [data-card]');
+    if (event.shiftKey && card) shiftCard(card.dataset.card, step);
+    else moveSelection(step);
     return;
   }
   const key = event.key.length === 1 ? event.key.toLowerCase() : null;
@@ -356,19 +434,9 @@ export function onTableKey(event) {
   if (button) {
     event.preventDefault();
     button.click();
+  } else if (key === 'd' && game.view && game.view.phase === 'discard' && game.view.to_act.includes(game.view.seat)) {
+    toast(game.ui.selected ? 'That card cannot be discarded now.' : 'Choose a card to discard first: click it, or pick it with ← and →.', 'info');
   }
-}
-
-// Dragging a card onto the pile discards it.
-export function onDragStart(event) {
-  const el = event.target.closest('#hand [data-card]');
-  if (el) event.dataTransfer.setData('text/plain', el.dataset.card);
-}
-export function onDrop(event) {
-  const card = event.dataTransfer.getData('text/plain');
-  if (!card || !game.view) return;
-  event.preventDefault();
-  if (findLegal(game.view, 'discard', { card })) act({ type: 'discard', card });
 }
 
 /** Resigning loses the match at once, so the first click only asks. */

@@ -5,6 +5,9 @@ import { byRank, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { seatName } from './words.js';
 import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
+import { handGroups } from './arrange.js';
+import { pref } from './prefs.js';
+import { basePreset, ruleChanges } from './presets.js';
 
 /** The legal command of this type (and card/meld) for the viewer, or undefined. */
 export function findLegal(view, type, fields = {}) {
@@ -37,8 +40,28 @@ function actionButton(label, cmd, { key = null, busy = false, classes = '', test
   );
 }
 
-function boxes(n) {
-  return h('span', { class: 'boxes', 'aria-label': plural(n, 'box', 'boxes') }, '■'.repeat(n) || '–');
+/** The boxes a seat banked (one per hand won), with their count in words: no bare symbols. */
+export function boxes(n, boxBonus) {
+  return h(
+    'span',
+    { class: 'boxes', title: `A box is banked for each hand won; each is worth ${boxBonus} points when the match ends` },
+    n ? h('span', { class: 'box-marks', 'aria-hidden': 'true' }, '■'.repeat(n)) : null,
+    ` ${plural(n, 'box', 'boxes')}`,
+  );
+}
+
+/** Whose move it is: during play only (at a hand's end both seats are asked to go on). */
+const acting = (view, seat) => (view.phase === 'hand_over' || view.phase === 'match_over' ? false : view.to_act.includes(seat));
+
+/** The rules in the score bar: the preset's name, and every rule a custom set changed. */
+function rulesMeta(r) {
+  const changes = ruleChanges(r);
+  if (!changes.length) return [h('span', { 'data-testid': 'preset' }, `Rules: ${r.name}`), h('span', {}, `to ${r.target}`)];
+  return [
+    h('span', { 'data-testid': 'preset' }, `Rules: ${basePreset(r)}, changed:`),
+    h('span', { class: 'changed', 'data-testid': 'rule-changes' }, changes.map((c) => h('span', { title: `the preset has ${c.preset}` }, c.now, h('small', {}, ` (was ${c.preset})`))),
+    ),
+  ];
 }
 
 function scoreBar(view) {
@@ -46,10 +69,10 @@ function scoreBar(view) {
   const seatScore = (seat) =>
     h(
       'div',
-      { class: `score ${view.to_act.includes(seat) ? 'acting' : ''}` },
+      { class: `score ${acting(view, seat) ? 'acting' : ''}`.trim(), 'data-testid': `pill-${seat === me ? 'me' : 'opponent'}` },
       h('span', { class: 'who' }, seat === me ? `You (${view.players[seat]})` : view.players[seat]),
       h('b', { class: 'points', 'data-testid': `score-${seat === me ? 'me' : 'opponent'}` }, view.scores[seat]),
-      boxes(view.boxes[seat]),
+      boxes(view.boxes[seat], view.rules.box_bonus),
     );
   const r = view.rules;
   return [
@@ -58,8 +81,7 @@ function scoreBar(view) {
     h(
       'div',
       { class: 'meta' },
-      h('span', { 'data-testid': 'preset' }, `Rules: ${r.name}`),
-      h('span', {}, `to ${r.target}`),
+      rulesMeta(r),
       h('span', {}, `hand ${view.hand_number}`),
       h('span', {}, `knock ≤ ${view.knock_limit}`),
     ),
@@ -172,33 +194,77 @@ function knockArea(view, ui) {
   ];
 }
 
+/** The card drawn this turn (stock or pile), marked until it is discarded. */
+export function drawnCard(view) {
+  if (view.phase !== 'discard' || !myTurn(view)) return null;
+  const last = view.moves[view.moves.length - 1];
+  if (!last || last[0] !== view.seat || !['draw_stock', 'draw_discard', 'take_up_card'].includes(last[1])) return null;
+  return last[2];
+}
+
 function myHand(view, ui) {
   const discardable = view.phase === 'discard' && myTurn(view);
+  const drawn = drawnCard(view);
   const cardButton = (card) => {
     const playable = discardable && view.legal.some((cmd) => cmd.card === card);
     const classes = [
       card === ui.selected && discardable ? 'selected' : '',
       card === view.taken ? 'taken' : '',
+      card === drawn ? 'drawn' : '',
       card === ui.fresh ? 'fresh' : '',
       playable ? 'playable' : '',
     ].join(' ');
+    // Never disabled: any card can be moved within the hand, on any turn.
+    const title = card === view.taken ? 'Taken from the pile: it cannot be discarded this turn' : card === drawn ? 'Drawn this turn' : null;
     return cardFace(card, {
       button: true,
       classes,
       attrs: {
-        disabled: !discardable || ui.busy,
-        draggable: playable ? 'true' : null,
         'aria-pressed': discardable ? String(card === ui.selected) : null,
-        title: card === view.taken ? 'Taken from the pile: it cannot be discarded this turn' : null,
+        'aria-description': card === drawn ? 'drawn this turn' : null,
+        title,
       },
     });
   };
-  const groups = view.arrangement.melds.map((meld) =>
-    h('span', { class: 'group meld', 'aria-label': 'meld' }, meld.map(cardButton)),
+  return handGroups(view, pref('sort'), ui.order).map(({ kind, cards }) =>
+    h('span', { class: `group ${kind}`, 'aria-label': kind === 'hand' ? null : kind }, cards.map(cardButton)),
   );
-  const loose = byRank(view.arrangement.deadwood);
-  if (loose.length) groups.push(h('span', { class: 'group deadwood', 'aria-label': 'deadwood' }, loose.map(cardButton)));
-  return groups;
+}
+
+const SORTS = [
+  ['melds', 'Melds'],
+  ['rank', 'Rank'],
+  ['suit', 'Suit'],
+];
+
+/** Sorting, hints and the deck's colours, above the hand; the choices are remembered. A
+ * match dealt without hints (``view.hints`` false: the server sends no advice) says so. */
+function handTools(view, ui) {
+  const noAdvice = view.hints === false;
+  const sort = ui.order ? 'own' : pref('sort');
+  return [
+    h(
+      'span',
+      { class: 'sorts', role: 'group', 'aria-label': 'Sort the hand' },
+      h('span', { class: 'hint' }, 'Sort '),
+      SORTS.map(([value, label]) =>
+        h('button', { type: 'button', class: 'tool', dataset: { sort: value }, 'data-testid': `sort-${value}`, 'aria-pressed': String(sort === value) }, label),
+      ),
+      ui.order ? h('span', { class: 'hint', 'data-testid': 'own-order' }, ' · your order') : null,
+    ),
+    h(
+      'label',
+      { class: 'tool-check' },
+      h('input', { type: 'checkbox', dataset: { pref: 'hints' }, 'data-testid': 'hints-toggle', checked: pref('hints') && !noAdvice, disabled: noAdvice }),
+      noAdvice ? ' Hints: off in this match (chosen at the deal)' : ' Hints',
+    ),
+    h(
+      'label',
+      { class: 'tool-check' },
+      h('input', { type: 'checkbox', dataset: { pref: 'fourColour' }, 'data-testid': 'four-colour-toggle', checked: pref('fourColour') }),
+      ' Four colours',
+    ),
+  ];
 }
 
 function deadwoodLine(view) {
@@ -207,9 +273,9 @@ function deadwoodLine(view) {
     h('b', { 'data-testid': 'deadwood' }, view.arrangement.deadwood_points),
     h('span', {}, ` · ${plural(view.arrangement.melds.length, 'meld')}`),
   ];
-  if (view.best_discard) {
+  if (view.best_discard && pref('hints')) {
     const [card, left] = view.best_discard;
-    parts.push(h('span', { class: 'hint' }, ` · best discard ${cardName(card)} leaves ${left}`));
+    parts.push(h('span', { class: 'hint', 'data-testid': 'best-discard' }, ` · hint: discard ${cardName(card)}, leaving ${left}`));
   }
   return parts;
 }
@@ -266,25 +332,37 @@ function playActions(view, ui) {
       out.push(h('p', { class: 'hint', 'data-testid': 'knock-hint' }, `You can knock discarding ${[...new Set(knockCards)].map(cardName).join(', ')}.`));
     }
   }
-  if (view.phase === 'layoff') {
-    const plan = view.suggested_layoffs;
-    const n = plan ? plan.layoffs.length : 0;
-    out.push(
-      actionButton(n ? `Lay off the best (${n}) and finish` : view.hints === false ? 'Finish laying off' : 'Nothing to lay off: finish', findLegal(view, 'finish_layoffs'), {
-        key: 'l', busy, classes: 'best', testid: 'layoff-best',
-      }),
-    );
-    for (const cmd of view.legal.filter((c) => c.type === 'lay_off')) {
-      const meld = view.knock_melds[cmd.meld] || [];
-      out.push(actionButton(`Lay off ${cardName(cmd.card)} on ${meld.map(cardName).join(' ')}`, cmd, { busy, testid: 'layoff' }));
-    }
-    out.push(actionButton('Done laying off', findLegal(view, 'finish_layoffs'), { key: 'f', busy, testid: 'finish-layoffs' }));
-  }
+  if (view.phase === 'layoff') out.push(...layoffActions(view, busy));
   if (view.phase === 'hand_over') {
     out.push(actionButton('Next hand', findLegal(view, 'next_hand'), { key: 'n', busy, classes: 'primary', testid: 'next-hand' }));
   }
   // "Lay off the best" is a shortcut handled by the page, not a single engine command.
   for (const el of out) if (el.dataset && el.dataset.testid === 'layoff-best') el.dataset.action = '"layoff-best"';
+  return out;
+}
+
+/** The defender's choices. The engine's best plan is a hint: offered only with hints on (and
+ * when the server sent one); when no layoff would lower the deadwood, the page says so. */
+function layoffActions(view, busy) {
+  const out = [];
+  const finish = findLegal(view, 'finish_layoffs');
+  const layoffs = view.legal.filter((c) => c.type === 'lay_off');
+  const plan = pref('hints') ? view.suggested_layoffs : null;
+  const n = plan ? plan.layoffs.length : 0;
+  if (plan && n) {
+    out.push(actionButton(`Lay off the best (${n}) and finish`, finish, { key: 'l', busy, classes: 'best', testid: 'layoff-best' }));
+  }
+  for (const cmd of layoffs) {
+    const meld = view.knock_melds[cmd.meld] || [];
+    out.push(actionButton(`Lay off ${cardName(cmd.card)} on ${meld.map(cardName).join(' ')}`, cmd, { busy, testid: 'layoff' }));
+  }
+  const label = !layoffs.length ? 'Nothing to lay off: finish' : plan && !n ? 'Keep my melds: finish' : 'Done laying off';
+  out.push(actionButton(label, finish, { key: 'f', busy, testid: 'finish-layoffs' }));
+  if (plan && !n && layoffs.length) {
+    const cards = [...new Set(layoffs.map((c) => cardName(c.card)))].join(', ');
+    out.push(h('p', { class: 'hint', 'data-testid': 'layoff-why' },
+      `Laying off ${cards} would not lower your deadwood: ${layoffs.length > 1 ? 'each is' : 'it is'} part of one of your own melds, so your deadwood stays ${view.arrangement.deadwood_points}.`));
+  }
   return out;
 }
 
@@ -326,6 +404,7 @@ export function renderTable(view, ui) {
   const over = view.phase === 'hand_over' || view.phase === 'match_over';
   $('#mine').hidden = over;
   fill($('#hand'), over ? [] : myHand(view, ui));
+  fill($('#hand-tools'), over ? [] : handTools(view, ui));
   fill($('#deadwood-line'), over ? [] : deadwoodLine(view));
   fill($('#actions'), actions(view, ui));
   const result = $('#result');

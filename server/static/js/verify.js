@@ -95,8 +95,15 @@ async function wholeLog(matchId) {
   }
 }
 
+const buttons = new Map(); // one per match, so a redraw of the table keeps what it found
+
 /** A "Verify this match" button and the line that says what it found. */
 export function verifyButton(matchId) {
+  if (!buttons.has(matchId)) buttons.set(matchId, makeButton(matchId));
+  return buttons.get(matchId);
+}
+
+function makeButton(matchId) {
   const said = h('span', { class: 'verify-result', role: 'status', 'data-testid': 'verify-result' });
   const check = async (event) => {
     const button = event.currentTarget;

@@ -2,14 +2,13 @@
 // #/join/TABLE/CODE, #/watch/MATCH[/CODE]), the start form, and the wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
-import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
+import { api, ApiError, forgetPlayer, newClientSeed, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onDragStart, onDrop, onTableClick, onTableKey, openMatch } from './match.js';
 import { showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
-import { newClientSeed } from './verify.js';
 
 function renderWho() {
   const player = savedPlayer();

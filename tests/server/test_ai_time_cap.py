@@ -35,7 +35,7 @@ async def test_a_decision_cut_short_by_the_cap_is_logged(
     service = MatchService(store, ai_time_cap_ms=cap_ms)
     try:
         with caplog.at_level(logging.WARNING, logger="ginrummy.ai"):
-            match_id = await service.create("p1", "hard", make_rules("arcadia"), "cap-log")
+            match_id = await service.start(("p1", "ai:hard"), make_rules("arcadia"), "cap-log")
             await _play_until_the_ai_discards(service, match_id)
     finally:
         await store.close()

@@ -21,7 +21,7 @@ async def test_the_cache_holds_no_more_events_than_its_bound(
     cache = service._cache  # private: the bound is the behaviour under test
     try:
         rules = make_rules("classic", target=10000)
-        ids = [await service.create("p1", "easy", rules, f"cache-{n}") for n in range(4)]
+        ids = [await service.start(("p1", "ai:easy"), rules, f"cache-{n}") for n in range(4)]
         for match_id in ids * 6:
             legal = player_view((await service.load(match_id)).state, 0).legal
             await service.act(match_id, "p1", lambda seat, first=legal[0]: first, None)

@@ -11,6 +11,7 @@ import msgspec
 from litestar.datastructures import State
 
 from domain.ai import LEVELS
+from domain.errors import InvalidClientSeed
 from domain.rules import Rules
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
@@ -204,6 +205,10 @@ class Services:
         A chosen ``seed`` makes a practice match dealt from it alone; otherwise the
         deal is fair: the player's committed server seed and its client seed."""
         players = (player_id, AI_PREFIX + level)
+        if seed is not None and client_seed is not None:
+            raise InvalidClientSeed(
+                "a chosen seed fixes the whole deal (practice): give seed or client_seed, not both"
+            )
         if seed is not None:
             return await self.matches.start(players, rules, seed, hints=hints, rated=rated)
         server_seed, committed_ms = await take_server_seed(self.players, player_id)

@@ -9,7 +9,9 @@ import pytest
 
 from domain import errors
 from domain import table as t
+from domain.deck import seed_commitment
 from domain.rules import PRESETS, Rules
+from domain.seeds import ClientSeed
 
 OPENED_MS = 1_000_000
 DUE_MS = OPENED_MS + 60_000
@@ -119,3 +121,74 @@ def test_a_table_is_opened_once_and_must_stay_open_for_some_time() -> None:
         t.decide(None, t.OpenTable("t2", "host", Rules(), False, OPENED_MS, OPENED_MS))
     with pytest.raises(errors.TableNotOpened):
         t.decide(None, t.ExpireTable(now_ms=DUE_MS))
+
+
+# --- the fair deal of a table's match ------------------------------------------------------
+
+SERVER_SEED = "cd" * 32
+COMMITTED_MS = OPENED_MS - 5_000  # the host was shown the commitment before opening
+
+
+def fair_table() -> t.TableState:
+    return opened(
+        seed=SERVER_SEED,
+        seed_committed_ms=COMMITTED_MS,
+        host_seed=ClientSeed("host-seed", "host", OPENED_MS),
+    )
+
+
+def test_each_seat_adds_its_seed_after_the_commitment_the_table_shows() -> None:
+    state = fair_table()
+    assert state.seed_commitment == seed_commitment(SERVER_SEED)
+    guest_seed = ClientSeed("guest-seed", "guest", OPENED_MS + 5)
+    events = t.decide(
+        state,
+        t.JoinTable(guest="guest", now_ms=OPENED_MS + 5, match_id="m1", guest_seed=guest_seed),
+    )
+    after = t.fold(events, state)
+    assert (after.host_seed, after.guest_seed) == (state.host_seed, guest_seed)
+
+
+@pytest.mark.parametrize(
+    "guest_seed",
+    [
+        None,
+        ClientSeed("a:b", "guest", OPENED_MS + 5),
+        ClientSeed("early", "guest", COMMITTED_MS - 1),
+    ],
+)
+def test_a_fair_tables_guest_must_give_a_usable_seed(guest_seed: ClientSeed | None) -> None:
+    with pytest.raises(errors.InvalidClientSeed):
+        t.decide(
+            fair_table(),
+            t.JoinTable(guest="guest", now_ms=OPENED_MS + 5, match_id="m1", guest_seed=guest_seed),
+        )
+
+
+def test_a_host_seed_needs_a_server_seed_and_must_be_usable() -> None:
+    with pytest.raises(errors.InvalidClientSeed):
+        opened(host_seed=ClientSeed("host-seed", "host", OPENED_MS))  # no server seed
+    with pytest.raises(errors.InvalidClientSeed):
+        opened(
+            seed=SERVER_SEED,
+            seed_committed_ms=COMMITTED_MS,
+            host_seed=ClientSeed("x" * 65, "host", OPENED_MS),
+        )
+
+
+def test_a_table_opened_before_fair_deals_is_joined_as_before() -> None:
+    recorded = t.TableOpened(  # as recorded then: no seeds, no hints field
+        table_id="t1",
+        host="host",
+        rules=PRESETS["arcadia"],
+        private=False,
+        opened_ms=OPENED_MS,
+        expires_ms=DUE_MS,
+    )
+    state = t.fold([recorded])
+    assert state.hints and state.seed is None  # tables before hints gave advice
+    given = ClientSeed("guest-seed", "guest", OPENED_MS + 5)
+    events = t.decide(
+        state, t.JoinTable(guest="guest", now_ms=OPENED_MS + 5, match_id="m1", guest_seed=given)
+    )
+    assert events == [t.TableJoined(guest="guest", match_id="m1", joined_ms=OPENED_MS + 5)]

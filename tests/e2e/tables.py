@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import websockets
 
+from domain.melds import best_discard
 from tests.e2e.harness import Player, as_action
 from tests.e2e.secrecy import Recorder
 
@@ -24,8 +25,9 @@ def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         options = [c for c in legal if c["type"] == kind]
         if options:
             return as_action(rng.choice(options))
-    if view["phase"] == "discard" and view["best_discard"] is not None:
-        return {"type": "discard", "card": view["best_discard"][0]}
+    if view["phase"] == "discard" and view["seat"] in view["to_act"]:
+        # the engine's choice, computed here: a table's match gives no hints by default
+        return {"type": "discard", "card": best_discard(view["hand"], view["taken"])[0]}
     return as_action(rng.choice(legal))
 
 

@@ -280,6 +280,10 @@ async def test_bad_client_seeds_are_clear_problems_that_change_nothing(
                 problem = refused.json()
                 assert problem["rule"] == "invalid_request"
                 assert problem["detail"].startswith("client_seed"), problem
+        both = await player.client.post(
+            "/v1/matches", json={"rules": STANDARD, "seed": "chosen", "client_seed": "mine"}
+        )
+        assert (both.status_code, both.json()["rule"]) == (422, "invalid_client_seed")
         assert (await me(player))["seed_commitment"] == before, "no server seed was used up"
         assert (await player.client.get("/v1/matches")).json()["matches"] == []
         assert (await other.client.get("/v1/challenges")).json()["challenges"] == []

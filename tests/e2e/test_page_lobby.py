@@ -3,9 +3,11 @@ a third page watches. Every click is on the page's own buttons."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -59,6 +61,13 @@ def test_two_people_meet_in_the_lobby_play_a_hand_and_are_watched(
     match_id = bob.evaluate("localStorage.getItem('ginrummy.match')")
     assert alice.evaluate("localStorage.getItem('ginrummy.match')") == match_id
     assert "Bob" in alice.inner_text("#scorebar") and "Alice" in bob.inner_text("#scorebar")
+    # each page gave its own seed, made in the browser (none was drawn by the server)
+    token = json.loads(bob.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
+    log = httpx.get(
+        f"{site}/v1/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"}
+    ).json()["events"]
+    seeds = log[0]["event"]["client_seeds"]
+    assert [s["by"] != "server" and len(s["seed"]) == 32 for s in seeds] == [True, True]
 
     carol.goto(f"{site}/#/watch/{match_id}")
     carol.wait_for_selector("[data-testid=watch-score]")

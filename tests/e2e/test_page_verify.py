@@ -85,6 +85,14 @@ def test_the_page_seeds_the_deal_asks_for_hints_and_verifies_a_finished_match(
     hands = sum(e["type"] == "dealt" for e in log)
     assert result.inner_text().startswith(f"Fair deal verified: {hands} hand")
 
+    # and at the match's end, on the table
+    page.goto(f"{site}/#/match/{match_id}")
+    page.reload()
+    page.wait_for_selector("[data-testid=settlement]")
+    page.click("#result [data-testid=verify]")
+    result = page.wait_for_selector("#result [data-testid=verify-result][data-verified]")
+    assert result is not None and result.get_attribute("data-verified") == "true"
+
     problems = "events => import('./js/verify.js').then((m) => m.dealProblems(events))"
     assert page.evaluate(problems, log) == []
     scored = next(i for i, e in enumerate(log) if e["type"] == "hand_scored")

@@ -62,6 +62,12 @@ async function request(method, path, body, extraHeaders = {}) {
 
 const match = (id) => `/v1/matches/${encodeURIComponent(id)}`;
 
+/** A client seed made in this browser (16 random bytes in hex): the page's part of every
+ * fair deal it starts or joins, which the server could not have chosen (docs/fair-deal.md). */
+export function newClientSeed() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
   renamePlayer: (id, name) => request('PATCH', `/v1/players/${encodeURIComponent(id)}`, { name }),
@@ -81,12 +87,12 @@ export const api = {
   findPlayers: (name) => request('GET', `/v1/players?name=${encodeURIComponent(name)}`),
   tables: () => request('GET', '/v1/tables'),
   table: (id, code) => request('GET', `/v1/tables/${encodeURIComponent(id)}${code ? `?invite_code=${encodeURIComponent(code)}` : ''}`),
-  openTable: (rules, isPrivate) => request('POST', '/v1/tables', { rules, private: isPrivate }),
-  joinTable: (id, code) => request('POST', `/v1/tables/${encodeURIComponent(id)}/join`, code ? { invite_code: code } : {}),
+  openTable: (rules, isPrivate) => request('POST', '/v1/tables', { rules, private: isPrivate, client_seed: newClientSeed() }),
+  joinTable: (id, code) => request('POST', `/v1/tables/${encodeURIComponent(id)}/join`, { ...(code ? { invite_code: code } : {}), client_seed: newClientSeed() }),
   cancelTable: (id) => request('POST', `/v1/tables/${encodeURIComponent(id)}/cancel`),
   challenges: () => request('GET', '/v1/challenges'),
-  challenge: (to, rules) => request('POST', '/v1/challenges', { to, rules }),
-  acceptChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/accept`),
+  challenge: (to, rules) => request('POST', '/v1/challenges', { to, rules, client_seed: newClientSeed() }),
+  acceptChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/accept?client_seed=${newClientSeed()}`),
   declineChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/decline`),
   chat: (id, after, code) => request('GET', `${match(id)}/chat?after=${after}${code ? `&watch_code=${encodeURIComponent(code)}` : ''}`),
   say: (id, text) => request('POST', `${match(id)}/chat`, { text }),

@@ -2,7 +2,7 @@
 // #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard), the start form, and the wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
-import { api, ApiError, forgetPlayer, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
+import { api, ApiError, forgetPlayer, newClientSeed, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
@@ -10,7 +10,6 @@ import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
-import { newClientSeed } from './verify.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
 

@@ -35,6 +35,7 @@ function statsLine(s) {
     item('knocks', s.knocks),
     item('undercuts given', s.undercuts_given),
     item('· Points per hand', Number(s.average_points_per_hand).toFixed(1)),
+    h('span', { class: 'hint', 'data-testid': 'stats-practice' }, ' · practice matches are not counted'),
   );
 }
 

@@ -1,17 +1,12 @@
 // "Verify this match": the browser recomputes a finished match's decks, salts and first
 // dealer from the revealed seeds in its public log, as docs/fair-deal.md describes, and
-// trusts nothing the server computed. Also makes the page's client seed for a new match.
+// trusts nothing the server computed.
 import { api } from './api.js';
 import { h } from './dom.js';
 
 const DECK = [...'CDHS'].flatMap((suit) => [...'A23456789TJQK'].map((rank) => rank + suit));
 const utf8 = new TextEncoder();
 const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** A client seed made in this browser: 16 random bytes in hex, the server never chose it. */
-export function newClientSeed() {
-  return hex(crypto.getRandomValues(new Uint8Array(16)));
-}
 
 async function hmac(keyBytes, message) {
   const key = await crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
@@ -95,8 +90,15 @@ async function wholeLog(matchId) {
   }
 }
 
+const buttons = new Map(); // one per match, so a redraw of the table keeps what it found
+
 /** A "Verify this match" button and the line that says what it found. */
 export function verifyButton(matchId) {
+  if (!buttons.has(matchId)) buttons.set(matchId, makeButton(matchId));
+  return buttons.get(matchId);
+}
+
+function makeButton(matchId) {
   const said = h('span', { class: 'verify-result', role: 'status', 'data-testid': 'verify-result' });
   const check = async (event) => {
     const button = event.currentTarget;

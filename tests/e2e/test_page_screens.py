@@ -244,5 +244,5 @@ def test_a_custom_rule_set_says_what_it_changed_in_the_lists(site: str, page: Pa
     page.wait_for_selector(row)
     page.wait_for_function(
         f"document.querySelector({json.dumps(row)}).textContent"
-        " === 'arkadium, changed: knock ≤ 5 (was knock ≤ 10)'"
+        " === 'arkadium, changed: knock ≤ 5 (was knock ≤ 10) (practice)'"  # custom: practice
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.cards import Card
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
@@ -24,6 +24,7 @@ class StartMatch(Command, tag="start_match", frozen=True):
     rules: Rules
     seed: str
     watch_code: str | None = None
+    clock: Clock | None = None
 
 
 class SeatCommand(Command, frozen=True):

@@ -185,3 +185,27 @@ class TableNotDue(TableError):
     """A table expires only once its time has run out."""
 
     rule = "table_not_due"
+
+
+class ClockError(IllegalCommand):
+    """A timeout or a claim the match's clock does not allow yet."""
+
+    rule = "clock_error"
+
+
+class ClockNotDue(ClockError):
+    """No seat's time has run out (or the match has no clock running)."""
+
+    rule = "clock_not_due"
+
+
+class ClaimTooEarly(ClockError):
+    """The opponent has neither timed out three turns in a row nor been away past the grace."""
+
+    rule = "claim_too_early"
+
+
+class ClaimAgainstHouse(ClockError):
+    """The house AI never leaves its seat: a match against it cannot be claimed."""
+
+    rule = "claim_against_house"

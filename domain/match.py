@@ -35,15 +35,17 @@ from domain.events import (
     HandWashed,
     Knocked,
     LaidOff,
+    MatchClaimed,
     MatchSettled,
     MatchStarted,
     Resigned,
+    TurnTimedOut,
     UpCardPassed,
     UpCardTaken,
     WashReason,
 )
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
-from domain.rules import knock_limit_for, validate
+from domain.rules import knock_limit_for, validate, validate_clock
 from domain.scoring import match_over, score_hand, settle
 from domain.state import HandState, MatchState, Move
 
@@ -87,6 +89,8 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
     if state is not None:
         raise errors.MatchAlreadyStarted("the match has already started")
     validate(cmd.rules)
+    if cmd.clock is not None:
+        validate_clock(cmd.clock)
     if len(cmd.players) != 2 or not all(isinstance(p, str) and p for p in cmd.players):
         raise errors.IllegalCommand("a match needs two named players")
     if not cmd.match_id:
@@ -98,6 +102,7 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         seed_commitment=seed_commitment(cmd.seed),
         seed=cmd.seed,
         watch_code=cmd.watch_code,
+        clock=cmd.clock,
     )
     return [started, _dealt(evolve(None, started), 1, first_dealer(cmd.seed))]
 
@@ -381,7 +386,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         return replace(state, version=state.version + 1, hand=_deal_hand(event))
     if isinstance(event, MatchSettled):
         return replace(state, version=state.version + 1, settlement=event)
-    if isinstance(event, Resigned):
+    if isinstance(event, (Resigned, TurnTimedOut, MatchClaimed)):
         return replace(state, version=state.version + 1)
     hand = state.hand
     assert hand is not None

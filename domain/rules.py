@@ -121,3 +121,29 @@ def knock_limit_for(rules: Rules, up_card: str) -> int:
         return rules.knock_limit
     value = CARD_VALUE[up_card]
     return 0 if value == 1 else value
+
+
+class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A move clock: ``per_move_ms`` for every turn, or a bank of ``bank_ms`` that each
+    turn spends and each finished turn tops up by ``increment_ms`` (docs/rules.md)."""
+
+    per_move_ms: int | None = None
+    bank_ms: int | None = None
+    increment_ms: int = 0
+
+
+MAX_CLOCK_MS = 24 * 3600 * 1000
+
+
+def validate_clock(clock: Clock) -> Clock:
+    """Exactly one of a time per move or a bank, each a positive time of at most a day."""
+    if (clock.per_move_ms is None) == (clock.bank_ms is None):
+        raise InvalidRules("a clock has either a time per move or a time bank, not both")
+    limit = clock.per_move_ms if clock.per_move_ms is not None else clock.bank_ms
+    if not (isinstance(limit, int) and 0 < limit <= MAX_CLOCK_MS):
+        raise InvalidRules("a clock's time must be more than 0 and at most a day")
+    if not (isinstance(clock.increment_ms, int) and 0 <= clock.increment_ms <= MAX_CLOCK_MS):
+        raise InvalidRules("a clock's increment must be between 0 and a day")
+    if clock.per_move_ms is not None and clock.increment_ms:
+        raise InvalidRules("an increment belongs to a time bank, not to a time per move")
+    return clock

@@ -38,7 +38,7 @@ from domain.events import (
 from domain.match import apply, decide, evolve, fold
 from domain.rules import Clock
 from domain.state import MatchState
-from domain.views import player_view
+from domain.views import ClockView, player_view
 
 TIMEOUTS_TO_CLAIM = 3  # timeouts in a row after which the opponent may claim the match
 STAND_IN: Level = "easy"  # the house AI level that plays a turn whose time ran out
@@ -65,22 +65,6 @@ class Deadline(msgspec.Struct, frozen=True):
     at_ms: int
     seats: tuple[int, ...]
     between_hands: bool = False
-
-
-class ClockView(msgspec.Struct, frozen=True):
-    """The clock as every view shows it; a countdown is ``deadline_ms`` minus now.
-
-    ``bank_ms`` is each seat's bank at the start of its turn (the running seat's
-    is spent while ``deadline_ms`` comes nearer).
-    """
-
-    per_move_ms: int | None
-    bank_ms: tuple[int, int] | None
-    increment_ms: int
-    running: int | None
-    deadline_ms: int | None
-    next_hand_deadline_ms: int | None
-    timeouts_in_a_row: tuple[int, int]
 
 
 # --- commands ----------------------------------------------------------------------

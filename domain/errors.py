@@ -25,6 +25,12 @@ class InvalidRules(DomainError):
     rule = "invalid_rules"
 
 
+class InvalidClock(InvalidRules):
+    """A move clock with both a time per move and a bank, or neither, or a time out of range."""
+
+    rule = "invalid_clock"
+
+
 class IllegalCommand(DomainError):
     """A command the rules do not allow in this state; the state is unchanged."""
 

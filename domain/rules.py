@@ -11,7 +11,7 @@ from typing import Literal
 import msgspec
 
 from domain.cards import CARD_VALUE
-from domain.errors import InvalidRules
+from domain.errors import InvalidClock, InvalidRules
 
 WinnerBy = Literal["first_to_target", "highest_total"]
 
@@ -138,12 +138,12 @@ MAX_CLOCK_MS = 24 * 3600 * 1000
 def validate_clock(clock: Clock) -> Clock:
     """Exactly one of a time per move or a bank, each a positive time of at most a day."""
     if (clock.per_move_ms is None) == (clock.bank_ms is None):
-        raise InvalidRules("a clock has either a time per move or a time bank, not both")
+        raise InvalidClock("a clock has either a time per move or a time bank, not both")
     limit = clock.per_move_ms if clock.per_move_ms is not None else clock.bank_ms
     if not (isinstance(limit, int) and 0 < limit <= MAX_CLOCK_MS):
-        raise InvalidRules("a clock's time must be more than 0 and at most a day")
+        raise InvalidClock("a clock's time must be more than 0 and at most a day")
     if not (isinstance(clock.increment_ms, int) and 0 <= clock.increment_ms <= MAX_CLOCK_MS):
-        raise InvalidRules("a clock's increment must be between 0 and a day")
+        raise InvalidClock("a clock's increment must be between 0 and a day")
     if clock.per_move_ms is not None and clock.increment_ms:
-        raise InvalidRules("an increment belongs to a time bank, not to a time per move")
+        raise InvalidClock("an increment belongs to a time bank, not to a time per move")
     return clock

@@ -21,7 +21,7 @@ from typing import ClassVar, Literal
 import msgspec
 
 from domain import errors
-from domain.rules import Rules, validate
+from domain.rules import Clock, Rules, validate, validate_clock
 
 TableStatus = Literal["open", "started", "cancelled", "declined", "expired"]
 
@@ -47,6 +47,7 @@ class TableOpened(TableEvent, tag="table_opened", frozen=True):
     watch_code: str | None = None
     invitee: str | None = None  # a challenge: only this player may take the seat
     rematch_of: str | None = None  # the settled match this one plays again
+    clock: Clock | None = None  # the match's move clock (None: no clock)
 
 
 class TableJoined(TableEvent, tag="table_joined", frozen=True):
@@ -93,6 +94,7 @@ class OpenTable(msgspec.Struct, frozen=True):
     watch_code: str | None = None
     invitee: str | None = None
     rematch_of: str | None = None
+    clock: Clock | None = None
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -133,6 +135,7 @@ class TableState(msgspec.Struct, frozen=True):
     watch_code: str | None
     invitee: str | None = None
     rematch_of: str | None = None
+    clock: Clock | None = None
     status: TableStatus = "open"
     guest: str | None = None
     match_id: str | None = None
@@ -179,6 +182,8 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
     if state is not None:
         raise errors.TableAlreadyOpened("the table is already open")
     validate(cmd.rules)
+    if cmd.clock is not None:
+        validate_clock(cmd.clock)
     if not cmd.table_id or not cmd.host:
         raise errors.TableError("a table needs an id and a host")
     if cmd.expires_ms <= cmd.now_ms:
@@ -199,6 +204,7 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
             watch_code=cmd.watch_code,
             invitee=cmd.invitee,
             rematch_of=cmd.rematch_of,
+            clock=cmd.clock,
         )
     ]
 
@@ -252,6 +258,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             watch_code=event.watch_code,
             invitee=event.invitee,
             rematch_of=event.rematch_of,
+            clock=event.clock,
         )
     if state is None:
         raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")

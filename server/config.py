@@ -95,6 +95,27 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "How often each server process records the expiry of tables whose time has run "
         "out (a table past its time is never listed nor joinable, recorded or not).",
     ),
+    (
+        "next_hand_timeout_s",
+        "GINRUMMY_NEXT_HAND_TIMEOUT_S",
+        "30",
+        "Between hands of a match between two players (no house AI), how long each seat "
+        "has to say it is ready before the server says so for it and the next hand is dealt.",
+    ),
+    (
+        "absence_grace_s",
+        "GINRUMMY_ABSENCE_GRACE_S",
+        "120",
+        "How long a player may be away (no live socket or player stream open, and no move) "
+        "before its opponent may claim the match.",
+    ),
+    (
+        "clock_sweep_s",
+        "GINRUMMY_CLOCK_SWEEP_S",
+        "0.5",
+        "How often each server process looks for matches whose seat to act has run out of "
+        "time (move clocks and the next-hand timeout), and plays the late turns.",
+    ),
 )
 
 
@@ -114,6 +135,9 @@ class Settings:
     workers: int = 0
     table_ttl_s: int = 600
     table_sweep_s: float = 5.0
+    next_hand_timeout_s: float = 30.0
+    absence_grace_s: float = 120.0
+    clock_sweep_s: float = 0.5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -154,6 +154,10 @@ _RULES: dict[str, tuple[int, str]] = {
     "no_rematch": (404, "Nobody has offered a rematch of this match"),
     "watch_code_required": (403, "A private match is watched only with its watch code"),
     "spectators_cannot_act": (403, "A spectator cannot act"),
+    "invalid_clock": (422, "Not a move clock"),
+    "clock_not_due": (409, "No seat's time has run out"),
+    "claim_too_early": (409, "The opponent is neither timed out three times nor away long enough"),
+    "claim_against_house": (409, "The house AI never leaves; a match against it cannot be claimed"),
 }
 
 

@@ -10,6 +10,7 @@ from litestar.datastructures import State
 
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
+from infra.presence import Presence
 from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
@@ -35,6 +36,7 @@ class Services:
     projector: Projector
     tables: TableService
     spectators: Spectators
+    presence: Presence
     _known_tokens: dict[str, Player] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:

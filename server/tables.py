@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.projections import Projector
 from infra.projections.lobby import (
@@ -99,6 +99,7 @@ class TableService:
         invitee: str | None = None,
         rematch_of: str | None = None,
         table_id: str | None = None,
+        clock: Clock | None = None,
     ) -> t.TableState:
         """A table anyone may join, or with ``invitee`` a challenge only they may accept.
 
@@ -116,6 +117,7 @@ class TableService:
             watch_code=secrets.token_urlsafe(CODE_BYTES) if private else None,
             invitee=invitee,
             rematch_of=rematch_of,
+            clock=clock,
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)
@@ -149,7 +151,8 @@ class TableService:
         accepting twice the rematch that started. The rematch of a private match is
         private too (new codes, so only its players may watch it).
         """
-        state = (await self.matches.load(match_id)).state
+        record = await self.matches.load(match_id)
+        state = record.state
         seat = seat_of(state, player)
         if state.settlement is None:
             raise MatchNotFinished("a rematch is offered once the match is settled")
@@ -172,6 +175,7 @@ class TableService:
                     invitee=opponent,
                     rematch_of=match_id,
                     table_id=table_id,
+                    clock=record.clock.clock,  # the same clock as the match it plays again
                 )
             except ConcurrencyConflict:
                 continue  # the opponent offered in the same moment: look again
@@ -221,7 +225,12 @@ class TableService:
         # A conflict means another process started it a moment ago: it is there, once.
         with contextlib.suppress(ConcurrencyConflict):
             await self.matches.start(
-                state.players, state.rules, None, state.match_id, watch_code=state.watch_code
+                state.players,
+                state.rules,
+                None,
+                state.match_id,
+                watch_code=state.watch_code,
+                clock=state.clock,
             )
 
     async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:

@@ -21,6 +21,7 @@ from server.schemas import (
     ChallengeRequest,
     JoinedTable,
     TableView,
+    clock_of,
     rules_of,
     strict_body,
 )
@@ -63,7 +64,9 @@ class ChallengesController(Controller):
             raise PlayerNotFound(f"no player {data.to!r}")
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
-        opened = await services.tables.open(player.id, rules, False, ttl, invitee=data.to)
+        opened = await services.tables.open(
+            player.id, rules, False, ttl, invitee=data.to, clock=clock_of(data.clock)
+        )
         if data.to is not None and is_house_ai(data.to):
             opened = await services.tables.join(opened.table_id, data.to, None)  # it accepts
         return await table_view(services, opened, player.id)

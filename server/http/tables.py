@@ -23,6 +23,7 @@ from server.schemas import (
     PresetName,
     TableList,
     TableView,
+    clock_of,
     rules_of,
     strict_body,
 )
@@ -59,6 +60,7 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
         watch_code=state.watch_code if seated else None,
         invitee=await _player(services, state.invitee) if state.invitee is not None else None,
         rematch_of=state.rematch_of,
+        clock=state.clock,
     )
 
 
@@ -74,6 +76,8 @@ async def joined_answer(services: Services, joined: t.TableState, player: str) -
 async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
     """The lobby's list: public open tables, newest first, from the lobby projection."""
     rows = await services.tables.open_tables(rules, limit)
+    # A table's clock never changes: each is read once, then served from the cache.
+    clocks = [(await services.tables.load(row.table_id, at_least=1)).clock for row in rows]
     return [
         TableView(
             table_id=row.table_id,
@@ -90,8 +94,9 @@ async def public_table_views(services: Services, rules: str | None, limit: int) 
             watch_code=None,
             invitee=None,
             rematch_of=None,
+            clock=clock,
         )
-        for row in rows
+        for row, clock in zip(rows, clocks, strict=True)
     ]
 
 
@@ -110,14 +115,17 @@ class TablesController(Controller):
     async def open_table(
         self, state: State, request: AnyRequest, data: JSONBody[OpenTableRequest]
     ) -> TableView:
-        """Open a table under a preset or custom rules; a private one gets an invite code
-        (for the opponent) and a watch code (for spectators), shown only to its players."""
+        """Open a table under a preset or custom rules, with an optional move clock; a private
+        one gets an invite code (for the opponent) and a watch code (for spectators), shown
+        only to its players."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, OpenTableRequest)
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
-        opened = await services.tables.open(player.id, rules, data.private, ttl)
+        opened = await services.tables.open(
+            player.id, rules, data.private, ttl, clock=clock_of(data.clock)
+        )
         return await table_view(services, opened, player.id)
 
     @get(

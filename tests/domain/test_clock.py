@@ -81,9 +81,9 @@ def test_a_clock_is_a_time_per_move_or_a_bank() -> None:
         Clock(per_move_ms=1000, increment_ms=5),
         Clock(bank_ms=1000, increment_ms=-1),
     ):
-        with pytest.raises(errors.InvalidRules):
+        with pytest.raises(errors.InvalidClock):
             validate_clock(bad)
-    with pytest.raises(errors.InvalidRules):
+    with pytest.raises(errors.InvalidClock):
         decide(
             None,
             StartMatch(

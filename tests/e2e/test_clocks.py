@@ -5,6 +5,7 @@ processes racing to fire one timer."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import time
@@ -251,7 +252,7 @@ async def test_two_processes_racing_to_fire_one_timer_record_one_outcome(
             events = [e["event"] for e in (await reader.events(match_id))["events"]]
             fired = [i for i, e in enumerate(events) if e["type"] == "turn_timed_out"]
             assert 1 <= len(fired) <= most, (match_id, len(fired), most)
-            for start, end in zip(fired, fired[1:], strict=False):
+            for start, end in itertools.pairwise(fired):
                 turn = events[start + 1 : end]
                 # each timeout is followed by the stand-in's moves and the AI's reply:
                 # never by a second timeout of the same turn

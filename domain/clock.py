@@ -75,6 +75,7 @@ class TimeOut(msgspec.Struct, frozen=True):
 
     now_ms: int
     next_hand_timeout_ms: int | None = None
+    untimed: tuple[int, ...] = ()  # seats whose clock never runs out (the house AI's)
 
 
 class Claim(msgspec.Struct, frozen=True):
@@ -148,9 +149,13 @@ def advance(clock: ClockState | None, after: MatchState, event: Event, at_ms: in
 
 
 def deadline(
-    state: MatchState, clock: ClockState, next_hand_timeout_ms: int | None
+    state: MatchState,
+    clock: ClockState,
+    next_hand_timeout_ms: int | None,
+    untimed: tuple[int, ...] = (),
 ) -> Deadline | None:
-    """The next moment a seat runs out of time, or None while no clock runs."""
+    """The next moment a seat runs out of time, or None while no clock runs. A seat in
+    ``untimed`` (the house AI, which the server plays at once) never runs out."""
     if state.settlement is not None or state.hand is None:
         return None
     if state.phase == "hand_over":
@@ -158,18 +163,21 @@ def deadline(
             return None
         return Deadline(clock.hand_over_ms + next_hand_timeout_ms, state.to_act(), True)
     settings, seat = clock.clock, clock.running
-    if settings is None or seat is None:
+    if settings is None or seat is None or seat in untimed:
         return None
     allowed = settings.per_move_ms if settings.per_move_ms is not None else clock.bank_ms[seat]
     return Deadline(clock.since_ms + allowed, (seat,))
 
 
 def clock_view(
-    state: MatchState, clock: ClockState, next_hand_timeout_ms: int | None
+    state: MatchState,
+    clock: ClockState,
+    next_hand_timeout_ms: int | None,
+    untimed: tuple[int, ...] = (),
 ) -> ClockView | None:
     """What the views show; None for a match without a clock or a next-hand timeout."""
     settings = clock.clock
-    due = deadline(state, clock, next_hand_timeout_ms)
+    due = deadline(state, clock, next_hand_timeout_ms, untimed)
     if settings is None and next_hand_timeout_ms is None:
         return None
     return ClockView(
@@ -194,7 +202,7 @@ def stand_in_seed(state: MatchState) -> str:
 def decide_timeout(state: MatchState, clock: ClockState, cmd: TimeOut) -> list[Event]:
     """``TurnTimedOut`` for each seat whose time ran out, then the moves made for it:
     the house easy AI's turn, or between hands the seat's "ready"."""
-    due = deadline(state, clock, cmd.next_hand_timeout_ms)
+    due = deadline(state, clock, cmd.next_hand_timeout_ms, cmd.untimed)
     if due is None:
         raise errors.ClockNotDue("no clock is running in this match")
     if cmd.now_ms < due.at_ms:

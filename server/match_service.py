@@ -247,8 +247,14 @@ class MatchService:
             return None
         return self.next_hand_timeout_ms
 
+    @staticmethod
+    def untimed(state: MatchState) -> tuple[int, ...]:
+        """The house AI's seats: the server plays them at once, so their clock never runs out."""
+        return tuple(seat for seat in (0, 1) if is_house_ai(state.players[seat]))
+
     def clock_of(self, record: MatchRecord) -> ClockView | None:
-        return clock_view(record.state, record.clock, self.next_hand_ms(record.state))
+        state = record.state
+        return clock_view(state, record.clock, self.next_hand_ms(state), self.untimed(state))
 
     def seat_view(self, record: MatchRecord, state: MatchState, seat: int) -> PlayerView:
         """A seat's view of ``state`` (a version of ``record``'s match); the newest
@@ -274,7 +280,8 @@ class MatchService:
         if record.state.settlement is not None:
             await self.deadlines.clear(record.state.match_id)
             return
-        due = deadline(record.state, record.clock, self.next_hand_ms(record.state))
+        state = record.state
+        due = deadline(state, record.clock, self.next_hand_ms(state), self.untimed(state))
         await self.deadlines.set(
             record.state.match_id, record.state.version, due.at_ms if due else None
         )
@@ -296,7 +303,8 @@ class MatchService:
         """
         async with self.lock(match_id):
             record = await self.load(match_id)
-            command = TimeOut(now_ms(), self.next_hand_ms(record.state))
+            state = record.state
+            command = TimeOut(now_ms(), self.next_hand_ms(state), self.untimed(state))
             try:
                 events = decide_timeout(record.state, record.clock, command)
             except (ClockNotDue, DomainError):

@@ -259,3 +259,13 @@ def test_a_settled_match_has_no_clock_and_cannot_be_claimed() -> None:
     with pytest.raises(errors.MatchOver):
         decide_claim(log.state, log.clock, Claim(1, T0 + 10**9, 1, 0))
     assert not any(isinstance(e, Discarded) for e in log.events)
+
+
+def test_an_untimed_seat_never_runs_out() -> None:
+    log = Log(Clock(per_move_ms=1000))
+    assert log.state is not None and log.clock is not None
+    seat = log.seat_to_act()
+    assert deadline(log.state, log.clock, None, untimed=(seat,)) is None
+    with pytest.raises(errors.ClockNotDue):
+        decide_timeout(log.state, log.clock, TimeOut(T0 + 10**6, None, (seat,)))
+    assert deadline(log.state, log.clock, None, untimed=(1 - seat,)) is not None

@@ -8,6 +8,7 @@ import { LiveFeed } from './live.js';
 import { describeMove, findLegal, renderTable } from './table.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
+import { showClock } from './clock.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -186,6 +187,19 @@ function showView(view, event) {
   game.ui.fresh = flash === 'my-draw' ? card : null;
   chooseSelection(view);
   draw();
+  showClock('match', clockElement(), view, view.players, view.seat);
+}
+
+/** The countdown's line, made once above the table (a match without a clock hides it). */
+function clockElement() {
+  let el = $('#clock');
+  if (!el) {
+    el = document.createElement('p');
+    Object.assign(el, { id: 'clock', className: 'clock', hidden: true });
+    el.dataset.testid = 'clock';
+    $('#scorebar').after(el);
+  }
+  return el;
 }
 
 /** Keep the chosen card if it can still be discarded, else suggest the engine's best discard. */

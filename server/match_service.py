@@ -168,6 +168,7 @@ class MatchService:
         self.ai_time_cap_ms = ai_time_cap_ms
         self.deadlines = deadlines
         self.next_hand_timeout_ms = next_hand_timeout_ms
+        self._written: OrderedDict[str, int | None] = OrderedDict()  # last deadline we wrote
         self._on_append = on_append or (lambda match_id, version: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
         self._cached_events = 0
@@ -273,18 +274,30 @@ class MatchService:
     def is_timed(self, record: MatchRecord) -> bool:
         return record.clock.clock is not None or self.next_hand_ms(record.state) is not None
 
-    async def schedule(self, record: MatchRecord) -> None:
+    async def schedule(self, record: MatchRecord, force: bool = False) -> None:
         """Write the match's next deadline for the sweepers of every process."""
         if self.deadlines is None or not self.is_timed(record):
             return
         if record.state.settlement is not None:
             await self.deadlines.clear(record.state.match_id)
+            self._written.pop(record.state.match_id, None)
             return
         state = record.state
         due = deadline(state, record.clock, self.next_hand_ms(state), self.untimed(state))
-        await self.deadlines.set(
-            record.state.match_id, record.state.version, due.at_ms if due else None
-        )
+        due_ms = due.at_ms if due else None
+        if (
+            not force
+            and state.match_id in self._written
+            and self._written[state.match_id] == due_ms
+        ):
+            # Half a turn (a draw before its discard) leaves the deadline where it was; a
+            # deadline depends on when the turn began, so no other process wrote another.
+            return
+        await self.deadlines.set(state.match_id, state.version, due_ms)
+        self._written[state.match_id] = due_ms
+        self._written.move_to_end(state.match_id)
+        while len(self._written) > CACHE_SIZE:
+            self._written.popitem(last=False)
 
     async def fire_due(self) -> int:
         """Play every overdue turn the deadline table names; any process may do it."""
@@ -308,7 +321,7 @@ class MatchService:
             try:
                 events = decide_timeout(record.state, record.clock, command)
             except (ClockNotDue, DomainError):
-                await self.schedule(record)  # an old hint: put the real deadline back
+                await self.schedule(record, force=True)  # an old hint: put the real one back
                 return False
             command_id = f"timeout:{match_id}:{record.state.version}"
             try:

@@ -214,7 +214,7 @@ async def test_the_next_hand_is_dealt_after_the_timeout_between_two_players(
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Reader")
     try:
-        table = await open_table(host)
+        table = await open_table(host, rules={"preset": "arcadia", "target": 500})  # 2+ hands
         joined = await join(guest, table["table_id"])
         match_id = joined.json()["match"]["match_id"]
         rng = random.Random(3)

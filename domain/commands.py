@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.cards import Card
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 
 
@@ -34,6 +34,7 @@ class StartMatch(Command, tag="start_match", frozen=True):
     seed_committed_ms: int | None = None
     hints: bool = True
     rated: bool = False  # decided by domain.rating_policy.is_rated before the command
+    clock: Clock | None = None
 
 
 class SeatCommand(Command, frozen=True):

@@ -25,6 +25,12 @@ class InvalidRules(DomainError):
     rule = "invalid_rules"
 
 
+class InvalidClock(InvalidRules):
+    """A move clock with both a time per move and a bank, or neither, or a time out of range."""
+
+    rule = "invalid_clock"
+
+
 class IllegalCommand(DomainError):
     """A command the rules do not allow in this state; the state is unchanged."""
 
@@ -224,3 +230,27 @@ class ChatFlood(ChatError):
     @property
     def retry_after_s(self) -> int:
         return max(1, -(-self.retry_after_ms // 1000))  # whole seconds, rounded up
+
+
+class ClockError(IllegalCommand):
+    """A timeout or a claim the match's clock does not allow yet."""
+
+    rule = "clock_error"
+
+
+class ClockNotDue(ClockError):
+    """No seat's time has run out (or the match has no clock running)."""
+
+    rule = "clock_not_due"
+
+
+class ClaimTooEarly(ClockError):
+    """The opponent has neither timed out three turns in a row nor been away past the grace."""
+
+    rule = "claim_too_early"
+
+
+class ClaimAgainstHouse(ClockError):
+    """The house AI never leaves its seat: a match against it cannot be claimed."""
+
+    rule = "claim_against_house"

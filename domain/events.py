@@ -13,7 +13,7 @@ import msgspec
 
 from domain.cards import Card
 from domain.melds import Meld
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 
 Seat = int
@@ -59,6 +59,7 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     hints: bool = True
     rated: bool = False
     rated_as: tuple[str, str] | None = None
+    clock: Clock | None = None  # None: no move clock (every match before clocks)
 
 
 class Dealt(Event, tag="dealt", frozen=True):
@@ -171,6 +172,24 @@ class Resigned(Event, tag="resigned", frozen=True):
     seat: Seat
 
 
+class TurnTimedOut(Event, tag="turn_timed_out", frozen=True):
+    """The seat's time ran out: the events that follow, until its turn ends, are the
+    house easy AI's moves made for it. ``between_hands``: the seat did not say it was
+    ready in time, and the server says so for it (``HandAcknowledged`` follows)."""
+
+    seat: Seat
+    between_hands: bool = False
+
+
+class MatchClaimed(Event, tag="match_claimed", frozen=True):
+    """``seat`` claimed the match from an opponent who timed out three turns in a row
+    (``timeouts``) or was away past the grace period (``absence``); the opponent's
+    ``Resigned`` and ``MatchSettled`` follow."""
+
+    seat: Seat
+    reason: Literal["timeouts", "absence"]
+
+
 class MatchSettled(Event, tag="match_settled", frozen=True):
     """Final totals: hand points, boxes, and the match (or shutout) bonus; seed revealed.
 
@@ -201,6 +220,8 @@ AnyEvent = (
     | HandWashed
     | HandAcknowledged
     | Resigned
+    | TurnTimedOut
+    | MatchClaimed
     | MatchSettled
 )
 
@@ -219,6 +240,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HandWashed,
         HandAcknowledged,
         Resigned,
+        TurnTimedOut,
+        MatchClaimed,
         MatchSettled,
     )
 }

@@ -35,16 +35,18 @@ from domain.events import (
     HandWashed,
     Knocked,
     LaidOff,
+    MatchClaimed,
     MatchSettled,
     MatchStarted,
     Resigned,
+    TurnTimedOut,
     UpCardPassed,
     UpCardTaken,
     WashReason,
 )
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
 from domain.rating_policy import rating_id
-from domain.rules import is_standard, knock_limit_for, validate
+from domain.rules import is_standard, knock_limit_for, validate, validate_clock
 from domain.scoring import match_over, score_hand, settle
 from domain.seeds import ClientSeed, check_client_seed
 from domain.state import HandState, MatchState, Move
@@ -89,6 +91,8 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
     if state is not None:
         raise errors.MatchAlreadyStarted("the match has already started")
     validate(cmd.rules)
+    if cmd.clock is not None:
+        validate_clock(cmd.clock)
     if len(cmd.players) != 2 or not all(isinstance(p, str) and p for p in cmd.players):
         raise errors.IllegalCommand("a match needs two named players")
     if not cmd.match_id:
@@ -115,6 +119,7 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         hints=cmd.hints,
         rated=cmd.rated,
         rated_as=rated_as,
+        clock=cmd.clock,
     )
     state = evolve(None, started)
     return [started, _dealt(state, 1, first_dealer(state.seed, state.client_seeds))]
@@ -412,7 +417,7 @@ def evolve(state: MatchState | None, event: Event) -> MatchState:
         return replace(state, version=state.version + 1, hand=_deal_hand(event))
     if isinstance(event, MatchSettled):
         return replace(state, version=state.version + 1, settlement=event)
-    if isinstance(event, Resigned):
+    if isinstance(event, (Resigned, TurnTimedOut, MatchClaimed)):
         return replace(state, version=state.version + 1)
     hand = state.hand
     assert hand is not None

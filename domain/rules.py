@@ -11,7 +11,7 @@ from typing import Literal
 import msgspec
 
 from domain.cards import CARD_VALUE
-from domain.errors import InvalidRules
+from domain.errors import InvalidClock, InvalidRules
 
 WinnerBy = Literal["first_to_target", "highest_total"]
 
@@ -127,3 +127,29 @@ def is_standard(rules: Rules) -> bool:
     """Exactly one of the named presets: only such a match counts in statistics and
     ratings (a custom target of 10 is not a win to 100)."""
     return rules in PRESETS.values()
+
+
+class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A move clock: ``per_move_ms`` for every turn, or a bank of ``bank_ms`` that each
+    turn spends and each finished turn tops up by ``increment_ms`` (docs/rules.md)."""
+
+    per_move_ms: int | None = None
+    bank_ms: int | None = None
+    increment_ms: int = 0
+
+
+MAX_CLOCK_MS = 24 * 3600 * 1000
+
+
+def validate_clock(clock: Clock) -> Clock:
+    """Exactly one of a time per move or a bank, each a positive time of at most a day."""
+    if (clock.per_move_ms is None) == (clock.bank_ms is None):
+        raise InvalidClock("a clock has either a time per move or a time bank, not both")
+    limit = clock.per_move_ms if clock.per_move_ms is not None else clock.bank_ms
+    if not (isinstance(limit, int) and 0 < limit <= MAX_CLOCK_MS):
+        raise InvalidClock("a clock's time must be more than 0 and at most a day")
+    if not (isinstance(clock.increment_ms, int) and 0 <= clock.increment_ms <= MAX_CLOCK_MS):
+        raise InvalidClock("a clock's increment must be between 0 and a day")
+    if clock.per_move_ms is not None and clock.increment_ms:
+        raise InvalidClock("an increment belongs to a time bank, not to a time per move")
+    return clock

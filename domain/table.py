@@ -27,7 +27,7 @@ import msgspec
 
 from domain import errors
 from domain.deck import seed_commitment
-from domain.rules import Rules, validate
+from domain.rules import Clock, Rules, validate, validate_clock
 from domain.seeds import ClientSeed, check_client_seed
 
 TableStatus = Literal["open", "started", "cancelled", "declined", "expired"]
@@ -60,6 +60,7 @@ class TableOpened(TableEvent, tag="table_opened", frozen=True):
     seed_committed_ms: int | None = None
     host_seed: ClientSeed | None = None
     rated: bool = False  # its match is rated (a table recorded before ratings is not)
+    clock: Clock | None = None  # the match's move clock (None: no clock)
 
 
 class TableJoined(TableEvent, tag="table_joined", frozen=True):
@@ -112,6 +113,7 @@ class OpenTable(msgspec.Struct, frozen=True):
     seed_committed_ms: int | None = None
     host_seed: ClientSeed | None = None
     rated: bool = False
+    clock: Clock | None = None
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -154,6 +156,7 @@ class TableState(msgspec.Struct, frozen=True):
     invitee: str | None = None
     rematch_of: str | None = None
     rated: bool = False
+    clock: Clock | None = None
     status: TableStatus = "open"
     guest: str | None = None
     match_id: str | None = None
@@ -206,6 +209,8 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
     if state is not None:
         raise errors.TableAlreadyOpened("the table is already open")
     validate(cmd.rules)
+    if cmd.clock is not None:
+        validate_clock(cmd.clock)
     if not cmd.table_id or not cmd.host:
         raise errors.TableError("a table needs an id and a host")
     if cmd.expires_ms <= cmd.now_ms:
@@ -236,6 +241,7 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
             seed_committed_ms=cmd.seed_committed_ms,
             host_seed=cmd.host_seed,
             rated=cmd.rated,
+            clock=cmd.clock,
         )
     ]
 
@@ -306,6 +312,7 @@ def evolve(state: TableState | None, event: TableEvent) -> TableState:
             seed_committed_ms=event.seed_committed_ms,
             host_seed=event.host_seed,
             rated=event.rated,
+            clock=event.clock,
         )
     if state is None:
         raise errors.TableNotOpened(f"{type(event).__name__} before TableOpened")

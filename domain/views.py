@@ -29,6 +29,22 @@ from domain.rules import Rules
 from domain.state import MatchState, Move, Phase
 
 
+class ClockView(msgspec.Struct, frozen=True):
+    """The clock as every view shows it; a countdown is ``deadline_ms`` minus now.
+
+    ``bank_ms`` is each seat's bank at the start of its turn (the running seat's
+    is spent while ``deadline_ms`` comes nearer).
+    """
+
+    per_move_ms: int | None
+    bank_ms: tuple[int, int] | None
+    increment_ms: int
+    running: int | None
+    deadline_ms: int | None
+    next_hand_deadline_ms: int | None
+    timeouts_in_a_row: tuple[int, int]
+
+
 class PlayerView(msgspec.Struct, frozen=True):
     """A seat's whole picture of the match; the AI plays from exactly this.
 
@@ -73,6 +89,7 @@ class PlayerView(msgspec.Struct, frozen=True):
     legal: tuple[AnySeatCommand, ...]
     practice: bool
     hints: bool
+    clock: ClockView | None = None  # None: no move clock and no next-hand timeout
 
 
 def player_view(state: MatchState, seat: int, advice: bool | None = None) -> PlayerView:
@@ -158,6 +175,7 @@ class SpectatorView(msgspec.Struct, frozen=True):
     seed_commitment: str
     practice: bool
     hints: bool
+    clock: ClockView | None = None
 
 
 def spectator_view(state: MatchState) -> SpectatorView:

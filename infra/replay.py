@@ -19,8 +19,10 @@ from domain.events import (
     HandWashed,
     Knocked,
     LaidOff,
+    MatchClaimed,
     MatchSettled,
     MatchStarted,
+    TurnTimedOut,
     UpCardPassed,
     UpCardTaken,
 )
@@ -189,6 +191,14 @@ def _describe(
             f" totals {event.totals[0]}-{event.totals[1]}",
             f"         seed {event.seed}",
         ]
+    if isinstance(event, TurnTimedOut):
+        late = _name(after, event.seat, names)
+        if event.between_hands:
+            return [f"{tag} {late} did not say ready in time: the server deals on"]
+        return [f"{tag} {late} ran out of time: the house easy AI plays the turn"]
+    if isinstance(event, MatchClaimed):
+        why = "three timeouts in a row" if event.reason == "timeouts" else "absence"
+        return [f"{tag} {_name(after, event.seat, names)} claims the match ({why})"]
     return [f"{tag} {type(event).__name__}"]
 
 

@@ -256,3 +256,27 @@ rated_matches = Table(
     Column("seat0", Text, nullable=False),
     Column("seat1", Text, nullable=False),
 )
+
+# When each timed match's seat to act runs out of time (``due_ms``; NULL while no clock
+# runs), written after every append at the version it was computed for. Only a hint for
+# the sweepers: the match's log decides whether a timeout is really due.
+match_deadlines = Table(
+    "match_deadlines",
+    metadata,
+    Column("match_id", Text, primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("due_ms", BigInteger, nullable=True),
+    Index("ix_match_deadlines_due", "due_ms"),
+)
+
+# Who is connected: each server process's count of a player's live sockets and player
+# streams, refreshed while open; a row with no sockets keeps when the last one closed.
+presence = Table(
+    "presence",
+    metadata,
+    Column("player_id", Text, nullable=False),
+    Column("process_id", Text, nullable=False),
+    Column("sockets", Integer, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("player_id", "process_id", name="pk_presence"),
+)

@@ -18,10 +18,13 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.static_files import create_static_files_router
 
+from domain.errors import DomainError
+from infra.deadlines import Deadlines
 from infra.errors import InfraError
 from infra.event_store import RecordedEvent
 from infra.idempotency import IdempotencyKeys
 from infra.players import Players
+from infra.presence import Presence
 from infra.projections import Projector, projector
 from infra.rate_limits import RateCounters
 from infra.spectators import REFRESH_S, Spectators
@@ -131,14 +134,29 @@ async def expire_overdue_tables(tables: TableService, interval: float) -> None:
             log.exception("expiring tables failed; retrying later")
 
 
-async def keep_spectator_counts_fresh(spectators: Spectators) -> None:
-    """Refresh this process's spectator rows, so other processes keep counting them."""
+async def keep_spectator_counts_fresh(spectators: Spectators, presence: Presence) -> None:
+    """Refresh this process's spectator and presence rows, so other processes count them."""
     while True:
         await asyncio.sleep(REFRESH_S)
         try:
             await spectators.refresh()
+            await presence.refresh()
         except InfraError:
             log.exception("refreshing spectator counts failed; retrying later")
+
+
+async def fire_due_clocks(matches: MatchService, interval: float) -> None:
+    """Play the turns whose time has run out, every ``interval``, in every process.
+
+    The deadlines are rows in the database, computed from each match's log: they survive
+    a restart, any process may fire one, and the store records one outcome.
+    """
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await matches.fire_due()
+        except (InfraError, DomainError):
+            log.exception("firing move clocks failed; retrying later")
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -161,13 +179,25 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await tailer.start()
         projections = projector(store)
         projecting = asyncio.create_task(keep_projections_current(projections), name="projections")
-        matches = MatchService(store, ai_time_cap_ms=settings.ai_time_cap_ms, on_append=hub.publish)
+        matches = MatchService(
+            store,
+            ai_time_cap_ms=settings.ai_time_cap_ms,
+            on_append=hub.publish,
+            deadlines=Deadlines(store.engine),
+            next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
+        )
         tables = TableService(store, matches, projections, on_append=hub.publish)
         sweeping = asyncio.create_task(
             expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
         )
         spectators = Spectators(store.engine)
-        counting = asyncio.create_task(keep_spectator_counts_fresh(spectators), name="spectators")
+        presence = Presence(store.engine)
+        counting = asyncio.create_task(
+            keep_spectator_counts_fresh(spectators, presence), name="spectators"
+        )
+        clocks = asyncio.create_task(
+            fire_due_clocks(matches, settings.clock_sweep_s), name="move-clocks"
+        )
         tokens = Tokens(store.engine)
         token_watch = TokenWatch(tokens)
         watching = asyncio.create_task(token_watch.run(), name="token-watch")
@@ -187,12 +217,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             tokens=tokens,
             token_watch=token_watch,
             limits=limits,
+            presence=presence,
         )
         try:
             yield
         finally:
             await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
-            for task in (projecting, sweeping, counting, watching, sweeping_limits):
+            for task in (projecting, sweeping, counting, watching, sweeping_limits, clocks):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task

@@ -144,6 +144,27 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Seconds a client has to send a request's whole body once its headers are in; a "
         "slower one is answered 408 and its connection closed. 0: wait for ever.",
     ),
+    (
+        "next_hand_timeout_s",
+        "GINRUMMY_NEXT_HAND_TIMEOUT_S",
+        "30",
+        "Between hands of a match between two players (no house AI), how long each seat "
+        "has to say it is ready before the server says so for it and the next hand is dealt.",
+    ),
+    (
+        "absence_grace_s",
+        "GINRUMMY_ABSENCE_GRACE_S",
+        "120",
+        "How long a player may be away (no live socket or player stream open, and no move) "
+        "before its opponent may claim the match.",
+    ),
+    (
+        "clock_sweep_s",
+        "GINRUMMY_CLOCK_SWEEP_S",
+        "0.5",
+        "How often each server process looks for matches whose seat to act has run out of "
+        "time (move clocks and the next-hand timeout), and plays the late turns.",
+    ),
 )
 
 
@@ -170,6 +191,9 @@ class Settings:
     rate_actions_per_player: int = 1200
     rate_actions_per_address: int = 6000
     body_timeout_s: float = 10.0
+    next_hand_timeout_s: float = 30.0
+    absence_grace_s: float = 120.0
+    clock_sweep_s: float = 0.5
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

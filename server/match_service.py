@@ -20,21 +20,35 @@ import secrets
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
+
+import msgspec
 
 from domain.ai import choose
 from domain.ai.clock import cap_hits
 from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
+from domain.clock import (
+    Claim,
+    ClockState,
+    TimeOut,
+    advance,
+    clock_view,
+    deadline,
+    decide_claim,
+    decide_timeout,
+)
 from domain.commands import AnySeatCommand, NextHand, StartMatch
-from domain.errors import DomainError
+from domain.errors import ClaimAgainstHouse, ClockNotDue, DomainError
 from domain.events import Event, HandAcknowledged, event_type
 from domain.match import apply, evolve, fold
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
-from domain.views import PlayerView, player_view, redact
+from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
+from infra.deadlines import Deadlines
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, EventStore, RecordedEvent
 from infra.projections.lobby import TABLE_STREAM_PREFIX
@@ -47,6 +61,7 @@ CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long
 APPENDS_IN_FLIGHT = 16
 
 log = logging.getLogger("ginrummy.ai")
+V = TypeVar("V", PlayerView, SpectatorView)
 
 
 @dataclass
@@ -55,12 +70,36 @@ class MatchRecord:
 
     state: MatchState
     events: list[RecordedEvent]
+    clock: ClockState
+
+    def folded(self, new: Sequence[RecordedEvent]) -> MatchRecord:
+        """The record with ``new`` events after its own, the clock at their recorded times."""
+        state: MatchState | None = self.state if self.events else None
+        clock: ClockState | None = self.clock if self.events else None
+        for recorded in new:
+            state = evolve(state, recorded.match_event)
+            clock = advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
+        assert state is not None and clock is not None
+        return MatchRecord(state=state, events=[*self.events, *new], clock=clock)
 
     def state_at(self, version: int) -> MatchState:
         """The state after event ``version`` (refolded from the log; cheap for one match)."""
         if version == self.state.version:
             return self.state
         return fold(r.match_event for r in self.events[:version])
+
+
+def at_ms(when: datetime) -> int:
+    return int(when.timestamp() * 1000)
+
+
+def now_ms() -> int:
+    return at_ms(datetime.now(UTC))
+
+
+def _empty() -> MatchRecord:
+    """The record of a match with no events yet, to fold its first ones into."""
+    return MatchRecord(state=None, events=[], clock=ClockState())  # type: ignore[arg-type]
 
 
 def is_house_ai(player: str) -> bool:
@@ -124,9 +163,14 @@ class MatchService:
         *,
         ai_time_cap_ms: float | None = None,
         on_append: Callable[[str, int], None] | None = None,
+        deadlines: Deadlines | None = None,
+        next_hand_timeout_ms: int | None = None,
     ) -> None:
         self.store = store
         self.ai_time_cap_ms = ai_time_cap_ms
+        self.deadlines = deadlines
+        self.next_hand_timeout_ms = next_hand_timeout_ms
+        self._written: OrderedDict[str, int | None] = OrderedDict()  # last deadline we wrote
         self._on_append = on_append or (lambda match_id, version: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
         self._cached_events = 0
@@ -159,14 +203,10 @@ class MatchService:
         if cached is not None and not new:
             self._cache.move_to_end(match_id)
             return cached
-        state = cached.state if cached else None
-        for recorded in new:
-            state = evolve(state, recorded.match_event)
-        assert state is not None
+        record = (cached or _empty()).folded(new)
         latest = self._cache.get(match_id)
-        if latest is not None and latest.state.version >= state.version:
+        if latest is not None and latest.state.version >= record.state.version:
             return latest  # a concurrent load got further
-        record = MatchRecord(state=state, events=[*(cached.events if cached else []), *new])
         self._keep(record)
         return record
 
@@ -195,17 +235,145 @@ class MatchService:
         await self.play_ai(match_id)
         record = await self.load(match_id)
         seat = seat_of(record.state, player_id)
-        return self.response(record.state, seat)
+        return MatchResponse(
+            match_id=match_id,
+            seat=seat,
+            version=record.state.version,
+            view=self.seat_view(record, record.state, seat),
+            rated=record.state.rated,
+        )
+
+    # --- the clock --------------------------------------------------------------------
+
+    def next_hand_ms(self, state: MatchState) -> int | None:
+        """The next-hand timeout: only between two players (a house AI is ready at once)."""
+        if any(is_house_ai(player) for player in state.players):
+            return None
+        return self.next_hand_timeout_ms
 
     @staticmethod
-    def response(state: MatchState, seat: int) -> MatchResponse:
-        return MatchResponse(
-            match_id=state.match_id,
-            seat=seat,
-            version=state.version,
-            view=player_view(state, seat),
-            rated=state.rated,
-        )
+    def untimed(state: MatchState) -> tuple[int, ...]:
+        """The house AI's seats: the server plays them at once, so their clock never runs out."""
+        return tuple(seat for seat in (0, 1) if is_house_ai(state.players[seat]))
+
+    def clock_of(self, record: MatchRecord) -> ClockView | None:
+        state = record.state
+        return clock_view(state, record.clock, self.next_hand_ms(state), self.untimed(state))
+
+    def seat_view(self, record: MatchRecord, state: MatchState, seat: int) -> PlayerView:
+        """A seat's view of ``state`` (a version of ``record``'s match); the newest
+        version also shows the clock."""
+        return self.with_clock(record, state, player_view(state, seat))
+
+    def watcher_view(self, record: MatchRecord, state: MatchState) -> SpectatorView:
+        return self.with_clock(record, state, spectator_view(state))
+
+    def with_clock(self, record: MatchRecord, state: MatchState, view: V) -> V:
+        if state.version != record.state.version:
+            return view  # an older version: its clock has moved on since
+        clock = self.clock_of(record)
+        return view if clock is None else msgspec.structs.replace(view, clock=clock)
+
+    def is_timed(self, record: MatchRecord) -> bool:
+        return record.clock.clock is not None or self.next_hand_ms(record.state) is not None
+
+    async def schedule(self, record: MatchRecord, force: bool = False) -> None:
+        """Write the match's next deadline for the sweepers of every process."""
+        if self.deadlines is None or not self.is_timed(record):
+            return
+        if record.state.settlement is not None:
+            await self.deadlines.clear(record.state.match_id)
+            self._written.pop(record.state.match_id, None)
+            return
+        state = record.state
+        due = deadline(state, record.clock, self.next_hand_ms(state), self.untimed(state))
+        due_ms = due.at_ms if due else None
+        if (
+            not force
+            and state.match_id in self._written
+            and self._written[state.match_id] == due_ms
+        ):
+            # Half a turn (a draw before its discard) leaves the deadline where it was; a
+            # deadline depends on when the turn began, so no other process wrote another.
+            return
+        await self.deadlines.set(state.match_id, state.version, due_ms)
+        self._written[state.match_id] = due_ms
+        self._written.move_to_end(state.match_id)
+        while len(self._written) > CACHE_SIZE:
+            self._written.popitem(last=False)
+
+    async def fire_due(self) -> int:
+        """Play every overdue turn the deadline table names; any process may do it."""
+        if self.deadlines is None:
+            return 0
+        fired = 0
+        for match_id in await self.deadlines.due(now_ms()):
+            fired += await self.time_out(match_id)
+        return fired
+
+    async def time_out(self, match_id: str) -> bool:
+        """Record the timeout of the late seat(s) if it is really due, then the AI's reply.
+
+        Two processes that fire one deadline decide the same events at the same version;
+        the store records one append, the other's conflicts and changes nothing.
+        """
+        async with self.lock(match_id):
+            record = await self.load(match_id)
+            state = record.state
+            command = TimeOut(now_ms(), self.next_hand_ms(state), self.untimed(state))
+            try:
+                events = decide_timeout(record.state, record.clock, command)
+            except (ClockNotDue, DomainError):
+                await self.schedule(record, force=True)  # an old hint: put the real one back
+                return False
+            command_id = f"timeout:{match_id}:{record.state.version}"
+            try:
+                result = await self._append(match_id, record.state.version, events, command_id)
+            except ConcurrencyConflict:
+                return False  # someone moved (or timed it out) first: theirs stands
+            if result.duplicate:
+                return False
+            record = self._remember(record, events, result, command_id)
+            self._on_append(match_id, result.last_version)
+            log.info("seat(s) %s timed out in match %s", events[0], match_id)
+            record = await self._play_ai_locked(record)
+            await self.schedule(record)
+            return True
+
+    async def claim(self, match_id: str, player_id: str, away_since_ms: Callable[[str], Awaitable[int | None]], grace_ms: int) -> MatchResponse:  # fmt: skip
+        """Claim the match from an opponent who timed out three turns in a row or has been
+        away past the grace period; it settles as the opponent's resignation."""
+        async with self.lock(match_id):
+            record = await self.load(match_id)
+            seat = seat_of(record.state, player_id)
+            opponent = record.state.players[1 - seat]
+            if is_house_ai(opponent):
+                raise ClaimAgainstHouse("the house AI never leaves: resign instead")
+            command = Claim(
+                seat=seat,
+                now_ms=now_ms(),
+                grace_ms=grace_ms,
+                away_since_ms=await away_since_ms(opponent),
+            )
+            events = decide_claim(record.state, record.clock, command)
+            command_id = f"claim:{match_id}:{record.state.version}"
+            try:
+                result = await self._append(match_id, record.state.version, events, command_id)
+            except ConcurrencyConflict as exc:
+                raise StaleVersion("the match changed while you claimed it; retry") from exc
+            if result.duplicate:
+                record = await self.load(match_id)
+            else:
+                record = self._remember(record, events, result, command_id)
+                self._on_append(match_id, result.last_version)
+            await self.schedule(record)
+            return MatchResponse(
+                match_id=match_id,
+                seat=seat,
+                version=record.state.version,
+                view=self.seat_view(record, record.state, seat),
+                rated=record.state.rated,
+            )
 
     # --- writing ----------------------------------------------------------------------
 
@@ -221,6 +389,7 @@ class MatchService:
         seed_committed_ms: int | None = None,
         hints: bool = True,
         rated: bool = False,
+        clock: Clock | None = None,
     ) -> str:
         """Start a match between any two players (a person, a bot or ``ai:<level>``);
         with a ``watch_code`` only those who give it may watch; ``rated`` as
@@ -243,11 +412,14 @@ class MatchService:
             seed_committed_ms=seed_committed_ms,
             hints=hints,
             rated=rated,
+            clock=clock,
         )
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)
         self._on_append(match_id, result.last_version)
-        await self.play_ai(match_id)
+        async with self.lock(match_id):
+            record = await self._play_ai_locked(await self.load(match_id))
+            await self.schedule(record)
         return match_id
 
     async def act(
@@ -331,11 +503,15 @@ class MatchService:
             record = self._remember(record, events, result, command_id)
             self._on_append(match_id, result.last_version)
         record = await self._play_ai_locked(record)
+        await self.schedule(record)
         return self._answer(record, seat, result.first_version, before=state)
 
-    @staticmethod
     def _answer(
-        record: MatchRecord, seat: int, first_version: int, before: MatchState | None = None
+        self,
+        record: MatchRecord,
+        seat: int,
+        first_version: int,
+        before: MatchState | None = None,
     ) -> ActionResponse:
         """The answer to the command whose events start at ``first_version``.
 
@@ -360,7 +536,7 @@ class MatchService:
             match_id=state.match_id,
             seat=seat,
             version=state.version,
-            view=player_view(state, seat),
+            view=self.seat_view(record, state, seat),
             events=versioned(shown, seat),
         )
 
@@ -459,8 +635,8 @@ class MatchService:
             )
             for i, event in enumerate(events)
         ]
-        state = fold(events, record.state)
-        updated = MatchRecord(state=state, events=[*record.events, *recorded])
+        updated = record.folded(recorded)
+        state = updated.state
         latest = self._cache.get(state.match_id)
         if latest is None or latest.state.version < state.version:
             self._keep(updated)

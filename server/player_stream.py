@@ -49,6 +49,7 @@ class PlayerStream:
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
+        await self.services.presence.arrive(self.player_id)  # a bot on its stream is here
         try:
             for table in await self.services.tables.challenges_of(self.player_id):
                 for frame in await self._table_frames(table):
@@ -68,6 +69,7 @@ class PlayerStream:
                         yield frame
         finally:
             self.services.hub.close_firehose(self.hose)
+            await self.services.presence.leave(self.player_id)
 
     async def _frames_for(self, stream_id: str, version: int) -> list[dict[str, Any]]:
         try:

@@ -172,6 +172,10 @@ _RULES: dict[str, tuple[int, str]] = {
     "message_too_long": (422, "The message is too long"),
     "chat_flood": (429, "Too many messages; wait as Retry-After says"),
     "spectators_cannot_chat": (403, "A spectator cannot chat"),
+    "invalid_clock": (422, "Not a move clock"),
+    "clock_not_due": (409, "No seat's time has run out"),
+    "claim_too_early": (409, "The opponent is neither timed out three times nor away long enough"),
+    "claim_against_house": (409, "The house AI never leaves; a match against it cannot be claimed"),
 }
 
 

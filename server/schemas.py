@@ -16,7 +16,7 @@ from msgspec import UNSET, Meta, UnsetType
 from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
 from domain.melds import Arrangement
-from domain.rules import PRESETS, Rules, make_rules
+from domain.rules import PRESETS, Clock, Rules, make_rules, validate_clock
 from domain.seeds import CLIENT_SEED_PATTERN
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView
@@ -146,6 +146,26 @@ def rules_of(requested: PresetName | CustomRules) -> Rules:
     return make_rules(requested.preset, **requested.overrides())
 
 
+ClockMs = Annotated[int, Meta(ge=1, le=86_400_000)]
+
+
+class ClockSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A move clock (docs/rules.md, "Clocks"): ``per_move_ms`` for every turn, or a time
+    bank ``bank_ms`` that each turn spends and each finished turn tops up by
+    ``increment_ms``. Give exactly one of ``per_move_ms`` and ``bank_ms``."""
+
+    per_move_ms: ClockMs | None = None
+    bank_ms: ClockMs | None = None
+    increment_ms: Annotated[int, Meta(ge=0, le=86_400_000)] = 0
+
+
+def clock_of(requested: ClockSettings | None) -> Clock | None:
+    """The clock a request asks for (an ``invalid_clock`` problem if it is not one)."""
+    if requested is None:
+        return None
+    return validate_clock(Clock(requested.per_move_ms, requested.bank_ms, requested.increment_ms))
+
+
 # A display name: 1-40 characters, no NUL (PostgreSQL cannot hold it; SQLite would).
 PlayerName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[^\x00]*$")]
 
@@ -241,6 +261,7 @@ class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True
     client_seed: ClientSeedText | None = None
     hints: Hints = False
     rated: bool | None = None
+    clock: ClockSettings | None = None  # none against the house AI unless asked
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -372,6 +393,7 @@ class OpenTableRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     client_seed: ClientSeedText | None = None
     hints: Hints = False
     rated: bool | None = None
+    clock: ClockSettings | None = None  # the match's move clock; none if omitted
 
 
 InviteCode = Annotated[str, Meta(min_length=1, max_length=100, pattern=r"^[^\x00]*$")]
@@ -405,6 +427,7 @@ class TableView(msgspec.Struct, frozen=True):
     practice: bool  # custom rules: the match is in no statistics
     hints: bool  # the match gives the engine's advice
     seed_commitment: str | None  # sha256("seed:" + server seed), before anyone's seed
+    clock: Clock | None  # the match's move clock (null: none)
 
 
 class TableList(msgspec.Struct, frozen=True):
@@ -421,6 +444,7 @@ class ChallengeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     client_seed: ClientSeedText | None = None
     hints: Hints = False
     rated: bool | None = None
+    clock: ClockSettings | None = None  # the match's move clock; none if omitted
 
 
 class ChallengeList(msgspec.Struct, frozen=True):

@@ -12,9 +12,10 @@ from litestar.datastructures import State
 
 from domain.ai import LEVELS
 from domain.errors import InvalidClientSeed
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
+from infra.presence import Presence
 from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.spectators import Spectators
@@ -64,6 +65,7 @@ class Services:
     tokens: Tokens
     token_watch: TokenWatch
     limits: RateLimits
+    presence: Presence
     _known_tokens: dict[str, tuple[TokenHolder, float]] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:
@@ -199,6 +201,7 @@ class Services:
         client_seed: str | None = None,
         hints: bool = False,
         rated: bool = False,
+        clock: Clock | None = None,
     ) -> str:
         """A match of the player (seat 0) against the house AI at ``level`` (seat 1).
 
@@ -210,7 +213,9 @@ class Services:
                 "a chosen seed fixes the whole deal (practice): give seed or client_seed, not both"
             )
         if seed is not None:
-            return await self.matches.start(players, rules, seed, hints=hints, rated=rated)
+            return await self.matches.start(
+                players, rules, seed, hints=hints, rated=rated, clock=clock
+            )
         server_seed, committed_ms = await take_server_seed(self.players, player_id)
         now = now_ms()
         return await self.matches.start(
@@ -221,6 +226,7 @@ class Services:
             seed_committed_ms=committed_ms,
             hints=hints,
             rated=rated,
+            clock=clock,
         )
 
     async def rating(self, player_id: str, limit: int) -> PlayerRating:

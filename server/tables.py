@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
-from domain.rules import Rules
+from domain.rules import Clock, Rules
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.players import Players
 from infra.projections import Projector
@@ -106,6 +106,7 @@ class TableService:
         hints: bool = False,
         client_seed: str | None = None,
         rated: bool = False,
+        clock: Clock | None = None,
     ) -> t.TableState:
         """A table anyone may join, or with ``invitee`` a challenge only they may accept.
 
@@ -131,6 +132,7 @@ class TableService:
             seed_committed_ms=committed_ms,
             host_seed=seat_seed(host, client_seed, now),
             rated=rated,
+            clock=clock,
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)
@@ -174,7 +176,8 @@ class TableService:
         accepting twice the rematch that started. The rematch of a private match is
         private too (new codes, so only its players may watch it).
         """
-        state = (await self.matches.load(match_id)).state
+        record = await self.matches.load(match_id)
+        state = record.state
         seat = seat_of(state, player)
         if state.settlement is None:
             raise MatchNotFinished("a rematch is offered once the match is settled")
@@ -199,6 +202,7 @@ class TableService:
                     table_id=table_id,
                     hints=state.hints,
                     rated=state.rated,  # a rated match's rematch is rated, an unrated one's not
+                    clock=record.clock.clock,  # the same clock as the match it plays again
                 )
             except ConcurrencyConflict:
                 continue  # the opponent offered in the same moment: look again
@@ -260,6 +264,7 @@ class TableService:
                 seed_committed_ms=state.seed_committed_ms,
                 hints=state.hints,
                 rated=state.rated,
+                clock=state.clock,
             )
 
     async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:

@@ -1,7 +1,7 @@
 """Ratings: each record's Glicko-2 numbers, a history row per rated match, rated tables.
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -25,6 +25,7 @@ from server.schemas import (
     ChallengeRequest,
     JoinedTable,
     TableView,
+    clock_of,
     rules_of,
     strict_body,
 )
@@ -79,6 +80,7 @@ class ChallengesController(Controller):
             hints=data.hints,
             client_seed=data.client_seed,
             rated=rated,
+            clock=clock_of(data.clock),
         )
         if data.to is not None and is_house_ai(data.to):
             opened = await services.tables.join(opened.table_id, data.to, None)  # it accepts

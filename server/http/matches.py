@@ -28,6 +28,7 @@ from server.schemas import (
     MatchResponse,
     ReplayResponse,
     VersionedEvent,
+    clock_of,
     rules_of,
     strict_body,
 )
@@ -86,7 +87,14 @@ class MatchesController(Controller):
             (player.id, opponent), rules, data.seed is not None, data.rated, hints=data.hints
         )
         match_id = await services.create_match(
-            player.id, data.level, rules, data.seed, data.client_seed, data.hints, rated
+            player.id,
+            data.level,
+            rules,
+            data.seed,
+            data.client_seed,
+            data.hints,
+            rated,
+            clock_of(data.clock),
         )
         return await services.with_seats(await services.matches.view(match_id, player.id))
 
@@ -144,6 +152,27 @@ class MatchesController(Controller):
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ActionRequest)
         return await action_keys.act(services, match_id, player.id, data, idempotency_key)
+
+    @post(
+        "/{match_id:str}/claim",
+        operation_id="claimMatch",
+        summary="Claim the match from an absent opponent",
+        status_code=200,
+        responses=problem_responses(401, 403, 404, 409, 422),
+    )
+    async def claim_match(
+        self, state: State, request: AnyRequest, match_id: MatchId
+    ) -> MatchResponse:
+        """Win the match from an opponent whose time ran out three turns in a row, or who
+        has been away (no live socket or player stream, no move) longer than the grace
+        period; it settles as the opponent's resignation. Too early: ``claim_too_early``."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        grace_ms = int(services.settings.absence_grace_s * 1000)
+        answer = await services.matches.claim(
+            match_id, player.id, services.presence.away_since, grace_ms
+        )
+        return await services.with_seats(answer, spectators=True)
 
     @get(
         "/{match_id:str}/events",

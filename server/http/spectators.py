@@ -8,7 +8,6 @@ from litestar import Request, get
 from litestar.datastructures import State
 from litestar.params import FromPath, QueryParameter
 
-from domain.views import spectator_view
 from server.http.matches import refuse_null
 from server.problems import problem_responses
 from server.schemas import SpectatorResponse
@@ -43,5 +42,5 @@ async def get_spectator_view(
         version=record.state.version,
         spectators=await services.spectators.count(match_id),
         seats=(await services.player_ref(players[0]), await services.player_ref(players[1])),
-        view=spectator_view(record.state),
+        view=services.matches.watcher_view(record, record.state),
     )

@@ -25,6 +25,7 @@ from server.schemas import (
     PresetName,
     TableList,
     TableView,
+    clock_of,
     rules_of,
     strict_body,
 )
@@ -64,6 +65,7 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
         practice=not is_standard(state.rules),
         hints=state.hints,
         seed_commitment=state.seed_commitment,
+        clock=state.clock,
     )
 
 
@@ -79,8 +81,10 @@ async def joined_answer(services: Services, joined: t.TableState, player: str) -
 async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
     """The lobby's list: public open tables, newest first, from the lobby projection."""
     rows = await services.tables.open_tables(rules, limit)
+    # A table's clock never changes: each is read once, then served from the cache.
+    clocks = [(await services.tables.load(row.table_id, at_least=1)).clock for row in rows]
     views = []
-    for row in rows:
+    for row, clock in zip(rows, clocks, strict=True):
         table_rules = msgspec.json.decode(row.rules, type=Rules)
         views.append(
             TableView(
@@ -101,6 +105,7 @@ async def public_table_views(services: Services, rules: str | None, limit: int) 
                 practice=not is_standard(table_rules),
                 hints=bool(row.hints),
                 seed_commitment=row.seed_commitment,
+                clock=clock,
             )
         )
     return views
@@ -122,8 +127,9 @@ class TablesController(Controller):
     async def open_table(
         self, state: State, request: AnyRequest, data: JSONBody[OpenTableRequest]
     ) -> TableView:
-        """Open a table under a preset or custom rules; a private one gets an invite code
-        (for the opponent) and a watch code (for spectators), shown only to its players."""
+        """Open a table under a preset or custom rules, with an optional move clock; a private
+        one gets an invite code (for the opponent) and a watch code (for spectators), shown
+        only to its players."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, OpenTableRequest)
@@ -138,6 +144,7 @@ class TablesController(Controller):
             hints=data.hints,
             client_seed=data.client_seed,
             rated=rated,
+            clock=clock_of(data.clock),
         )
         return await table_view(services, opened, player.id)
 

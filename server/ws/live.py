@@ -108,10 +108,12 @@ class LiveSession:
         self.player: Player | None = None
         self.seat: int | None = 0  # None: a spectator, who sees what is public to both
         self.state: MatchState | None = None
+        self.record: MatchRecord | None = None  # the newest record read: its clock is shown
         self.resume_after: int | None = None
         self.start_after: int | None = None  # a reconnect's last version: events, no snapshot
         self.last_heard = time.monotonic()
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
+        self.present = False  # counted in the player's presence (a seat's socket only)
 
     # --- frames -----------------------------------------------------------------------
 
@@ -125,7 +127,12 @@ class LiveSession:
         return self.state.version if self.state is not None else 0
 
     def view(self, state: MatchState) -> PlayerView | SpectatorView:
-        return player_view(state, self.seat) if self.seat is not None else spectator_view(state)
+        matches, record = self.services.matches, self.record
+        if record is None:
+            return player_view(state, self.seat) if self.seat is not None else spectator_view(state)
+        if self.seat is not None:
+            return matches.seat_view(record, state, self.seat)
+        return matches.watcher_view(record, state)
 
     def snapshot(self, state: MatchState) -> None:
         self.state = state
@@ -164,6 +171,7 @@ class LiveSession:
     async def catch_up(self) -> None:
         wanted = None if self.resume_after is not None else self.watch.latest
         record = await self.services.matches.load(self.match_id, at_least=wanted)
+        self.record = record
         assert self.state is not None
         if self.resume_after is not None:
             after, self.resume_after = self.resume_after, None
@@ -183,6 +191,7 @@ class LiveSession:
         Given at connect time, ``after`` leaves no moment in which live events could
         pass a replay, as they can when a resume message follows the snapshot.
         """
+        self.record = record
         after, latest = self.start_after, record.state.version
         if after is None or not 0 <= after <= latest or latest - after > self.queue.maxsize // 2:
             self.snapshot(record.state)
@@ -335,10 +344,15 @@ class LiveSession:
         await self.services.matches.play_ai(self.match_id)
         record = await self.services.matches.load(self.match_id)
         self.seat = seat_of(record.state, self.player.id)
+        await self.services.presence.arrive(self.player.id)  # a seat's socket: it is here
+        self.present = True
         return record
 
     async def leave(self) -> None:
         """Called once the socket is done, whatever ended it."""
+        if self.present and self.player is not None:
+            self.present = False
+            await self.services.presence.leave(self.player.id)
 
     async def refuse(self, problem: Problem) -> None:
         """One error frame, then close with 4000 + its status (4401, 4404, 4503...)."""

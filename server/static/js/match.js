@@ -12,6 +12,8 @@ import { problemText, show, toast } from './ui.js';
 import { dragging, enableDrag, moveCard } from './arrange.js';
 import { pref, setPref } from './prefs.js';
 
+import { showClock } from './clock.js';
+
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
 const DELAY = Math.max(0, Number(params.get('delay') ?? 650));
@@ -200,6 +202,19 @@ function showView(view, event) {
   game.ui.fresh = flash === 'my-draw' ? card : null;
   chooseSelection(view);
   draw();
+  showClock('match', clockElement(), view, view.players, view.seat);
+}
+
+/** The countdown's line, made once above the table (a match without a clock hides it). */
+function clockElement() {
+  let el = $('#clock');
+  if (!el) {
+    el = document.createElement('p');
+    Object.assign(el, { id: 'clock', className: 'clock', hidden: true });
+    el.dataset.testid = 'clock';
+    $('#scorebar').after(el);
+  }
+  return el;
 }
 
 /** Keep the chosen card if it can still be discarded; with hints on, suggest the engine's

@@ -6,6 +6,7 @@ import { cardFace, cardName } from './cards.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
+import { showClock } from './clock.js';
 import { problemText } from './ui.js';
 
 const watching = { feed: null, count: null, names: null, seats: [] };
@@ -85,4 +86,5 @@ function render(root, view, event) {
     event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null)) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
   );
+  showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);
 }

@@ -40,6 +40,12 @@ export function narrate(event, players, me) {
       return `Hand ${event.hand_number} washed${event.reason === 'no_progress' ? ' (no progress)' : ''}: no score.`;
     case 'match_settled':
       return `${who(event.winner)} won the match, ${event.totals[0]} to ${event.totals[1]}.`;
+    case 'turn_timed_out':
+      return event.between_hands
+        ? `${who(event.seat)} ran out of time; the server dealt on.`
+        : `${who(event.seat)} ran out of time; the computer plays this turn.`;
+    case 'match_claimed':
+      return `${who(event.seat)} claimed the match (${event.reason === 'absence' ? 'the opponent is away' : 'three timeouts in a row'}).`;
     default:
       return event.type;
   }

@@ -1,0 +1,56 @@
+// The move clock's countdown. Every view carries `clock` (null without one): whose clock
+// runs and its deadline in ms since 1970. The page only counts down to that deadline;
+// the server alone decides when time is up (a late turn is played by the house AI).
+import { fill } from './dom.js';
+
+const shown = new Map(); // a name ('match', 'watch') -> { el, view, names, seat }
+let ticking = null;
+
+function seconds(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` : `${s} s`;
+}
+
+/** The clock in words at `now`: whose time runs and how much is left, or '' for none. */
+export function clockText(view, names, seat, now = Date.now()) {
+  const clock = view && view.clock;
+  if (!clock || view.phase === 'match_over') return '';
+  const who = (s) => (s === seat ? 'Your' : `${names[s]}'s`);
+  const parts = [];
+  if (clock.running !== null && clock.deadline_ms !== null) {
+    parts.push(`${who(clock.running)} time: ${seconds(clock.deadline_ms - now)}`);
+  } else if (clock.next_hand_deadline_ms !== null) {
+    parts.push(`Next hand in ${seconds(clock.next_hand_deadline_ms - now)}`);
+  }
+  if (clock.bank_ms) {
+    const other = clock.running === null ? null : 1 - clock.running;
+    if (other !== null) parts.push(`${who(other)} bank: ${seconds(clock.bank_ms[other])}`);
+  }
+  clock.timeouts_in_a_row.forEach((n, s) => {
+    if (n) parts.push(`${names[s]} timed out ${n} in a row`);
+  });
+  return parts.join(' · ');
+}
+
+function tick() {
+  for (const [name, item] of shown) {
+    if (!item.el.isConnected) {
+      shown.delete(name);
+      continue;
+    }
+    const text = clockText(item.view, item.names, item.seat);
+    item.el.hidden = !text;
+    fill(item.el, text);
+  }
+  if (!shown.size) {
+    clearInterval(ticking);
+    ticking = null;
+  }
+}
+
+/** Show `view`'s clock in `el` and keep counting down until the next view comes. */
+export function showClock(name, el, view, names, seat = null) {
+  shown.set(name, { el, view, names, seat });
+  tick();
+  if (!ticking && shown.size) ticking = setInterval(tick, 250);
+}

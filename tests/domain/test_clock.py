@@ -1,0 +1,271 @@
+"""The move clock: folded from (event, time) pairs, decided with the server's time as data."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import errors
+from domain.clock import (
+    Claim,
+    ClockState,
+    TimeOut,
+    advance,
+    clock_view,
+    deadline,
+    decide_claim,
+    decide_timeout,
+)
+from domain.commands import AnyCommand, NextHand, PassUpCard, Resign, StartMatch, TakeUpCard
+from domain.events import (
+    Discarded,
+    Event,
+    HandAcknowledged,
+    MatchClaimed,
+    MatchSettled,
+    Resigned,
+    TurnTimedOut,
+)
+from domain.match import decide, evolve, legal_commands
+from domain.rules import Clock, make_rules, validate_clock
+from domain.state import MatchState
+
+T0 = 1_000_000
+
+
+class Log:
+    """A match and its clock, moved by commands and timeouts at chosen times."""
+
+    def __init__(self, clock: Clock | None, seed: str = "clock-seed") -> None:
+        self.state: MatchState | None = None
+        self.clock: ClockState | None = None
+        self.events: list[Event] = []
+        start = StartMatch(
+            match_id="m", players=("a", "b"), rules=make_rules(), seed=seed, clock=clock
+        )
+        self.record(decide(None, start), T0)
+
+    def record(self, events: list[Event], at_ms: int) -> list[Event]:
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.clock = advance(self.clock, self.state, event, at_ms)
+        self.events.extend(events)
+        return events
+
+    def act(self, command: AnyCommand, at_ms: int) -> list[Event]:
+        return self.record(decide(self.state, command), at_ms)
+
+    def time_out(self, at_ms: int, next_hand_ms: int | None = None) -> list[Event]:
+        assert self.state is not None and self.clock is not None
+        return self.record(
+            decide_timeout(self.state, self.clock, TimeOut(at_ms, next_hand_ms)), at_ms
+        )
+
+    def seat_to_act(self) -> int:
+        assert self.state is not None
+        (seat,) = self.state.to_act()
+        return seat
+
+    def first_legal(self, at_ms: int) -> list[Event]:
+        assert self.state is not None
+        return self.act(legal_commands(self.state, self.seat_to_act())[0], at_ms)
+
+
+def test_a_clock_is_a_time_per_move_or_a_bank() -> None:
+    assert validate_clock(Clock(per_move_ms=2000))
+    assert validate_clock(Clock(bank_ms=60_000, increment_ms=2000))
+    for bad in (
+        Clock(),
+        Clock(per_move_ms=1000, bank_ms=1000),
+        Clock(per_move_ms=0),
+        Clock(bank_ms=-5),
+        Clock(per_move_ms=1000, increment_ms=5),
+        Clock(bank_ms=1000, increment_ms=-1),
+    ):
+        with pytest.raises(errors.InvalidClock):
+            validate_clock(bad)
+    with pytest.raises(errors.InvalidClock):
+        decide(
+            None,
+            StartMatch(
+                match_id="m", players=("a", "b"), rules=make_rules(), seed="s", clock=Clock()
+            ),
+        )
+
+
+def test_no_clock_no_deadline() -> None:
+    log = Log(None)
+    assert log.state is not None and log.clock is not None
+    assert deadline(log.state, log.clock, None) is None
+    assert clock_view(log.state, log.clock, None) is None
+    with pytest.raises(errors.ClockNotDue):
+        log.time_out(T0 + 10**9)
+
+
+def test_the_seat_to_act_has_its_time_per_move_from_when_its_turn_began() -> None:
+    log = Log(Clock(per_move_ms=2000))
+    assert log.state is not None and log.clock is not None
+    first = log.seat_to_act()
+    due = deadline(log.state, log.clock, None)
+    assert due is not None and due.at_ms == T0 + 2000 and due.seats == (first,)
+    with pytest.raises(errors.ClockNotDue):
+        log.time_out(T0 + 1999)  # a moment early: nothing happens
+    log.act(PassUpCard(first), T0 + 1500)  # in time: the turn passes
+    assert log.clock is not None and log.clock.running == 1 - first
+    due = deadline(log.state, log.clock, None)
+    assert due is not None and due.at_ms == T0 + 1500 + 2000
+    log.act(TakeUpCard(1 - first), T0 + 2500)  # half a turn: the same clock runs on
+    assert deadline(log.state, log.clock, None) == due
+
+
+def test_a_timed_out_turn_is_played_by_the_house_ai_visibly() -> None:
+    log = Log(Clock(per_move_ms=2000))
+    seat = log.seat_to_act()
+    events = log.time_out(T0 + 2000)
+    assert events[0] == TurnTimedOut(seat=seat)
+    assert all(getattr(e, "seat", seat) == seat for e in events)
+    assert log.state is not None and log.clock is not None
+    assert log.seat_to_act() == 1 - seat  # the AI's move ended the turn
+    assert log.clock.in_a_row == ((1, 0) if seat == 0 else (0, 1))
+    assert log.clock.stand_in is None
+
+
+def test_three_timeouts_in_a_row_let_the_opponent_claim() -> None:
+    log = Log(Clock(per_move_ms=1000))
+    assert log.state is not None
+    now = T0
+    absent = log.seat_to_act()
+    present = 1 - absent
+    claim = Claim(seat=present, now_ms=now, grace_ms=60_000, away_since_ms=None)
+    timeouts = 0
+    while timeouts < 3:
+        assert log.clock is not None
+        with pytest.raises(errors.ClaimTooEarly):
+            decide_claim(log.state, log.clock, claim)
+        if log.seat_to_act() == absent:
+            now += 1000
+            log.time_out(now)
+            timeouts += 1
+        else:
+            now += 100
+            log.first_legal(now)  # the present player moves in time
+        assert log.state.phase != "hand_over", "pick a seed whose first hand runs longer"
+    assert log.clock is not None and log.clock.in_a_row[absent] == 3
+    events = decide_claim(log.state, log.clock, claim)
+    assert events[0] == MatchClaimed(seat=present, reason="timeouts")
+    assert events[1] == Resigned(seat=absent)
+    assert isinstance(events[2], MatchSettled) and events[2].winner == present
+    assert events[2].resigned == absent
+
+
+def test_a_move_of_ones_own_resets_the_count() -> None:
+    log = Log(Clock(per_move_ms=1000))
+    seat = log.seat_to_act()
+    log.time_out(T0 + 1000)
+    while log.seat_to_act() != seat:
+        log.first_legal(T0 + 1100)  # the opponent
+    assert log.clock is not None and log.clock.in_a_row[seat] == 1
+    log.first_legal(T0 + 1200)
+    assert log.clock.in_a_row[seat] == 0
+
+
+def test_absence_past_the_grace_period_allows_a_claim() -> None:
+    log = Log(None)
+    assert log.state is not None and log.clock is not None
+    grace = 30_000
+    early = Claim(seat=0, now_ms=T0 + grace - 1, grace_ms=grace, away_since_ms=T0)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, early)
+    connected = Claim(seat=0, now_ms=T0 + 10 * grace, grace_ms=grace, away_since_ms=None)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, connected)
+    late = Claim(seat=0, now_ms=T0 + grace, grace_ms=grace, away_since_ms=T0 - 10**6)
+    events = decide_claim(log.state, log.clock, late)
+    assert events[0] == MatchClaimed(seat=0, reason="absence")
+    assert events[1] == Resigned(seat=1)
+
+
+def test_a_move_counts_as_presence() -> None:
+    log = Log(None)
+    assert log.state is not None
+    mover = log.seat_to_act()
+    log.first_legal(T0 + 20_000)
+    assert log.clock is not None and log.clock.last_acted_ms[mover] == T0 + 20_000
+    claim = Claim(seat=1 - mover, now_ms=T0 + 40_000, grace_ms=30_000, away_since_ms=T0)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, claim)  # away since T0, but moved at T0 + 20 s
+
+
+def test_a_bank_is_spent_by_each_turn_and_topped_up_by_the_increment() -> None:
+    log = Log(Clock(bank_ms=10_000, increment_ms=1000))
+    seat = log.seat_to_act()
+    log.act(PassUpCard(seat), T0 + 4000)
+    assert log.clock is not None and log.state is not None
+    expected = (10_000 - 4000 + 1000, 10_000)
+    assert log.clock.bank_ms == (expected if seat == 0 else expected[::-1])
+    view = clock_view(log.state, log.clock, None)
+    assert view is not None and view.bank_ms == log.clock.bank_ms
+    opponent = log.seat_to_act()
+    due = deadline(log.state, log.clock, None)
+    assert due is not None and due.at_ms == T0 + 4000 + 10_000 and due.seats == (opponent,)
+
+
+def test_between_hands_the_server_says_ready_for_the_late_seats() -> None:
+    log = Log(None)
+    assert log.state is not None
+    now = T0
+    while log.state.phase != "hand_over":
+        now += 10
+        log.first_legal(now)
+    ended = now
+    assert log.clock is not None
+    with pytest.raises(errors.ClockNotDue):
+        log.time_out(ended + 10**9)  # no next-hand timeout given: nothing times out
+    log.act(NextHand(0), ended + 5)
+    assert log.state.phase == "hand_over"
+    due = deadline(log.state, log.clock, 30_000)
+    assert due is not None and due.at_ms == ended + 30_000 and due.seats == (1,)
+    with pytest.raises(errors.ClockNotDue):
+        log.time_out(ended + 29_999, 30_000)
+    events = log.time_out(ended + 30_000, 30_000)
+    assert events[0] == TurnTimedOut(seat=1, between_hands=True)
+    assert log.state.hand is not None and log.state.hand.number == 2
+    assert log.clock.in_a_row == (0, 0)  # being slow to read a result is not a timeout
+
+
+def test_both_late_between_hands() -> None:
+    log = Log(Clock(per_move_ms=60_000))
+    assert log.state is not None
+    now = T0
+    while log.state.phase != "hand_over":
+        now += 10
+        log.first_legal(now)
+    events = log.time_out(now + 5000, 5000)
+    assert [type(e).__name__ for e in events] == [
+        "TurnTimedOut",
+        "HandAcknowledged",
+        "TurnTimedOut",
+        "Dealt",
+    ]
+    assert events[1] == HandAcknowledged(seat=0)
+    assert log.clock is not None and log.clock.running == log.seat_to_act()
+    assert log.clock.since_ms == now + 5000
+
+
+def test_a_settled_match_has_no_clock_and_cannot_be_claimed() -> None:
+    log = Log(Clock(per_move_ms=1000))
+    log.act(Resign(0), T0 + 10)
+    assert log.state is not None and log.clock is not None
+    assert deadline(log.state, log.clock, 5000) is None
+    with pytest.raises(errors.MatchOver):
+        decide_claim(log.state, log.clock, Claim(1, T0 + 10**9, 1, 0))
+    assert not any(isinstance(e, Discarded) for e in log.events)
+
+
+def test_an_untimed_seat_never_runs_out() -> None:
+    log = Log(Clock(per_move_ms=1000))
+    assert log.state is not None and log.clock is not None
+    seat = log.seat_to_act()
+    assert deadline(log.state, log.clock, None, untimed=(seat,)) is None
+    with pytest.raises(errors.ClockNotDue):
+        decide_timeout(log.state, log.clock, TimeOut(T0 + 10**6, None, (seat,)))
+    assert deadline(log.state, log.clock, None, untimed=(1 - seat,)) is not None

@@ -1,0 +1,329 @@
+"""Move clocks on a real server: a late turn is played by the house AI, a claim after
+three, absence past the grace period, a timer that survives a kill -9, and two
+processes racing to fire one timer."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+
+from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.secrecy import Recorder, states_by_version
+from tests.e2e.tables import follow, join, open_table, pick
+from tests.e2e.test_openapi_conformance import Checker
+
+FAST = {"GINRUMMY_CLOCK_SWEEP_S": "0.1", "GINRUMMY_NEXT_HAND_TIMEOUT_S": "1"}
+ONE_SECOND = {"per_move_ms": 1000}
+
+
+def types(events: list[dict[str, Any]]) -> list[str]:
+    return [e["event"]["type"] for e in events]
+
+
+async def wait_version_past(player: Player, match_id: str, version: int, limit: float = 10) -> dict[str, Any]:  # fmt: skip
+    """The player's view once the match has moved past ``version`` (a timeout fired)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        view = await player.view(match_id)
+        if view["version"] > version:
+            return view
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"match {match_id} stayed at version {version}")
+
+
+async def timeouts_of(player: Player, match_id: str) -> list[dict[str, Any]]:
+    events = (await player.events(match_id))["events"]
+    return [e["event"] for e in events if e["event"]["type"] == "turn_timed_out"]
+
+
+async def watch(url: str, match_id: str, seen: Recorder) -> None:
+    """A spectator's socket, recorded until the match is over."""
+    async with websockets.connect(f"{url}/v1/matches/{match_id}/watch") as ws:
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if frame["type"] == "ping":
+                await ws.send(json.dumps({"type": "pong"}))
+            seen.add(frame["version"], frame)
+            if (frame.get("view") or {}).get("phase") == "match_over":
+                return
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_a_late_turn_is_played_by_the_house_easy_ai(database_url: str, tmp_path: Path) -> None:  # fmt: skip
+    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    player = await Player.create(server.url, "Slow")
+    try:
+        untimed = await player.new_match()
+        assert untimed["view"]["clock"] is None  # against the house: no clock unless asked
+        created = await player.client.post("/v1/matches", json={"clock": ONE_SECOND})
+        Checker().check(created, "/v1/matches")  # a view with a running clock conforms
+        match = created.json()
+        match_id, version = match["match_id"], match["version"]
+        clock = match["view"]["clock"]
+        assert clock["per_move_ms"] == 1000 and clock["running"] == 0
+        now_ms = time.time() * 1000
+        assert now_ms - 500 < clock["deadline_ms"] <= now_ms + 1000
+        assert clock["timeouts_in_a_row"] == [0, 0]
+        view = await wait_version_past(player, match_id, version)
+        events = (await player.events(match_id))["events"][version:]
+        assert events[0]["event"] == {"type": "turn_timed_out", "seat": 0, "between_hands": False}
+        assert events[1]["event"]["seat"] == 0  # the stand-in's move, in the open
+        assert view["view"]["clock"]["timeouts_in_a_row"][0] >= 1
+        assert view["view"]["settlement"] is None
+    finally:
+        await player.close()
+        server.stop()
+
+
+async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
+    player = await Player.create(server.url, "Host")
+    try:
+        for clock in ({"per_move_ms": 1000, "bank_ms": 1000}, {}, {"bank_ms": 0}):
+            response = await player.client.post(
+                "/v1/tables", json={"rules": "arcadia", "clock": clock}
+            )
+            assert response.status_code == 422, response.text
+        response = await player.client.post("/v1/tables", json={"clock": {"per_move_ms": 1000, "bank_ms": 5}})  # fmt: skip
+        assert response.json()["rule"] == "invalid_clock"
+        table = await open_table(player, clock={"bank_ms": 60_000, "increment_ms": 2000})
+        assert table["clock"] == {"per_move_ms": None, "bank_ms": 60_000, "increment_ms": 2000}
+        listed = (await player.client.get("/v1/tables")).json()["tables"]
+        assert [t["clock"] for t in listed] == [table["clock"]]
+    finally:
+        await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_claim_after_three_timeouts_in_a_row(database_url: str, tmp_path: Path) -> None:
+    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Gone")
+    try:
+        table = await open_table(host, clock={"per_move_ms": 1500})
+        assert table["clock"]["per_move_ms"] == 1500
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+        seen = (Recorder(), Recorder(), Recorder())  # host, guest, a spectator
+        following = [
+            asyncio.create_task(follow(server.ws_url, host, match_id, seen[0])),
+            asyncio.create_task(watch(server.ws_url, match_id, seen[2])),
+        ]
+        rng = random.Random(5)
+        claimed = None
+        for _ in range(400):
+            answer = await host.view(match_id)
+            seen[0].add(answer["version"], answer["view"])
+            gone = await guest.view(match_id)  # reading is not moving: the clock runs on
+            seen[1].add(gone["version"], gone["view"])
+            view = answer["view"]
+            gone_in_a_row = view["clock"]["timeouts_in_a_row"][1]
+            if gone_in_a_row >= 3:
+                claimed = await host.client.post(f"/v1/matches/{match_id}/claim")
+                break
+            early = await host.client.post(f"/v1/matches/{match_id}/claim")
+            if early.status_code == 200 and gone_in_a_row == 2:
+                claimed = early  # the third timeout fired between the view and the claim
+                break
+            assert early.status_code == 409 and early.json()["rule"] == "claim_too_early"
+            assert (await host.view(match_id))["view"]["settlement"] is None  # nothing changed
+            if 0 in view["to_act"]:
+                acted = await host.act(match_id, pick(view, rng), view["version"])
+                assert acted.status_code in (200, 409), acted.text  # 409: the clock came first
+                if acted.status_code == 200:
+                    seen[0].add_action_response(acted.json())
+            else:
+                await asyncio.sleep(0.2)  # the guest never moves: its clock runs out
+        assert claimed is not None and claimed.status_code == 200, claimed
+        Checker().check(claimed, "/v1/matches/{match_id}/claim")  # as the OpenAPI says
+        Checker().check(await host.client.get(f"/v1/matches/{match_id}"), "/v1/matches/{match_id}")
+        settled = claimed.json()["view"]["settlement"]
+        assert settled["resigned"] == 1 and settled["winner"] == 0
+        events = (await host.events(match_id))["events"]
+        assert types(events)[-3:] == ["match_claimed", "resigned", "match_settled"]
+        assert types(events).count("match_claimed") == 1  # the early claims recorded nothing
+        assert events[-3]["event"] == {"type": "match_claimed", "seat": 0, "reason": "timeouts"}
+        timed_out = [e for e in await timeouts_of(host, match_id) if not e["between_hands"]]
+        # the guest's, and maybe the host's on a busy machine: the host's count is its own
+        assert len([e for e in timed_out if e["seat"] == 1]) >= 3
+        again = await host.client.post(f"/v1/matches/{match_id}/claim")
+        assert again.status_code == 422 and again.json()["rule"] == "match_over"
+        await asyncio.wait_for(asyncio.gather(*following), 30)
+        # no frame or view of the timeouts, the stand-in's moves or the claim leaks a card
+        states = states_by_version(events)
+        assert seen[0].assert_no_leaks(states, seat=0) > 10
+        assert seen[1].assert_no_leaks(states, seat=1) > 10
+        assert seen[2].assert_no_leaks(states, seat=None) > 10
+        frames = [m for _, m in seen[2].messages if m.get("type") == "event"]
+        assert {"turn_timed_out", "match_claimed"} <= {f["event"]["type"] for f in frames}
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
+async def test_absence_past_the_grace_period_lets_the_opponent_claim(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2").start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Away")
+    try:
+        table = await open_table(host)
+        joined = await join(guest, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        url = f"{server.ws_url}/v1/matches/{match_id}/live"
+        async with websockets.connect(url) as ws:  # the guest is here, on its socket
+            await ws.send(json.dumps({"type": "auth", "token": guest.token}))
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            await asyncio.sleep(2.5)
+            present = await host.client.post(f"/v1/matches/{match_id}/claim")
+            assert present.status_code == 409, present.text
+            assert present.json()["rule"] == "claim_too_early"
+        # it has gone: within the grace period the claim still fails, after it succeeds
+        early = await host.client.post(f"/v1/matches/{match_id}/claim")
+        assert early.status_code == 409, early.text
+        await asyncio.sleep(2.2)
+        late = await host.client.post(f"/v1/matches/{match_id}/claim")
+        assert late.status_code == 200, late.text
+        assert late.json()["view"]["settlement"]["resigned"] == 1
+        events = (await host.events(match_id))["events"]
+        assert events[-3]["event"] == {"type": "match_claimed", "seat": 0, "reason": "absence"}
+        # the house AI never leaves
+        match = await host.new_match()
+        house = await host.client.post(f"/v1/matches/{match['match_id']}/claim")
+        assert house.status_code == 409 and house.json()["rule"] == "claim_against_house"
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
+async def test_the_next_hand_is_dealt_after_the_timeout_between_two_players(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Reader")
+    try:
+        table = await open_table(host, rules={"preset": "arcadia", "target": 500})  # 2+ hands
+        joined = await join(guest, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        rng = random.Random(3)
+        for _ in range(2000):  # both play the first hand out; nobody says "ready"
+            views = [(await player.view(match_id))["view"] for player in (host, guest)]
+            if views[0]["phase"] == "hand_over":
+                break
+            seat = views[0]["to_act"][0]
+            player, view = (host, guest)[seat], views[seat]
+            answer = await player.act(match_id, pick(view, rng), view["version"])
+            assert answer.status_code == 200, answer.text
+        view = (await host.view(match_id))["view"]
+        assert view["clock"]["next_hand_deadline_ms"] is not None
+        assert view["clock"]["per_move_ms"] is None  # no move clock at this table
+        ended = view["version"]
+        after = await wait_version_past(host, match_id, ended, limit=5)
+        assert after["view"]["hand_number"] == 2
+        events = (await host.events(match_id))["events"][ended:]
+        assert types(events) == ["turn_timed_out", "hand_acknowledged", "turn_timed_out", "dealt"]
+        assert {e["event"]["between_hands"] for e in events if e["event"]["type"] == "turn_timed_out"} == {True}  # fmt: skip
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_a_timer_fires_after_the_server_was_killed_mid_turn(
+    database_url: str, tmp_path: Path
+) -> None:
+    first = ServerProcess(database_url, tmp_path, **FAST).start()
+    player = await Player.create(first.url, "Patient")
+    match = await player.new_match(clock={"per_move_ms": 2000})
+    match_id, version = match["match_id"], match["version"]
+    first.kill()  # kill -9 in the middle of seat 0's turn: no timer in memory survives
+    await player.close()
+    second = ServerProcess(database_url, tmp_path, **FAST).start()
+    try:
+        player = Player(player.client.__class__(base_url=second.url, timeout=30), player.token, player.id)  # fmt: skip
+        player.client.headers["Authorization"] = f"Bearer {player.token}"
+        await wait_version_past(player, match_id, version, limit=15)
+        timed_out = await timeouts_of(player, match_id)
+        assert timed_out[0] == {"type": "turn_timed_out", "seat": 0, "between_hands": False}
+    finally:
+        await player.close()
+        second.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_two_processes_racing_to_fire_one_timer_record_one_outcome(
+    database_url: str, tmp_path: Path
+) -> None:
+    race = {**FAST, "GINRUMMY_CLOCK_SWEEP_S": "0.02"}
+    first = ServerProcess(database_url, tmp_path, **race).start()
+    second = ServerProcess(database_url, tmp_path, **race).start()
+    player = await Player.create(first.url, "Asleep")
+    try:
+        began = time.monotonic()
+        matches = [(await player.new_match(clock=ONE_SECOND))["match_id"] for _ in range(6)]
+        await asyncio.sleep(3.6)  # three deadlines each, both processes sweeping
+        first.stop()
+        second.stop()
+        most = int(time.monotonic() - began) + 1  # one timeout a second, at most
+        first = ServerProcess(database_url, tmp_path).start()  # read what was recorded
+        reader = Player(player.client.__class__(base_url=first.url, timeout=30), player.token, player.id)  # fmt: skip
+        reader.client.headers["Authorization"] = f"Bearer {player.token}"
+        for match_id in matches:
+            events = [e["event"] for e in (await reader.events(match_id))["events"]]
+            fired = [i for i, e in enumerate(events) if e["type"] == "turn_timed_out"]
+            assert 1 <= len(fired) <= most, (match_id, len(fired), most)
+            for start, end in itertools.pairwise(fired):
+                turn = events[start + 1 : end]
+                # each timeout is followed by the stand-in's moves and the AI's reply:
+                # never by a second timeout of the same turn
+                assert {e.get("seat") for e in turn} >= {0, 1}, turn
+            assert events[fired[-1] + 1].get("seat") == 0, events[fired[-1] - 3 :]  # it moved too
+        await reader.close()
+    finally:
+        await player.close()
+        first.stop()
+        second.stop()
+
+
+async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2").start()
+    host = await Player.create(server.url, "Host")
+    bot = await Player.create(server.url, "Streamer")
+    try:
+        table = await open_table(host)
+        joined = await join(bot, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        async with bot.client.stream("GET", "/v1/me/stream") as stream:
+            lines = stream.aiter_lines()
+            assert json.loads(await asyncio.wait_for(anext(lines), 10))["type"]
+            await asyncio.sleep(2.5)
+            present = await host.client.post(f"/v1/matches/{match_id}/claim")
+            assert present.status_code == 409, present.text  # it is on its stream
+        # The server notices a plain-HTTP stream has gone when its next ping (every 15 s)
+        # finds no reader; from then on the bot is away, and the grace period runs.
+        for _ in range(30):
+            await asyncio.sleep(1)
+            away = await host.client.post(f"/v1/matches/{match_id}/claim")
+            if away.status_code != 409:
+                break
+        assert away.status_code == 200, away.text
+        assert away.json()["view"]["settlement"]["resigned"] == 1
+    finally:
+        await host.close()
+        await bot.close()
+        server.stop()

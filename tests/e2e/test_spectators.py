@@ -36,6 +36,8 @@ async def watch(url: str, seen: Recorder, done: asyncio.Event, frames: list[Any]
     async with websockets.connect(url) as ws:
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if frame["type"] == "ping":  # a live client answers, or is closed as silent
+                await ws.send(json.dumps({"type": "pong"}))
             frames.append(frame)
             seen.add(frame["version"], frame)
             if (frame.get("view") or {}).get("phase") == "match_over":

@@ -56,6 +56,8 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert practice["rated"] is False
         await _resign(player, practice["match_id"])
         assert (await _rating(player, player.id))["games"] == 0  # no rating moved
+        stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
+        assert stats["matches_played"] == 0  # and no statistic
         hard = await _rating(player, "ai:hard")
         assert (hard["record"], hard["games"], hard["anchored"]) == ("ai:hard:v1", 0, True)
         # a match against the house under a preset, no seed: rated, seats carry ratings
@@ -66,6 +68,8 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert seats[1]["rating"]["rating"] == round(hard["rating"])
         await _resign(player, rated["match_id"])
         mine = await _rating(player, player.id)
+        stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
+        assert (stats["matches_played"], stats["matches_won"]) == (1, 0)
         assert mine["games"] == 1 and mine["rating"] < 1500 and mine["deviation"] < 350
         assert mine["provisional"] and not mine["anchored"]
         (change,) = mine["history"]

@@ -175,6 +175,19 @@ def test_an_action_sends_a_written_version_only_in_a_seeded_match() -> None:
             )
 
 
+def test_the_rated_rule_names_every_condition_of_the_policy() -> None:
+    """``domain.rating_policy.is_rated`` refuses a match that was declined, dealt from a
+    chosen seed, played with hints or under custom rules: the rule as README.md and
+    docs/ratings.md state it names each, so a reader can tell a rated match beforehand."""
+    ratings = (ROOT / "docs" / "ratings.md").read_text(encoding="utf-8")
+    section = ratings.split("## Which matches are rated", 1)[1].split("\n## ", 1)[0]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rule = readme.split("## Ratings and leaderboards", 1)[1].split("```", 1)[0]
+    for name, text in (("docs/ratings.md", section), ("README.md", rule)):
+        for condition in ('"rated": false', "seed", "hints", "preset"):
+            assert condition in text, f"{name}: the rated rule does not name {condition!r}"
+
+
 @pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(ROOT)) for p in DOCS])
 async def test_shell_blocks_run_as_written(
     path: Path, server: ServerProcess, tmp_path: Path

@@ -21,6 +21,8 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 
+import msgspec
+
 from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
 from domain.rules import Rules
@@ -111,11 +113,12 @@ class TableService:
 
         Its match is dealt fairly from the host's committed server seed (taken now)
         and the seats' client seeds (server/fair_deal.py).
-        A given ``table_id`` is opened once: a second open is a ConcurrencyConflict."""
+        A given ``table_id`` is opened once: a second open is a ConcurrencyConflict.
+        A table the rules refuse (a challenge to oneself) is refused before the seed is
+        taken, so the refusal changes nothing."""
         table_id = table_id or uuid.uuid4().hex
-        server_seed, committed_ms = await take_server_seed(self.players, host)
         now = now_ms()
-        command = t.OpenTable(
+        unseeded = t.OpenTable(
             table_id=table_id,
             host=host,
             rules=rules,
@@ -127,10 +130,18 @@ class TableService:
             invitee=invitee,
             rematch_of=rematch_of,
             hints=hints,
+            rated=rated,
+        )
+        t.decide(None, unseeded)  # the table's own refusals, before a seed is used up
+        server_seed, committed_ms = await take_server_seed(self.players, host)
+        now = now_ms()
+        command = msgspec.structs.replace(
+            unseeded,
+            now_ms=now,
+            expires_ms=now + ttl_s * 1000,
             seed=server_seed,
             seed_committed_ms=committed_ms,
             host_seed=seat_seed(host, client_seed, now),
-            rated=rated,
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)

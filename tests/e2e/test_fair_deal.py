@@ -356,3 +356,18 @@ async def test_advice_only_in_a_match_with_hints(server: ServerProcess) -> None:
             assert (view["best_discard"] is not None) is hints
     finally:
         await player.close()
+
+
+async def test_a_refused_table_or_challenge_uses_up_no_server_seed(server: ServerProcess) -> None:
+    """A refusal changes nothing: a challenge to oneself (409 ``own_table``), whatever
+    ``rated`` says, leaves the host's committed server seed unused and opens nothing."""
+    player = await Player.create(server.url)
+    try:
+        before = (await me(player))["seed_commitment"]
+        for body in ({"to": player.id}, {"to": player.id, "rated": False}):
+            refused = await player.client.post("/v1/challenges", json=body)
+            assert (refused.status_code, refused.json()["rule"]) == (409, "own_table"), body
+        assert (await me(player))["seed_commitment"] == before, "no server seed was used up"
+        assert (await player.client.get("/v1/challenges")).json()["challenges"] == []
+    finally:
+        await player.close()

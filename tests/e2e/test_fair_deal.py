@@ -371,3 +371,26 @@ async def test_a_refused_table_or_challenge_uses_up_no_server_seed(server: Serve
         assert (await player.client.get("/v1/challenges")).json()["challenges"] == []
     finally:
         await player.close()
+
+
+def test_a_saved_log_the_verifier_cannot_read_is_one_line_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """``ginrummy verify --events`` on a file that is not a saved log says so in one line
+    and exits 1 (not proved fair), as it does for a match it cannot find."""
+    saved = {
+        "not-json.json": "[",
+        "not-events.json": '{"events": "x"}',
+        "strings.json": '["a", "b"]',
+        "unknown-event.json": '[{"event": {"type": "no_such_event"}}]',
+    }
+    paths = []
+    for name, text in saved.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    for path in [*paths, str(tmp_path / "missing.json")]:
+        done = ginrummy_verify("--events", path)
+        assert done.returncode == 1, (path, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("ginrummy verify: invalid_events: "), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr

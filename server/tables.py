@@ -174,7 +174,9 @@ class TableService:
     async def decline(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.DeclineTable(player=player, now_ms=now_ms()))
 
-    async def rematch(self, match_id: str, player: str, ttl_s: int) -> t.TableState:
+    async def rematch(
+        self, match_id: str, player: str, ttl_s: int, client_seed: str | None = None
+    ) -> t.TableState:
         """Offer to play a settled match again, or accept the opponent's standing offer.
 
         An offer is a challenge to the opponent under the same rules, linked to the old
@@ -183,7 +185,8 @@ class TableService:
         race for one table: the loser finds the winner's offer and accepts it, and one
         rematch starts, not two. Offering twice returns the offer already standing, and
         accepting twice the rematch that started. The rematch of a private match is
-        private too (new codes, so only its players may watch it).
+        private too (new codes, so only its players may watch it). ``client_seed`` is
+        the player's part of the deal, as when opening or joining a table.
         """
         state = (await self.matches.load(match_id)).state
         seat = seat_of(state, player)
@@ -196,7 +199,7 @@ class TableService:
                 return offer
             if offer is not None:  # the opponent's offer, still open: accept it
                 try:
-                    return await self.join(offer.table_id, player, None)
+                    return await self.join(offer.table_id, player, None, client_seed)
                 except TableFull:
                     continue  # accepted a moment ago (a double click): it has started
             try:
@@ -209,6 +212,7 @@ class TableService:
                     rematch_of=match_id,
                     table_id=table_id,
                     hints=state.hints,
+                    client_seed=client_seed,
                     rated=state.rated,  # a rated match's rematch is rated, an unrated one's not
                 )
             except ConcurrencyConflict:

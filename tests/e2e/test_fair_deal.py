@@ -394,3 +394,36 @@ def test_a_saved_log_the_verifier_cannot_read_is_one_line_not_a_traceback(
         assert "Traceback" not in done.stderr, done.stderr
         assert done.stderr.startswith("ginrummy verify: invalid_events: "), done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
+
+
+async def test_each_seat_of_a_rematch_may_add_its_own_seed(server: ServerProcess) -> None:
+    """A rematch is a table like any other: the one who offers gives a client seed with
+    the offer, the one who accepts with the acceptance, so neither has to trust the
+    server for the rematch's deal either. A bad seed is refused and offers nothing."""
+    host, guest = await Player.create(server.url), await Player.create(server.url, "Guest")
+    try:
+        table = await open_table(host, rules=STANDARD)
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+        resigned = await host.client.post(
+            f"/v1/matches/{match_id}/actions", json={"action": {"type": "resign"}}
+        )
+        assert resigned.status_code == 200, resigned.text
+        rematch = f"/v1/matches/{match_id}/rematch"
+        refused = await host.client.post(rematch, params={"client_seed": "a:b"})
+        assert (refused.status_code, refused.json()["rule"]) == (422, "invalid_request")
+        assert (await host.client.get(rematch)).status_code == 404, "no offer was made"
+        offered = await host.client.post(rematch, params={"client_seed": "host-seed"})
+        assert offered.status_code == 200, offered.text
+        accepted = await guest.client.post(rematch, params={"client_seed": "guest-seed"})
+        assert accepted.status_code == 200, accepted.text
+        again = accepted.json()["match_id"]
+        started = started_event(await host.events(again))
+        assert [(s["seed"], s["by"]) for s in started["client_seeds"]] == [
+            ("host-seed", host.id),
+            ("guest-seed", guest.id),
+        ]
+    finally:
+        await host.close()
+        await guest.close()

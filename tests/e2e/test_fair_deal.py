@@ -364,7 +364,11 @@ async def test_a_refused_table_or_challenge_uses_up_no_server_seed(server: Serve
     player = await Player.create(server.url)
     try:
         before = (await me(player))["seed_commitment"]
-        for body in ({"to": player.id}, {"to": player.id, "rated": False}):
+        for body in (
+            {"to": player.id},
+            {"to": player.id, "rated": False},
+            {"to": player.id, "rated": True},  # the same refusal, not "cannot be rated"
+        ):
             refused = await player.client.post("/v1/challenges", json=body)
             assert (refused.status_code, refused.json()["rule"]) == (409, "own_table"), body
         assert (await me(player))["seed_commitment"] == before, "no server seed was used up"

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("verify needs a match id or --events FILE (one of them)")
         try:
             return asyncio.run(_verify(args.match_id, args.events, args.commitment))
-        except (InfraError, DomainError) as exc:
+        except (InfraError, DomainError, UnreadableLog) as exc:
             sys.stderr.write(f"ginrummy verify: {exc.rule}: {exc}\n")
             return 1
     if args.command == "rebuild-projections":
@@ -144,10 +144,21 @@ def _saved_events(path: str) -> list[Any]:
 
     from domain.events import AnyEvent
 
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
-    data = json.loads(text)
-    items = data["events"] if isinstance(data, dict) else data
-    return [msgspec.convert(item.get("event", item), AnyEvent) for item in items]
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        data = json.loads(text)
+        items = data.get("events") if isinstance(data, dict) else data
+        if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+            raise ValueError("expected a list of {version, event} items, or events")
+        return [msgspec.convert(item.get("event", item), AnyEvent) for item in items]
+    except (OSError, ValueError, msgspec.ValidationError) as exc:
+        raise UnreadableLog(f"{path}: {exc}") from exc
+
+
+class UnreadableLog(Exception):
+    """A saved log the verifier cannot read: a missing file, not JSON, not events."""
+
+    rule = "invalid_events"
 
 
 async def _verify(match_id: str | None, path: str | None, commitment: str | None) -> int:

@@ -33,7 +33,7 @@ class RateLimited(ServerError):
     rule = "rate_limited"
     status = 429
 
-    def __init__(self, detail: str, retry_after: int) -> None:
+    def __init__(self, detail: str, retry_after: int = 1) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
         self.headers = {"Retry-After": str(retry_after)}

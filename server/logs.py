@@ -6,7 +6,8 @@ logs every header (``authorization: Bearer …``) and frame (``{"token": "…"}`
 filter masks all three forms in every record; frame dumps are dropped, since the
 library cuts a long frame short and a token can lose the key that marks it.
 A query parameter's name is read as the server reads it, percent-escapes and ``+``
-decoded (``?%74oken=`` is ``?token=`` to the server), so no spelling escapes the mask.
+decoded (``?%74oken=`` is ``?token=`` to the server) and in any case, so no spelling
+escapes the mask.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 import re
 from urllib.parse import unquote_plus
 
-_SECRET_PARAMETER = re.compile(r"(?:token|invite_code|watch_code)$")
+_SECRET_PARAMETER = re.compile(r"(?:token|invite_code|watch_code)$", re.IGNORECASE)
 _PARAMETER = re.compile(r"([^\s&?;=\"']+=)[^&\s\"']+")
 _SECRETS = (
     re.compile(r"(bearer\s+)[^\s\"',]+", re.IGNORECASE),

@@ -21,6 +21,8 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 
+import msgspec
+
 from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
 from domain.rules import Clock, Rules
@@ -112,11 +114,12 @@ class TableService:
 
         Its match is dealt fairly from the host's committed server seed (taken now)
         and the seats' client seeds (server/fair_deal.py).
-        A given ``table_id`` is opened once: a second open is a ConcurrencyConflict."""
+        A given ``table_id`` is opened once: a second open is a ConcurrencyConflict.
+        A table the rules refuse (a challenge to oneself) is refused before the seed is
+        taken, so the refusal changes nothing."""
         table_id = table_id or uuid.uuid4().hex
-        server_seed, committed_ms = await take_server_seed(self.players, host)
         now = now_ms()
-        command = t.OpenTable(
+        unseeded = t.OpenTable(
             table_id=table_id,
             host=host,
             rules=rules,
@@ -128,11 +131,19 @@ class TableService:
             invitee=invitee,
             rematch_of=rematch_of,
             hints=hints,
+            rated=rated,
+            clock=clock,
+        )
+        t.decide(None, unseeded)  # the table's own refusals, before a seed is used up
+        server_seed, committed_ms = await take_server_seed(self.players, host)
+        now = now_ms()
+        command = msgspec.structs.replace(
+            unseeded,
+            now_ms=now,
+            expires_ms=now + ttl_s * 1000,
             seed=server_seed,
             seed_committed_ms=committed_ms,
             host_seed=seat_seed(host, client_seed, now),
-            rated=rated,
-            clock=clock,
         )
         events = t.decide(None, command)
         await self._append(table_id, 0, events)
@@ -165,7 +176,9 @@ class TableService:
     async def decline(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.DeclineTable(player=player, now_ms=now_ms()))
 
-    async def rematch(self, match_id: str, player: str, ttl_s: int) -> t.TableState:
+    async def rematch(
+        self, match_id: str, player: str, ttl_s: int, client_seed: str | None = None
+    ) -> t.TableState:
         """Offer to play a settled match again, or accept the opponent's standing offer.
 
         An offer is a challenge to the opponent under the same rules, linked to the old
@@ -174,7 +187,8 @@ class TableService:
         race for one table: the loser finds the winner's offer and accepts it, and one
         rematch starts, not two. Offering twice returns the offer already standing, and
         accepting twice the rematch that started. The rematch of a private match is
-        private too (new codes, so only its players may watch it).
+        private too (new codes, so only its players may watch it). ``client_seed`` is
+        the player's part of the deal, as when opening or joining a table.
         """
         record = await self.matches.load(match_id)
         state = record.state
@@ -188,7 +202,7 @@ class TableService:
                 return offer
             if offer is not None:  # the opponent's offer, still open: accept it
                 try:
-                    return await self.join(offer.table_id, player, None)
+                    return await self.join(offer.table_id, player, None, client_seed)
                 except TableFull:
                     continue  # accepted a moment ago (a double click): it has started
             try:
@@ -201,6 +215,7 @@ class TableService:
                     rematch_of=match_id,
                     table_id=table_id,
                     hints=state.hints,
+                    client_seed=client_seed,
                     rated=state.rated,  # a rated match's rematch is rated, an unrated one's not
                     clock=record.clock.clock,  # the same clock as the match it plays again
                 )

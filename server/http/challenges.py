@@ -13,6 +13,7 @@ from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.ai import LEVELS
+from domain.errors import OwnTable
 from domain.seeds import CLIENT_SEED_PATTERN
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
@@ -67,6 +68,8 @@ class ChallengesController(Controller):
         data = await strict_body(request, ChallengeRequest)
         if data.to is not None and not await _exists(services, data.to):
             raise PlayerNotFound(f"no player {data.to!r}")
+        if data.to == player.id:  # before asking whether it is rated: that is not the reason
+            raise OwnTable("a player cannot challenge itself")
         rules = rules_of(data.rules)
         ttl = data.expires_in_s or services.settings.table_ttl_s
         seats = (player.id,) if data.to is None else (player.id, data.to)

@@ -17,6 +17,7 @@ from msgspec import Meta
 from domain import chat as c
 from domain.state import MatchState
 from server.chat import RAW_TEXT_LIMIT, ChatMessage, ChatRecord, message_of
+from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.match_service import is_house_ai
 from server.problems import problem_responses
@@ -145,13 +146,15 @@ async def get_chat(
         429,
         described_as={403: "The caller holds no seat in this match (spectators only read)"},
     ),
+    guards=[rate_limited("actions")],  # counted with moves: many matches buy no budget
 )
 async def post_chat(
     state: State, request: AnyRequest, match_id: MatchId, data: JSONBody[PostChatRequest]
 ) -> ChatMessage:
     """Post a message from your seat, as recorded (cleaned). At most 5 messages per 10
     seconds per seat: beyond that a 429 ``chat_flood`` with ``Retry-After``, and nothing
-    recorded. Any player may chat at any time in the match, after it ends too."""
+    recorded. Each message also counts against the player's rate limit for moves
+    (``rate_limited``), so chatting in many matches at once gains nothing. Any player may chat at any time in the match, after it ends too."""
     services = services_of(state)
     player = await services.authenticate(request.headers.get("authorization"))
     data = await strict_body(request, PostChatRequest)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Request, get, post
 from litestar.datastructures import State
-from litestar.params import FromPath
+from litestar.params import FromPath, QueryParameter
 
+from domain.seeds import CLIENT_SEED_PATTERN
 from server.http.limits import rate_limited
+from server.http.matches import refuse_null
 from server.http.tables import table_view
 from server.match_service import seat_of
 from server.problems import ServerError, problem_responses
@@ -30,18 +32,33 @@ class NoRematch(ServerError):
     tags=["matches"],
     status_code=200,
     security=[{"bearer": []}],
-    responses=problem_responses(401, 403, 404, 409, 429),
+    responses=problem_responses(401, 403, 404, 409, 422, 429),
     guards=[rate_limited("creates")],
 )
 async def offer_rematch(
-    state: State, request: Request[Any, Any, Any], match_id: FromPath[str]
+    state: State,
+    request: Request[Any, Any, Any],
+    match_id: FromPath[str],
+    client_seed: Annotated[
+        str | None,
+        QueryParameter(
+            min_length=1,
+            max_length=64,
+            pattern=CLIENT_SEED_PATTERN,
+            description="Your part of the rematch's deal (docs/fair-deal.md); random if omitted",
+        ),
+    ] = None,
 ) -> TableView:
     """Offer the opponent a new match under the same rules; if the opponent offered
     first, this accepts it and the new match starts (`match_id` in the answer). The
-    house AI accepts at once. The offer is a challenge, listed and streamed as one."""
+    house AI accepts at once. The offer is a challenge, listed and streamed as one.
+    ``client_seed`` is your part of its fair deal, given with the offer or acceptance."""
+    refuse_null(request, "client_seed")
     services = services_of(state)
     player = await services.authenticate(request.headers.get("authorization"))
-    offer = await services.tables.rematch(match_id, player.id, services.settings.table_ttl_s)
+    offer = await services.tables.rematch(
+        match_id, player.id, services.settings.table_ttl_s, client_seed
+    )
     return await table_view(services, offer, player.id)
 
 

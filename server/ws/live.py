@@ -293,6 +293,10 @@ class LiveSession:
             self.error(make_problem("invalid_request", "chat needs 'text': a string"))
             return
         try:
+            client = self.socket.client
+            await self.services.limits.spend(  # as POST …/chat: counted with the moves
+                "actions", self.player.id, client.host if client else None
+            )
             await self.services.chat.post(self.match_id, self.player.id, message.text)
         except Exception as exc:
             problem = problem_for(exc)
@@ -300,7 +304,8 @@ class LiveSession:
                 log.error(
                     "unhandled error on a chat message in match %s", self.match_id, exc_info=exc
                 )
-            self.error(problem, getattr(exc, "retry_after_s", None))
+            retry_after = getattr(exc, "retry_after_s", getattr(exc, "retry_after", None))
+            self.error(problem, retry_after)
 
     # --- lifecycle --------------------------------------------------------------------
 

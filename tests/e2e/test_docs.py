@@ -157,6 +157,37 @@ def test_every_skipped_block_is_listed_with_its_reason() -> None:
     assert skipped == EXPECTED_SKIPS
 
 
+def test_an_action_sends_a_written_version_only_in_a_seeded_match() -> None:
+    """A fair deal draws the first dealer at random, so the version a player is at when
+    the match starts (2, or later when the AI acts first) and its legal actions vary
+    from run to run: a block may write them into an action only after a match whose
+    ``seed`` fixes the deal; otherwise it must read them from the view."""
+    creating = re.compile(r"-X POST \S*/v1/matches[\s\"'][^|)]*")
+    fixed = re.compile(r'"action":\{[^}]*\}\s*,\s*"version":\s*\d+')
+    for path in DOCS:
+        text = "\n".join(block.text for block in shell_blocks(path))
+        for action in fixed.finditer(text):
+            created = [m.group(0) for m in creating.finditer(text, 0, action.start())]
+            assert created, f"{path.name}: an action before any match: {action.group(0)}"
+            assert '"seed"' in created[-1], (
+                f"{path.name}: {action.group(0)!r} writes a version into an action of a"
+                f" match dealt at random ({created[-1][:120]!r})"
+            )
+
+
+def test_the_rated_rule_names_every_condition_of_the_policy() -> None:
+    """``domain.rating_policy.is_rated`` refuses a match that was declined, dealt from a
+    chosen seed, played with hints or under custom rules: the rule as README.md and
+    docs/ratings.md state it names each, so a reader can tell a rated match beforehand."""
+    ratings = (ROOT / "docs" / "ratings.md").read_text(encoding="utf-8")
+    section = ratings.split("## Which matches are rated", 1)[1].split("\n## ", 1)[0]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rule = readme.split("## Ratings and leaderboards", 1)[1].split("```", 1)[0]
+    for name, text in (("docs/ratings.md", section), ("README.md", rule)):
+        for condition in ('"rated": false', "seed", "hints", "preset"):
+            assert condition in text, f"{name}: the rated rule does not name {condition!r}"
+
+
 @pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(ROOT)) for p in DOCS])
 async def test_shell_blocks_run_as_written(
     path: Path, server: ServerProcess, tmp_path: Path

@@ -356,3 +356,78 @@ async def test_advice_only_in_a_match_with_hints(server: ServerProcess) -> None:
             assert (view["best_discard"] is not None) is hints
     finally:
         await player.close()
+
+
+async def test_a_refused_table_or_challenge_uses_up_no_server_seed(server: ServerProcess) -> None:
+    """A refusal changes nothing: a challenge to oneself (409 ``own_table``), whatever
+    ``rated`` says, leaves the host's committed server seed unused and opens nothing."""
+    player = await Player.create(server.url)
+    try:
+        before = (await me(player))["seed_commitment"]
+        for body in (
+            {"to": player.id},
+            {"to": player.id, "rated": False},
+            {"to": player.id, "rated": True},  # the same refusal, not "cannot be rated"
+        ):
+            refused = await player.client.post("/v1/challenges", json=body)
+            assert (refused.status_code, refused.json()["rule"]) == (409, "own_table"), body
+        assert (await me(player))["seed_commitment"] == before, "no server seed was used up"
+        assert (await player.client.get("/v1/challenges")).json()["challenges"] == []
+    finally:
+        await player.close()
+
+
+def test_a_saved_log_the_verifier_cannot_read_is_one_line_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """``ginrummy verify --events`` on a file that is not a saved log says so in one line
+    and exits 1 (not proved fair), as it does for a match it cannot find."""
+    saved = {
+        "not-json.json": "[",
+        "not-events.json": '{"events": "x"}',
+        "strings.json": '["a", "b"]',
+        "unknown-event.json": '[{"event": {"type": "no_such_event"}}]',
+    }
+    paths = []
+    for name, text in saved.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths.append(str(tmp_path / name))
+    for path in [*paths, str(tmp_path / "missing.json")]:
+        done = ginrummy_verify("--events", path)
+        assert done.returncode == 1, (path, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("ginrummy verify: invalid_events: "), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+
+
+async def test_each_seat_of_a_rematch_may_add_its_own_seed(server: ServerProcess) -> None:
+    """A rematch is a table like any other: the one who offers gives a client seed with
+    the offer, the one who accepts with the acceptance, so neither has to trust the
+    server for the rematch's deal either. A bad seed is refused and offers nothing."""
+    host, guest = await Player.create(server.url), await Player.create(server.url, "Guest")
+    try:
+        table = await open_table(host, rules=STANDARD)
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+        resigned = await host.client.post(
+            f"/v1/matches/{match_id}/actions", json={"action": {"type": "resign"}}
+        )
+        assert resigned.status_code == 200, resigned.text
+        rematch = f"/v1/matches/{match_id}/rematch"
+        refused = await host.client.post(rematch, params={"client_seed": "a:b"})
+        assert (refused.status_code, refused.json()["rule"]) == (422, "invalid_request")
+        assert (await host.client.get(rematch)).status_code == 404, "no offer was made"
+        offered = await host.client.post(rematch, params={"client_seed": "host-seed"})
+        assert offered.status_code == 200, offered.text
+        accepted = await guest.client.post(rematch, params={"client_seed": "guest-seed"})
+        assert accepted.status_code == 200, accepted.text
+        again = accepted.json()["match_id"]
+        started = started_event(await host.events(again))
+        assert [(s["seed"], s["by"]) for s in started["client_seeds"]] == [
+            ("host-seed", host.id),
+            ("guest-seed", guest.id),
+        ]
+    finally:
+        await host.close()
+        await guest.close()

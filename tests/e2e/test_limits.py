@@ -223,3 +223,44 @@ async def test_a_percent_escaped_token_is_masked_in_the_log(
     assert "/live?%74oken=***" in log, log
     assert "/healthz?to%6Ben=***" in log and "/healthz?invite%5Fcode=***" in log
     assert player.token not in log
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_chat_messages_count_against_a_players_rate_limit_across_matches(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The flood limit holds per seat and match; a player in many matches is held by the
+    rate limit too, which counts its chat messages with its moves, HTTP and socket alike,
+    so spreading messages over matches buys no budget. A refused message is not kept."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_ACTIONS_PER_PLAYER="3"
+    ).start()
+    ada = await Player.create(server.url, "Ada")
+    try:
+        matches = [(await ada.new_match())["match_id"] for _ in range(2)]
+        for text in ("one", "two"):
+            posted = await ada.client.post(f"/v1/matches/{matches[0]}/chat", json={"text": text})
+            assert posted.status_code == 201, posted.text
+        posted = await ada.client.post(f"/v1/matches/{matches[1]}/chat", json={"text": "three"})
+        assert posted.status_code == 201, posted.text
+        refused = await ada.client.post(f"/v1/matches/{matches[1]}/chat", json={"text": "four"})
+        assert_rate_limited(refused, 600)
+        kept = (await ada.client.get(f"/v1/matches/{matches[1]}/chat")).json()["messages"]
+        assert [m["text"] for m in kept] == ["three"]
+
+        url = server.url.replace("http", "ws", 1)
+        async with websockets.connect(
+            f"{url}/v1/matches/{matches[0]}/live",
+            additional_headers={"Authorization": f"Bearer {ada.token}"},
+        ) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            await ws.send(json.dumps({"type": "chat", "text": "five"}))
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["type"] == "error", frame
+            assert frame["problem"]["rule"] == "rate_limited", frame
+            assert 1 <= frame["retry_after"] <= 600, frame
+        kept = (await ada.client.get(f"/v1/matches/{matches[0]}/chat")).json()["messages"]
+        assert [m["text"] for m in kept] == ["one", "two"]
+    finally:
+        await ada.close()
+        server.stop()

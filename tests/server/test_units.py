@@ -188,6 +188,9 @@ def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
         "GET /v1/me/live?%74%6F%6B%65%6E=s3cr-et_&after=2": "?%74%6F%6B%65%6E=***&after=2",
         "GET /v1/tables/t?invite%5Fcode=s3cr-et_ HTTP/1.1": "t?invite%5Fcode=*** HTTP/1.1",
         "WebSocket /v1/matches/m/watch?after=3&watch%5fcode=s3cr-et_": "&watch%5fcode=***",
+        # Another case: the server ignores it, but the secret a client put there is one.
+        "GET /v1/tables/t?WATCH_CODE=s3cr-et_ HTTP/1.1": "t?WATCH_CODE=*** HTTP/1.1",
+        "GET /v1/me/live?Token=s3cr-et_ HTTP/1.1": "live?Token=*** HTTP/1.1",
     }
     for line, shown in lines.items():
         assert "s3cr" not in mask(line) and shown in mask(line), mask(line)

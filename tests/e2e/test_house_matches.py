@@ -95,9 +95,10 @@ async def test_two_house_ais_play_to_the_end_one_watched_move_at_a_time(
             errors = [e.message for e in validators[frame["type"]].iter_errors(frame)]
             assert not errors, (frame["type"], errors[:3])
         seen = Recorder()
+        seen.add(body["version"], body["view"])  # the creator's answer is a spectator's view
         for frame in frames:
             seen.add(frame["version"], frame)
-        assert seen.assert_no_leaks(states, seat=None) == len(frames)
+        assert seen.assert_no_leaks(states, seat=None) == len(frames) + 1
 
         # paced: the log's AI decisions are spread out, never a whole hand in one append
         store = await open_store(database_url, migrate=False)
@@ -151,6 +152,40 @@ async def test_a_house_match_finishes_after_a_kill_and_a_restart(
         assert states[max(states)].settlement is not None
     finally:
         await reader.aclose()
+        second.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_another_process_carries_on_a_house_match_when_its_own_dies(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Two processes share the database: one starts the match and plays it, the other
+    fans it out to a spectator; kill the first and the second's sweeper plays the rest."""
+    slow = {**PACED, "GINRUMMY_AI_PACE_MS": "100"}
+    first = ServerProcess(database_url, tmp_path, **slow).start()
+    second = ServerProcess(database_url, tmp_path, **slow).start()
+    host = await Player.create(first.url, "Both")
+    try:
+        created = await host.client.post(
+            "/v1/house-matches", json={"seats": ["ai:medium", "ai:easy"], "rules": SHORT}
+        )
+        assert created.status_code == 201, created.text
+        match_id = created.json()["match_id"]
+        frames: list[dict[str, Any]] = []
+        watching = asyncio.create_task(
+            watch(f"{second.ws_url}/v1/matches/{match_id}/watch", frames)
+        )
+        await asyncio.sleep(1.0)
+        assert not watching.done() and frames  # watched mid-match when its player dies
+        first.kill()
+        await asyncio.wait_for(watching, 60)
+        versions = [f["version"] for f in frames[1:] if f["type"] == "event"]
+        assert versions == list(range(frames[0]["version"] + 1, versions[-1] + 1))
+        states = await complete_log(database_url, match_id)
+        assert versions[-1] == max(states) and states[max(states)].settlement is not None
+    finally:
+        await host.close()
+        first.stop()
         second.stop()
 
 

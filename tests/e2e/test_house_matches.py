@@ -149,7 +149,13 @@ async def test_a_house_match_finishes_after_a_kill_and_a_restart(
         finished = await wait_finished(reader, match_id, limit=60)
         assert finished["version"] > before["version"]
         states = await complete_log(database_url, match_id)
-        assert states[max(states)].settlement is not None
+        settled = states[max(states)].settlement
+        assert settled is not None
+        # one id in both seats: the host's list still names the winning seat
+        listed = await reader.get("/v1/matches", headers={"authorization": f"Bearer {host.token}"})
+        summary = listed.json()["matches"][0]
+        assert (summary["match_id"], summary["watching"]) == (match_id, True)
+        assert (summary["winner"], summary["scores"]) == (settled.winner, list(settled.totals))
     finally:
         await reader.aclose()
         second.stop()

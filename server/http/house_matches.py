@@ -5,13 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request, post
+from litestar.connection import ASGIConnection
 from litestar.datastructures import State
+from litestar.handlers import BaseRouteHandler
 from litestar.params import JSONBody
 
 from server.http.limits import rate_limited
 from server.problems import problem_responses
 from server.schemas import HouseMatchRequest, SpectatorResponse, rules_of, strict_body
 from server.services import services_of
+
+
+async def signed_in(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """A 401 before the body is read: the seats are required, and a request without a
+    token is refused as such, not for its body."""
+    await services_of(connection.app.state).authenticate(connection.headers.get("authorization"))
 
 
 @post(
@@ -22,7 +30,7 @@ from server.services import services_of
     status_code=201,
     security=[{"bearer": []}],
     responses=problem_responses(400, 401, 413, 422, 429),
-    guards=[rate_limited("creates")],
+    guards=[signed_in, rate_limited("creates")],
 )
 async def create_house_match(
     state: State, request: Request[Any, Any, Any], data: JSONBody[HouseMatchRequest]

@@ -35,6 +35,7 @@ class StartMatch(Command, tag="start_match", frozen=True):
     hints: bool = True
     rated: bool = False  # decided by domain.rating_policy.is_rated before the command
     clock: Clock | None = None
+    host: str | None = None  # who started a match it does not play in, to watch it
 
 
 class SeatCommand(Command, frozen=True):

@@ -44,7 +44,8 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     ``rated`` says whether the result moves ratings (``domain.rating_policy.is_rated``
     decided it; a match recorded before ratings is unrated) and ``rated_as`` names the
     rating record each seat plays for (``ai:hard:v1`` for the house, so a later hard has
-    its own).
+    its own). ``host``: the player who started the match without a seat, to watch it
+    (two house AIs); it finds the match in its list.
     """
 
     match_id: str
@@ -60,6 +61,7 @@ class MatchStarted(Event, tag="match_started", frozen=True):
     rated: bool = False
     rated_as: tuple[str, str] | None = None
     clock: Clock | None = None  # None: no move clock (every match before clocks)
+    host: str | None = None  # None: the match's creator plays in it (every match before)
 
 
 class Dealt(Event, tag="dealt", frozen=True):

@@ -120,6 +120,7 @@ def _start(state: MatchState | None, cmd: c.StartMatch) -> list[Event]:
         rated=cmd.rated,
         rated_as=rated_as,
         clock=cmd.clock,
+        host=cmd.host,
     )
     state = evolve(None, started)
     return [started, _dealt(state, 1, first_dealer(state.seed, state.client_seeds))]

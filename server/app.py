@@ -48,6 +48,7 @@ from server.http.chat import (
 from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
+from server.http.house_matches import create_house_match
 from server.http.leaderboard import get_leaderboard
 from server.http.matches import MatchesController
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
@@ -185,6 +186,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             on_append=hub.publish,
             deadlines=Deadlines(store.engine),
             next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
+            ai_pace_ms=settings.ai_pace_ms,
         )
         tables = TableService(store, matches, projections, on_append=hub.publish)
         sweeping = asyncio.create_task(
@@ -227,6 +229,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await matches.close()
             await tailer.stop()
             await store.close()
 
@@ -250,6 +253,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             stream_player_events,
             player_live,
             get_spectator_view,
+            create_house_match,
             get_canned_messages,
             get_chat,
             post_chat,

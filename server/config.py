@@ -166,6 +166,14 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "How often each server process looks for matches whose seat to act has run out of "
         "time (move clocks and the next-hand timeout), and plays the late turns.",
     ),
+    (
+        "ai_pace_ms",
+        "GINRUMMY_AI_PACE_MS",
+        "700",
+        "In a match between two house AIs (`POST /v1/house-matches`), the pause before "
+        "each AI decision, so that spectators can follow; 0 plays such a match to its end "
+        "at once. Matches with a person or a bot keep the AI's immediate replies.",
+    ),
 )
 
 
@@ -195,6 +203,7 @@ class Settings:
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
     clock_sweep_s: float = 0.5
+    ai_pace_ms: int = 700
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

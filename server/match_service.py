@@ -7,6 +7,10 @@ plays every house-AI seat (a player id ``ai:<level>``, in either seat) until a p
 or a bot is to act again. The player's append and the AI's append are separate, so if
 the process dies between them the match is left with the AI to act; every entry point
 lets the AI catch up first, so a match never stalls.
+A match between two house AIs is *paced* instead (``ai_pace_ms``): each AI decision
+is a deadline in the shared table, ``ai_pace_ms`` after the match's last event, which
+this process wakes for and every process's sweeper fires, so spectators can follow it
+and it resumes after a restart on whichever process holds it.
 Appends go through the store's expected version, so several processes (or a stale
 cache) can never write over each other: the loser re-reads and tries again.
 """
@@ -165,8 +169,11 @@ class MatchService:
         on_append: Callable[[str, int], None] | None = None,
         deadlines: Deadlines | None = None,
         next_hand_timeout_ms: int | None = None,
+        ai_pace_ms: int = 0,
     ) -> None:
         self.store = store
+        self.ai_pace_ms = ai_pace_ms
+        self._wakers: dict[str, tuple[int, asyncio.Task[None]]] = {}  # paced matches' next move
         self.ai_time_cap_ms = ai_time_cap_ms
         self.deadlines = deadlines
         self.next_hand_timeout_ms = next_hand_timeout_ms
@@ -277,17 +284,33 @@ class MatchService:
     def is_timed(self, record: MatchRecord) -> bool:
         return record.clock.clock is not None or self.next_hand_ms(record.state) is not None
 
+    def is_paced(self, state: MatchState) -> bool:
+        """Two house AIs and a pace: nobody to wait for, so the server waits between moves."""
+        return self.ai_pace_ms > 0 and all(is_house_ai(player) for player in state.players)
+
+    def paced_due_ms(self, record: MatchRecord) -> int | None:
+        """When a paced match's next AI decision is due: a pace after its last event."""
+        if record.state.settlement is not None or ai_seat_to_act(record.state) is None:
+            return None
+        return at_ms(record.events[-1].recorded_at) + self.ai_pace_ms
+
     async def schedule(self, record: MatchRecord, force: bool = False) -> None:
         """Write the match's next deadline for the sweepers of every process."""
-        if self.deadlines is None or not self.is_timed(record):
+        paced = self.is_paced(record.state)
+        if self.deadlines is None or not (paced or self.is_timed(record)):
             return
         if record.state.settlement is not None:
             await self.deadlines.clear(record.state.match_id)
             self._written.pop(record.state.match_id, None)
             return
         state = record.state
-        due = deadline(state, record.clock, self.next_hand_ms(state), self.untimed(state))
-        due_ms = due.at_ms if due else None
+        if paced:
+            due_ms = self.paced_due_ms(record)
+            if due_ms is not None:
+                self._wake(state.match_id, due_ms)
+        else:
+            due = deadline(state, record.clock, self.next_hand_ms(state), self.untimed(state))
+            due_ms = due.at_ms if due else None
         if (
             not force
             and state.match_id in self._written
@@ -311,6 +334,34 @@ class MatchService:
             fired += await self.time_out(match_id)
         return fired
 
+    def _wake(self, match_id: str, due_ms: int) -> None:
+        """Fire a paced match's next move from this process at ``due_ms``, sooner than a
+        sweep would; the deadline row is there for any process if this one stops."""
+        waiting = self._wakers.get(match_id)
+        if waiting is not None and waiting[0] == due_ms and not waiting[1].done():
+            return
+        if waiting is not None:
+            waiting[1].cancel()
+
+        async def wake() -> None:
+            await asyncio.sleep(max(0, due_ms - now_ms()) / 1000)
+            if self._wakers.get(match_id, (None, None))[1] is asyncio.current_task():
+                del self._wakers[match_id]
+            try:
+                await self.time_out(match_id)
+            except Exception:  # the sweeper fires the row later; a waker must not die loud
+                log.exception("playing the paced AI move of match %s failed", match_id)
+
+        self._wakers[match_id] = (due_ms, asyncio.create_task(wake(), name=f"pace:{match_id}"))
+
+    async def close(self) -> None:
+        """Stop this process's wakers; the deadline rows keep every paced match going."""
+        waiting = [task for _, task in self._wakers.values()]
+        self._wakers.clear()
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
     async def time_out(self, match_id: str) -> bool:
         """Record the timeout of the late seat(s) if it is really due, then the AI's reply.
 
@@ -319,6 +370,8 @@ class MatchService:
         """
         async with self.lock(match_id):
             record = await self.load(match_id)
+            if self.is_paced(record.state):
+                return await self._play_paced_locked(record)
             state = record.state
             command = TimeOut(now_ms(), self.next_hand_ms(state), self.untimed(state))
             try:
@@ -390,6 +443,7 @@ class MatchService:
         hints: bool = True,
         rated: bool = False,
         clock: Clock | None = None,
+        host: str | None = None,
     ) -> str:
         """Start a match between any two players (a person, a bot or ``ai:<level>``);
         with a ``watch_code`` only those who give it may watch; ``rated`` as
@@ -413,6 +467,7 @@ class MatchService:
             hints=hints,
             rated=rated,
             clock=clock,
+            host=host,
         )
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)
@@ -543,38 +598,23 @@ class MatchService:
     async def play_ai(self, match_id: str) -> None:
         """Let the AI catch up if it is its turn (after a crash, or a new match)."""
         record = await self.load(match_id)
-        if ai_seat_to_act(record.state) is None:
+        if ai_seat_to_act(record.state) is None or self.is_paced(record.state):
             return
         async with self.lock(match_id):
             await self._play_ai_locked(await self.load(match_id))
 
     async def _play_ai_locked(self, record: MatchRecord) -> MatchRecord:
         """Play the AI seats' turns from ``record`` until nobody else must act; append them
-        at once. Between hands an AI seat says it is ready as soon as the hand ends."""
+        at once. Between hands an AI seat says it is ready as soon as the hand ends.
+        A paced match (two house AIs) is left to its deadlines: one move at a time."""
         match_id = record.state.match_id
+        if self.is_paced(record.state):
+            return record
         while True:
             state = record.state
             pending: list[Event] = []
             while (seat := ai_seat_to_act(state)) is not None:
-                view = player_view(state, seat, advice=True)  # the house is the engine
-                level = state.players[seat].removeprefix(AI_PREFIX)
-                command, capped = await asyncio.to_thread(
-                    _choose_counting,
-                    level,
-                    view,
-                    ai_seed(state.seed, state.version),
-                    self.ai_time_cap_ms,
-                )
-                if capped:
-                    log.warning(
-                        "AI %s reached its %s ms time cap in match %s at version %s; "
-                        "it decided on less work than usual",
-                        level,
-                        self.ai_time_cap_ms,
-                        match_id,
-                        state.version,
-                    )
-                state, events = apply(state, command)
+                state, events = apply(state, await self._ai_command(state, seat))
                 pending.extend(events)
             if not pending:
                 return record
@@ -591,6 +631,54 @@ class MatchService:
             record = self._remember(record, pending, result, command_id)
             self._on_append(match_id, result.last_version)
             return record
+
+    async def _ai_command(self, state: MatchState, seat: int) -> AnySeatCommand:
+        """The house AI's next decision for ``seat``, thought out in a worker thread."""
+        view = player_view(state, seat, advice=True)  # the house is the engine
+        level = state.players[seat].removeprefix(AI_PREFIX)
+        command, capped = await asyncio.to_thread(
+            _choose_counting,
+            level,
+            view,
+            ai_seed(state.seed, state.version),
+            self.ai_time_cap_ms,
+        )
+        if capped:
+            log.warning(
+                "AI %s reached its %s ms time cap in match %s at version %s; "
+                "it decided on less work than usual",
+                level,
+                self.ai_time_cap_ms,
+                state.match_id,
+                state.version,
+            )
+        return command
+
+    async def _play_paced_locked(self, record: MatchRecord) -> bool:
+        """One AI decision of a paced match, if its pause is over.
+
+        Any process may fire it, from its waker or its sweeper: all decide the same
+        command at the same version, and the store's expected version lets one append.
+        """
+        match_id, state = record.state.match_id, record.state
+        due_ms = self.paced_due_ms(record)
+        if due_ms is None or now_ms() < due_ms:
+            await self.schedule(record, force=True)  # an old hint: put the real one back
+            return False
+        seat = ai_seat_to_act(state)
+        assert seat is not None
+        _, events = apply(state, await self._ai_command(state, seat))
+        command_id = f"{AI_PREFIX}{match_id}:{state.version}"
+        try:
+            result = await self._append(match_id, state.version, events, command_id=command_id)
+        except ConcurrencyConflict:
+            return False  # another process played this move first: theirs stands
+        if result.duplicate:
+            return False
+        record = self._remember(record, events, result, command_id)
+        self._on_append(match_id, result.last_version)
+        await self.schedule(record)
+        return True
 
     async def _append(
         self,

@@ -91,6 +91,13 @@ class NotRatable(ServerError):
     status = 422
 
 
+class NotHouseSeats(ServerError):
+    """A match to watch names a seat that is no house AI (``ai:<level>``) of a known level."""
+
+    rule = "not_house_ai"
+    status = 422
+
+
 class StaleVersion(ServerError):
     """The client acted on an old version of the match; it should refresh and retry."""
 
@@ -133,6 +140,7 @@ _RULES: dict[str, tuple[int, str]] = {
     "match_not_found": (404, "No such match"),
     "player_not_found": (404, "No such player"),
     "not_ratable": (422, "This match cannot be rated"),
+    "not_house_ai": (422, "Both seats of a watched match must be house AIs"),
     "not_found": (404, "No such resource"),
     "method_not_allowed": (405, "Method not allowed"),
     "payload_too_large": (413, "The request body is too large"),

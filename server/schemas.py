@@ -264,6 +264,18 @@ class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True
     clock: ClockSettings | None = None  # none against the house AI unless asked
 
 
+class HouseMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Two house AIs, seat 0 and seat 1 (``ai:<level>`` each, the same level allowed),
+    play each other while you watch; you hold no seat. ``seed`` fixes every deck."""
+
+    seats: tuple[
+        Annotated[str, Meta(min_length=1, max_length=64)],
+        Annotated[str, Meta(min_length=1, max_length=64)],
+    ]
+    rules: PresetName | CustomRules = "arcadia"
+    seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+
+
 class PlayerRef(msgspec.Struct, frozen=True):
     """A player as others see it: the id (stable), the display name (may change), and
     whether it is a person, a bot (a program) or the house AI (``ai:<level>``)."""
@@ -340,7 +352,9 @@ class ReplayResponse(msgspec.Struct, frozen=True):
 
 class MatchSummary(msgspec.Struct, frozen=True):
     """``level`` is the house AI's level, or null when the opponent is a person or a bot.
-    ``practice``: a chosen seed or custom rules; such a match is in no statistics."""
+    ``practice``: a chosen seed or custom rules; such a match is in no statistics.
+    ``watching``: you started it between two house AIs and hold no seat; then
+    ``opponent`` is seat 1's player and ``scores`` are seat 0's and seat 1's."""
 
     match_id: str
     status: Literal["active", "finished"]
@@ -354,6 +368,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     finished_at: str | None
     winner: int | None
     practice: bool
+    watching: bool = False
 
 
 class PlayerList(msgspec.Struct, frozen=True):

@@ -17,6 +17,7 @@ from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
 from infra.presence import Presence
 from infra.projections import Projector, matches_for_player, stats_for_player
+from infra.projections.matches import WATCHER_SEAT
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
@@ -28,7 +29,7 @@ from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
 from server.limits import RateLimits
 from server.match_service import AI_PREFIX, MatchService, is_house_ai
-from server.problems import PlayerNotFound, Unauthorized
+from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
 from server.ratings import provisional, summary
 from server.schemas import (
     Leaderboard,
@@ -187,6 +188,7 @@ class Services:
                     finished_at=row.finished_at.isoformat() if row.finished_at else None,
                     winner=row.winner_seat,
                     practice=row.practice,
+                    watching=row.seat == WATCHER_SEAT,
                 )
                 for row in rows
             ]
@@ -228,6 +230,26 @@ class Services:
             rated=rated,
             clock=clock,
         )
+
+    async def create_house_match(
+        self, host: str, seats: tuple[str, str], rules: Rules, seed: str | None
+    ) -> str:
+        """A match between two house AIs that ``host`` starts to watch, seated in neither.
+
+        It is practice and unrated (the house levels anchor the ratings) and, with a
+        pace set, played one decision at a time so spectators can follow it."""
+        for seat in seats:
+            if not is_house_ai(seat):
+                raise NotHouseSeats(
+                    f"{seat!r} is no house AI: both seats are 'ai:<level>' "
+                    f"(levels: {', '.join(LEVELS)}); a person or a bot plays its own seat"
+                )
+            if seat.removeprefix(AI_PREFIX) not in LEVELS:
+                raise NotHouseSeats(
+                    f"no house AI level {seat.removeprefix(AI_PREFIX)!r}; "
+                    f"levels: {', '.join(LEVELS)}"
+                )
+        return await self.matches.start(seats, rules, seed, hints=False, host=host)
 
     async def rating(self, player_id: str, limit: int) -> PlayerRating:
         """A player's (or a house level's) rating record with its history; 404 if unknown."""

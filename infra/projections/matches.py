@@ -14,6 +14,8 @@ from domain.events import HandScored, HandWashed, MatchSettled, MatchStarted
 from infra.event_store import RecordedEvent
 from infra.schema import matches
 
+WATCHER_SEAT = 2  # the row of a match's host, who watches it from seat 0's side
+
 
 class MatchesProjection:
     name = "matches"
@@ -44,6 +46,26 @@ class MatchesProjection:
                     for seat in (0, 1)
                 ],
             )
+            if event.host is not None:  # listed for its host too, as seen from seat 0
+                await conn.execute(
+                    insert(matches),
+                    {
+                        "match_id": match_id,
+                        "seat": WATCHER_SEAT,
+                        "player_id": event.host,
+                        "opponent": event.players[1],
+                        "rules_name": event.rules.name,
+                        "status": "active",
+                        "score": 0,
+                        "opponent_score": 0,
+                        "hands_played": 0,
+                        "started_at": recorded.recorded_at,
+                        "finished_at": None,
+                        "winner": None,
+                        "last_position": recorded.position,
+                        "practice": int(event.practice),
+                    },
+                )
         elif isinstance(event, HandScored):
             for seat in (0, 1):
                 await self._update(
@@ -54,8 +76,16 @@ class MatchesProjection:
                     opponent_score=event.scores[1 - seat],
                     hands_played=matches.c.hands_played + 1,
                 )
+            await self._update(
+                conn,
+                recorded,
+                WATCHER_SEAT,
+                score=event.scores[0],
+                opponent_score=event.scores[1],
+                hands_played=matches.c.hands_played + 1,
+            )
         elif isinstance(event, HandWashed):
-            for seat in (0, 1):
+            for seat in (0, 1, WATCHER_SEAT):
                 await self._update(conn, recorded, seat, hands_played=matches.c.hands_played + 1)
         elif isinstance(event, MatchSettled):
             query = select(matches.c.player_id).where(
@@ -73,6 +103,16 @@ class MatchesProjection:
                     finished_at=recorded.recorded_at,
                     winner=winner,
                 )
+            await self._update(  # the host's row names the winning seat: both may be one id
+                conn,
+                recorded,
+                WATCHER_SEAT,
+                status="finished",
+                score=event.totals[0],
+                opponent_score=event.totals[1],
+                finished_at=recorded.recorded_at,
+                winner=f"seat:{event.winner}",
+            )
 
     @staticmethod
     async def _update(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.projections.matches import WATCHER_SEAT
 from infra.projections.stats import COUNTERS
 from infra.schema import matches, player_stats
 from infra.sql_event_store import translate_errors
@@ -88,10 +89,8 @@ async def matches_for_player(
             hands_played=row.hands_played,
             started_at=_utc(row.started_at),
             finished_at=_utc(row.finished_at) if row.finished_at is not None else None,
-            winner=row.winner,
-            winner_seat=None
-            if row.winner is None
-            else (row.seat if row.winner == row.player_id else 1 - row.seat),
+            winner=None if row.seat == WATCHER_SEAT else row.winner,
+            winner_seat=_winner_seat(row),
             practice=bool(row.practice),
         )
         for row in rows
@@ -110,3 +109,12 @@ async def stats_for_player(engine: AsyncEngine, player_id: str) -> PlayerStatist
 
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _winner_seat(row: Any) -> int | None:
+    """The winning seat: a host's row (seat 2, watching) names it, a seat's row the winner."""
+    if row.winner is None:
+        return None
+    if row.seat == WATCHER_SEAT:
+        return int(row.winner.removeprefix("seat:"))
+    return int(row.seat if row.winner == row.player_id else 1 - row.seat)

@@ -130,6 +130,11 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
         for at in (1, version // 2, version):
             replay = await player.client.get(f"{path}/replay", params={"at": at})
             check(replay, "/v1/matches/{match_id}/replay")
+    watched = {"seats": ["ai:easy", "ai:hard"], "rules": {"target": 25}}
+    check(await player.client.post("/v1/house-matches", json=watched), "/v1/house-matches")
+    refused = {"seats": ["ai:easy", player.id]}
+    check(await player.client.post("/v1/house-matches", json=refused), "/v1/house-matches")  # 422
+    check(await anonymous.post("/v1/house-matches", json=watched), "/v1/house-matches")  # 401
     check(await player.client.get("/v1/matches"), "/v1/matches")
     check(await player.client.get(f"{me}/stats"), "/v1/players/{player_id}/stats")
     await check_ratings(check, player)

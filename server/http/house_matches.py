@@ -1,0 +1,56 @@
+"""Matches between two house AIs, started by a player to watch them play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, post
+from litestar.connection import ASGIConnection
+from litestar.datastructures import State
+from litestar.handlers import BaseRouteHandler
+from litestar.params import JSONBody
+
+from server.http.limits import rate_limited
+from server.problems import problem_responses
+from server.schemas import HouseMatchRequest, SpectatorResponse, rules_of, strict_body
+from server.services import services_of
+
+
+async def signed_in(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """A 401 before the body is read: the seats are required, and a request without a
+    token is refused as such, not for its body."""
+    await services_of(connection.app.state).authenticate(connection.headers.get("authorization"))
+
+
+@post(
+    "/v1/house-matches",
+    operation_id="createHouseMatch",
+    summary="Start a match between two house AIs, to watch",
+    tags=["matches"],
+    status_code=201,
+    security=[{"bearer": []}],
+    responses=problem_responses(400, 401, 413, 422, 429),
+    guards=[signed_in, rate_limited("creates")],
+)
+async def create_house_match(
+    state: State, request: Request[Any, Any, Any], data: JSONBody[HouseMatchRequest]
+) -> SpectatorResponse:
+    """Two house AIs play a practice match (never rated) that you watch, seated in
+    neither: it is in your list (``watching: true``) and anyone may watch it at
+    ``GET /v1/matches/{id}/spectator`` or ``WS …/watch``. The server plays one AI
+    decision every ``GINRUMMY_AI_PACE_MS`` so a spectator can follow."""
+    services = services_of(state)
+    player = await services.authenticate(request.headers.get("authorization"))
+    data = await strict_body(request, HouseMatchRequest)
+    match_id = await services.create_house_match(
+        player.id, data.seats, rules_of(data.rules), data.seed
+    )
+    record = await services.matches.load(match_id)
+    players = record.state.players
+    return SpectatorResponse(
+        match_id=match_id,
+        version=record.state.version,
+        spectators=await services.spectators.count(match_id),
+        seats=(await services.player_ref(players[0]), await services.player_ref(players[1])),
+        view=services.matches.watcher_view(record, record.state),
+    )

@@ -246,3 +246,27 @@ def test_a_custom_rule_set_says_what_it_changed_in_the_lists(site: str, page: Pa
         f"document.querySelector({json.dumps(row)}).textContent"
         " === 'arkadium, changed: knock ≤ 5 (was knock ≤ 10) (practice)'"  # custom: practice
     )
+
+
+def test_a_watched_house_match_links_to_its_watch_page(site: str, page: Page) -> None:  # noqa: F811
+    # The host of a match between two house AIs holds no seat: its lists send it to watch.
+    player = httpx.post(f"{site}/v1/players", json={"name": "Grace"}).json()
+    created = httpx.post(
+        f"{site}/v1/house-matches",
+        json={"seats": ["ai:easy", "ai:medium"]},
+        headers={"Authorization": f"Bearer {player['token']}"},
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["match_id"]
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/")
+    link = page.wait_for_selector("#resume:not([hidden]) [data-testid=resume-match]")
+    assert link is not None
+    assert link.get_attribute("href") == f"#/watch/{match_id}"
+    assert "watching two house AIs" in link.inner_text()
+    page.click("#nav-history")
+    row = page.wait_for_selector(f"tr[data-match-id='{match_id}']")
+    assert row is not None
+    assert "two house AIs" in row.inner_text()
+    watch = page.wait_for_selector(f"tr[data-match-id='{match_id}'] a.button")
+    assert watch is not None and watch.get_attribute("href") == f"#/watch/{match_id}"

@@ -84,7 +84,7 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/match/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, `against ${displayName(m.opponent, null)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
+            h('li', {}, h('a', { href: `#/${m.watching ? 'watch' : 'match'}/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, m.watching ? 'watching two house AIs (' : `against ${displayName(m.opponent, null)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
               h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)} · match ${m.match_id.slice(0, 6)}`)),
           ),
         ),

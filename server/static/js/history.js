@@ -15,6 +15,7 @@ const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 /** Won or lost, whether the list names the winner by seat (the human is seat 0) or by id. */
 function outcome(m) {
   if (m.status !== 'finished') return 'in progress';
+  if (m.watching) return m.winner === 0 ? 'first seat won' : 'second seat won';
   const me = savedPlayer();
   if (m.winner === 0 || (me && m.winner === me.id)) return 'won';
   if (m.winner === null || m.winner === undefined) return 'over';
@@ -65,14 +66,16 @@ export async function showHistory(root, { onError }) {
               'tr',
               { dataset: { matchId: m.match_id } },
               h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
-              h('td', { dataset: { label: 'Opponent' } }, displayName(m.opponent, null)),
+              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : displayName(m.opponent, null)),
               customRules(h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules), m.practice ? practiceMark() : null), m),
               h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
               h(
                 'td',
                 {},
-                m.status === 'finished'
+                m.watching
+                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch')
+                  : m.status === 'finished'
                   ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay'), ' ', verifyButton(m.match_id)]
                   : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume'),
               ),

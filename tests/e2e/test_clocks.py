@@ -83,6 +83,41 @@ async def test_a_late_turn_is_played_by_the_house_easy_ai(database_url: str, tmp
         server.stop()
 
 
+async def test_a_move_after_the_time_ran_out_is_too_late_even_before_a_sweep(
+    database_url: str, tmp_path: Path
+) -> None:
+    # no sweeper fires during the test: only the late move itself can find the timeout
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_CLOCK_SWEEP_S="600").start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Late")
+    try:
+        table = await open_table(host, clock=ONE_SECOND)
+        joined = await join(guest, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        view = await host.view(match_id)
+        (late,) = view["view"]["to_act"]
+        player = host if late == 0 else guest
+        await asyncio.sleep(1.3)
+        view = await player.view(match_id)
+        assert view["version"] == 2 and view["view"]["clock"]["deadline_ms"] < time.time() * 1000
+        move = {k: v for k, v in view["view"]["legal"][0].items() if k != "seat"}
+        acted = await player.act(match_id, move, view["version"])
+        assert acted.status_code == 409, acted.text  # the stand-in played that turn first
+        events = (await player.events(match_id))["events"]
+        assert events[2]["event"] == {
+            "type": "turn_timed_out",
+            "seat": late,
+            "between_hands": False,
+        }
+        assert types(events).count("turn_timed_out") == 1
+        clock = (await player.view(match_id))["view"]["clock"]
+        assert clock["timeouts_in_a_row"][late] == 1 and clock["running"] == 1 - late
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
 async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
     player = await Player.create(server.url, "Host")
     try:

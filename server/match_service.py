@@ -308,7 +308,14 @@ class MatchService:
             return 0
         fired = 0
         for match_id in await self.deadlines.due(now_ms()):
-            fired += await self.time_out(match_id)
+            try:
+                fired += await self.time_out(match_id)
+            except Exception:
+                # the longest overdue are tried first: one that fails every time must
+                # not hold up every later clock (nor end the sweeper, which would stop them all)
+                log.exception(
+                    "timing out match %s failed; trying again at the next sweep", match_id
+                )
         return fired
 
     async def time_out(self, match_id: str) -> bool:

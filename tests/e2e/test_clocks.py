@@ -44,6 +44,17 @@ async def timeouts_of(player: Player, match_id: str) -> list[dict[str, Any]]:
     return [e["event"] for e in events if e["event"]["type"] == "turn_timed_out"]
 
 
+async def pass_the_turn(host: Player, match_id: str) -> None:
+    """Play the host (seat 0) until the opponent is to act: absence counts only then."""
+    rng = random.Random(3)
+    view = (await host.view(match_id))["view"]
+    while 0 in view["to_act"]:
+        acted = await host.act(match_id, pick(view, rng), view["version"])
+        assert acted.status_code == 200, acted.text
+        view = acted.json()["view"]
+    assert view["to_act"] == [1]
+
+
 async def watch(url: str, match_id: str, seen: Recorder) -> None:
     """A spectator's socket, recorded until the match is over."""
     async with websockets.connect(f"{url}/v1/matches/{match_id}/watch") as ws:
@@ -215,6 +226,7 @@ async def test_absence_past_the_grace_period_lets_the_opponent_claim(
         table = await open_table(host)
         joined = await join(guest, table["table_id"])
         match_id = joined.json()["match"]["match_id"]
+        await pass_the_turn(host, match_id)
         url = f"{server.ws_url}/v1/matches/{match_id}/live"
         async with websockets.connect(url) as ws:  # the guest is here, on its socket
             await ws.send(json.dumps({"type": "auth", "token": guest.token}))
@@ -343,6 +355,7 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
         table = await open_table(host)
         joined = await join(bot, table["table_id"])
         match_id = joined.json()["match"]["match_id"]
+        await pass_the_turn(host, match_id)
         async with bot.client.stream("GET", "/v1/me/stream") as stream:
             lines = stream.aiter_lines()
             assert json.loads(await asyncio.wait_for(anext(lines), 10))["type"]

@@ -228,13 +228,19 @@ def decide_timeout(state: MatchState, clock: ClockState, cmd: TimeOut) -> list[E
 ClaimReason = Literal["timeouts", "absence"]
 
 
-def claim_reason(clock: ClockState, cmd: Claim) -> ClaimReason | None:
-    """Why ``cmd.seat`` may claim the match now, or None if it may not."""
+def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReason | None:
+    """Why ``cmd.seat`` may claim the match now, or None if it may not.
+
+    Absence counts only while the absent seat is to act, from when it became its turn at
+    the earliest: a player waiting for the claimant's move keeps nobody waiting (and one
+    who plays over plain HTTP is never "connected"), so a claimant cannot stall on its own
+    turn and then claim."""
     absent = 1 - cmd.seat
     if clock.in_a_row[absent] >= TIMEOUTS_TO_CLAIM:
         return "timeouts"
-    if cmd.away_since_ms is not None:
-        away_since = max(cmd.away_since_ms, clock.last_acted_ms[absent])
+    if cmd.away_since_ms is not None and absent in state.to_act():
+        waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
+        away_since = max(cmd.away_since_ms, clock.last_acted_ms[absent], waiting_since or 0)
         if cmd.now_ms - away_since >= cmd.grace_ms:
             return "absence"
     return None
@@ -246,12 +252,12 @@ def decide_claim(state: MatchState, clock: ClockState, cmd: Claim) -> list[Event
         raise errors.MatchOver("the match is over")
     if cmd.seat not in (0, 1):
         raise errors.IllegalCommand(f"seat must be 0 or 1, got {cmd.seat!r}")
-    reason = claim_reason(clock, cmd)
+    reason = claim_reason(state, clock, cmd)
     if reason is None:
         absent = 1 - cmd.seat
         raise errors.ClaimTooEarly(
             f"seat {absent} has timed out {clock.in_a_row[absent]} turn(s) in a row "
-            f"(a claim needs {TIMEOUTS_TO_CLAIM}) and has not been away for the grace "
-            f"period of {cmd.grace_ms // 1000} s"
+            f"(a claim needs {TIMEOUTS_TO_CLAIM}) and has not been away, while it is to act, "
+            f"for the grace period of {cmd.grace_ms / 1000:g} s"
         )
     return [MatchClaimed(seat=cmd.seat, reason=reason), *decide(state, Resign(1 - cmd.seat))]

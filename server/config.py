@@ -6,6 +6,7 @@ documentation in ``docs/configuration.md``, so the two cannot drift apart.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -177,6 +178,11 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+# The clock's times: 0 or less would sweep in a busy loop, deal the next hand before anyone
+# could read the last one, or let a claim in the moment a socket drops.
+POSITIVE_SECONDS = frozenset({"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s"})
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = ""
@@ -223,6 +229,11 @@ class Settings:
                     values[name] = raw
             except ValueError as exc:
                 raise SystemExit(f"{var}={raw!r} is not a valid {kind}") from exc
+            value = values[name]
+            if name in POSITIVE_SECONDS and not (
+                isinstance(value, float) and math.isfinite(value) and value > 0
+            ):
+                raise SystemExit(f"{var}={raw!r} must be a positive number of seconds")
         return cls(**values)  # type: ignore[arg-type]
 
 

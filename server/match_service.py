@@ -331,7 +331,14 @@ class MatchService:
             return 0
         fired = 0
         for match_id in await self.deadlines.due(now_ms()):
-            fired += await self.time_out(match_id)
+            try:
+                fired += await self.time_out(match_id)
+            except Exception:
+                # the longest overdue are tried first: one that fails every time must
+                # not hold up every later clock (nor end the sweeper, which would stop them all)
+                log.exception(
+                    "timing out match %s failed; trying again at the next sweep", match_id
+                )
         return fired
 
     def _wake(self, match_id: str, due_ms: int) -> None:
@@ -372,26 +379,34 @@ class MatchService:
             record = await self.load(match_id)
             if self.is_paced(record.state):
                 return await self._play_paced_locked(record)
-            state = record.state
-            command = TimeOut(now_ms(), self.next_hand_ms(state), self.untimed(state))
             try:
-                events = decide_timeout(record.state, record.clock, command)
-            except (ClockNotDue, DomainError):
-                await self.schedule(record, force=True)  # an old hint: put the real one back
-                return False
-            command_id = f"timeout:{match_id}:{record.state.version}"
-            try:
-                result = await self._append(match_id, record.state.version, events, command_id)
+                fired = await self._time_out_locked(record)
             except ConcurrencyConflict:
                 return False  # someone moved (or timed it out) first: theirs stands
-            if result.duplicate:
+            if fired is None:
+                await self.schedule(record, force=True)  # an old hint: put the real one back
                 return False
-            record = self._remember(record, events, result, command_id)
-            self._on_append(match_id, result.last_version)
-            log.info("seat(s) %s timed out in match %s", events[0], match_id)
-            record = await self._play_ai_locked(record)
-            await self.schedule(record)
-            return True
+            return fired is not record
+
+    async def _time_out_locked(self, record: MatchRecord) -> MatchRecord | None:
+        """The match after the late seat(s)' timeout and the AI's reply; None if nobody's
+        time has run out; ``record`` unchanged if another process recorded it first."""
+        match_id, state = record.state.match_id, record.state
+        command = TimeOut(now_ms(), self.next_hand_ms(state), self.untimed(state))
+        try:
+            events = decide_timeout(state, record.clock, command)
+        except (ClockNotDue, DomainError):
+            return None
+        command_id = f"timeout:{match_id}:{state.version}"
+        result = await self._append(match_id, state.version, events, command_id)
+        if result.duplicate:
+            return record
+        record = self._remember(record, events, result, command_id)
+        self._on_append(match_id, result.last_version)
+        log.info("seat(s) %s timed out in match %s", events[0], match_id)
+        record = await self._play_ai_locked(record)
+        await self.schedule(record)
+        return record
 
     async def claim(self, match_id: str, player_id: str, away_since_ms: Callable[[str], Awaitable[int | None]], grace_ms: int) -> MatchResponse:  # fmt: skip
         """Claim the match from an opponent who timed out three turns in a row or has been
@@ -409,7 +424,7 @@ class MatchService:
                 away_since_ms=await away_since_ms(opponent),
             )
             events = decide_claim(record.state, record.clock, command)
-            command_id = f"claim:{match_id}:{record.state.version}"
+            command_id = f"claim:{match_id}:{record.state.version}:{seat}"
             try:
                 result = await self._append(match_id, record.state.version, events, command_id)
             except ConcurrencyConflict as exc:
@@ -540,6 +555,10 @@ class MatchService:
             ):
                 raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
             return self._answer(record, seat, earlier.version)
+        if self.is_timed(record):
+            # A move after the seat's time ran out is too late, even if no sweeper has
+            # fired yet: the timeout comes first, and the move is then stale.
+            record = await self._time_out_locked(record) or record
         state = record.state
         command = command_for(seat)
         if (

@@ -184,6 +184,24 @@ def test_absence_past_the_grace_period_allows_a_claim() -> None:
     assert events[1] == Resigned(seat=1)
 
 
+def test_absence_counts_only_while_the_absent_seat_is_to_act() -> None:
+    log = Log(None)
+    assert log.state is not None and log.clock is not None
+    grace, mover = 30_000, log.seat_to_act()
+    # the opponent has been away for ages, but waits for the claimant's own move: the
+    # claimant cannot stall on its turn and then claim
+    stalling = Claim(seat=mover, now_ms=T0 + 10 * grace, grace_ms=grace, away_since_ms=0)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, stalling)
+    while log.seat_to_act() == mover:
+        log.first_legal(T0 + 10 * grace)  # now the away seat is to act: its grace starts
+    early = Claim(seat=mover, now_ms=T0 + 11 * grace - 1, grace_ms=grace, away_since_ms=0)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, early)
+    late = Claim(seat=mover, now_ms=T0 + 11 * grace, grace_ms=grace, away_since_ms=0)
+    assert decide_claim(log.state, log.clock, late)[0] == MatchClaimed(seat=mover, reason="absence")
+
+
 def test_a_move_counts_as_presence() -> None:
     log = Log(None)
     assert log.state is not None

@@ -44,6 +44,17 @@ async def timeouts_of(player: Player, match_id: str) -> list[dict[str, Any]]:
     return [e["event"] for e in events if e["event"]["type"] == "turn_timed_out"]
 
 
+async def pass_the_turn(host: Player, match_id: str) -> None:
+    """Play the host (seat 0) until the opponent is to act: absence counts only then."""
+    rng = random.Random(3)
+    view = (await host.view(match_id))["view"]
+    while 0 in view["to_act"]:
+        acted = await host.act(match_id, pick(view, rng), view["version"])
+        assert acted.status_code == 200, acted.text
+        view = acted.json()["view"]
+    assert view["to_act"] == [1]
+
+
 async def watch(url: str, match_id: str, seen: Recorder) -> None:
     """A spectator's socket, recorded until the match is over."""
     async with websockets.connect(f"{url}/v1/matches/{match_id}/watch") as ws:
@@ -80,6 +91,41 @@ async def test_a_late_turn_is_played_by_the_house_easy_ai(database_url: str, tmp
         assert view["view"]["settlement"] is None
     finally:
         await player.close()
+        server.stop()
+
+
+async def test_a_move_after_the_time_ran_out_is_too_late_even_before_a_sweep(
+    database_url: str, tmp_path: Path
+) -> None:
+    # no sweeper fires during the test: only the late move itself can find the timeout
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_CLOCK_SWEEP_S="600").start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Late")
+    try:
+        table = await open_table(host, clock=ONE_SECOND)
+        joined = await join(guest, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        view = await host.view(match_id)
+        (late,) = view["view"]["to_act"]
+        player = host if late == 0 else guest
+        await asyncio.sleep(1.3)
+        view = await player.view(match_id)
+        assert view["version"] == 2 and view["view"]["clock"]["deadline_ms"] < time.time() * 1000
+        move = {k: v for k, v in view["view"]["legal"][0].items() if k != "seat"}
+        acted = await player.act(match_id, move, view["version"])
+        assert acted.status_code == 409, acted.text  # the stand-in played that turn first
+        events = (await player.events(match_id))["events"]
+        assert events[2]["event"] == {
+            "type": "turn_timed_out",
+            "seat": late,
+            "between_hands": False,
+        }
+        assert types(events).count("turn_timed_out") == 1
+        clock = (await player.view(match_id))["view"]["clock"]
+        assert clock["timeouts_in_a_row"][late] == 1 and clock["running"] == 1 - late
+    finally:
+        await host.close()
+        await guest.close()
         server.stop()
 
 
@@ -180,6 +226,7 @@ async def test_absence_past_the_grace_period_lets_the_opponent_claim(
         table = await open_table(host)
         joined = await join(guest, table["table_id"])
         match_id = joined.json()["match"]["match_id"]
+        await pass_the_turn(host, match_id)
         url = f"{server.ws_url}/v1/matches/{match_id}/live"
         async with websockets.connect(url) as ws:  # the guest is here, on its socket
             await ws.send(json.dumps({"type": "auth", "token": guest.token}))
@@ -308,6 +355,7 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
         table = await open_table(host)
         joined = await join(bot, table["table_id"])
         match_id = joined.json()["match"]["match_id"]
+        await pass_the_turn(host, match_id)
         async with bot.client.stream("GET", "/v1/me/stream") as stream:
             lines = stream.aiter_lines()
             assert json.loads(await asyncio.wait_for(anext(lines), 10))["type"]

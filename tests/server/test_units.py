@@ -36,6 +36,18 @@ def test_settings_come_from_the_documented_variables() -> None:
         Settings.from_env({"GINRUMMY_PORT": "eighty"})
 
 
+@pytest.mark.parametrize("raw", ["0", "-1", "nan", "inf"])
+@pytest.mark.parametrize(
+    "variable",
+    ["GINRUMMY_CLOCK_SWEEP_S", "GINRUMMY_NEXT_HAND_TIMEOUT_S", "GINRUMMY_ABSENCE_GRACE_S"],
+)
+def test_a_clock_setting_is_a_positive_number_of_seconds(variable: str, raw: str) -> None:
+    # 0 or less would sweep in a busy loop, deal the next hand at once, or let a
+    # claim in the moment a socket drops; nan and inf crash the server later
+    with pytest.raises(SystemExit, match=variable):
+        Settings.from_env({variable: raw})
+
+
 @pytest.mark.parametrize(
     "error",
     [
@@ -145,7 +157,10 @@ def test_the_configuration_page_and_the_readme_show_the_current_table() -> None:
 
     root = Path(__file__).resolve().parents[2]
     for page in (root / "docs" / "configuration.md", root / "README.md"):
-        assert settings_markdown() in page.read_text(), page.name
+        text = page.read_text()
+        assert settings_markdown() in text, page.name
+        for _, variable, *_ in SETTINGS_TABLE:  # once: no stray rows from a merge beside it
+            assert text.count(f"| `{variable}` |") == 1, (page.name, variable)
 
 
 def test_the_websocket_protocol_document_names_every_frame_type() -> None:

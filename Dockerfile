@@ -20,7 +20,8 @@ RUN pip install -e . \
 USER ginrummy
 
 EXPOSE 8000
+# The check asks the port the server really listens on, should GINRUMMY_PORT change it.
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz')"
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/readyz' % os.environ['GINRUMMY_PORT'])"
 # Without GINRUMMY_DATABASE_URL it runs on the embedded SQLite file in /app/data.
 CMD ["ginrummy", "serve"]

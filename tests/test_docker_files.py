@@ -1,0 +1,74 @@
+"""The Dockerfile and the compose file name only files, ports and settings that exist.
+
+No Docker engine runs on the development machine or in CI, so the image is not built
+here; these checks catch what would break a build or a container on a machine that has
+one: a COPY of a missing path, a setting the server does not read, a port that does not
+match the one the server listens on, a health check that asks another port.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+from server.config import SETTINGS_TABLE
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SETTINGS = {variable for _, variable, _, _ in SETTINGS_TABLE}
+
+
+def _instructions(name: str) -> list[str]:
+    """The arguments of every ``name`` instruction, continuation lines joined."""
+    joined = DOCKERFILE.replace("\\\n", " ")
+    return [m.group(1).strip() for m in re.finditer(rf"^{name}\s+(.*)$", joined, re.MULTILINE)]
+
+
+def _env() -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for line in _instructions("ENV"):
+        pairs.update(re.findall(r"(\w+)=(\S+)", line))
+    return pairs
+
+
+def test_every_copied_path_exists_and_is_not_ignored() -> None:
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    for line in _instructions("COPY"):
+        *sources, _ = line.split()
+        for source in sources:
+            assert (ROOT / source).exists(), f"COPY {source}: no such path"
+            assert source not in ignored, f"COPY {source}: .dockerignore leaves it out"
+
+
+def test_the_image_holds_every_package_the_server_imports() -> None:
+    copied = {line.split()[0] for line in _instructions("COPY")}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    for package in {p.removesuffix("*").removesuffix(".") for p in packages}:
+        assert package in copied, f"the image lacks {package}/"
+    (command,) = _instructions("CMD")
+    assert command.startswith('["ginrummy"') and "ginrummy" in project["project"]["scripts"]
+
+
+def test_every_setting_named_is_one_the_server_reads() -> None:
+    named = set(_env()) | set(COMPOSE["services"]["server"]["environment"])
+    for variable in {v for v in named if v.startswith("GINRUMMY_")}:
+        assert variable in SETTINGS, f"{variable} is not a setting (server/config.py)"
+
+
+def test_ports_agree_and_the_health_check_asks_the_servers_own() -> None:
+    port = _env()["GINRUMMY_PORT"]
+    assert _instructions("EXPOSE") == [port]
+    (health,) = _instructions("HEALTHCHECK")
+    assert "GINRUMMY_PORT" in health and f":{port}/" not in health, health
+    assert "/readyz" in health
+    server = COMPOSE["services"]["server"]
+    container_port = server["environment"]["GINRUMMY_PORT"]
+    assert [p.rsplit(":", 1)[1] for p in server["ports"]] == [container_port]
+    url = server["environment"]["GINRUMMY_DATABASE_URL"]
+    db = COMPOSE["services"]["db"]["environment"]
+    assert f"{db['POSTGRES_USER']}:{db['POSTGRES_PASSWORD']}@db:5432/{db['POSTGRES_DB']}" in url

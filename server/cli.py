@@ -168,7 +168,7 @@ async def _verify(match_id: str | None, path: str | None, commitment: str | None
         events = _saved_events(path)
     else:
         assert match_id is not None
-        loaded = await _read_match("verify", match_id)
+        loaded = await _read_match("verify", match_id, "its seeds are revealed once it is settled")
         if isinstance(loaded, int):
             return loaded
         events = loaded
@@ -185,10 +185,15 @@ async def _verify(match_id: str | None, path: str | None, commitment: str | None
     return 0
 
 
-async def _read_match(command: str, match_id: str) -> list[Any] | int:
+async def _read_match(command: str, match_id: str, unfinished: str) -> list[Any] | int:
     """A finished match's events from the server's database, read only; or the exit
     code after saying plainly why not (no database, schema behind, no such match,
-    still being played: its log would show both hands and the stock)."""
+    still being played: ``unfinished`` says why that matters to ``command``).
+
+    It reads only: no migration (an older server may still use a database behind this
+    code's schema, and a newer one's is refused as ``serve`` refuses it), and no
+    ``data/`` directory made for a SQLite file that is not there (run from another
+    directory, that is the likely mistake)."""
     from domain.match import fold
     from infra.database import describe, resolve_url, sqlite_file
     from infra.migrate import schema_revisions
@@ -229,8 +234,7 @@ async def _read_match(command: str, match_id: str) -> list[Any] | int:
     if fold(events).settlement is None:
         sys.stderr.write(
             f"ginrummy {command}: match_not_finished: match {match_id!r} ({where}) is still"
-            f" being played ({len(events)} events so far); its seeds are revealed once it is"
-            " settled\n"
+            f" being played ({len(events)} events so far); {unfinished}\n"
         )
         return 1
     return events
@@ -239,57 +243,24 @@ async def _read_match(command: str, match_id: str) -> list[Any] | int:
 async def _replay(match_id: str, at: int | None) -> int:
     """Print a finished match; refuse, naming the database read, anything else.
 
-    It reads only: no migration (an older server may still use a database behind this
-    code's schema, and a newer one's is refused as ``serve`` refuses it), and no
-    ``data/`` directory made for a SQLite file that is not there (run from another
-    directory, that is the likely mistake). An
-    active match is refused because the text shows both hands and the stock, which
+    An active match is refused because the text shows both hands and the stock, which
     stay secret until the match is over (the server's replay endpoint refuses too).
     """
     from domain.match import fold
-    from infra.database import describe, resolve_url, sqlite_file
-    from infra.migrate import schema_revisions
-    from infra.replay import load_match, player_names, render
-    from infra.sql_event_store import translate_errors
+    from infra.database import resolve_url
+    from infra.replay import player_names, render
     from infra.store import open_store
 
-    url = resolve_url(create_dirs=False)
-    where = describe(url)
-    file = sqlite_file(url)
-    if file is not None and not file.exists():
-        sys.stderr.write(
-            f"ginrummy replay: no_database: there is no SQLite file {file}; run this where"
-            " the server runs (beside its data/ directory) or set GINRUMMY_DATABASE_URL\n"
-        )
-        return 1
-    with translate_errors():
-        revision, head = await schema_revisions(url)
-    if revision != head:
-        sys.stderr.write(
-            f"ginrummy replay: schema_behind: {where} is at schema revision {revision or 'none'},"
-            f" this version reads {head}: start this version's server once (it migrates the"
-            " database), then replay\n"
-        )
-        return 1
-    store = await open_store(url, migrate=False)
+    events = await _read_match(
+        "replay",
+        match_id,
+        "replay prints finished matches only, because it shows both hands and the stock",
+    )
+    if isinstance(events, int):
+        return events
+    store = await open_store(resolve_url(create_dirs=False), migrate=False)
     try:
-        try:
-            recorded = await load_match(store, match_id)
-        except StreamNotFound:
-            sys.stderr.write(
-                f"ginrummy replay: stream_not_found: no match {match_id!r} in {where}\n"
-            )
-            return 1
-        events = [r.match_event for r in recorded]
-        final = fold(events)
-        if final.settlement is None:
-            sys.stderr.write(
-                f"ginrummy replay: match_not_finished: match {match_id!r} ({where}) is still"
-                f" being played ({len(events)} events so far); replay prints finished matches"
-                " only, because it shows both hands and the stock\n"
-            )
-            return 1
-        names = await player_names(store, final.players)
+        names = await player_names(store, fold(events).players)
     finally:
         await store.close()
     rendered = render(events, at, names)

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from litestar import Request
+from litestar.params import QueryParameter
 from msgspec import UNSET, Meta, UnsetType
 
 from domain.commands import AnySeatCommand
@@ -234,6 +235,16 @@ ClientSeedText = Annotated[
         max_length=64,
         pattern=CLIENT_SEED_PATTERN,
         description="Your part of the deal: 1-64 letters, digits or ._~- (random if omitted)",
+    ),
+]
+# The same, where the route has no body (accepting a challenge, a rematch).
+ClientSeedQuery = Annotated[
+    str | None,
+    QueryParameter(
+        min_length=1,
+        max_length=64,
+        pattern=CLIENT_SEED_PATTERN,
+        description="Your part of the deal (docs/fair-deal.md); random if omitted",
     ),
 ]
 Hints = Annotated[

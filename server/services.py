@@ -28,7 +28,7 @@ from server.config import Settings
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
 from server.limits import RateLimits
-from server.match_service import AI_PREFIX, MatchService, is_house_ai
+from server.match_service import AI_PREFIX, MatchRecord, MatchService, is_house_ai
 from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
 from server.ratings import provisional, summary
 from server.schemas import (
@@ -43,6 +43,7 @@ from server.schemas import (
     PlayerRef,
     PlayerStats,
     RatingChange,
+    SpectatorResponse,
 )
 from server.tables import TableService
 from server.token_watch import TokenWatch, now_ms
@@ -130,6 +131,17 @@ class Services:
     async def player_ref(self, player_id: str) -> PlayerRef:
         """Who holds a seat, as others are shown it: the house AI is ``ai:<level>``."""
         return (await self.player_refs([player_id]))[0]
+
+    async def spectator_response(self, record: MatchRecord) -> SpectatorResponse:
+        """A match as anyone watching may see it, with its seats and its spectators."""
+        players = record.state.players
+        return SpectatorResponse(
+            match_id=record.state.match_id,
+            version=record.state.version,
+            spectators=await self.spectators.count(record.state.match_id),
+            seats=(await self.player_ref(players[0]), await self.player_ref(players[1])),
+            view=self.matches.watcher_view(record, record.state),
+        )
 
     async def player_refs(self, player_ids: Sequence[str]) -> list[PlayerRef]:
         """Several seats at once, each with its rating (one read of the ratings)."""

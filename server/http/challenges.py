@@ -6,15 +6,14 @@ has the same seat race, expiry and log; ``to: null`` is an open seek, a public t
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from litestar import Controller, Request, get, post
 from litestar.datastructures import State
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody
 
 from domain.ai import LEVELS
 from domain.errors import OwnTable
-from domain.seeds import CLIENT_SEED_PATTERN
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
@@ -24,6 +23,7 @@ from server.ratings import rated_for
 from server.schemas import (
     ChallengeList,
     ChallengeRequest,
+    ClientSeedQuery,
     JoinedTable,
     TableView,
     clock_of,
@@ -114,15 +114,7 @@ class ChallengesController(Controller):
         state: State,
         request: AnyRequest,
         challenge_id: ChallengeId,
-        client_seed: Annotated[
-            str | None,
-            QueryParameter(
-                min_length=1,
-                max_length=64,
-                pattern=CLIENT_SEED_PATTERN,
-                description="Your part of the deal (docs/fair-deal.md); random if omitted",
-            ),
-        ] = None,
+        client_seed: ClientSeedQuery = None,
     ) -> JoinedTable:
         """Accept a challenge addressed to you (or an open seek): the match starts at once.
         ``client_seed`` is your part of its fair deal."""

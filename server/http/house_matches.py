@@ -46,11 +46,4 @@ async def create_house_match(
         player.id, data.seats, rules_of(data.rules), data.seed
     )
     record = await services.matches.load(match_id)
-    players = record.state.players
-    return SpectatorResponse(
-        match_id=match_id,
-        version=record.state.version,
-        spectators=await services.spectators.count(match_id),
-        seats=(await services.player_ref(players[0]), await services.player_ref(players[1])),
-        view=services.matches.watcher_view(record, record.state),
-    )
+    return await services.spectator_response(record)

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from litestar import Request, get, post
 from litestar.datastructures import State
-from litestar.params import FromPath, QueryParameter
+from litestar.params import FromPath
 
-from domain.seeds import CLIENT_SEED_PATTERN
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import table_view
 from server.match_service import seat_of
 from server.problems import ServerError, problem_responses
-from server.schemas import TableView
+from server.schemas import ClientSeedQuery, TableView
 from server.services import services_of
 
 
@@ -39,15 +38,7 @@ async def offer_rematch(
     state: State,
     request: Request[Any, Any, Any],
     match_id: FromPath[str],
-    client_seed: Annotated[
-        str | None,
-        QueryParameter(
-            min_length=1,
-            max_length=64,
-            pattern=CLIENT_SEED_PATTERN,
-            description="Your part of the rematch's deal (docs/fair-deal.md); random if omitted",
-        ),
-    ] = None,
+    client_seed: ClientSeedQuery = None,
 ) -> TableView:
     """Offer the opponent a new match under the same rules; if the opponent offered
     first, this accepts it and the new match starts (`match_id` in the answer). The

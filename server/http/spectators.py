@@ -36,11 +36,4 @@ async def get_spectator_view(
     await services.matches.play_ai(match_id)
     record = await services.matches.load(match_id)
     require_watchable(record.state, watch_code)
-    players = record.state.players
-    return SpectatorResponse(
-        match_id=match_id,
-        version=record.state.version,
-        spectators=await services.spectators.count(match_id),
-        seats=(await services.player_ref(players[0]), await services.player_ref(players[1])),
-        view=services.matches.watcher_view(record, record.state),
-    )
+    return await services.spectator_response(record)

@@ -42,6 +42,8 @@ def test_how_to_play_is_on_every_screen(site: str, page: Page) -> None:  # noqa:
         "history": "#/history",
         "leaderboard": "#/leaderboard",
         "rules": "#/rules",
+        "watch": f"#/watch/{match_id}",
+        "replay": f"#/replay/{match_id}",
         "table": f"#/match/{match_id}",
     }
     for screen, route in screens.items():
@@ -49,6 +51,8 @@ def test_how_to_play_is_on_every_screen(site: str, page: Page) -> None:  # noqa:
         page.wait_for_selector(f"body[data-screen={screen}]")
         link = page.locator("[data-testid=how-to-play]")
         assert link.is_visible(), screen
+        if screen != "table":
+            assert link.get_attribute("href") == "#/rules", screen
     # From a match, the link opens that match's rules.
     assert page.get_attribute("[data-testid=how-to-play]", "href") == f"#/rules/{match_id}"
     page.click("[data-testid=how-to-play]")
@@ -137,6 +141,8 @@ def test_the_first_match_tour_shows_once_and_stays_dismissed(site: str, page: Pa
     page.click("[data-testid=tour-close]")
     assert tour.count() == 0
     assert page.locator(".tour-target").count() == 0
+    prefs = page.evaluate("JSON.parse(localStorage.getItem('ginrummy.prefs'))")
+    assert prefs["tourSeen"] is True  # remembered in this browser, not only in this tab
     page.reload()
     page.wait_for_selector("#hand [data-card]")
     settle(page)

@@ -36,8 +36,8 @@ async function route() {
   renderWho();
   if (name !== 'lobby') closeLobby();
   if (name !== 'watch') closeWatch();
-  // "How to play" from a match opens that match's rules.
-  $('#nav-rules').href = (name === 'match' || name === 'watch') && id ? `#/rules/${id}` : '#/rules';
+  // "How to play" from the table opens that match's rules.
+  $('#nav-rules').href = name === 'match' && id ? `#/rules/${id}` : '#/rules';
   if (name === 'match' && id) return openMatch(decodeURIComponent(id)).then(maybeTour);
   closeMatch();
   if (name === 'rules') {

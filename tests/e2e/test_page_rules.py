@@ -89,6 +89,19 @@ def test_the_rules_screen_explains_the_game_and_the_presets(site: str, page: Pag
     assert httpx.get(f"{site}{href}").status_code == 200
     # No match asked for: no match rules table.
     assert page.locator("[data-testid=match-rules]").count() == 0
+    # The examples are the rule book's, whose numbers the engine checks
+    # (tests/domain/test_rules_doc.py).
+    book = RULE_BOOK.read_text(encoding="utf-8")
+    assert "the knocker scores 33" in book and "the defender scores 32" in book
+    assert "totals:       Ada 329, Bo 137" in book
+    shown = [examples.nth(i).inner_text() for i in range(3)]
+    assert "= 33" in shown[0] and "= 32" in shown[1] and "Ada 329, Bo 137" in shown[2]
+    # The browser shows the rule book itself (it is not a download).
+    with page.context.expect_page() as opened:
+        page.click("[data-testid=rule-book]")
+    book_tab = opened.value
+    book_tab.wait_for_load_state()
+    assert book_tab.inner_text("body").startswith("# The rules of Gin Rummy")
 
 
 def test_a_matchs_rules_mark_what_differs_from_its_preset(site: str, page: Page) -> None:  # noqa: F811

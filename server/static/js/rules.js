@@ -45,6 +45,7 @@ function presets() {
       h('dt', { dataset: { preset: name } }, name),
       h('dd', {}, PRESET_WORDS[name], ' ', h('span', { class: 'hint' }, PRESET_ABOUT[name])),
     ])),
+    p('Any preset can be changed when you deal ("Change the rules"): the target, the knock limit, the bonuses, or ', h('b', {}, 'Oklahoma'), ', where each hand\'s up-card sets the knock limit (an ace: gin only).'),
   );
 }
 

@@ -8,13 +8,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GINRUMMY_PORT=8000
 
 WORKDIR /app
-# The code, the migrations (applied at start-up) and the web page. The install is
+# The code, the migrations (applied at start-up), the web page and its rule book. The install is
 # editable because the migrations are found beside the code (infra/migrate.py).
 COPY pyproject.toml alembic.ini ./
 COPY migrations ./migrations
 COPY domain ./domain
 COPY infra ./infra
 COPY server ./server
+COPY docs/rules.md ./docs/rules.md
 RUN pip install -e . \
     && useradd --create-home ginrummy && mkdir -p data && chown ginrummy data
 USER ginrummy

@@ -1,5 +1,5 @@
 // The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
-// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard), the start form, and the wiring of events.
+// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard, #/rules[/MATCH]), the start form, and the wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, newClientSeed, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
@@ -12,6 +12,8 @@ import { problemText, show, toast } from './ui.js';
 import { displayName } from './words.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
+import { showRules } from './rules.js';
+import { expectTour, maybeTour } from './tour.js';
 
 function renderWho() {
   const player = savedPlayer();
@@ -34,8 +36,14 @@ async function route() {
   renderWho();
   if (name !== 'lobby') closeLobby();
   if (name !== 'watch') closeWatch();
-  if (name === 'match' && id) return openMatch(decodeURIComponent(id));
+  // "How to play" from the table opens that match's rules.
+  $('#nav-rules').href = name === 'match' && id ? `#/rules/${id}` : '#/rules';
+  if (name === 'match' && id) return openMatch(decodeURIComponent(id)).then(maybeTour);
   closeMatch();
+  if (name === 'rules') {
+    show('rules');
+    return showRules($('#rules'), id ? decodeURIComponent(id) : null, { onError: (e) => toast(problemText(e)) });
+  }
   if (name === 'lobby') {
     show('lobby');
     return showLobby($('#lobby'));
@@ -156,6 +164,7 @@ async function startMatch(event) {
       started = await api.createMatch($('#level').value, chosenRules(), dealChoice());
     }
     expectMatch(started);
+    expectTour();
     location.hash = `#/match/${encodeURIComponent(started.match_id)}`;
   } catch (err) {
     toast(problemText(err));

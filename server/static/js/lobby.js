@@ -5,6 +5,7 @@
 import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { problemText, toast } from './ui.js';
+import { expectTour } from './tour.js';
 
 const lobby = { stream: null, list: null, tables: new Map(), poll: null, waiting: null, root: null, known: null };
 
@@ -84,6 +85,7 @@ async function follow(player) {
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
     if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && document.body.dataset.screen === 'lobby') {
+      expectTour(); // a person's first match may be against a person
       location.hash = `#/match/${encodeURIComponent(frame.match_id)}`;
     } else if (frame.type === 'challenge' || frame.type === 'challenge_closed') {
       refresh();
@@ -224,6 +226,7 @@ export async function join(tableId, code) {
   try {
     await ensurePlayer();
     const joined = await api.joinTable(tableId, code);
+    expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
   } catch (err) {
     toast(problemText(err));
@@ -233,6 +236,7 @@ export async function join(tableId, code) {
 async function accept(tableId) {
   try {
     const joined = await api.acceptChallenge(tableId);
+    expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
   } catch (err) {
     toast(problemText(err));

@@ -1,8 +1,9 @@
 // The player's choices for the page, kept in this browser's localStorage: how the hand is
-// sorted, whether the engine's hints show, the four-colour deck, the last opponent and rules.
+// sorted, whether the engine's hints show, the four-colour deck, the last opponent and rules,
+// and whether the first-match tour was dismissed.
 const KEY = 'ginrummy.prefs';
 
-const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia' };
+const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia', tourSeen: false };
 const CHOICES = { sort: ['melds', 'rank', 'suit'], level: ['easy', 'medium', 'hard', 'baseline'], preset: ['arcadia', 'arkadium', 'classic'] };
 
 function read() {

@@ -1,0 +1,18 @@
+"""The project's rule book (docs/rules.md), served as it is written, so the page's
+"full rule book" link works wherever the server runs, with no connection beyond it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litestar import Response, get
+
+RULE_BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+@get("/rules.md", include_in_schema=False, sync_to_thread=False)
+def get_rule_book() -> Response[bytes]:
+    """Markdown reads well as plain text, so a browser shows it as it is."""
+    return Response(
+        RULE_BOOK.read_bytes(), media_type="text/markdown; charset=utf-8", status_code=200
+    )

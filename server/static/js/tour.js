@@ -1,0 +1,54 @@
+// A short tour of the table on a person's first match: a few steps, each pointing at a part
+// of the table. Dismissed once, it stays away (prefs.js keeps `tourSeen`); the rules screen
+// can ask for it again.
+import { $, $$, fill, h } from './dom.js';
+import { pref, setPref } from './prefs.js';
+
+const PENDING = 'ginrummy.tour-pending'; // this tab dealt a match, or asked for the tour again
+
+const STEPS = [
+  ['#hand', 'Your hand. The page groups your melds and counts your deadwood below it. Choose a card, then discard it (click it again, press D, or drag it onto the pile).'],
+  ['#piles', 'The stock (face down) and the discard pile (face up). Each turn, draw one card from either, then discard one.'],
+  ['#actions', 'Your buttons. When a discard leaves 10 or less deadwood, Knock appears here; with no deadwood at all, Gin.'],
+  ['#nav-rules', 'Melds, knocking, the undercut and the scoring are explained under "How to play", with examples. Enjoy the game!'],
+];
+
+/** The next table opened shows the tour (a new deal, or the rules screen's "again"). */
+export function resetTour() {
+  setPref('tourSeen', false);
+  sessionStorage.setItem(PENDING, '1');
+}
+
+export function expectTour() {
+  if (!pref('tourSeen')) sessionStorage.setItem(PENDING, '1');
+}
+
+/** Shows the tour on the table if this person has not dismissed it and a match just opened. */
+export function maybeTour() {
+  if (pref('tourSeen') || !sessionStorage.getItem(PENDING) || $('#tour')) return;
+  const box = h('aside', { id: 'tour', class: 'tour', role: 'dialog', 'aria-label': 'A tour of the table', 'data-testid': 'tour' });
+  $('#screen-table').prepend(box);
+  step(box, 0);
+}
+
+function step(box, n) {
+  for (const el of $$('.tour-target')) el.classList.remove('tour-target');
+  const [target, text] = STEPS[n];
+  const el = $(target);
+  if (el) el.classList.add('tour-target');
+  const last = n === STEPS.length - 1;
+  fill(
+    box,
+    h('p', { 'data-testid': 'tour-step', dataset: { step: String(n + 1) } }, h('b', {}, `${n + 1} of ${STEPS.length}. `), text),
+    h('div', { class: 'tour-buttons' },
+      last ? null : h('button', { type: 'button', class: 'primary', 'data-testid': 'tour-next', onclick: () => step(box, n + 1) }, 'Next'),
+      h('button', { type: 'button', 'data-testid': 'tour-close', onclick: () => closeTour(box) }, last ? 'Done' : 'Skip the tour')),
+  );
+}
+
+function closeTour(box) {
+  setPref('tourSeen', true);
+  sessionStorage.removeItem(PENDING);
+  for (const el of $$('.tour-target')) el.classList.remove('tour-target');
+  box.remove();
+}

@@ -1,0 +1,201 @@
+"""The rules in the page (issue 23, item 1), in Debian's headless Chromium.
+
+A "How to play" link on every screen opens the rules screen: the game in short, the
+presets, worked examples and the full rule book (served by the server itself). Opened
+from a match it shows that match's rules, its changes from the preset marked. A first
+deal shows a short tour of the table once; dismissed, it stays away after a reload.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    DELAY_MS,
+    TIMEOUT_MS,
+    browser,
+    page,
+    settle,
+    site,
+)
+from tests.e2e.test_page_layout import new_match, open_match, overflow, sign_in
+
+RULE_BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def test_the_server_serves_the_rule_book_as_markdown(site: str) -> None:  # noqa: F811
+    answer = httpx.get(f"{site}/rules.md")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/markdown")
+    assert answer.text == RULE_BOOK.read_text(encoding="utf-8")
+
+
+def test_how_to_play_is_on_every_screen(site: str, page: Page) -> None:  # noqa: F811
+    player, match_id = new_match(site, "Rita", "rules-every-screen")
+    sign_in(page, site, player)
+    screens = {
+        "start": "#/",
+        "lobby": "#/lobby",
+        "history": "#/history",
+        "leaderboard": "#/leaderboard",
+        "rules": "#/rules",
+        "watch": f"#/watch/{match_id}",
+        "replay": f"#/replay/{match_id}",
+        "table": f"#/match/{match_id}",
+    }
+    for screen, route in screens.items():
+        page.goto(f"{site}/?delay={DELAY_MS}{route}")
+        page.wait_for_selector(f"body[data-screen={screen}]")
+        link = page.locator("[data-testid=how-to-play]")
+        assert link.is_visible(), screen
+        if screen != "table":
+            assert link.get_attribute("href") == "#/rules", screen
+    # From a match, the link opens that match's rules.
+    assert page.get_attribute("[data-testid=how-to-play]", "href") == f"#/rules/{match_id}"
+    page.click("[data-testid=how-to-play]")
+    page.wait_for_selector("body[data-screen=rules]")
+    page.wait_for_selector("[data-testid=match-rules]")
+
+
+def test_the_rules_screen_explains_the_game_and_the_presets(site: str, page: Page) -> None:  # noqa: F811
+    page.goto(f"{site}/#/rules")
+    page.wait_for_selector("body[data-screen=rules]")
+    text = page.inner_text("#rules")
+    for word in (
+        "Melds",
+        "Deadwood",
+        "knock",
+        "Gin",
+        "Big gin",
+        "undercut",
+        "Laying off",
+        "box",
+        "match bonus",
+    ):
+        assert word in text, word
+    presets = page.eval_on_selector_all(
+        "[data-testid=rules-presets] dt", "els => els.map(e => e.dataset.preset)"
+    )
+    assert presets == ["arcadia", "arkadium", "classic"]
+    examples = page.locator("[data-testid=rules-examples] li")
+    assert examples.count() >= 2
+    assert "33" in examples.nth(0).inner_text()
+    # The rule book link goes to the server's own copy.
+    href = page.get_attribute("[data-testid=rule-book]", "href")
+    assert href == "/rules.md"
+    assert httpx.get(f"{site}{href}").status_code == 200
+    # No match asked for: no match rules table.
+    assert page.locator("[data-testid=match-rules]").count() == 0
+    # The examples are the rule book's, whose numbers the engine checks
+    # (tests/domain/test_rules_doc.py).
+    book = RULE_BOOK.read_text(encoding="utf-8")
+    assert "the knocker scores 33" in book and "the defender scores 32" in book
+    assert "totals:       Ada 329, Bo 137" in book
+    shown = [examples.nth(i).inner_text() for i in range(3)]
+    assert "= 33" in shown[0] and "= 32" in shown[1] and "Ada 329, Bo 137" in shown[2]
+    # The browser shows the rule book itself (it is not a download).
+    with page.context.expect_page() as opened:
+        page.click("[data-testid=rule-book]")
+    book_tab = opened.value
+    book_tab.wait_for_load_state()
+    assert book_tab.inner_text("body").startswith("# The rules of Gin Rummy")
+
+
+def test_a_matchs_rules_mark_what_differs_from_its_preset(site: str, page: Page) -> None:  # noqa: F811
+    player, match_id = new_match(
+        site, "Rory", "rules-custom", {"preset": "arkadium", "knock_limit": 5, "target": 50}
+    )
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/rules/{match_id}")
+    page.wait_for_selector("[data-testid=match-rules]")
+    changed = page.eval_on_selector_all(
+        "[data-testid=match-rules] tr.changed", "els => els.map(e => e.dataset.field)"
+    )
+    assert sorted(changed) == ["knock_limit", "target"]
+    row = page.inner_text("[data-testid=match-rules] tr[data-field=knock_limit]")
+    assert "5" in row and "10" in row and "changed" in row
+    unchanged = page.locator("[data-testid=match-rules] tr[data-field=gin_bonus]")
+    assert unchanged.get_attribute("data-changed") == "false"
+    line = page.inner_text("[data-testid=match-rules-line]")
+    assert line.startswith("arkadium, changed:") and "knock ≤ 5" in line
+    # A preset match has no changed row.
+    player2, plain = new_match(site, "Ruth", "rules-plain", "classic")
+    sign_in(page, site, player2)
+    page.goto(f"{site}/#/rules/{plain}")
+    page.wait_for_selector("[data-testid=match-rules]")
+    assert page.locator("[data-testid=match-rules] tr.changed").count() == 0
+    assert page.inner_text("[data-testid=match-rules-line]") == "classic"
+
+
+def deal_from_the_form(page: Page, base: str, name: str) -> None:  # noqa: F811
+    page.goto(f"{base}/?delay={DELAY_MS}#/")
+    page.fill("#name", name)
+    page.select_option("#level", "easy")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    page.wait_for_selector("#hand [data-card]")
+    settle(page)
+
+
+def test_the_first_match_tour_shows_once_and_stays_dismissed(site: str, page: Page) -> None:  # noqa: F811
+    deal_from_the_form(page, site, "Tess")
+    tour = page.locator("[data-testid=tour]")
+    tour.wait_for()
+    pointed = []
+    for _ in range(4):
+        pointed.append(page.eval_on_selector(".tour-target", "el => el.id"))
+        if page.locator("[data-testid=tour-next]").count() == 0:
+            break
+        page.click("[data-testid=tour-next]")
+    assert pointed == ["hand", "piles", "actions", "nav-rules"]
+    page.click("[data-testid=tour-close]")
+    assert tour.count() == 0
+    assert page.locator(".tour-target").count() == 0
+    prefs = page.evaluate("JSON.parse(localStorage.getItem('ginrummy.prefs'))")
+    assert prefs["tourSeen"] is True  # remembered in this browser, not only in this tab
+    page.reload()
+    page.wait_for_selector("#hand [data-card]")
+    settle(page)
+    assert page.locator("[data-testid=tour]").count() == 0
+    # A second deal does not show it again.
+    deal_from_the_form(page, site, "Tess")
+    assert page.locator("[data-testid=tour]").count() == 0
+    # The rules screen can ask for it again: it shows on the match.
+    page.click("[data-testid=how-to-play]")
+    page.click("[data-testid=tour-again]")
+    page.wait_for_selector("body[data-screen=table]")
+    page.locator("[data-testid=tour]").wait_for()
+    page.click("[data-testid=tour-close]")  # skipped at the first step
+    page.reload()
+    page.wait_for_selector("#hand [data-card]")
+    settle(page)
+    assert page.locator("[data-testid=tour]").count() == 0
+
+
+def test_a_match_opened_by_its_address_shows_no_tour_unasked(site: str, page: Page) -> None:  # noqa: F811
+    player, match_id = new_match(site, "Ugo", "rules-no-tour")
+    sign_in(page, site, player)
+    open_match(page, site, match_id)
+    assert page.locator("[data-testid=tour]").count() == 0
+
+
+def test_the_rules_screen_fits_a_phone(browser: Browser, site: str) -> None:  # noqa: F811
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    try:
+        player, match_id = new_match(
+            site, "Pia", "rules-phone", {"preset": "classic", "gin_bonus": 30}
+        )
+        sign_in(tab, site, player)
+        tab.goto(f"{site}/#/rules/{match_id}")
+        tab.wait_for_selector("[data-testid=match-rules] tr.changed")
+        assert overflow(tab) <= 0
+        tab.goto(f"{site}/#/rules")
+        tab.wait_for_selector("[data-testid=rules-presets]")
+        assert overflow(tab) <= 0
+    finally:
+        context.close()

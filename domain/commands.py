@@ -64,14 +64,27 @@ class Discard(SeatCommand, tag="discard", frozen=True):
     card: Card
 
 
+Layout = tuple[tuple[Card, ...], ...]
+"""The melds a knocker lays down; the cards kept that are in none are the deadwood."""
+
+
 class Knock(SeatCommand, tag="knock", frozen=True):
-    """Discard ``card`` and knock; with zero deadwood left this is gin."""
+    """Discard ``card`` and knock; with zero deadwood left this is gin.
+
+    ``layout`` names the melds to lay down, one of the least-deadwood ones
+    (``domain.knock_layout``); without it the engine picks the one that leaves the
+    defender the fewest live layoffs.
+    """
 
     card: Card
+    layout: Layout | None = None
 
 
 class Gin(SeatCommand, tag="gin", frozen=True):
+    """Discard ``card`` and go gin; ``layout`` as for ``Knock`` (no layoffs follow)."""
+
     card: Card
+    layout: Layout | None = None
 
 
 class BigGin(SeatCommand, tag="big_gin", frozen=True):

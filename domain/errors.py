@@ -254,3 +254,15 @@ class ClaimAgainstHouse(ClockError):
     """The house AI never leaves its seat: a match against it cannot be claimed."""
 
     rule = "claim_against_house"
+
+
+class InvalidLayout(IllegalCommand):
+    """A knocker's layout that is not the ten cards kept split into sets and runs."""
+
+    rule = "invalid_layout"
+
+
+class LayoutNotLeastDeadwood(InvalidLayout):
+    """A knocker's layout leaves more deadwood than the least those cards can leave."""
+
+    rule = "layout_not_least_deadwood"

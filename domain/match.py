@@ -44,6 +44,7 @@ from domain.events import (
     UpCardTaken,
     WashReason,
 )
+from domain.knock_layout import check_layout, knocker_knowledge, ordered_layouts
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
 from domain.rating_policy import rating_id
 from domain.rules import is_standard, knock_limit_for, validate, validate_clock
@@ -214,7 +215,8 @@ def _discard(state: MatchState, hand: HandState, cmd: c.Discard) -> list[Event]:
 def _knock(state: MatchState, hand: HandState, cmd: c.Knock | c.Gin) -> list[Event]:
     _require_phase(hand, "discard")
     card = _card_to_play(hand, cmd.seat, cmd.card)
-    rest = arrange_mask(to_mask(hand.hands[cmd.seat]) & ~CARD_BIT[card])
+    kept = sort_cards(x for x in hand.hands[cmd.seat] if x != card)
+    rest = arrange_mask(to_mask(kept))
     if isinstance(cmd, c.Gin) and rest.deadwood_points:
         raise errors.NotGin(
             f"discarding {card} leaves {rest.deadwood_points} deadwood, gin needs 0"
@@ -223,6 +225,10 @@ def _knock(state: MatchState, hand: HandState, cmd: c.Knock | c.Gin) -> list[Eve
         raise errors.OverKnockLimit(
             f"discarding {card} leaves {rest.deadwood_points} deadwood; the knock limit is {hand.knock_limit}"
         )
+    if cmd.layout is not None:
+        rest = check_layout(kept, cmd.layout)
+    else:
+        rest = ordered_layouts(kept, knocker_knowledge(hand, cmd.seat, card))[0]
     knocked = Knocked(
         seat=cmd.seat,
         kind="gin" if rest.deadwood_points == 0 else "knock",

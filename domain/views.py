@@ -11,7 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.cards import Card
-from domain.commands import AnySeatCommand
+from domain.commands import AnySeatCommand, Knock
 from domain.deck import deal
 from domain.events import (
     Dealt,
@@ -23,6 +23,7 @@ from domain.events import (
     MatchSettled,
     MatchStarted,
 )
+from domain.knock_layout import knocker_knowledge, ordered_layouts
 from domain.match import legal_commands
 from domain.melds import Arrangement, LayoffPlan, Meld, arrange, best_discard, best_layoffs
 from domain.rules import Rules
@@ -43,6 +44,17 @@ class ClockView(msgspec.Struct, frozen=True):
     deadline_ms: int | None
     next_hand_deadline_ms: int | None
     timeouts_in_a_row: tuple[int, int]
+
+
+class KnockLayouts(msgspec.Struct, frozen=True):
+    """The least-deadwood layouts a knock discarding ``discard`` may lay down.
+
+    The first is the default (what a knock without ``layout`` lays); a client offers
+    the others when there are several. Only the seat's own cards.
+    """
+
+    discard: Card
+    layouts: tuple[Arrangement, ...]
 
 
 class PlayerView(msgspec.Struct, frozen=True):
@@ -90,6 +102,7 @@ class PlayerView(msgspec.Struct, frozen=True):
     practice: bool
     hints: bool
     clock: ClockView | None = None  # None: no move clock and no next-hand timeout
+    knock_layouts: tuple[KnockLayouts, ...] = ()  # one per legal plain knock (not gin)
 
 
 def player_view(state: MatchState, seat: int, advice: bool | None = None) -> PlayerView:
@@ -102,6 +115,7 @@ def player_view(state: MatchState, seat: int, advice: bool | None = None) -> Pla
     mine = hand.hands[seat]
     holding_eleven = hand.phase == "discard" and hand.turn == seat
     defending = hand.phase == "layoff" and hand.turn == seat
+    legal = tuple(legal_commands(state, seat))
     return PlayerView(
         match_id=state.match_id,
         seat=seat,
@@ -135,10 +149,26 @@ def player_view(state: MatchState, seat: int, advice: bool | None = None) -> Pla
         settlement=state.settlement,
         deal_commitment=hand.commitment,
         seed_commitment=state.seed_commitment,
-        legal=tuple(legal_commands(state, seat)),
+        legal=legal,
         practice=state.practice,
         hints=state.hints,
+        knock_layouts=_knock_layouts(state, seat, legal),
     )
+
+
+def _knock_layouts(
+    state: MatchState, seat: int, legal: tuple[AnySeatCommand, ...]
+) -> tuple[KnockLayouts, ...]:
+    """For each legal plain knock, its layouts, computed as ``decide`` would lay them."""
+    hand = state.hand
+    assert hand is not None
+    options = []
+    for command in legal:
+        if isinstance(command, Knock):
+            kept = tuple(card for card in hand.hands[seat] if card != command.card)
+            knowledge = knocker_knowledge(hand, seat, command.card)
+            options.append(KnockLayouts(command.card, ordered_layouts(kept, knowledge)))
+    return tuple(options)
 
 
 class SpectatorView(msgspec.Struct, frozen=True):

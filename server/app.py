@@ -65,6 +65,7 @@ from server.openapi_plugins import (
     declare_bearer_challenge,
     declare_retry_after,
     forbid_unknown_properties,
+    layouts_name_cards,
     parameters_are_never_null,
     require_fields_always_sent,
     tuples_have_their_length,
@@ -288,4 +289,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)
     tuples_have_their_length(app.openapi_schema)
+    layouts_name_cards(app.openapi_schema)
     return app

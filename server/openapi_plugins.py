@@ -197,3 +197,25 @@ def _schemas(node: Any) -> Iterator[Schema]:
     elif isinstance(node, (list, tuple)):
         for value in node:
             yield from _schemas(value)
+
+
+def layouts_name_cards(document: OpenAPI) -> None:
+    """State a knock's ``layout`` as the server reads it: up to ten melds of up to ten cards.
+
+    Litestar drops the card pattern and the inner bound of a list of lists that may be
+    null, so the document would accept any strings; the server refuses them.
+    """
+    components = document.components.schemas if document.components else {}
+    card = Schema(type=OpenAPIType.STRING, pattern=r"^[A2-9TJQK][CDHS]$")
+    for name in ("KnockAction", "GinAction"):
+        schema = components.get(name)
+        layout = (schema.properties or {}).get("layout") if isinstance(schema, Schema) else None
+        if not isinstance(layout, Schema):
+            continue
+        melds = Schema(
+            type=OpenAPIType.ARRAY,
+            max_items=10,
+            items=Schema(type=OpenAPIType.ARRAY, max_items=10, items=card),
+        )
+        layout.one_of = [melds, Schema(type=OpenAPIType.NULL)]
+        layout.max_items = None

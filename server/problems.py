@@ -181,6 +181,8 @@ _RULES: dict[str, tuple[int, str]] = {
     "chat_flood": (429, "Too many messages; wait as Retry-After says"),
     "spectators_cannot_chat": (403, "A spectator cannot chat"),
     "invalid_clock": (422, "Not a move clock"),
+    "invalid_layout": (422, "Not a layout of the ten cards kept into sets and runs"),
+    "layout_not_least_deadwood": (422, "A knocker lays out the least deadwood the cards allow"),
     "clock_not_due": (409, "No seat's time has run out"),
     "claim_too_early": (409, "The opponent is neither timed out three times nor away long enough"),
     "claim_against_house": (409, "The house AI never leaves; a match against it cannot be claimed"),

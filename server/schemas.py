@@ -58,12 +58,27 @@ class DiscardAction(_Action, tag="discard", frozen=True):
     card: CardText
 
 
+LayoutMelds = Annotated[
+    list[Annotated[list[CardText], Meta(max_length=10)]],
+    Meta(
+        max_length=10,
+        description="The melds to lay down (the cards kept in none are the deadwood): one "
+        "of the view's `knock_layouts` for this discard, or any split of the ten cards kept "
+        "into sets and runs that leaves the least deadwood. Omitted or null: the engine's "
+        "default, the first of `knock_layouts`.",
+        examples=[[["2C", "2D", "2S"], ["3H", "4H", "5H"]]],
+    ),
+]
+
+
 class KnockAction(_Action, tag="knock", frozen=True):
     card: CardText
+    layout: LayoutMelds | None = None
 
 
 class GinAction(_Action, tag="gin", frozen=True):
     card: CardText
+    layout: LayoutMelds | None = None
 
 
 class BigGinAction(_Action, tag="big_gin", frozen=True):

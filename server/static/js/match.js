@@ -30,7 +30,7 @@ const game = {
   feed: null,
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
-  ui: { selected: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null },
+  ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null },
   names: new Map(), // player id → the name shown (people's names; bots and the computer marked)
 };
 
@@ -323,6 +323,12 @@ export function onTableClick(event) {
   if (game.ui.confirmResign) {
     game.ui.confirmResign = false; // a click elsewhere calls the resignation off
     draw();
+  }
+  const layoutEl = event.target.closest('[data-layout]');
+  if (layoutEl && game.ui.selected) {
+    game.ui.layout = { card: game.ui.selected, index: Number(layoutEl.dataset.layout), version: game.view.version };
+    draw();
+    return;
   }
   const actionEl = event.target.closest('[data-action]');
   if (actionEl && !actionEl.disabled) return runAction(actionEl);

@@ -322,7 +322,13 @@ function playActions(view, ui) {
     const sel = ui.selected;
     const name = sel ? cardName(sel) : '';
     out.push(actionButton(`Discard ${name}`, sel && findLegal(view, 'discard', { card: sel }), { key: 'd', busy, testid: 'discard' }));
-    out.push(actionButton(`Knock with ${name}`, sel && findLegal(view, 'knock', { card: sel }), { key: 'k', busy, classes: 'knock', testid: 'knock' }));
+    const layouts = sel ? knockLayouts(view, sel) : [];
+    const chosen = layouts.length > 1 ? chosenLayout(view, ui, sel, layouts) : 0;
+    if (layouts.length > 1) out.push(layoutChooser(layouts, chosen));
+    const knock = sel && findLegal(view, 'knock', { card: sel });
+    // The default is what a knock without a layout lays; another choice is sent as its melds.
+    const knockCmd = knock && chosen > 0 ? { ...knock, layout: layouts[chosen].melds } : knock;
+    out.push(actionButton(`Knock with ${name}`, knockCmd, { key: 'k', busy, classes: 'knock', testid: 'knock' }));
     out.push(actionButton(`Gin with ${name}`, sel && findLegal(view, 'gin', { card: sel }), { key: 'g', busy, classes: 'gin', testid: 'gin' }));
     if (view.rules.big_gin_bonus !== null) {
       out.push(actionButton('Big gin', findLegal(view, 'big_gin'), { key: 'b', busy, classes: 'gin', testid: 'big-gin' }));
@@ -339,6 +345,45 @@ function playActions(view, ui) {
   // "Lay off the best" is a shortcut handled by the page, not a single engine command.
   for (const el of out) if (el.dataset && el.dataset.testid === 'layoff-best') el.dataset.action = '"layoff-best"';
   return out;
+}
+
+/** The least-deadwood layouts a knock discarding ``card`` may lay down (the default first). */
+function knockLayouts(view, card) {
+  const entry = (view.knock_layouts || []).find((o) => o.discard === card);
+  return entry ? entry.layouts : [];
+}
+
+/** The layout the player picked for this discard: the default (0) until they pick another. */
+function chosenLayout(view, ui, card, layouts) {
+  const mine = ui.layout && ui.layout.card === card && ui.layout.version === view.version;
+  const picked = mine ? ui.layout.index : 0;
+  return picked < layouts.length ? picked : 0;
+}
+
+/** Ten cards that meld more than one way at the same deadwood: the player picks which melds
+ * to lay down. The engine's suggestion (the fewest cards the defender could lay off, as far
+ * as you can tell) comes first and is preselected. */
+function layoutChooser(layouts, chosen) {
+  return h(
+    'div',
+    { class: 'layouts', role: 'radiogroup', 'aria-label': 'Melds to lay down', 'data-testid': 'knock-layouts' },
+    h('div', { class: 'label' }, 'Lay down as:'),
+    layouts.map((layout, i) => h(
+      'button',
+      {
+        type: 'button',
+        role: 'radio',
+        class: `layout ${i === chosen ? 'chosen' : ''}`.trim(),
+        'aria-checked': String(i === chosen),
+        dataset: { layout: String(i) },
+        'data-testid': 'knock-layout',
+        title: i === 0 ? 'Suggested: leaves the fewest cards the other player could lay off, from what you have seen' : null,
+      },
+      layout.melds.map((m) => cardGroup(m, { classes: 'meld' })),
+      layout.deadwood.length ? cardGroup(byRank(layout.deadwood), { classes: 'deadwood', label: 'deadwood' }) : null,
+      i === 0 ? h('small', {}, ' suggested') : null,
+    )),
+  );
 }
 
 /** The defender's choices. The engine's best plan is a hint: offered only with hints on (and

@@ -9,6 +9,7 @@ the house defenders do): the defender's layoff points, undercuts and the knocker
 points under the old pick and under the new default, on the very same hands.
 
     python -m benchmarks.knock_layout --levels baseline,easy,medium --deals 1000 --seed kl-1
+    python -m benchmarks.knock_layout --levels hard,medium,baseline --only hard --deals 100
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class Tally:
     new_net: int = 0
     better: int = 0  # changed knocks where the defender laid off fewer points
     worse: int = 0
+    could: int = 0  # knocks where some other least-deadwood layout laid off less than the old
+    oracle_layoff_points: int = 0  # the least any of the layouts let this defender lay off
 
     def add(self, other: Tally) -> None:
         for name in vars(self):
@@ -87,6 +90,9 @@ def watch_knocks(tally: Tally) -> Watcher:
         tally.new_net += new_net
         tally.better += new_laid < old_laid
         tally.worse += new_laid > old_laid
+        least = min(_outcome(state.rules, layout, defender)[0] for layout in layouts)
+        tally.could += least < old_laid
+        tally.oracle_layoff_points += least
 
     return watch
 
@@ -105,7 +111,8 @@ def play_pairing(levels: tuple[str, str], seed: str, deals: int, rules_name: str
 def _line(name: str, t: Tally) -> str:
     return (
         f"| {name} | {t.knocks} | {t.several} | {t.changed} | {t.better} / {t.worse} "
-        f"| {t.old_layoff_points} → {t.new_layoff_points} | {t.old_undercuts} → {t.new_undercuts} "
+        f"| {t.could} | {t.old_layoff_points} → {t.new_layoff_points} ({t.oracle_layoff_points}) "
+        f"| {t.old_undercuts} → {t.new_undercuts} "
         f"| {t.old_net:+d} → {t.new_net:+d} |"
     )
 
@@ -116,6 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=300, help="deals per pairing, each twice")
     parser.add_argument("--seed", default="knock-layout")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="arcadia")
+    parser.add_argument("--only", default=None, help="only the pairings this level plays in")
     opts = parser.parse_args(argv)
     print(
         f"rules {opts.rules}, seed {opts.seed}, {opts.deals} deals a pairing, "
@@ -123,12 +131,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         "| pairing | knocks | another layout | default changed | defender laid off less / more "
-        "| defender's layoff points old → new | undercuts old → new | knocker's net old → new |"
+        "| another layout lays off less (hindsight) | defender's layoff points old → new "
+        "(hindsight best) | undercuts old → new | knocker's net old → new |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     every = Tally()
     began = time.perf_counter()
     for pair in itertools.combinations_with_replacement(opts.levels.split(","), 2):
+        if opts.only and opts.only not in pair:
+            continue
         tally = play_pairing(pair, f"{opts.seed}:{pair[0]}:{pair[1]}", opts.deals, opts.rules)
         every.add(tally)
         print(_line(f"{pair[0]} vs {pair[1]}", tally), flush=True)

@@ -9,15 +9,17 @@ wins by 2.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from domain import errors
-from domain.cards import DECK
+from domain.cards import DECK, sort_cards
 from domain.commands import (
     Discard,
     DrawStock,
@@ -35,11 +37,11 @@ from domain.knock_layout import (
     default_layout,
     lowest_layouts,
 )
-from domain.match import apply, decide, fold
+from domain.match import apply, decide, fold, legal_commands
 from domain.melds import arrange, best_layoffs, deadwood_points, is_meld
 from domain.state import MatchState
 from domain.views import player_view
-from tests.domain.builders import cards, new_hand, play
+from tests.domain.builders import cards, new_hand, play, random_match
 
 KNOCKER = "AH 2C 2D 5D AS 2S 3S 3H 4H 5H"  # seat 1, the non-dealer
 DEFENDER = "6H 4S 7C 8C 9C JD QD KD 3D 5C"  # seat 0, the dealer: 18 deadwood
@@ -237,3 +239,34 @@ def test_every_lowest_layout_is_legal_and_least(hand: list[str]) -> None:
         assert check_layout(hand, layout.melds) == layout
     knowledge = KnockerKnowledge(dead=0, certain=0, hidden=10)
     assert default_layout(layouts, knowledge) in layouts
+
+
+def test_reshuffling_what_the_knocker_cannot_see_never_changes_the_default() -> None:
+    """At every knock of 40 random matches: deal the defender's hidden cards and the stock
+    anew (its face-up takes stay), and the engine lays the same melds."""
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        for state, _ in random_match(seed, prefer_knock=0.9, max_events=600):
+            hand = state.hand
+            if hand is None or hand.phase != "discard" or state.settlement is not None:
+                continue
+            knocker = hand.turn
+            knocks = [c for c in legal_commands(state, knocker) if isinstance(c, Knock)]
+            if not knocks:
+                continue
+            defender = 1 - knocker
+            known = hand.known[defender]
+            pool = [c for c in (*hand.hands[defender], *hand.stock) if c not in known]
+            rng.shuffle(pool)
+            hidden = len(hand.hands[defender]) - len(known)
+            hands = list(hand.hands)
+            hands[defender] = sort_cards((*known, *pool[:hidden]))
+            shuffled = replace(hand, hands=(hands[0], hands[1]), stock=tuple(pool[hidden:]))
+            other = replace(state, hand=shuffled)
+            assert other.hand is not None and other.hand.hands[defender] != hand.hands[defender]
+            for knock in knocks:
+                laid = _knocked(decide(state, knock)).melds
+                assert _knocked(decide(other, knock)).melds == laid
+                checked += 1
+    assert checked >= 20, f"only {checked} knocks reached"

@@ -41,6 +41,7 @@ from domain.match import apply, decide, fold, legal_commands
 from domain.melds import arrange, best_layoffs, deadwood_points, is_meld
 from domain.state import MatchState
 from domain.views import player_view
+from tests.domain import brute
 from tests.domain.builders import cards, new_hand, play, random_match
 
 KNOCKER = "AH 2C 2D 5D AS 2S 3S 3H 4H 5H"  # seat 1, the non-dealer
@@ -270,3 +271,56 @@ def test_reshuffling_what_the_knocker_cannot_see_never_changes_the_default() -> 
                 assert _knocked(decide(other, knock)).melds == laid
                 checked += 1
     assert checked >= 20, f"only {checked} knocks reached"
+
+
+def _every_least_split(hand: list[str]) -> set[frozenset[frozenset[str]]]:
+    """Naively: every way to cover the cards with disjoint melds (from the independent
+    oracle's meld list) at the least deadwood, less those with a run split end to end."""
+    melds = brute.all_melds(hand)
+    least = brute.deadwood(hand)
+    found: set[frozenset[frozenset[str]]] = set()
+
+    def walk(left: frozenset[str], chosen: tuple[frozenset[str], ...], points: int) -> None:
+        if points > least:
+            return
+        if not left:
+            found.add(frozenset(chosen))
+            return
+        card = min(left)
+        walk(left - {card}, chosen, points + brute.value(card))
+        for meld in melds:
+            if card in meld and meld <= left:
+                walk(left - meld, (*chosen, meld), points)
+
+    walk(frozenset(hand), (), 0)
+
+    def split(layout: frozenset[frozenset[str]]) -> bool:
+        runs = [m for m in layout if len({c[0] for c in m}) > 1]
+        return any(
+            a[0][1] == b[0][1] and brute.rank(max(a, key=brute.rank)) + 1 == min(map(brute.rank, b))
+            for a in map(sorted, runs)
+            for b in map(sorted, runs)
+            if a != b
+        )
+
+    return {layout for layout in found if not split(layout)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(DECK), min_size=10, max_size=10, unique=True))
+def test_the_layouts_listed_are_every_least_deadwood_split(hand: list[str]) -> None:
+    listed = {frozenset(frozenset(m) for m in layout.melds) for layout in lowest_layouts(hand)}
+    assert listed == _every_least_split(hand)
+
+
+def test_the_layouts_of_hands_dense_in_melds_are_all_found() -> None:
+    """Hands with four-card sets crossing runs, where the choices multiply."""
+    for text in (
+        "4C 4D 4H 4S 5H 6H 7H 2S 3S AS",
+        "AC AD AH AS 2H 3H 4H 5H 6H 7C",
+        KNOCKER,
+    ):
+        hand = list(cards(text))
+        listed = {frozenset(frozenset(m) for m in layout.melds) for layout in lowest_layouts(hand)}
+        assert listed == _every_least_split(hand)
+        assert len(listed) >= 2

@@ -32,6 +32,7 @@ from infra.store import open_store
 from infra.tailer import LogTailer
 from infra.tokens import Tokens
 from server import logs
+from server.api_docs import SCHEMA_PATH, render_plugins
 from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
@@ -101,7 +102,8 @@ def openapi_config() -> OpenAPIConfig:
                 )
             }
         ),
-        path="/schema",
+        path=SCHEMA_PATH,
+        render_plugins=render_plugins(),  # served from here: /schema works offline
         create_examples=False,
         use_handler_docstrings=True,  # each operation's description is its docstring
     )

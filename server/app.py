@@ -53,6 +53,7 @@ from server.http.house_matches import create_house_match
 from server.http.leaderboard import get_leaderboard
 from server.http.matches import MatchesController
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
+from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
 from server.http.rulebook import get_rule_book
 from server.http.spectators import get_spectator_view
@@ -65,6 +66,7 @@ from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     declare_bearer_challenge,
     declare_retry_after,
+    describe_problem_types,
     forbid_unknown_properties,
     parameters_are_never_null,
     require_fields_always_sent,
@@ -269,6 +271,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             lobby_live,
             lobby_over_plain_http,
             get_rule_book,
+            problem_index,
+            problem_page,
             create_static_files_router(
                 path="/", directories=[static_dir], html_mode=True, include_in_schema=False
             ),
@@ -290,4 +294,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)
     tuples_have_their_length(app.openapi_schema)
+    describe_problem_types(app.openapi_schema)
     return app

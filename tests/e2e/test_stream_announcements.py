@@ -63,12 +63,14 @@ class Heard:
 
 async def over_ndjson(url: str, token: str, heard: Heard) -> None:
     headers = {"Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
-        async with client.stream("GET", "/v1/me/stream", headers=headers) as stream:
-            assert stream.status_code == 200
-            async for line in stream.aiter_lines():
-                if line:
-                    heard.add(json.loads(line))
+    async with (
+        httpx.AsyncClient(base_url=url, timeout=60) as client,
+        client.stream("GET", "/v1/me/stream", headers=headers) as stream,
+    ):
+        assert stream.status_code == 200
+        async for line in stream.aiter_lines():
+            if line:
+                heard.add(json.loads(line))
 
 
 async def over_websocket(ws_url: str, token: str, heard: Heard) -> None:

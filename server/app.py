@@ -19,6 +19,7 @@ from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.static_files import create_static_files_router
 
 from domain.errors import DomainError
+from domain.events import MatchStarted
 from infra.deadlines import Deadlines
 from infra.errors import InfraError
 from infra.event_store import RecordedEvent
@@ -61,7 +62,7 @@ from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
 from server.limits import RateLimits, limits_of
-from server.match_service import MatchService
+from server.match_service import MatchService, attendees
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     declare_bearer_challenge,
@@ -177,6 +178,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
         async def on_event(recorded: RecordedEvent) -> None:
             hub.publish(recorded.stream_id, recorded.version)
+            if isinstance(recorded.event, MatchStarted):  # started by another process
+                hub.announce_start(recorded.stream_id, attendees(recorded.event))
 
         poll = None if store.is_postgres else settings.tail_poll_ms / 1000
         tailer = LogTailer(
@@ -189,6 +192,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             store,
             ai_time_cap_ms=settings.ai_time_cap_ms,
             on_append=hub.publish,
+            on_start=lambda started: hub.announce_start(started.match_id, attendees(started)),
             deadlines=Deadlines(store.engine),
             next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
             ai_pace_ms=settings.ai_pace_ms,

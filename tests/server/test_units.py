@@ -186,6 +186,7 @@ def test_the_websocket_protocol_document_names_every_frame_type() -> None:
         "resume",
         "action",
         "chat",
+        "claim",
     } <= types
 
 

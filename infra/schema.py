@@ -269,14 +269,27 @@ match_deadlines = Table(
     Index("ix_match_deadlines_due", "due_ms"),
 )
 
-# Who is connected: each server process's count of a player's live sockets and player
-# streams, refreshed while open; a row with no sockets keeps when the last one closed.
-presence = Table(
-    "presence",
+# Who is connected (infra/presence.py): each server process's count of a seat's open
+# ``live`` sockets, per (match, seat), refreshed while open; a row with no sockets keeps
+# when the last one closed.
+seat_presence = Table(
+    "seat_presence",
+    metadata,
+    Column("match_id", Text, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("process_id", Text, nullable=False),
+    Column("sockets", Integer, nullable=False),
+    Column("updated_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("match_id", "seat", "process_id", name="pk_seat_presence"),
+)
+
+# The same for each player's player streams (which make it present in all its matches).
+stream_presence = Table(
+    "stream_presence",
     metadata,
     Column("player_id", Text, nullable=False),
     Column("process_id", Text, nullable=False),
     Column("sockets", Integer, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
-    PrimaryKeyConstraint("player_id", "process_id", name="pk_presence"),
+    PrimaryKeyConstraint("player_id", "process_id", name="pk_stream_presence"),
 )

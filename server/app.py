@@ -19,6 +19,7 @@ from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.static_files import create_static_files_router
 
 from domain.errors import DomainError
+from domain.events import MatchStarted
 from infra.deadlines import Deadlines
 from infra.errors import InfraError
 from infra.event_store import RecordedEvent
@@ -32,6 +33,7 @@ from infra.store import open_store
 from infra.tailer import LogTailer
 from infra.tokens import Tokens
 from server import logs
+from server.api_docs import SCHEMA_PATH, render_plugins
 from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
@@ -52,6 +54,7 @@ from server.http.house_matches import create_house_match
 from server.http.leaderboard import get_leaderboard
 from server.http.matches import MatchesController
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
+from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
 from server.http.rulebook import get_rule_book
 from server.http.spectators import get_spectator_view
@@ -59,11 +62,12 @@ from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
 from server.limits import RateLimits, limits_of
-from server.match_service import MatchService
+from server.match_service import MatchService, attendees
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     declare_bearer_challenge,
     declare_retry_after,
+    describe_problem_types,
     forbid_unknown_properties,
     layouts_name_cards,
     parameters_are_never_null,
@@ -102,7 +106,8 @@ def openapi_config() -> OpenAPIConfig:
                 )
             }
         ),
-        path="/schema",
+        path=SCHEMA_PATH,
+        render_plugins=render_plugins(),  # served from here: /schema works offline
         create_examples=False,
         use_handler_docstrings=True,  # each operation's description is its docstring
     )
@@ -174,6 +179,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
         async def on_event(recorded: RecordedEvent) -> None:
             hub.publish(recorded.stream_id, recorded.version)
+            if isinstance(recorded.event, MatchStarted):  # started by another process
+                hub.announce_start(recorded.stream_id, attendees(recorded.event))
 
         poll = None if store.is_postgres else settings.tail_poll_ms / 1000
         tailer = LogTailer(
@@ -186,6 +193,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             store,
             ai_time_cap_ms=settings.ai_time_cap_ms,
             on_append=hub.publish,
+            on_start=lambda started: hub.announce_start(started.match_id, attendees(started)),
             deadlines=Deadlines(store.engine),
             next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
             ai_pace_ms=settings.ai_pace_ms,
@@ -268,6 +276,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             lobby_live,
             lobby_over_plain_http,
             get_rule_book,
+            problem_index,
+            problem_page,
             create_static_files_router(
                 path="/", directories=[static_dir], html_mode=True, include_in_schema=False
             ),
@@ -290,4 +300,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
     parameters_are_never_null(app.openapi_schema)
     tuples_have_their_length(app.openapi_schema)
     layouts_name_cards(app.openapi_schema)
+    describe_problem_types(app.openapi_schema)
     return app

@@ -7,7 +7,8 @@ never blocks and never raises: a watcher that is gone or slow cannot stall the
 publisher or the other watchers.
 
 Two sources publish: this process right after its own appends (low latency), and the
-store's global-log tailer (moves made by other processes).
+store's global-log tailer (moves made by other processes). Both also announce each
+match that starts (its ``match_started`` event) to the player streams concerned.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from collections.abc import Iterable
 
 from infra.waiting import wait_set
 
@@ -44,11 +46,23 @@ class Watch:
 
 class Firehose:
     """One player stream's wake-up signal for every stream that moves, with the newest
-    version seen of each since it last looked (so publishes coalesce, as a Watch's do)."""
+    version seen of each since it last looked (so publishes coalesce, as a Watch's do),
+    and the matches that started with its player in a seat or as their host."""
 
-    def __init__(self) -> None:
+    def __init__(self, player_id: str | None = None) -> None:
+        self.player_id = player_id
         self.pending: dict[str, int] = {}
+        self.started: list[str] = []
         self._wake = asyncio.Event()
+
+    def start(self, match_id: str) -> None:
+        self.started.append(match_id)
+        self._wake.set()
+
+    def take_started(self) -> list[str]:
+        """The matches of this player that started since it last looked, each once."""
+        started, self.started = list(dict.fromkeys(self.started)), []
+        return started
 
     def notify(self, stream_id: str, version: int) -> None:
         if version > self.pending.get(stream_id, 0):
@@ -69,8 +83,8 @@ class Hub:
         self._watches: dict[str, set[Watch]] = defaultdict(set)
         self._firehoses: set[Firehose] = set()
 
-    def firehose(self) -> Firehose:
-        hose = Firehose()
+    def firehose(self, player_id: str | None = None) -> Firehose:
+        hose = Firehose(player_id)
         self._firehoses.add(hose)
         return hose
 
@@ -99,6 +113,15 @@ class Hub:
             except Exception:  # a broken watcher must not stop the others
                 log.exception("dropping a broken watch on %s", match_id)
                 self.unwatch(watch)
+
+    def announce_start(self, match_id: str, attendees: Iterable[str]) -> None:
+        """A match began: tell the player streams of its seats and its host. A match
+        started outside a table (against the house AI, or two house AIs to watch) is
+        known to its creator's stream only this way, on every process."""
+        concerned = set(attendees)
+        for hose in self._firehoses:
+            if hose.player_id in concerned:
+                hose.start(match_id)
 
     def watcher_count(self, match_id: str | None = None) -> int:
         if match_id is not None:

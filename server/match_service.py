@@ -46,7 +46,7 @@ from domain.clock import (
 )
 from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.errors import ClaimAgainstHouse, ClockNotDue, DomainError
-from domain.events import Event, HandAcknowledged, event_type
+from domain.events import Event, HandAcknowledged, MatchStarted, event_type
 from domain.match import apply, evolve, fold
 from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
@@ -66,6 +66,8 @@ APPENDS_IN_FLIGHT = 16
 
 log = logging.getLogger("ginrummy.ai")
 V = TypeVar("V", PlayerView, SpectatorView)
+# (match id, seat, player id) -> since when that seat is away (ms), None while present
+AwaySince = Callable[[str, int, str], Awaitable[int | None]]
 
 
 @dataclass
@@ -144,6 +146,11 @@ def ai_seed(match_seed: str, version: int) -> str:
     return hashlib.sha256(f"ai:{match_seed}:{version}".encode()).hexdigest()
 
 
+def attendees(started: MatchStarted) -> tuple[str, ...]:
+    """Who takes part in a match: its two seats and, for a watched match, its host."""
+    return (*started.players, started.host) if started.host is not None else started.players
+
+
 def seat_of(state: MatchState, player_id: str) -> int:
     """The caller's seat; a token never grants the other seat (the AI's or anyone's)."""
     for seat, player in enumerate(state.players):
@@ -167,6 +174,7 @@ class MatchService:
         *,
         ai_time_cap_ms: float | None = None,
         on_append: Callable[[str, int], None] | None = None,
+        on_start: Callable[[MatchStarted], None] | None = None,
         deadlines: Deadlines | None = None,
         next_hand_timeout_ms: int | None = None,
         ai_pace_ms: int = 0,
@@ -179,6 +187,7 @@ class MatchService:
         self.next_hand_timeout_ms = next_hand_timeout_ms
         self._written: OrderedDict[str, int | None] = OrderedDict()  # last deadline we wrote
         self._on_append = on_append or (lambda match_id, version: None)
+        self._on_start = on_start or (lambda started: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
         self._cached_events = 0
         self._appending = asyncio.Semaphore(APPENDS_IN_FLIGHT)
@@ -408,9 +417,10 @@ class MatchService:
         await self.schedule(record)
         return record
 
-    async def claim(self, match_id: str, player_id: str, away_since_ms: Callable[[str], Awaitable[int | None]], grace_ms: int) -> MatchResponse:  # fmt: skip
+    async def claim(self, match_id: str, player_id: str, away_since_ms: AwaySince, grace_ms: int) -> MatchResponse:  # fmt: skip
         """Claim the match from an opponent who timed out three turns in a row or has been
-        away past the grace period; it settles as the opponent's resignation."""
+        away past the grace period; it settles as the opponent's resignation.
+        ``away_since_ms(match_id, seat, player_id)`` says since when that seat is away."""
         async with self.lock(match_id):
             record = await self.load(match_id)
             seat = seat_of(record.state, player_id)
@@ -421,7 +431,7 @@ class MatchService:
                 seat=seat,
                 now_ms=now_ms(),
                 grace_ms=grace_ms,
-                away_since_ms=await away_since_ms(opponent),
+                away_since_ms=await away_since_ms(match_id, 1 - seat, opponent),
             )
             events = decide_claim(record.state, record.clock, command)
             command_id = f"claim:{match_id}:{record.state.version}:{seat}"
@@ -487,6 +497,8 @@ class MatchService:
         _, events = apply(None, start)
         result = await self._append(match_id, 0, events)
         self._on_append(match_id, result.last_version)
+        if isinstance(events[0], MatchStarted):
+            self._on_start(events[0])  # the player streams of its seats and host hear of it
         async with self.lock(match_id):
             record = await self._play_ai_locked(await self.load(match_id))
             await self.schedule(record)

@@ -7,7 +7,8 @@ which Litestar leaves out, so a schema-driven client knows extras are refused. E
 401 declares the ``WWW-Authenticate`` challenge it carries. And a field that an
 answer always carries is required, even where it has a default (or may be null);
 and no parameter is said to take null, which a query string or header cannot send;
-and a tuple is an array of exactly its length.
+and a tuple is an array of exactly its length. And a problem's ``type`` is said to be
+a reference relative to the server, under ``/problems/``.
 """
 
 from __future__ import annotations
@@ -16,12 +17,24 @@ from collections.abc import Iterator
 from typing import Any, get_args
 
 import msgspec
-from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
+from litestar.openapi.spec import (
+    OpenAPI,
+    OpenAPIFormat,
+    OpenAPIHeader,
+    OpenAPIResponse,
+    OpenAPIType,
+    Schema,
+)
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
 from domain.state import Move, MoveAction
 from server import schemas
+from server.problem_types import PROBLEMS_PATH
+
+#: What every problem ``type`` looks like: server/problem_types.py makes them so.
+PROBLEM_TYPE_PATTERN = f"^{PROBLEMS_PATH}[a-z0-9]+(-[a-z0-9]+)*$"
+RULE_PATTERN = "^[a-z0-9]+(_[a-z0-9]+)*$"
 
 
 class ArrayLikeMovePlugin(OpenAPISchemaPlugin):
@@ -219,3 +232,33 @@ def layouts_name_cards(document: OpenAPI) -> None:
         )
         layout.one_of = [melds, Schema(type=OpenAPIType.NULL)]
         layout.max_items = None
+
+
+def describe_problem_types(document: OpenAPI) -> None:
+    """State what ``type`` and ``rule`` hold, which Litestar can only call strings.
+
+    ``type`` is a URI reference relative to the server (RFC 9457 §3.1.1), the address
+    of a page that explains it; ``rule`` is the same code as a plain string. No enum:
+    a client generated from one would break on the first new code.
+    """
+    problem = document.components.schemas.get("Problem") if document.components else None
+    if not isinstance(problem, Schema) or not problem.properties:
+        return
+    problem.description = (
+        "An RFC 9457 problem. Every type is explained at its own address; "
+        f"`{PROBLEMS_PATH}` lists them."
+    )
+    problem.properties["type"] = Schema(
+        type=OpenAPIType.STRING,
+        format=OpenAPIFormat.URI_REFERENCE,
+        pattern=PROBLEM_TYPE_PATTERN,
+        description=(
+            f"`{PROBLEMS_PATH}<slug>`, relative to the server, whose page explains the problem; "
+            "the slug is `rule` with hyphens for underscores"
+        ),
+    )
+    problem.properties["rule"] = Schema(
+        type=OpenAPIType.STRING,
+        pattern=RULE_PATTERN,
+        description="The problem's stable code (`stale_version`): compare this, not the title",
+    )

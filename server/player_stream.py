@@ -12,9 +12,9 @@ Frames (JSON objects, one per line over HTTP):
   ``challenge``         a challenge addressed to you, or sent by you, is open
   ``challenge_closed``  it was accepted (``match_id``), declined, cancelled or expired
   ``match_started``     a match in which you hold a seat has begun (from a table, a
-                        challenge or a rematch; a match you create against the house
-                        AI with POST /v1/matches you know already: it is announced on
-                        the next connect)
+                        challenge, a rematch, or POST /v1/matches against the house
+                        AI), or one you started to watch (POST /v1/house-matches:
+                        ``seat`` null, ``watching`` true), whichever process started it
   ``your_turn``         a match waits for your move at ``version``
   ``match_finished``    a match of yours is settled
   ``ping``              nothing happened for a while (keeps proxies from closing it)
@@ -25,13 +25,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from domain.events import MatchStarted
 from domain.state import MatchState
 from domain.table import TableState
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.http.tables import table_view
-from server.match_service import ai_seat_to_act
+from server.match_service import MatchRecord, ai_seat_to_act
 from server.problems import MatchNotFound
 from server.services import Services
 
@@ -42,14 +43,14 @@ class PlayerStream:
     def __init__(self, services: Services, player_id: str) -> None:
         self.services = services
         self.player_id = player_id
-        self.hose = services.hub.firehose()
+        self.hose = services.hub.firehose(player_id)
         self.announced: dict[str, str] = {}  # table id -> last status announced
         self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
         self.finished: set[str] = set()
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
-        await self.services.presence.arrive(self.player_id)  # a bot on its stream is here
+        await self.services.presence.arrive_on_stream(self.player_id)  # here, in every match
         try:
             for table in await self.services.tables.challenges_of(self.player_id):
                 for frame in await self._table_frames(table):
@@ -61,15 +62,20 @@ class PlayerStream:
                     yield frame
             while True:
                 moved = await self.hose.wait(timeout=PING_S)
-                if not moved:
+                started = self.hose.take_started()
+                if not moved and not started:
                     yield {"type": "ping"}
                     continue
                 for stream_id, version in moved.items():
                     for frame in await self._frames_for(stream_id, version):
                         yield frame
+                # After the moves: a table's challenge_closed comes before its match_started.
+                for match_id in started:
+                    for frame in await self._started_frames(match_id):
+                        yield frame
         finally:
             self.services.hub.close_firehose(self.hose)
-            await self.services.presence.leave(self.player_id)
+            await self.services.presence.leave_stream(self.player_id)
 
     async def _frames_for(self, stream_id: str, version: int) -> list[dict[str, Any]]:
         try:
@@ -87,6 +93,13 @@ class PlayerStream:
             if getattr(error, "rule", None) == "table_not_found":
                 return []
             raise
+
+    async def _started_frames(self, match_id: str) -> list[dict[str, Any]]:
+        """A match announced as started (by this process or, through the tailer, another)."""
+        try:
+            return await self._match_frames(match_id)
+        except (MatchNotFound, InfraError):
+            return []
 
     async def _table_frames(self, table: TableState) -> list[dict[str, Any]]:
         involved = self.player_id in (table.host, table.invitee, table.guest)
@@ -118,7 +131,8 @@ class PlayerStream:
         self, match_id: str, at_least: int | None = None
     ) -> list[dict[str, Any]]:
         """``match_started`` the first time a match of this player is seen while it runs,
-        then ``your_turn`` at each version where it must act, ``match_finished`` once."""
+        then ``your_turn`` at each version where it must act, ``match_finished`` once.
+        A match the player only watches (its host) gets the first and the last."""
         if match_id in self.finished:
             return []
         known = match_id in self.turns
@@ -130,7 +144,8 @@ class PlayerStream:
             record = await self.services.matches.load(match_id)
         state = record.state
         seat = self._seat(state)
-        if seat is None:
+        watching = seat is None and self._hosts(record)
+        if seat is None and not watching:
             return []
         frames: list[dict[str, Any]] = []
         if not known:
@@ -141,6 +156,7 @@ class PlayerStream:
                     "match_id": match_id,
                     "seat": seat,
                     "players": state.players,
+                    "watching": watching,
                 }
             )
         if state.settlement is not None:
@@ -154,10 +170,15 @@ class PlayerStream:
                     "winner": state.settlement.winner,
                 }
             )
-        elif seat in state.to_act() and self.turns[match_id] < state.version:
+        elif seat is not None and seat in state.to_act() and self.turns[match_id] < state.version:
             self.turns[match_id] = state.version
             frames.append({"type": "your_turn", "match_id": match_id, "version": state.version})
         return frames
+
+    def _hosts(self, record: MatchRecord) -> bool:
+        """Whether this player started the match to watch it (two house AIs)."""
+        first = record.events[0].match_event if record.events else None
+        return isinstance(first, MatchStarted) and first.host == self.player_id
 
     def _seat(self, state: MatchState) -> int | None:
         for seat, player in enumerate(state.players):

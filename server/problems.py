@@ -1,7 +1,9 @@
 """RFC 9457 problem details: the one place where every refusal becomes an HTTP answer.
 
 Domain and infra errors carry a stable ``rule`` code; the problem ``type`` is a URI
-built from it, so clients switch on ``type`` (or ``rule``) and never on wording.
+built from it (``/problems/<slug>``, relative to the server, which explains it there;
+server/problem_types.py holds each type's status, title and explanation), so clients
+switch on ``type`` (or ``rule``) and never on wording.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from litestar.params import ParameterKwarg
 
 from domain import errors as domain_errors
 from infra import errors as infra_errors
+from server.problem_types import PROBLEM_TYPES, PROBLEMS_PATH
 
-PROBLEM_BASE = "https://ginrummy.dev/problems/"
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 log = logging.getLogger("ginrummy.server")
@@ -126,75 +128,18 @@ class IdempotencyKeyReused(ServerError):
     status = 422
 
 
-# rule -> (status, title); anything not listed falls back by family below.
-_RULES: dict[str, tuple[int, str]] = {
-    "malformed_json": (400, "The request body is not valid JSON"),
-    "bad_request": (400, "Malformed request"),
-    "invalid_request": (422, "The request does not match the schema"),
-    "invalid_card": (422, "Not a card"),
-    "invalid_rules": (422, "Invalid rule set"),
-    "invalid_client_seed": (422, "Not a usable client seed"),
-    "unauthorized": (401, "Missing or invalid bearer token"),
-    "not_your_match": (403, "You hold no seat in this match"),
-    "not_you": (403, "A player can change only itself"),
-    "match_not_found": (404, "No such match"),
-    "player_not_found": (404, "No such player"),
-    "not_ratable": (422, "This match cannot be rated"),
-    "not_house_ai": (422, "Both seats of a watched match must be house AIs"),
-    "not_found": (404, "No such resource"),
-    "method_not_allowed": (405, "Method not allowed"),
-    "payload_too_large": (413, "The request body is too large"),
-    "request_timeout": (408, "The request body did not arrive in time"),
-    "client_disconnected": (400, "The client left before sending the whole body"),
-    "rate_limited": (429, "Too many requests; retry after the time in Retry-After"),
-    "upgrade_required": (426, "This is a WebSocket; connect with an Upgrade"),
-    "stale_version": (409, "The match has moved on since that version"),
-    "concurrency_conflict": (409, "The match changed concurrently; retry"),
-    "match_not_finished": (409, "The match is not finished"),
-    "version_out_of_range": (422, "That version is outside the match"),
-    "idempotency_key_reused": (422, "Idempotency-Key reused with a different request"),
-    "idempotency_mismatch": (422, "Idempotency-Key reused with a different request"),
-    "stream_not_found": (404, "No such match"),
-    "store_unavailable": (503, "The database is unavailable; retry"),
-    "unstorable_text": (422, "Text the database cannot hold"),
-    "bad_database_url": (500, "The server's database URL is not usable"),
-    "already_exists": (409, "It exists already"),
-    "undecodable_event": (500, "A stored event could not be read"),
-    "internal_error": (500, "Internal server error"),
-    "table_not_found": (404, "No such table"),
-    "table_full": (409, "Both seats at this table are taken"),
-    "table_cancelled": (409, "The table was cancelled"),
-    "table_expired": (409, "The table has expired"),
-    "table_already_opened": (409, "The table is already open"),
-    "table_not_due": (409, "The table is still open"),
-    "own_table": (409, "This is your own table"),
-    "invite_code_required": (403, "A private table needs its invite code"),
-    "not_the_host": (403, "Only the table's host may do that"),
-    "not_invited": (403, "This challenge is addressed to another player"),
-    "challenge_declined": (409, "The challenge was declined"),
-    "no_rematch": (404, "Nobody has offered a rematch of this match"),
-    "watch_code_required": (403, "A private match is watched only with its watch code"),
-    "spectators_cannot_act": (403, "A spectator cannot act"),
-    "chat_error": (422, "Not a chat message"),
-    "empty_message": (422, "The message is empty"),
-    "message_too_long": (422, "The message is too long"),
-    "chat_flood": (429, "Too many messages; wait as Retry-After says"),
-    "spectators_cannot_chat": (403, "A spectator cannot chat"),
-    "invalid_clock": (422, "Not a move clock"),
-    "invalid_layout": (422, "Not a layout of the ten cards kept into sets and runs"),
-    "layout_not_least_deadwood": (422, "A knocker lays out the least deadwood the cards allow"),
-    "clock_not_due": (409, "No seat's time has run out"),
-    "claim_too_early": (409, "The opponent is neither timed out three times nor away long enough"),
-    "claim_against_house": (409, "The house AI never leaves; a match against it cannot be claimed"),
-}
-
-
 def problem_type(rule: str) -> str:
-    return PROBLEM_BASE + rule.replace("_", "-")
+    """``/problems/<slug>``: relative to the server, which serves the page it names."""
+    return PROBLEMS_PATH + rule.replace("_", "-")
 
 
 def make_problem(rule: str, detail: str, status: int | None = None) -> Problem:
-    known_status, title = _RULES.get(rule, (status or 422, rule.replace("_", " ").capitalize()))
+    known = PROBLEM_TYPES.get(rule)  # every rule the server raises is there (a test checks)
+    known_status, title = (
+        (known.status, known.title)
+        if known
+        else (status or 422, rule.replace("_", " ").capitalize())
+    )
     return Problem(
         type=problem_type(rule),
         title=title,
@@ -215,7 +160,8 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
     if isinstance(exc, domain_errors.DomainError):
         return make_problem(exc.rule, str(exc))  # 422 unless the rule says otherwise
     if isinstance(exc, infra_errors.InfraError):
-        status = _RULES.get(exc.rule, (500, ""))[0]
+        known = PROBLEM_TYPES.get(exc.rule)
+        status = known.status if known else 500
         return make_problem(exc.rule, str(exc) or exc.rule, status)
     if isinstance(exc, ValidationException):
         return _validation_problem(exc, request)

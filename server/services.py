@@ -165,6 +165,13 @@ class Services:
             for p in players
         ]
 
+    async def claim(self, match_id: str, player_id: str) -> MatchResponse:
+        """Claim the match from an absent opponent (HTTP and the live socket alike), with
+        its seats and spectators as every view of a match has them."""
+        grace_ms = int(self.settings.absence_grace_s * 1000)
+        answer = await self.matches.claim(match_id, player_id, self.presence.away_since, grace_ms)
+        return await self.with_seats(answer, spectators=True)
+
     async def with_seats(self, answer: MatchResponse, spectators: bool = False) -> MatchResponse:
         """The answer with who sits where (and, if asked, how many watch), for a page."""
         players = answer.view.players

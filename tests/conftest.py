@@ -47,6 +47,8 @@ _TABLES = (
     "ratings",
     "rating_history",
     "rated_matches",
+    "seat_presence",
+    "stream_presence",
 )
 
 

@@ -164,15 +164,12 @@ class MatchesController(Controller):
         self, state: State, request: AnyRequest, match_id: MatchId
     ) -> MatchResponse:
         """Win the match from an opponent whose time ran out three turns in a row, or who
-        has been away (no live socket or player stream, no move) longer than the grace
-        period; it settles as the opponent's resignation. Too early: ``claim_too_early``."""
+        has been away from this match (no live socket on it, no player stream, no move)
+        longer than the grace period; it settles as the opponent's resignation. Too
+        early: ``claim_too_early``. The live socket takes the same claim as a frame."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        grace_ms = int(services.settings.absence_grace_s * 1000)
-        answer = await services.matches.claim(
-            match_id, player.id, services.presence.away_since, grace_ms
-        )
-        return await services.with_seats(answer, spectators=True)
+        return await services.claim(match_id, player.id)
 
     @get(
         "/{match_id:str}/events",

@@ -7,8 +7,8 @@ Three tasks per socket keep a slow or dead client from stalling anyone:
   one frame per event on a bounded queue; a full queue means the client is too slow
   and the socket is closed (the client reconnects and resumes from its version);
 * the writer sends queued frames, each with a time limit;
-* the reader handles resume, actions, pings and pongs, and closes a socket that
-  stays silent for three heartbeats.
+* the reader handles resume, actions, claims, chat, pings and pongs, and closes a
+  socket that stays silent for three heartbeats.
 
 Every frame carries the match version. Events are redacted for the seat and come
 with the seat's new view, so the hidden cards never leave the server.
@@ -113,7 +113,7 @@ class LiveSession:
         self.start_after: int | None = None  # a reconnect's last version: events, no snapshot
         self.last_heard = time.monotonic()
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
-        self.present = False  # counted in the player's presence (a seat's socket only)
+        self.present = False  # counted in its seat's presence (a seat's socket only)
 
     # --- frames -----------------------------------------------------------------------
 
@@ -254,6 +254,8 @@ class LiveSession:
             await self.act(message)
         elif message.type == "chat":
             await self.chat(message)
+        elif message.type == "claim":
+            await self.claim()
         else:
             self.error(make_problem("invalid_request", f"unknown message type {message.type!r}"))
 
@@ -280,6 +282,21 @@ class LiveSession:
             # A dropped connection cancels this reader; the action, once begun, still ends
             # with the AI's reply appended, as an HTTP action does when its client leaves.
             await asyncio.shield(acting)
+        except Exception as exc:
+            self.error(problem_for(exc))  # a 5xx is logged by _finished
+        self.watch.notify(0)
+
+    async def claim(self) -> None:
+        """A claim over the socket: as ``POST …/claim``, the same rules and problems; the
+        claim's events (``match_claimed``, ``resigned``, ``match_settled``) arrive as frames."""
+        if self.player is None or self.seat is None:
+            self.error(make_problem("spectators_cannot_act", "a spectator cannot claim", 403))
+            return
+        try:
+            claiming = asyncio.create_task(self.services.claim(self.match_id, self.player.id))
+            _outliving_their_socket.add(claiming)
+            claiming.add_done_callback(functools.partial(_finished, self.match_id))
+            await asyncio.shield(claiming)  # once begun, it ends even if the socket drops
         except Exception as exc:
             self.error(problem_for(exc))  # a 5xx is logged by _finished
         self.watch.notify(0)
@@ -349,15 +366,16 @@ class LiveSession:
         await self.services.matches.play_ai(self.match_id)
         record = await self.services.matches.load(self.match_id)
         self.seat = seat_of(record.state, self.player.id)
-        await self.services.presence.arrive(self.player.id)  # a seat's socket: it is here
+        # a seat's socket: that seat of this match is here (not its player's other matches)
+        await self.services.presence.arrive_at_seat(self.match_id, self.seat)
         self.present = True
         return record
 
     async def leave(self) -> None:
         """Called once the socket is done, whatever ended it."""
-        if self.present and self.player is not None:
+        if self.present and self.seat is not None:
             self.present = False
-            await self.services.presence.leave(self.player.id)
+            await self.services.presence.leave_seat(self.match_id, self.seat)
 
     async def refuse(self, problem: Problem) -> None:
         """One error frame, then close with 4000 + its status (4401, 4404, 4503...)."""

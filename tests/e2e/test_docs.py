@@ -239,6 +239,12 @@ async def test_shell_blocks_run_as_written(
             f"{block.name}:{block.line}: {command!r} printed no {sorted(missing)}:\n"
             f"{outputs.get(index, '')[:2000]}"
         )
+        # A problem's type and rule are what clients compare: shown, they must be exact.
+        for code in re.findall(r'"type":"[^"]*/problems/[^"]*"|"rule":"[^"]*"', shown):
+            assert code in outputs.get(index, ""), (
+                f"{block.name}:{block.line}: {command!r} printed no {code}:\n"
+                f"{outputs.get(index, '')[:2000]}"
+            )
     if path.name == "fair-deal.md":
         printed = [line for line in done.stdout.splitlines() if line and not line.startswith("@@")]
         expected = env["EXPECTED_COMMITMENTS"].splitlines()

@@ -42,7 +42,7 @@ def _problem(response: Any, rule: str) -> dict[str, Any]:
     assert response.headers["content-type"].startswith("application/problem+json")
     problem: dict[str, Any] = response.json()
     assert problem["rule"] == rule, problem
-    assert problem["type"] == "https://ginrummy.dev/problems/" + rule.replace("_", "-")
+    assert problem["type"] == "/problems/" + rule.replace("_", "-")
     return problem
 
 

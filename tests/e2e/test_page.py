@@ -135,9 +135,29 @@ def api_view(base: str, token: str, match_id: str) -> dict[str, Any]:
     return view
 
 
+def set_prefs(page: Page, **prefs: Any) -> None:
+    """Set some of the page's preferences (prefs.js), keeping the others, as the page does."""
+    page.evaluate(
+        "prefs => localStorage.setItem('ginrummy.prefs', JSON.stringify("
+        "{...JSON.parse(localStorage.getItem('ginrummy.prefs') || '{}'), ...prefs}))",
+        prefs,
+    )
+
+
 def hints_on(page: Page) -> None:
     """Switch the page's hints on (they are off by default), as the tick box would."""
-    page.evaluate("localStorage.setItem('ginrummy.prefs', JSON.stringify({hints: true}))")
+    set_prefs(page, hints=True)
+
+
+def tour_dismissed(page: Page) -> None:
+    """As if this browser had closed the first-match tour (tour.js keeps ``tourSeen``)."""
+    set_prefs(page, tourSeen=True)
+
+
+def screenshot(page: Page, path: Path, full_page: bool = False) -> None:
+    """A picture for docs/screenshots: of the page itself, never under the tour's overlay."""
+    assert page.locator("[data-testid=tour]").count() == 0, f"the tour covers {path.name}"
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
 
 
 def stored(page: Page) -> tuple[str, str]:
@@ -209,6 +229,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     page.add_init_script(RECORD_STATES)
     page.goto(f"{site}/?delay={DELAY_MS}")
     hints_on(page)  # this hand plays the engine's suggestions
+    tour_dismissed(page)  # the screenshots show the table, not the first-match tour
     page.fill("#name", "Ada")
     page.select_option("#level", "easy")
     page.select_option("#preset", "arcadia")
@@ -249,7 +270,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
             selected = page.get_attribute("#hand .card.selected", "data-card")
             if my_turns == 3:
                 page.click(".log-box summary")  # show the hand's moves in the picture
-                page.screenshot(path=str(shots / "table-mid-hand.png"), animations="disabled")
+                screenshot(page, shots / "table-mid-hand.png")
             if my_turns in (1, 2):
                 if my_turns == 1:  # drag the chosen card onto the pile
                     discarded = selected
@@ -286,7 +307,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
         assert str(last["defender_deadwood"]) in result
     else:
         assert "washed" in result
-    page.screenshot(path=str(shots / "hand-end.png"), full_page=True, animations="disabled")
+    screenshot(page, shots / "hand-end.png", full_page=True)
     # The hand's moves are all listed, from the up-card on.
     assert page.locator("#moves li").count() == len(view["moves"])
     # The next hand is one click (or key) away, and a reload resumes the same match.
@@ -306,7 +327,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(100)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(shots / "table-phone.png"), full_page=True, animations="disabled")
+    screenshot(page, shots / "table-phone.png", full_page=True)
     page.click("#nav-new")
     page.wait_for_selector("body[data-screen=start]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -444,7 +465,7 @@ def test_replay_of_a_finished_match_steps_forward_and_back(
     for _ in range(ending - 1):
         page.keyboard.press("ArrowRight")
     page.wait_for_selector(f"#replay[data-shown='{ending}']")
-    page.screenshot(path=str(shots / "replay.png"), full_page=True, animations="disabled")
+    screenshot(page, shots / "replay.png", full_page=True)
 
 
 def play_until_defending(base: str, token: str, match_id: str) -> dict[str, Any] | None:
@@ -523,7 +544,7 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
         int(page.inner_text("[data-testid=deadwood]"))
         == (defending["arrangement"]["deadwood_points"])
     )
-    page.screenshot(path=str(shots / "layoff.png"), full_page=True, animations="disabled")
+    screenshot(page, shots / "layoff.png", full_page=True)
 
     page.click("[data-testid=layoff-best]")
     page.wait_for_selector("[data-testid=hand-result]")

@@ -24,6 +24,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     api_view,
     browser,
     hints_on,
+    screenshot,
     settle,
     shots,
     shown_hand,
@@ -201,7 +202,7 @@ def test_the_table_fits_the_screen(
         )
         if width == 1920:
             assert min(widths) >= 110, widths
-            page.screenshot(path=str(shots / "table-desktop.png"), animations="disabled")
+            screenshot(page, shots / "table-desktop.png")
         if phone:
             page.locator("#hand").scroll_into_view_if_needed()
             squares = dict(page.evaluate(TAP_SQUARES))
@@ -211,9 +212,7 @@ def test_the_table_fits_the_screen(
                 "#hand-tools button", "els => els.map(e => e.getBoundingClientRect().height)"
             ):
                 assert box >= 44
-            page.screenshot(
-                path=str(shots / "table-phone-hand.png"), full_page=True, animations="disabled"
-            )
+            screenshot(page, shots / "table-phone-hand.png", full_page=True)
         # The start form and the history fit as well.
         page.click("#nav-new")
         page.wait_for_selector("body[data-screen=start]")

@@ -166,7 +166,7 @@ async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
     assert (await player.view(match_id))["version"] == version_after
     other = await player.act(match_id, {"type": "draw_stock"}, key="k-1")
     assert other.status_code == 422
-    assert other.json()["type"] == "https://ginrummy.dev/problems/idempotency-key-reused"
+    assert other.json()["type"] == "/problems/idempotency-key-reused"
     assert (await player.view(match_id))["version"] == version_after
     await player.close()
 
@@ -229,7 +229,7 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
         assert response.headers["content-type"].startswith("application/problem+json")
         assert problem["status"] == status and problem["title"] and problem["detail"]
         if kind is not None:
-            assert problem["type"] == f"https://ginrummy.dev/problems/{kind}", problem
+            assert problem["type"] == f"/problems/{kind}", problem
     missing = await httpx.AsyncClient(base_url=server.url).get(f"/v1/matches/{match_id}")
     assert missing.status_code == 401
     stranger = await Player.create(server.url, "stranger")

@@ -111,7 +111,7 @@ async def test_of_two_guests_racing_for_the_seat_exactly_one_is_seated(
             assert statuses == [200, 409, 409, 409], [a.text for a in answers]
             losers = [a.json() for a in answers if a.status_code == 409]
             assert {p["rule"] for p in losers} == {"table_full"}
-            assert {p["type"] for p in losers} == {"https://ginrummy.dev/problems/table-full"}
+            assert {p["type"] for p in losers} == {"/problems/table-full"}
             winner = next(a.json() for a in answers if a.status_code == 200)
             final = (await host.client.get(f"/v1/tables/{table['table_id']}")).json()
             assert final["guest"]["id"] == winner["table"]["guest"]["id"]

@@ -25,7 +25,7 @@ async def status_of(url: str, token: str) -> int:
         response = await client.get("/v1/me", headers={"Authorization": f"Bearer {token}"})
         if response.status_code == 401:
             assert response.headers["content-type"] == "application/problem+json"
-            assert response.json()["type"] == "https://ginrummy.dev/problems/unauthorized"
+            assert response.json()["type"] == "/problems/unauthorized"
             assert response.headers["www-authenticate"] == 'Bearer error="invalid_token"'
         return response.status_code
 

@@ -14,7 +14,8 @@ from infra import errors as infra_errors
 from server.auth import bearer_token, hash_token, new_token
 from server.config import SETTINGS_TABLE, Settings, settings_markdown
 from server.fanout import Hub
-from server.problems import PROBLEM_BASE, ServerError, Unauthorized, problem_for
+from server.problem_types import PROBLEM_TYPES
+from server.problems import ServerError, Unauthorized, problem_for
 from server.schemas import Action, CustomRules, to_command
 
 
@@ -59,7 +60,7 @@ def test_a_clock_setting_is_a_positive_number_of_seconds(variable: str, raw: str
 def test_every_error_becomes_a_problem_with_a_stable_type(error: type[Exception]) -> None:
     problem = problem_for(error("because"))
     rule = error.rule  # type: ignore[attr-defined]
-    assert problem.type == PROBLEM_BASE + rule.replace("_", "-")
+    assert problem.type == "/problems/" + rule.replace("_", "-") == PROBLEM_TYPES[rule].uri
     assert problem.rule == rule and problem.detail
     assert 400 <= problem.status < 600
     if issubclass(error, domain_errors.DomainError | ServerError):
@@ -185,6 +186,7 @@ def test_the_websocket_protocol_document_names_every_frame_type() -> None:
         "resume",
         "action",
         "chat",
+        "claim",
     } <= types
 
 

@@ -72,6 +72,7 @@ export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
   renamePlayer: (id, name) => request('PATCH', `/v1/players/${encodeURIComponent(id)}`, { name }),
   createMatch: (level, rules, deal = {}) => request('POST', '/v1/matches', { level, rules, ...deal }),
+  createHouseMatch: (levels, rules) => request('POST', '/v1/house-matches', { seats: levels.map((level) => `ai:${level}`), rules }),
   getMatch: (id) => request('GET', match(id)),
   listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
   act: (id, action, version) =>

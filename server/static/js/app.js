@@ -1,5 +1,7 @@
 // The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
-// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard, #/rules[/MATCH]), the start form, and the wiring of events.
+// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard, #/rules[/MATCH]), the start
+// screen's two forms (a match against the computer; two computers to watch), and the
+// wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, newClientSeed, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
@@ -76,6 +78,8 @@ function showStart() {
   const player = savedPlayer();
   if (player && !$('#name').value) $('#name').value = player.name;
   $('#level').value = pref('level'); // the opponent and rules chosen last time
+  $('#house-level-0').value = pref('houseLevel0');
+  $('#house-level-1').value = pref('houseLevel1');
   $('#preset').value = pref('preset');
   aboutPreset();
   const resume = $('#resume');
@@ -133,45 +137,67 @@ function chosenRules() {
   return Object.keys(changed).length ? { preset, ...changed } : preset;
 }
 
-async function startMatch(event) {
+/** This browser's player under the name typed (made, or renamed, as needed), then
+ * ``create()`` as that player; a token from another database makes a new player and
+ * tries once more. Both start-screen forms begin this way. */
+async function asPlayer(name, create) {
+  const player = savedPlayer();
+  if (!player) {
+    const created = await api.createPlayer(name);
+    savePlayer({ id: created.id, name: created.name, token: created.token });
+  } else if (player.name !== name) {
+    await renameOrStartOver(player, name);
+  }
+  try {
+    return await create();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) throw err;
+    forgetPlayer();
+    const created = await api.createPlayer(name);
+    savePlayer({ id: created.id, name: created.name, token: created.token });
+    return create();
+  }
+}
+
+/** A start-screen form's submit: the name is needed, the button waits, a refusal is said. */
+async function submitting(event, form, go) {
   event.preventDefault();
   const name = $('#name').value.trim();
   if (!name) return toast('Please enter your name.');
-  const button = $('#start-form button[type=submit]');
+  const button = $(`${form} button[type=submit]`);
   button.disabled = true;
   try {
-    let player = savedPlayer();
-    if (!player) {
-      const created = await api.createPlayer(name);
-      player = { id: created.id, name: created.name, token: created.token };
-      savePlayer(player);
-    } else if (player.name !== name) {
-      await renameOrStartOver(player, name);
-    }
-    setPref('level', $('#level').value);
-    setPref('preset', $('#preset').value);
-    // A start form that asks the server for hints (its "Hints" box) also shows them here.
-    if ($('#hints')) setPref('hints', $('#hints').checked);
-    let started;
-    try {
-      started = await api.createMatch($('#level').value, chosenRules(), dealChoice());
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) throw err;
-      // A token from another database: make a new player and try once more.
-      forgetPlayer();
-      const created = await api.createPlayer(name);
-      savePlayer({ id: created.id, name: created.name, token: created.token });
-      started = await api.createMatch($('#level').value, chosenRules(), dealChoice());
-    }
-    expectMatch(started);
-    expectTour();
-    location.hash = `#/match/${encodeURIComponent(started.match_id)}`;
+    await go(name);
   } catch (err) {
     toast(problemText(err));
   } finally {
     button.disabled = false;
   }
 }
+
+const startMatch = (event) =>
+  submitting(event, '#start-form', async (name) => {
+    setPref('level', $('#level').value);
+    setPref('preset', $('#preset').value);
+    // A start form that asks the server for hints (its "Hints" box) also shows them here.
+    if ($('#hints')) setPref('hints', $('#hints').checked);
+    const started = await asPlayer(name, () => api.createMatch($('#level').value, chosenRules(), dealChoice()));
+    expectMatch(started);
+    expectTour();
+    location.hash = `#/match/${encodeURIComponent(started.match_id)}`;
+  });
+
+/** Two house AIs play each other (POST /v1/house-matches) and the page watches them. */
+const watchHouseMatch = (event) =>
+  submitting(event, '#house-form', async (name) => {
+    const levels = [$('#house-level-0').value, $('#house-level-1').value];
+    setPref('houseLevel0', levels[0]);
+    setPref('houseLevel1', levels[1]);
+    setPref('preset', $('#preset').value);
+    const started = await asPlayer(name, () => api.createHouseMatch(levels, chosenRules()));
+    renderWho();
+    location.hash = `#/watch/${encodeURIComponent(started.match_id)}`;
+  });
 
 /** A new name renames this browser's player: its matches stay its own. */
 async function renameOrStartOver(player, name) {
@@ -218,6 +244,7 @@ function init() {
   applyPrefs();
   $('#preset').addEventListener('change', aboutPreset);
   $('#start-form').addEventListener('submit', startMatch);
+  $('#house-form').addEventListener('submit', watchHouseMatch);
   $('#screen-table').addEventListener('click', onTableClick);
   setUpHand();
   document.addEventListener('keydown', onTableKey);

@@ -1,10 +1,11 @@
 // The player's choices for the page, kept in this browser's localStorage: how the hand is
 // sorted, whether the engine's hints show, the four-colour deck, the last opponent and rules,
-// and whether the first-match tour was dismissed.
+// the two computers last watched, and whether the first-match tour was dismissed.
 const KEY = 'ginrummy.prefs';
 
-const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia', tourSeen: false };
-const CHOICES = { sort: ['melds', 'rank', 'suit'], level: ['easy', 'medium', 'hard', 'baseline'], preset: ['arcadia', 'arkadium', 'classic'] };
+const HOUSE_LEVELS = ['random', 'easy', 'medium', 'hard', 'baseline'];
+const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia', tourSeen: false, houseLevel0: 'easy', houseLevel1: 'hard' };
+const CHOICES = { sort: ['melds', 'rank', 'suit'], level: ['easy', 'medium', 'hard', 'baseline'], preset: ['arcadia', 'arkadium', 'classic'], houseLevel0: HOUSE_LEVELS, houseLevel1: HOUSE_LEVELS };
 
 function read() {
   try {

@@ -43,7 +43,11 @@ from domain.views import ClockView, player_view
 TIMEOUTS_TO_CLAIM = 3  # timeouts in a row after which the opponent may claim the match
 STAND_IN: Level = "easy"  # the house AI level that plays a turn whose time ran out
 
-_SEAT_MOVES = (UpCardTaken, UpCardPassed, Drew, Discarded, Knocked, LaidOff, HandAcknowledged)
+# A seat's own moves in a turn: each resets its run of timeouts. Its "ready" between
+# hands (HandAcknowledged) is no turn and times out apart (never counted), so it shows
+# the seat is there (last_acted_ms) but clears no run: else reading each hand's result
+# would wipe three timeouts and the claim they allow.
+_SEAT_MOVES = (UpCardTaken, UpCardPassed, Drew, Discarded, Knocked, LaidOff)
 
 
 class ClockState(msgspec.Struct, frozen=True):
@@ -122,6 +126,8 @@ def advance(clock: ClockState | None, after: MatchState, event: Event, at_ms: in
             in_a_row = _set(in_a_row, event.seat, in_a_row[event.seat] + 1)
     elif isinstance(event, _SEAT_MOVES) and event.seat != stand_in:
         in_a_row, last = _set(in_a_row, event.seat, 0), _set(last, event.seat, at_ms)
+    elif isinstance(event, HandAcknowledged) and event.seat != stand_in:
+        last = _set(last, event.seat, at_ms)
     running, since = _running(after), clock.since_ms
     if running != clock.running:
         ended = clock.running

@@ -184,6 +184,7 @@ lobby_tables = Table(
     Column("hints", Integer, nullable=False, server_default="1"),
     Column("seed_commitment", Text, nullable=True),  # of the match's server seed
     Column("rated", Integer, nullable=False, server_default="0"),
+    Column("clock", Text, nullable=True),  # the match's move clock, as JSON (NULL: none)
     Index("ix_lobby_tables_open", "status", "expires_ms"),
     Index("ix_lobby_tables_invitee", "invitee", "status"),
 )

@@ -19,7 +19,6 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import TypeVar
 
-from infra.errors import InfraError
 from infra.tokens import Tokens
 
 T = TypeVar("T")
@@ -68,12 +67,17 @@ class TokenWatch:
         self.forget(held - valid)
 
     async def run(self) -> None:
-        """Check every ``CHECK_S``, for ever (a background task of each process)."""
+        """Check every ``CHECK_S``, for ever (a background task of each process).
+
+        Any failure is logged and the next check tried, not only the store's translated
+        ones: a driver error nobody foresaw (a corrupt SQLite file's) would otherwise end
+        this task silently, and no revoked token would end its connections again.
+        """
         while True:
             await asyncio.sleep(CHECK_S)
             try:
                 await self.check()
-            except InfraError:
+            except Exception:
                 log.exception("checking open connections' tokens failed; retrying")
 
 

@@ -12,6 +12,7 @@ import msgspec
 from sqlalchemy import Table, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from domain.rules import Clock
 from domain.table import TableCancelled, TableDeclined, TableExpired, TableJoined, TableOpened
 from infra.event_store import RecordedEvent
 from infra.schema import lobby_tables
@@ -31,6 +32,7 @@ class LobbyRow(msgspec.Struct, frozen=True):
     hints: int = 1
     seed_commitment: str | None = None
     rated: bool = False
+    clock: Clock | None = None  # here, so the list reads no table's stream
 
 
 class LobbyProjection:
@@ -56,6 +58,9 @@ class LobbyProjection:
                     hints=int(event.hints),
                     seed_commitment=event.seed_commitment,
                     rated=int(event.rated),
+                    clock=None
+                    if event.clock is None
+                    else msgspec.json.encode(event.clock).decode(),
                 )
             )
             return
@@ -95,6 +100,7 @@ async def open_public_tables(
             c.hints,
             c.seed_commitment,
             c.rated,
+            c.clock,
         )
         .where(c.status == "open", c.private == 0, c.expires_ms > now_ms)
         .order_by(c.opened_ms.desc(), c.table_id)
@@ -105,7 +111,14 @@ async def open_public_tables(
     with translate_errors():
         async with engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-    return [LobbyRow(*row[:9], rated=bool(row.rated)) for row in rows]
+    return [
+        LobbyRow(
+            *row[:9],
+            rated=bool(row.rated),
+            clock=None if row.clock is None else msgspec.json.decode(row.clock, type=Clock),
+        )
+        for row in rows
+    ]
 
 
 async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list[str]:

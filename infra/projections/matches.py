@@ -24,48 +24,29 @@ class MatchesProjection:
     async def apply(self, conn: AsyncConnection, recorded: RecordedEvent) -> None:
         event, match_id = recorded.event, recorded.stream_id
         if isinstance(event, MatchStarted):
-            await conn.execute(
-                insert(matches),
-                [
-                    {
-                        "match_id": match_id,
-                        "seat": seat,
-                        "player_id": event.players[seat],
-                        "opponent": event.players[1 - seat],
-                        "rules_name": event.rules.name,
-                        "status": "active",
-                        "score": 0,
-                        "opponent_score": 0,
-                        "hands_played": 0,
-                        "started_at": recorded.recorded_at,
-                        "finished_at": None,
-                        "winner": None,
-                        "last_position": recorded.position,
-                        "practice": int(event.practice),
-                    }
-                    for seat in (0, 1)
-                ],
-            )
+
+            def row(seat: int, player: str, opponent: str) -> dict[str, object]:
+                return {
+                    "match_id": match_id,
+                    "seat": seat,
+                    "player_id": player,
+                    "opponent": opponent,
+                    "rules_name": event.rules.name,
+                    "status": "active",
+                    "score": 0,
+                    "opponent_score": 0,
+                    "hands_played": 0,
+                    "started_at": recorded.recorded_at,
+                    "finished_at": None,
+                    "winner": None,
+                    "last_position": recorded.position,
+                    "practice": int(event.practice),
+                }
+
+            rows = [row(seat, event.players[seat], event.players[1 - seat]) for seat in (0, 1)]
             if event.host is not None:  # listed for its host too, as seen from seat 0
-                await conn.execute(
-                    insert(matches),
-                    {
-                        "match_id": match_id,
-                        "seat": WATCHER_SEAT,
-                        "player_id": event.host,
-                        "opponent": event.players[1],
-                        "rules_name": event.rules.name,
-                        "status": "active",
-                        "score": 0,
-                        "opponent_score": 0,
-                        "hands_played": 0,
-                        "started_at": recorded.recorded_at,
-                        "finished_at": None,
-                        "winner": None,
-                        "last_position": recorded.position,
-                        "practice": int(event.practice),
-                    },
-                )
+                rows.append(row(WATCHER_SEAT, event.host, event.players[1]))
+            await conn.execute(insert(matches), rows)
         elif isinstance(event, HandScored):
             for seat in (0, 1):
                 await self._update(

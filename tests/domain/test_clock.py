@@ -168,6 +168,28 @@ def test_a_move_of_ones_own_resets_the_count() -> None:
     assert log.clock.in_a_row[seat] == 0
 
 
+def test_saying_ready_between_hands_does_not_reset_the_count() -> None:
+    """Only a move in a turn shows the seat can keep its time: "ready" is no turn, so a
+    seat that times out every turn cannot clear its run by reading each hand's result."""
+    log = Log(Clock(per_move_ms=1000), seed="ready-keeps-the-run")
+    assert log.state is not None
+    late = log.seat_to_act()
+    now = T0
+    while log.state.phase != "hand_over":
+        if log.seat_to_act() == late:
+            now += 1000
+            log.time_out(now)  # the stand-in AI plays each of its turns
+        else:
+            now += 100
+            log.first_legal(now)
+    assert log.clock is not None
+    run = log.clock.in_a_row[late]
+    assert run >= 1
+    assert log.act(NextHand(late), now + 50) == [HandAcknowledged(seat=late)]
+    assert log.clock.in_a_row[late] == run
+    assert log.clock.last_acted_ms[late] == now + 50  # but it was there: presence counts
+
+
 def test_absence_past_the_grace_period_allows_a_claim() -> None:
     log = Log(None)
     assert log.state is not None and log.clock is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -422,6 +423,24 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
     await anonymous.aclose()
 
 
+def fail_every_append(database: Path) -> None:
+    """Make the live store fail each event it is asked to write, from another connection.
+
+    A trigger, not damaged files: rewriting the files under the server (as this test
+    once did) truncates the ``-shm`` that SQLite has mapped into memory, and a read of
+    it in that moment kills the server with SIGBUS, so the client saw a reset socket
+    instead of a problem. "string or blob too big" (SQLITE_TOOBIG) is a failure the
+    store does not translate, as a corrupt file's is not: an unexpected one, a 500.
+    Reads still work, so only the action fails.
+    """
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as conn:
+        conn.execute(
+            "CREATE TRIGGER events_fail BEFORE INSERT ON events"
+            " BEGIN SELECT zeroblob(2000000000); END"
+        )
+        conn.commit()
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_an_unexpected_failure_of_a_socket_action_is_logged(
     server: ServerProcess, tmp_path: Path
@@ -434,13 +453,17 @@ async def test_an_unexpected_failure_of_a_socket_action_is_logged(
         additional_headers={"Authorization": f"Bearer {player.token}"},
     ) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
-        for damaged in tmp_path.glob("ginrummy.sqlite3*"):  # the store breaks under the server
-            damaged.write_bytes(b"\xff" * damaged.stat().st_size)
+        fail_every_append(tmp_path / "ginrummy.sqlite3")
         action = as_action(match["view"]["legal"][0])
         await ws.send(json.dumps({"type": "action", "action": action}))
         while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "error":
             assert frame["type"] == "ping", frame
-        assert frame["problem"]["status"] >= 500, frame
+        problem = frame["problem"]
+        assert (problem["status"], problem["rule"]) == (500, "internal_error"), frame
+        await ws.send('{"type": "ping"}')  # a failed action costs its answer, not the socket
+        while (frame := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] == "ping":
+            pass
+        assert frame["type"] == "pong", frame
     await player.close()
     server.stop()
     log = server.log_path.read_text()

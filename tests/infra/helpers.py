@@ -9,9 +9,12 @@ from domain.commands import AnySeatCommand, BigGin, Discard, Gin, Knock, StartMa
 from domain.events import Event, UpCardPassed
 from domain.match import apply, legal_commands
 from domain.melds import best_discard
-from domain.rules import make_rules
+from domain.rules import Clock, make_rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
+from domain.table import TableOpened
+from infra.projections.lobby import TABLE_STREAM_PREFIX
+from infra.sql_event_store import SqlEventStore
 
 
 def stream() -> str:
@@ -78,3 +81,22 @@ async def append_batches(store, match_id: str, batches, start: int = 0) -> int:
         result = await store.append(match_id, version, events)
         version = result.last_version
     return version
+
+
+OPENED_MS = 1_000_000
+
+
+async def open_table(store: SqlEventStore, clock: Clock | None) -> str:
+    """A public table opened at OPENED_MS for a minute, as the table service records one."""
+    table_id = uuid.uuid4().hex
+    opened = TableOpened(
+        table_id=table_id,
+        host="host",
+        rules=make_rules("classic"),
+        private=False,
+        opened_ms=OPENED_MS,
+        expires_ms=OPENED_MS + 60_000,
+        clock=clock,
+    )
+    await store.append(TABLE_STREAM_PREFIX + table_id, 0, [opened])
+    return table_id

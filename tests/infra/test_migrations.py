@@ -7,6 +7,7 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -14,11 +15,16 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
+from domain.rules import Clock, make_rules
 from infra.database import create_engine
 from infra.errors import MigrationFailed, SchemaTooNew
 from infra.migrate import alembic_config, downgrade_async, upgrade_async
+from infra.projections import projector
+from infra.projections.lobby import open_public_tables
 from infra.schema import metadata
 from infra.scratch_database import create_scratch_database, drop_scratch_database
+from infra.store import open_store
+from tests.infra.helpers import OPENED_MS, open_table
 
 OURS = set(metadata.tables)
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -90,6 +96,40 @@ async def _revision(url: str) -> str | None:
             )
     finally:
         await engine.dispose()
+
+
+async def test_tables_listed_before_0016_are_listed_with_their_clock(empty_url: str) -> None:
+    """0016 gives the lobby a clock column: the rows it finds are projected again, so a
+    table opened before it is listed with its clock, not as untimed."""
+    await upgrade_async(empty_url, "0013")
+    store = await open_store(empty_url, migrate=False)
+    try:
+        table_id = await open_table(store, Clock(per_move_ms=30_000))
+        async with store.engine.begin() as conn:  # the lobby as 0013's projector left it
+            await conn.execute(
+                text(
+                    "INSERT INTO lobby_tables (table_id, host, rules_name, rules, private,"
+                    " status, opened_ms, expires_ms, last_position) VALUES (:id, 'host',"
+                    " 'classic', :rules, 0, 'open', :opened, :expires, 1)"
+                ),
+                {
+                    "id": table_id,
+                    "rules": msgspec.json.encode(make_rules("classic")).decode(),
+                    "opened": OPENED_MS,
+                    "expires": OPENED_MS + 60_000,
+                },
+            )
+            await conn.execute(
+                text("INSERT INTO projection_checkpoints (name, position) VALUES ('lobby', 1)")
+            )
+        await upgrade_async(empty_url)
+        await projector(store).catch_up("lobby")
+        rows = await open_public_tables(store.engine, OPENED_MS + 1)
+        assert [(row.table_id, row.clock) for row in rows] == [
+            (table_id, Clock(per_move_ms=30_000))
+        ]
+    finally:
+        await store.close()
 
 
 async def test_a_newer_servers_database_is_refused_and_left_alone(empty_url: str) -> None:

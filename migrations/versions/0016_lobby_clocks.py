@@ -6,7 +6,7 @@ there were projected without it, so the lobby projection starts again from posit
 the lobby runs first, refills them from the log with their clocks.
 
 Revision ID: 0016
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-01
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0013"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

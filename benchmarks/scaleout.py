@@ -173,7 +173,9 @@ class ProtoTailer:
             row = (
                 await conn.execute(
                     text(
-                        "SELECT tx::text, position FROM proto_events ORDER BY tx DESC, position DESC LIMIT 1"
+                        # tx itself, not tx::text: ORDER BY names the output column, and
+                        # as text 99999 sorts after 100000 (a first run started mid-log so)
+                        "SELECT tx, position FROM proto_events ORDER BY tx DESC, position DESC LIMIT 1"
                     )
                 )
             ).first()
@@ -308,6 +310,8 @@ async def tailer_process(args: argparse.Namespace) -> dict[str, Any]:
     delivered = [0]
     last_version: dict[str, int] = {}
     out_of_order = [0]
+    twice = [0]
+    seen: set[int] = set()
 
     async def count(recorded: RecordedEvent) -> None:
         """Counts, and checks what subscribers rely on: each stream's versions once, in order.
@@ -315,6 +319,9 @@ async def tailer_process(args: argparse.Namespace) -> dict[str, Any]:
         Every stream is new (writers start after the tailers), so the first is 1.
         """
         delivered[0] += 1
+        if recorded.position in seen:
+            twice[0] += 1
+        seen.add(recorded.position)
         if recorded.version != last_version.get(recorded.stream_id, 0) + 1:
             out_of_order[0] += 1
         last_version[recorded.stream_id] = recorded.version
@@ -339,6 +346,7 @@ async def tailer_process(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_s": _cpu() - cpu,
         "db_cpu_s": _backend_cpu(pids) - db_cpu,
         "out_of_order": out_of_order[0],
+        "twice": twice[0],
     }
     await tailer.stop()
     await engine.dispose()
@@ -426,7 +434,7 @@ async def measure(
             1000 * t["db_cpu_s"] / max(1, t["delivered"]) for t in read
         )
         row["delivered_share"] = median(t["delivered"] / max(1, events_) for t in read)
-        row["out_of_order"] = sum(t["out_of_order"] for t in read)
+        row["out_of_order"] = sum(t["out_of_order"] for t in read) + sum(t["twice"] for t in read)
     print(json.dumps(row), flush=True)
     return row
 

@@ -192,9 +192,18 @@ async def play_until(
         body = {"action": pick(match["view"], rng), "version": match["version"]}
         key = {"Idempotency-Key": uuid.uuid4().hex} if keyed else {}
         started = time.perf_counter()
-        response = await client.post(
-            f"/v1/matches/{match['match_id']}/actions", json=body, headers={**headers, **key}
-        )
+        try:
+            response = await client.post(
+                f"/v1/matches/{match['match_id']}/actions", json=body, headers={**headers, **key}
+            )
+        except httpx.TransportError:
+            # The server closed a keep-alive connection that sat idle past its timeout
+            # (seating 64 clients on a loaded machine takes that long): counted, and
+            # the view read again, since the action may or may not have been applied.
+            errors += 1
+            view = await client.get(f"/v1/matches/{match['match_id']}", headers=headers)
+            match = {"match_id": match["match_id"], **view.json()}
+            continue
         elapsed = time.perf_counter() - started
         if response.status_code != 200:
             errors += 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,10 +17,8 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Server
 from litestar.static_files import create_static_files_router
 
-from domain.errors import DomainError
 from domain.events import MatchStarted
 from infra.deadlines import Deadlines
-from infra.errors import InfraError
 from infra.event_store import RecordedEvent
 from infra.idempotency import IdempotencyKeys
 from infra.players import Players
@@ -34,6 +31,7 @@ from infra.tailer import LogTailer
 from infra.tokens import Tokens
 from server import logs
 from server.api_docs import SCHEMA_PATH, render_plugins
+from server.background import every
 from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
@@ -82,7 +80,6 @@ from server.ws.live import finish_actions, live, live_over_plain_http
 from server.ws.lobby import lobby_live, lobby_over_plain_http
 from server.ws.watch import watch, watch_over_plain_http
 
-log = logging.getLogger("ginrummy.server")
 STATIC_DIR = Path(__file__).parent / "static"
 API_VERSION = "1.0.0"
 
@@ -119,12 +116,7 @@ async def keep_projections_current(projections: Projector, interval: float = 5.0
     Not after every append: that would add two projection transactions to each action.
     The endpoints that read a projection catch it up first, so they are never behind.
     """
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await projections.catch_up()
-        except InfraError:
-            log.exception("projection catch-up failed; retrying later")
+    await every(interval, projections.catch_up, "projection catch-up")
 
 
 async def expire_overdue_tables(tables: TableService, interval: float) -> None:
@@ -134,23 +126,17 @@ async def expire_overdue_tables(tables: TableService, interval: float) -> None:
     record its expiry, and the store lets exactly one do so. A table past its time is
     neither listed nor joinable even before this runs.
     """
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await tables.expire_overdue()
-        except InfraError:
-            log.exception("expiring tables failed; retrying later")
+    await every(interval, tables.expire_overdue, "expiring tables")
 
 
 async def keep_spectator_counts_fresh(spectators: Spectators, presence: Presence) -> None:
     """Refresh this process's spectator and presence rows, so other processes count them."""
-    while True:
-        await asyncio.sleep(REFRESH_S)
-        try:
-            await spectators.refresh()
-            await presence.refresh()
-        except InfraError:
-            log.exception("refreshing spectator counts failed; retrying later")
+
+    async def refresh() -> None:
+        await spectators.refresh()
+        await presence.refresh()
+
+    await every(REFRESH_S, refresh, "refreshing spectator counts")
 
 
 async def fire_due_clocks(matches: MatchService, interval: float) -> None:
@@ -159,12 +145,7 @@ async def fire_due_clocks(matches: MatchService, interval: float) -> None:
     The deadlines are rows in the database, computed from each match's log: they survive
     a restart, any process may fire one, and the store records one outcome.
     """
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await matches.fire_due()
-        except (InfraError, DomainError):
-            log.exception("firing move clocks failed; retrying later")
+    await every(interval, matches.fire_due, "firing move clocks")
 
 
 def create_app(settings: Settings | None = None) -> Litestar:

@@ -10,19 +10,15 @@ A limit of 0 is no limit; a bucket with both at 0 costs no database round trip.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from infra.errors import InfraError
 from infra.rate_limits import RateCounters
+from server.background import every
 from server.config import Settings
 from server.problems import ServerError
-
-log = logging.getLogger("ginrummy.server")
 
 SWEEP_S = 60.0
 
@@ -87,9 +83,8 @@ class RateLimits:
 
     async def sweep_forever(self) -> None:
         """Delete counters of windows long past, every minute (each process may)."""
-        while True:
-            await asyncio.sleep(SWEEP_S)
-            try:
-                await self.counters.sweep(int(time.time()) - 2 * self.window_s)
-            except InfraError:
-                log.exception("sweeping rate-limit counters failed; retrying later")
+        await every(
+            SWEEP_S,
+            lambda: self.counters.sweep(int(time.time()) - 2 * self.window_s),
+            "sweeping rate-limit counters",
+        )

@@ -13,21 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import TypeVar
 
 from infra.tokens import Tokens
+from server.background import every
 
 T = TypeVar("T")
 
 CHECK_S = 0.5
 CLOSE_TOKEN_REVOKED = 4401  # 4000 + 401, as every refusal that closes a socket
 REVOKED_DETAIL = "the token was revoked or has expired; create or rotate a token"
-
-log = logging.getLogger("ginrummy.server")
 
 
 def now_ms() -> int:
@@ -69,16 +67,9 @@ class TokenWatch:
     async def run(self) -> None:
         """Check every ``CHECK_S``, for ever (a background task of each process).
 
-        Any failure is logged and the next check tried, not only the store's translated
-        ones: a driver error nobody foresaw (a corrupt SQLite file's) would otherwise end
-        this task silently, and no revoked token would end its connections again.
+        Any failure is logged and the next check tried (``server.background``).
         """
-        while True:
-            await asyncio.sleep(CHECK_S)
-            try:
-                await self.check()
-            except Exception:
-                log.exception("checking open connections' tokens failed; retrying")
+        await every(CHECK_S, self.check, "checking open connections' tokens")
 
 
 async def until_set(items: AsyncIterator[T], dead: asyncio.Event) -> AsyncIterator[T]:

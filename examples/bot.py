@@ -67,6 +67,7 @@ class Bot:
         )
         self.me, self.args = me, args
         self.finished: set[str] = set()
+        self.watched: set[str] = set()  # matches of two house AIs its owner started to watch
 
     def say(self, **fields: object) -> None:
         print(json.dumps(fields), flush=True)  # one line per thing done: easy to follow
@@ -90,10 +91,18 @@ class Bot:
             invitee = challenge["invitee"]
             if invitee is not None and invitee["id"] == self.me:
                 self.http.post(f"/v1/challenges/{challenge['table_id']}/accept")
+        elif kind == "match_started" and frame["seat"] is None:
+            # Watched, not played (POST /v1/house-matches with this bot's token): it has
+            # no turn to take, and its end is neither one of --matches nor to rematch.
+            self.watched.add(frame["match_id"])
+            self.say(event="watching", match_id=frame["match_id"], players=frame["players"])
         elif kind == "match_started":
             self.say(event="match_started", match_id=frame["match_id"], seat=frame["seat"])
         elif kind == "your_turn":
             self.play_turn(frame["match_id"])
+        elif kind == "match_finished" and frame["match_id"] in self.watched:
+            self.watched.discard(frame["match_id"])
+            self.say(event="watched_finished", match_id=frame["match_id"], winner=frame["winner"])
         elif kind == "match_finished" and frame["match_id"] not in self.finished:
             self.finished.add(frame["match_id"])
             self.say(event="match_finished", match_id=frame["match_id"], winner=frame["winner"])

@@ -58,7 +58,8 @@ _TYPES: tuple[ProblemType, ...] = (
     # The request itself
     _p("malformed_json", 400, "The request body is not valid JSON",
        "The body could not be parsed as JSON.",
-       "Any request with a body (or a WebSocket message) that is not well-formed JSON.",
+       "Any request with a body (or a WebSocket message) that is not well-formed JSON, or "
+       "that nests arrays or objects too deeply to read.",
        _FIX_BODY),
     _p("bad_request", 400, "Malformed request",
        "The request could not be read as HTTP the server understands.",
@@ -88,8 +89,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "Send a seed of 1 to 64 such characters, or none."),
     _p("payload_too_large", 413, "The request body is too large",
        "The body (or socket message) is larger than the server accepts.",
-       "A body over `GINRUMMY_MAX_BODY_BYTES`, a socket message over its limit, or JSON "
-       "nested too deep.",
+       "A body over `GINRUMMY_MAX_BODY_BYTES`, or a socket message over "
+       "`GINRUMMY_WS_MAX_MESSAGE_BYTES`.",
        "Send a smaller request; no valid request comes near the limit."),
     _p("request_timeout", 408, "The request body did not arrive in time",
        "The body did not finish arriving within `GINRUMMY_BODY_TIMEOUT_S`; the server closed "
@@ -156,7 +157,8 @@ _TYPES: tuple[ProblemType, ...] = (
     # Timing and retries
     _p("stale_version", 409, "The match has moved on since that version",
        "The client acted on an old `version` of the match.",
-       "An action or claim sent with a `version` that is no longer the match's.",
+       "An action sent with a `version` that is no longer the match's, or a claim (over "
+       "HTTP or the socket's `claim` message) the match moved past while it was decided.",
        "Fetch the view (or read the socket's frames), then decide again on the new version."),
     _p("concurrency_conflict", 409, "The match changed concurrently; retry",
        "Another request changed the same match at the same moment; this one changed nothing.",
@@ -326,8 +328,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "A spectator view or `watch` socket of such a match without `watch_code`.",
        "Ask a player for the watch code and send it as `?watch_code=`."),
     _p("spectators_cannot_act", 403, "A spectator cannot act",
-       "A spectator's socket reads the match; it cannot move.",
-       "An `action` message on a `watch` socket.",
+       "A spectator's socket reads the match; it cannot move or claim it.",
+       "An `action` or `claim` message on a `watch` socket.",
        "Act from a seat's `live` socket or `POST …/actions` with that seat's token."),
     # Chat
     _p("chat_error", 422, "Not a chat message",
@@ -364,12 +366,14 @@ _TYPES: tuple[ProblemType, ...] = (
        "The opponent is neither timed out three times nor away long enough",
        "A claim needs three timeouts in a row or an absence past the grace while the "
        "opponent is to act.",
-       "`POST /v1/matches/{id}/claim`.",
+       "`POST /v1/matches/{id}/claim`, or a `claim` message on the match's `live` socket "
+       "(as an `error` frame).",
        "Keep playing or wait; the view's `clock` shows the timeouts in a row."),
     _p("claim_against_house", 409,
        "The house AI never leaves; a match against it cannot be claimed",
        "The house AI never leaves its seat.",
-       "`POST /v1/matches/{id}/claim` against the house AI.",
+       "`POST /v1/matches/{id}/claim`, or a `claim` message on the `live` socket, in a "
+       "match against the house AI.",
        "Play the match out, or resign."),
     # The server's own troubles
     _p("store_unavailable", 503, "The database is unavailable; retry",

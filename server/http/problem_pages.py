@@ -70,7 +70,9 @@ def problem_index() -> Response[str]:
         "addresses below, relative to the server, and its <code>rule</code> carries the "
         "same code as a plain string: compare either, never the <code>title</code> or "
         "<code>detail</code>, whose words may change. A WebSocket sends the same problems "
-        "in its <code>error</code> frames.</p>"
+        "in its <code>error</code> frames: resolve their <code>type</code> against the "
+        "server's <code>http(s)://</code> address, not the socket's <code>ws://</code> "
+        "one.</p>"
         "<table><thead><tr><th>problem</th><th>status</th><th><code>rule</code></th></tr>"
         f"</thead><tbody>{rows}</tbody></table>"
         '<p>The API itself: <a href="/schema">/schema</a>.</p>'

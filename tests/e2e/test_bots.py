@@ -168,3 +168,40 @@ async def test_two_example_bots_play_each_other_three_matches(server: ServerProc
     finally:
         waiting.kill()
         challenger.kill()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_match_the_bot_only_watches_is_not_one_it_played(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Its stream announces a house match started with its token (``seat`` null); the bot
+    does not count it towards ``--matches`` (nor ask a rematch of it), and plays on the
+    match it was challenged to (it used to stop there, its one "match" played)."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_AI_PACE_MS="0").start()
+    person = await Player.create(server.url, "Person")
+    bot = await BotProcess.start(server.url, "--matches", "1", "--rematch")
+    try:
+        offer = await person.client.post(
+            "/v1/challenges", json={"to": bot.id, "rules": {"target": 25}}
+        )
+        assert offer.status_code == 201, offer.text
+        # Accepted from its stream: the stream is open and hears what follows.
+        match_id = await started_match(person, f"/v1/tables/{offer.json()['table_id']}")
+        as_bot = {"Authorization": f"Bearer {bot.token}"}
+        house = await person.client.post(  # no pace: played to its end within the request
+            "/v1/house-matches", headers=as_bot, json={"seats": ["ai:random", "ai:easy"]}
+        )
+        assert house.status_code == 201, house.text
+        watched = house.json()["match_id"]
+        while (await bot.next_line()).get("event") != "watched_finished":
+            pass
+        assert bot.events("watching") == [
+            {"event": "watching", "match_id": watched, "players": ["ai:random", "ai:easy"]}
+        ]
+        await play_seat(person, match_id, random.Random(7))
+        assert await bot.finish() == 0
+        assert [e["match_id"] for e in bot.events("match_finished")] == [match_id]
+    finally:
+        bot.kill()
+        await person.close()
+        server.stop()

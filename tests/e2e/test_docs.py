@@ -25,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.e2e.harness import ROOT, Player, ServerProcess, play_out
 
@@ -186,6 +187,37 @@ def test_the_rated_rule_names_every_condition_of_the_policy() -> None:
     for name, text in (("docs/ratings.md", section), ("README.md", rule)):
         for condition in ('"rated": false', "seed", "hints", "preset"):
             assert condition in text, f"{name}: the rated rule does not name {condition!r}"
+
+
+def _client_message_types(channel: str) -> set[str]:
+    """The ``type`` of every message a client may send on an asyncapi.yaml channel (the
+    document's ``send`` operations are the client's)."""
+    document = yaml.safe_load((ROOT / "openapi" / "asyncapi.yaml").read_text(encoding="utf-8"))
+    messages = document["components"]["messages"]
+    types = set()
+    for operation in document["operations"].values():
+        if operation["action"] != "send" or not operation["channel"]["$ref"].endswith(channel):
+            continue
+        for ref in operation["messages"]:
+            name = document["channels"][channel]["messages"][ref["$ref"].rsplit("/", 1)[1]]
+            message = messages[name["$ref"].rsplit("/", 1)[1]]
+            types.add(message["payload"]["properties"]["type"]["const"])
+    return types
+
+
+def test_the_socket_tables_name_every_message_a_client_may_send() -> None:
+    """README.md's message table and docs/api.md's ``client → server`` table list every
+    message the ``live`` socket takes (docs/api.md's lacked ``claim``)."""
+    expected = _client_message_types("live")
+    assert {"auth", "action", "chat", "claim", "ping", "pong", "resume"} <= expected
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| client → server \| (.+?) \|", readme, re.MULTILINE)
+    assert set(re.findall(r"`([a-z_]+)`", " ".join(rows))) >= expected, "README.md"
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    table = api.split("| client → server | meaning |", 1)[1].split("\n\n", 1)[0]
+    cells = re.findall(r"^\| `([a-z_]+)[ `{]", table, re.MULTILINE)
+    cells += re.findall(r"^\| `[a-z_]+` / `([a-z_]+)`", table, re.MULTILINE)
+    assert set(cells) >= expected, f"docs/api.md lists {sorted(cells)}"
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(ROOT)) for p in DOCS])

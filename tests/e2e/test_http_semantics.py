@@ -98,6 +98,15 @@ async def test_head_answers_as_get_would_without_the_body(server: ServerProcess)
         f"/v1/matches/{match['match_id']}/events",
         f"/v1/players/{player.id}",
         "/v1/matches/no-such-match",
+        # the pages a problem's type names, the offline API docs and the rule book
+        "/problems/",
+        "/problems/stale-version",
+        "/problems/no-such-problem",
+        "/schema",
+        "/schema/redoc.standalone.js",
+        "/schema/redoc-licenses.txt",
+        "/schema/openapi.json",
+        "/rules.md",
     ]
     for path in paths:
         got = await player.client.get(path)
@@ -106,6 +115,10 @@ async def test_head_answers_as_get_would_without_the_body(server: ServerProcess)
         assert head.content == b"", path
         assert head.headers["content-type"] == got.headers["content-type"], path
         assert head.headers.get("content-length") == got.headers.get("content-length"), path
+        assert head.headers.get("cache-control") == got.headers.get("cache-control"), path
+        # One media type and each parameter once (a "charset" given twice is malformed).
+        parameters = [p.split("=")[0].strip() for p in got.headers["content-type"].split(";")]
+        assert len(parameters) == len(set(parameters)), (path, got.headers["content-type"])
     refused = await player.client.delete("/healthz")
     assert refused.status_code == 405
     assert {m.strip() for m in refused.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}

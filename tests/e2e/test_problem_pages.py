@@ -8,6 +8,7 @@ OpenAPI document describes ``type`` as exactly these relative references.
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 from urllib.parse import urljoin
@@ -15,6 +16,7 @@ from urllib.parse import urljoin
 import httpx
 import jsonschema
 import pytest
+from websockets.sync.client import ClientConnection, connect
 
 from server.problem_types import PROBLEM_TYPES, ProblemType
 from tests.e2e.test_page import site  # noqa: F401 (fixture)
@@ -101,3 +103,56 @@ def test_the_openapi_problem_schema_describes_these_types(site: str) -> None:  #
         )
     live = httpx.get(f"{site}/v1/matches/x", headers={"Authorization": "Bearer nope"}).json()
     jsonschema.validate(live, schema)
+
+
+def _when_sent(base: str, problem: dict[str, Any]) -> str:
+    """The page's "When it is sent", as a reader sees it, for a problem really received."""
+    page = httpx.get(base + problem["type"])
+    assert page.status_code == 200, problem
+    seen = _text(page.text)
+    assert f"Status{problem['status']}" in seen, problem  # the page and the answer agree
+    assert problem["title"] in seen, problem
+    return seen.split("When it is sent", 1)[1].split("What a client should do", 1)[0]
+
+
+def test_each_page_says_when_its_refusal_is_really_sent(site: str) -> None:  # noqa: F811
+    """A refusal's page names the request that got it: JSON nested too deep is
+    ``malformed_json`` (the ``payload_too_large`` page claimed it), and the ``claim``
+    message of the sockets gets ``claim_against_house`` on a seat's ``live`` socket and
+    ``spectators_cannot_act`` on a ``watch`` socket (the pages named only HTTP's claim
+    and a spectator's ``action``)."""
+    nested = '{"name":' + "[" * 3000 + "]" * 3000 + "}"
+    refused = httpx.post(
+        f"{site}/v1/players", content=nested, headers={"content-type": "application/json"}
+    ).json()
+    assert refused["rule"] == "malformed_json", refused
+    assert "nests" in _when_sent(site, refused)
+    too_large = PROBLEM_TYPES["payload_too_large"]
+    assert "nest" not in too_large.sent_when + too_large.meaning
+
+    player = httpx.post(f"{site}/v1/players", json={"name": "Claimant"}).json()
+    auth = {"Authorization": f"Bearer {player['token']}"}
+    start = httpx.post(f"{site}/v1/matches", headers=auth, json={"level": "easy"}).json()
+    ws = site.replace("http://", "ws://") + f"/v1/matches/{start['match_id']}"
+    claim = json.dumps({"type": "claim"})
+    with connect(f"{ws}/live", additional_headers=auth) as seat:
+        assert json.loads(seat.recv(timeout=10))["type"] == "snapshot"
+        seat.send(claim)
+        frame = _next_error(seat)
+    assert frame["rule"] == "claim_against_house", frame
+    assert "`claim` message" in PROBLEM_TYPES["claim_against_house"].sent_when
+    assert "claim message on the live socket" in _when_sent(site, frame)
+    with connect(f"{ws}/watch") as spectator:
+        assert json.loads(spectator.recv(timeout=10))["type"] == "snapshot"
+        spectator.send(claim)
+        frame = _next_error(spectator)
+    assert frame["rule"] == "spectators_cannot_act", frame
+    assert "claim message on a watch socket" in _when_sent(site, frame)
+
+
+def _next_error(socket: ClientConnection) -> dict[str, Any]:
+    for _ in range(50):
+        frame = json.loads(socket.recv(timeout=10))
+        if frame["type"] == "error":
+            return dict(frame["problem"])
+    raise AssertionError("no error frame")

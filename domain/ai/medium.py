@@ -33,8 +33,9 @@ TAKE_UNMELDED_SAVING = 7  # take a face-up card that melds nothing only if it sa
 PROMISE_EARLY = 4.0  # a live half-meld's worth in deadwood points while the stock is long
 PROMISE_LATE = 2.0  # ...and once it is short
 INTEREST_WEIGHT = 5.0  # per card the opponent took or showed that a discard would join
-# Never take back a card it threw this hand. With the take rule above, two mediums could
-# swap the same three cards for ever (issue 21); a seat that never retakes its own
+# Never take back a card it threw this hand. Taking any card that saved a point (the
+# rule of 2026-11-30), two mediums could swap the same three cards for ever (issue 21);
+# the 7-point rule never looped, and the bound holds whatever the take rule: a seat that never retakes its own
 # discards throws a different card each pile-only turn, so such a run of turns ends
 # within 52 turns whatever the opponent does. ``--set medium.RETAKE_OWN_DISCARD=1``
 # plays the old rule, for comparison.

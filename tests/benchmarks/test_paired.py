@@ -73,13 +73,13 @@ def test_an_override_for_a_alone_leaves_b_as_it_was() -> None:
         ]
         return paired.net_per_deal(played)
 
-    stronger = ("medium.TAKE_UNMELDED_SAVING=7",)
+    literal = ("medium.TAKE_UNMELDED_SAVING=1",)  # issue 3's wording, not the default
     before = medium.TAKE_UNMELDED_SAVING
     # Easy never reads medium's constants: A alone or everyone, the same games...
-    assert games("medium", "easy", (), stronger) == games("medium", "easy", stronger, ())
-    assert games("medium", "easy", (), stronger) != games("medium", "easy", (), ())
+    assert games("medium", "easy", (), literal) == games("medium", "easy", literal, ())
+    assert games("medium", "easy", (), literal) != games("medium", "easy", (), ())
     # ...but medium against itself: changed for both seats, each pair still cancels;
     # changed for A alone, it does not.
-    assert games("medium", "medium", stronger, ()) == [0.0] * 10
-    assert games("medium", "medium", (), stronger) != [0.0] * 10
+    assert games("medium", "medium", literal, ()) == [0.0] * 10
+    assert games("medium", "medium", (), literal) != [0.0] * 10
     assert before == medium.TAKE_UNMELDED_SAVING  # put back after every decision

@@ -133,7 +133,7 @@ async def test_the_leaderboard_lists_established_ratings_by_kind(store: SqlEvent
     bots, _ = await leaderboard(store.engine, "bot", 10, 0)
     # the bot account and the house's current anchored record, by rating
     assert {row.kind for row in bots} == {"bot", "ai"}
-    assert [row.record.rating_id for row in bots if row.kind == "ai"] == ["ai:medium:v1"]
+    assert [row.record.rating_id for row in bots if row.kind == "ai"] == ["ai:medium:v2"]
     assert [row.record.rating for row in bots] == sorted(
         (row.record.rating for row in bots), reverse=True
     )

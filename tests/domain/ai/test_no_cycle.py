@@ -29,9 +29,13 @@ def test_medium_does_not_take_back_a_card_it_threw() -> None:
     state, _ = play(state, DrawStock(0), Discard(0, "9D"))
     view = player_view(state, 1)
     assert view.discard_pile[-1] == "9D"
-    assert choose("medium", view, seed=1) == DrawStock(1)
-    with overridden(["medium.RETAKE_OWN_DISCARD=1"]):  # the rule that looped took it
+    # Under the take rule that looped (any saving) only the no-retake rule declines it;
+    # medium's own take rule (7 or more) would not take it either.
+    with overridden(["medium.TAKE_UNMELDED_SAVING=1"]):
+        assert choose("medium", view, seed=1) == DrawStock(1)
+    with overridden(["medium.TAKE_UNMELDED_SAVING=1", "medium.RETAKE_OWN_DISCARD=1"]):
         assert choose("medium", view, seed=1) == DrawDiscard(1)
+    assert choose("medium", view, seed=1) == DrawStock(1)
 
 
 @pytest.mark.parametrize(

@@ -158,7 +158,8 @@ class MatchesController(Controller):
         operation_id="claimMatch",
         summary="Claim the match from an absent opponent",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 422),
+        responses=problem_responses(401, 403, 404, 409, 422, 429),
+        guards=[rate_limited("actions")],  # it takes the match's lock: counted with the moves
     )
     async def claim_match(
         self, state: State, request: AnyRequest, match_id: MatchId

@@ -88,6 +88,11 @@ def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
         log.error("unhandled error on a live action in match %s", match_id, exc_info=failure)
 
 
+def retry_after_of(exc: Exception) -> int | None:
+    """A rate limit's wait in seconds, for the ``error`` frame (HTTP sends Retry-After)."""
+    return getattr(exc, "retry_after_s", getattr(exc, "retry_after", None))
+
+
 async def finish_actions(timeout: float) -> None:
     """Let socket actions that outlived their sockets end before the store closes."""
     if _outliving_their_socket:
@@ -293,12 +298,16 @@ class LiveSession:
             self.error(make_problem("spectators_cannot_act", "a spectator cannot claim", 403))
             return
         try:
+            client = self.socket.client
+            await self.services.limits.spend(  # as POST …/claim: counted with the moves
+                "actions", self.player.id, client.host if client else None
+            )
             claiming = asyncio.create_task(self.services.claim(self.match_id, self.player.id))
             _outliving_their_socket.add(claiming)
             claiming.add_done_callback(functools.partial(_finished, self.match_id))
             await asyncio.shield(claiming)  # once begun, it ends even if the socket drops
         except Exception as exc:
-            self.error(problem_for(exc))  # a 5xx is logged by _finished
+            self.error(problem_for(exc), retry_after_of(exc))  # a 5xx is logged by _finished
         self.watch.notify(0)
 
     async def chat(self, message: ClientMessage) -> None:
@@ -321,8 +330,7 @@ class LiveSession:
                 log.error(
                     "unhandled error on a chat message in match %s", self.match_id, exc_info=exc
                 )
-            retry_after = getattr(exc, "retry_after_s", getattr(exc, "retry_after", None))
-            self.error(problem, retry_after)
+            self.error(problem, retry_after_of(exc))
 
     # --- lifecycle --------------------------------------------------------------------
 

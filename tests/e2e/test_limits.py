@@ -264,3 +264,41 @@ async def test_chat_messages_count_against_a_players_rate_limit_across_matches(
     finally:
         await ada.close()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_claims_count_against_a_players_rate_limit_http_and_socket(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A claim takes the match's lock, so it is counted with the moves: hammering claims
+    is not free. Past the limit a claim is a 429 over HTTP and an ``error`` frame with
+    ``retry_after`` over the socket, and the match does not move."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_ACTIONS_PER_PLAYER="3"
+    ).start()
+    ada = await Player.create(server.url, "Ada")
+    try:
+        match = (await ada.new_match())["match_id"]
+        before = (await ada.client.get(f"/v1/matches/{match}")).json()["version"]
+        for _ in range(3):  # against the house AI: refused on its merits, yet counted
+            refused = await ada.client.post(f"/v1/matches/{match}/claim")
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["rule"] == "claim_against_house"
+        assert_rate_limited(await ada.client.post(f"/v1/matches/{match}/claim"), 600)
+
+        url = server.url.replace("http", "ws", 1)
+        async with websockets.connect(
+            f"{url}/v1/matches/{match}/live",
+            additional_headers={"Authorization": f"Bearer {ada.token}"},
+        ) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            await ws.send(json.dumps({"type": "claim"}))
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["type"] == "error", frame
+            assert frame["problem"]["rule"] == "rate_limited", frame
+            assert 1 <= frame["retry_after"] <= 600, frame
+        after = (await ada.client.get(f"/v1/matches/{match}")).json()["version"]
+        assert after == before
+    finally:
+        await ada.close()
+        server.stop()

@@ -1,4 +1,4 @@
-"""The PostgreSQL append: a whole group in one call of ``ginrummy_append`` (migration 0008).
+"""The PostgreSQL append: a whole group in one call of ``ginrummy_append`` (migrations 0008, 0018).
 
 The statement-by-statement path costs six to eight round trips per group and builds
 each statement in Python; here the group goes to the server as one JSON document and
@@ -48,6 +48,7 @@ async def append_group(
             "c": r.command_id,
             "h": r.command_hash,
             "e": r.encoded,
+            "d": r.after_previous,
         }
         for r in requests
     ]

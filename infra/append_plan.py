@@ -25,6 +25,9 @@ class AppendRequest:
     encoded: list[tuple[str, int, str]]  # (type, schema_version, payload JSON)
     command_id: str | None = None
     command_hash: str | None = None
+    # Written only if the append just before it in the group was newly written: the
+    # follow-up of a chain (a player's move, then the house AI's reply decided on it).
+    after_previous: bool = False
 
 
 @dataclass
@@ -66,8 +69,15 @@ def plan(
     the stored state of the group's streams and command ids (missing = none)."""
     versions, commands = dict(versions), dict(commands)
     result = Plan(head=head)
+    previous_written = False
     for request in group:
-        outcome = _decide(request, versions, commands)
+        if request.after_previous and not previous_written:
+            outcome: AppendResult | InfraError | None = conflict(
+                request, versions.get(request.stream_id, 0)
+            )
+        else:
+            outcome = _decide(request, versions, commands)
+        previous_written = outcome is None
         if outcome is not None:
             result.outcomes.append(outcome)
             continue

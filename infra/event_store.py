@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
@@ -48,6 +48,14 @@ class AppendResult(msgspec.Struct, frozen=True):
     duplicate: bool = False
 
 
+class Batch(NamedTuple):
+    """One command's events for ``append_chain``: what one ``append`` call would take."""
+
+    events: Sequence[Storable]
+    command_id: str | None = None
+    command_hash: str | None = None
+
+
 class EventStore(Protocol):
     async def append(
         self,
@@ -63,6 +71,19 @@ class EventStore(Protocol):
         written, no position used). A ``command_id`` already recorded returns the first
         result with ``duplicate=True`` and writes nothing; with a different
         ``command_hash`` it raises IdempotencyMismatch.
+        """
+        ...
+
+    async def append_chain(
+        self, stream_id: str, expected_version: int, batches: Sequence[Batch]
+    ) -> list[AppendResult]:
+        """Append ``batches`` one after another to one stream, in one commit.
+
+        Each batch goes in only if the one before it was newly written: a player's move
+        and a reply decided on the state after it land together or the reply not at
+        all. The first batch is answered as ``append`` would answer it (its refusal is
+        raised); the list of results stops at the first batch not written, and after a
+        duplicate (a retried first command), whose first result it ends with.
         """
         ...
 

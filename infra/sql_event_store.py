@@ -46,7 +46,7 @@ from infra.errors import (
     UndecodableEvent,
     UnstorableText,
 )
-from infra.event_store import AppendResult, RecordedEvent
+from infra.event_store import AppendResult, Batch, RecordedEvent
 from infra.schema import commands, events, log_head
 
 NOTIFY_CHANNEL = "ginrummy_events"  # NOTIFY payload: only the new last position
@@ -81,27 +81,58 @@ class SqlEventStore:
         command_id: str | None = None,
         command_hash: str | None = None,
     ) -> AppendResult:
-        if not events:
-            raise ValueError("append needs at least one event")
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
-        encoded = [
-            (event_type(e), type(e).schema_version, encode_event(e).decode()) for e in events
-        ]
-        request = _Pending(
-            AppendRequest(stream_id, expected_version, encoded, command_id, command_hash),
-            asyncio.get_running_loop().create_future(),
+        (pending,) = self._enqueue(
+            [AppendRequest(stream_id, expected_version, _encoded(events), command_id, command_hash)]
         )
-        request.result.add_done_callback(_retrieve)  # a cancelled caller leaves no warning
-        self._queue.append(request)
+        return await asyncio.shield(pending.result)
+
+    async def append_chain(
+        self, stream_id: str, expected_version: int, batches: Sequence[Batch]
+    ) -> list[AppendResult]:
+        if expected_version < 0:
+            raise ValueError("expected_version must be >= 0")
+        requests, version = [], expected_version
+        for i, batch in enumerate(batches):
+            encoded = _encoded(batch.events)
+            requests.append(
+                AppendRequest(
+                    stream_id, version, encoded, batch.command_id, batch.command_hash, i > 0
+                )
+            )
+            version += len(encoded)
+        results: list[AppendResult] = []
+        for i, pending in enumerate(self._enqueue(requests)):
+            try:
+                result = await asyncio.shield(pending.result)
+            except InfraError:
+                if i == 0:
+                    raise
+                break  # a follow-up not written (the one before it was not): the chain ends
+            results.append(result)
+            if result.duplicate:
+                break
+        return results
+
+    def _enqueue(self, requests: list[AppendRequest]) -> list[_Pending]:
+        """Queue appends for the committer, side by side (a chain is never split)."""
+        loop = asyncio.get_running_loop()
+        queued = [_Pending(request, loop.create_future()) for request in requests]
+        for pending in queued:
+            pending.result.add_done_callback(_retrieve)  # a cancelled caller leaves no warning
+        self._queue.extend(queued)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued(), name="store-commit")
-        return await asyncio.shield(request.result)
+        return queued
 
     async def _commit_queued(self) -> None:
         """Commit waiting appends, up to GROUP_SIZE per transaction, until none wait."""
         while self._queue:
-            group, self._queue = self._queue[:GROUP_SIZE], self._queue[GROUP_SIZE:]
+            cut = GROUP_SIZE
+            while cut < len(self._queue) and self._queue[cut].request.after_previous:
+                cut += 1  # a chain's follow-ups commit with the append they follow
+            group, self._queue = self._queue[:cut], self._queue[cut:]
             self._committing = asyncio.get_running_loop().create_future()
             try:
                 await self._commit_group(group)
@@ -256,6 +287,12 @@ class _Pending:
 
     request: AppendRequest
     result: asyncio.Future[AppendResult]
+
+
+def _encoded(events: Sequence[Storable]) -> list[tuple[str, int, str]]:
+    if not events:
+        raise ValueError("append needs at least one event")
+    return [(event_type(e), type(e).schema_version, encode_event(e).decode()) for e in events]
 
 
 def _retrieve(future: asyncio.Future[AppendResult]) -> None:

@@ -4,9 +4,11 @@ It folds a match from the store (keeping an in-process cache that catches up wit
 one ``read_stream`` when asked, and takes this process's own appends without reading
 them back), checks the caller's seat and version, appends the player's events, then
 plays every house-AI seat (a player id ``ai:<level>``, in either seat) until a person
-or a bot is to act again. The player's append and the AI's append are separate, so if
-the process dies between them the match is left with the AI to act; every entry point
-lets the AI catch up first, so a match never stalls.
+or a bot is to act again. The AI's reply is decided before the player's move is
+appended, and the two commit together as a chain (``EventStore.append_chain``): one
+transaction, and a reply never lands on a state it was not decided on. Should the
+reply fail or not go with the move, the move is appended alone and leaves the AI to
+act; every entry point lets the AI catch up first, so a match never stalls.
 A match between two house AIs is *paced* instead (``ai_pace_ms``): each AI decision
 is a deadline in the shared table, ``ai_pace_ms`` after the match's last event, which
 this process wakes for and every process's sweeper fires, so spectators can follow it
@@ -54,7 +56,7 @@ from domain.state import MatchState
 from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
 from infra.deadlines import Deadlines
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
-from infra.event_store import AppendResult, EventStore, RecordedEvent
+from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
@@ -139,6 +141,11 @@ def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> 
         and 0 < version < record.state.version
         and all(isinstance(r.event, HandAcknowledged) for r in record.events[version:])
     )
+
+
+def ai_command_id(state: MatchState) -> str:
+    """The command id of the AI's moves from ``state``: a retry decides the same and dedupes."""
+    return f"{AI_PREFIX}{state.match_id}:{state.version}"
 
 
 def ai_seed(match_seed: str, version: int) -> str:
@@ -581,14 +588,21 @@ class MatchService:
             raise StaleVersion(
                 f"you acted on version {version}; the match is at version {state.version}"
             )
-        _, events = apply(state, command)
-        result = await self._append(match_id, state.version, events, command_id, command_hash)
+        after, events = apply(state, command)
+        chain = [(events, command_id)]
+        reply = await self._reply_to(record, after)
+        if reply:
+            chain.append((reply, ai_command_id(after)))
+        batches = [Batch(e, c, command_hash if c == command_id else None) for e, c in chain]
+        results = await self._append_chain(match_id, state.version, batches)
+        result = results[0]
         if result.duplicate:
             record = await self.load(match_id)
         else:
-            record = self._remember(record, events, result, command_id)
-            self._on_append(match_id, result.last_version)
-        record = await self._play_ai_locked(record)
+            for (appended, appended_id), written in zip(chain, results, strict=False):
+                record = self._remember(record, appended, written, appended_id)
+            self._on_append(match_id, results[-1].last_version)
+        record = await self._play_ai_locked(record)  # the reply, if it did not go with the move
         await self.schedule(record)
         return self._answer(record, seat, result.first_version, before=state)
 
@@ -642,14 +656,10 @@ class MatchService:
         if self.is_paced(record.state):
             return record
         while True:
-            state = record.state
-            pending: list[Event] = []
-            while (seat := ai_seat_to_act(state)) is not None:
-                state, events = apply(state, await self._ai_command(state, seat))
-                pending.extend(events)
+            pending = await self._ai_moves(record.state)
             if not pending:
                 return record
-            command_id = f"{AI_PREFIX}{match_id}:{record.state.version}"
+            command_id = ai_command_id(record.state)
             try:
                 result = await self._append(
                     match_id, record.state.version, pending, command_id=command_id
@@ -662,6 +672,28 @@ class MatchService:
             record = self._remember(record, pending, result, command_id)
             self._on_append(match_id, result.last_version)
             return record
+
+    async def _ai_moves(self, state: MatchState) -> list[Event]:
+        """The house AI seats' events from ``state`` until nobody else must act."""
+        pending: list[Event] = []
+        while (seat := ai_seat_to_act(state)) is not None:
+            state, events = apply(state, await self._ai_command(state, seat))
+            pending.extend(events)
+        return pending
+
+    async def _reply_to(self, record: MatchRecord, state: MatchState) -> list[Event]:
+        """The AI's reply to a move, decided before the move is appended so the two can
+        commit together. None in a paced match, nor in a timed one: a clock charges
+        each seat up to its event's recorded time, and one commit would charge the
+        player for the AI's thinking. Should deciding fail, the move goes in alone and
+        the reply is decided again after it, where a failure is reported as it always
+        was (and every entry point lets the AI catch up, so nothing stalls)."""
+        if self.is_paced(state) or self.is_timed(record):
+            return []
+        try:
+            return await self._ai_moves(state)
+        except Exception:
+            return []
 
     async def _ai_command(self, state: MatchState, seat: int) -> AnySeatCommand:
         """The house AI's next decision for ``seat``, thought out in a worker thread."""
@@ -699,7 +731,7 @@ class MatchService:
         seat = ai_seat_to_act(state)
         assert seat is not None
         _, events = apply(state, await self._ai_command(state, seat))
-        command_id = f"{AI_PREFIX}{match_id}:{state.version}"
+        command_id = ai_command_id(state)
         try:
             result = await self._append(match_id, state.version, events, command_id=command_id)
         except ConcurrencyConflict:
@@ -730,6 +762,20 @@ class MatchService:
             return await self.store.append(
                 match_id, expected_version, events, command_id, command_hash
             )
+
+    async def _append_chain(
+        self, match_id: str, expected_version: int, batches: Sequence[Batch]
+    ) -> list[AppendResult]:
+        """``_append`` for a move and the reply that goes with it, in one commit."""
+        async with self._appending:
+            if len(batches) > 1:
+                return await self.store.append_chain(match_id, expected_version, batches)
+            (only,) = batches
+            return [
+                await self.store.append(
+                    match_id, expected_version, only.events, only.command_id, only.command_hash
+                )
+            ]
 
     def _remember(
         self,

@@ -117,3 +117,33 @@ def test_a_group_decides_exactly_like_one_append_at_a_time(
 
 def _comparable(outcome: object) -> object:
     return (type(outcome).__name__, str(outcome)) if isinstance(outcome, Exception) else outcome
+
+
+def _follow_up(stream: str, expected: int, cmd: str) -> AppendRequest:
+    return AppendRequest(stream, expected, [("drew", 1, "{}")], cmd, None, after_previous=True)
+
+
+def test_a_follow_up_is_written_only_after_its_append_was_newly_written() -> None:
+    decided = plan(
+        [
+            _request("a", 0, 2, "move"),
+            _follow_up("a", 2, "reply"),  # follows a written move: written
+            _request("b", 0, 1, "old"),  # a retry: the first result, nothing new
+            _follow_up("b", 1, "late"),  # follows a duplicate: not written
+            _request("c", 0, 1),  # refused: c is at 1
+            _follow_up("c", 1, "stray"),  # its version matches, yet it follows a refusal
+        ],
+        versions={"b": 1, "c": 1},
+        commands={"old": StoredCommand("b", None, 1, 1, 7)},
+        head=10,
+        now=NOW,
+    )
+    move, reply, retry, late, refused, stray = decided.outcomes
+    assert move == AppendResult("a", 1, 2, 12)
+    assert reply == AppendResult("a", 3, 3, 13)
+    assert retry == AppendResult("b", 1, 1, 7, duplicate=True)
+    assert isinstance(late, ConcurrencyConflict) and late.actual == 1
+    assert isinstance(refused, ConcurrencyConflict)
+    assert isinstance(stray, ConcurrencyConflict) and stray.actual == 1
+    assert [r["command_id"] for r in decided.command_rows] == ["move", "reply"]
+    assert decided.head == 13

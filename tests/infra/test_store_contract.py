@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 import pytest
 from sqlalchemy import func, select, update
 
@@ -14,8 +15,9 @@ from infra.errors import (
     StoreUnavailable,
     UndecodableEvent,
 )
+from infra.event_store import Batch
 from infra.schema import commands, events, log_head
-from infra.sql_event_store import SqlEventStore
+from infra.sql_event_store import GROUP_SIZE, SqlEventStore
 from tests.infra.helpers import batch, stream
 
 
@@ -196,3 +198,46 @@ async def test_a_refused_append_does_not_take_concurrent_appends_down(
     assert len(written) == 5
     assert sorted(o.last_position for o in written) == [3, 5, 7, 9, 11]
     assert [e.position for e in await store.read_all()] == list(range(1, 12))
+
+
+async def test_a_chain_commits_as_one_and_a_follow_up_never_lands_alone(
+    store: SqlEventStore,
+) -> None:
+    s = stream()
+    move, reply = await store.append_chain(
+        s, 0, [Batch(batch(2), "move", "h"), Batch(batch(1, seat=1), "reply")]
+    )
+    assert (move.first_version, move.last_version, reply.first_version) == (1, 2, 3)
+    read = await store.read_stream(s)
+    assert [e.command_id for e in read] == ["move", "move", "reply"]
+    assert len({e.recorded_at for e in read}) == 1  # one commit
+    # A retried move gets its first result and no second reply.
+    assert await store.append_chain(
+        s, 0, [Batch(batch(2), "move", "h"), Batch(batch(1), "reply-2")]
+    ) == [msgspec.structs.replace(move, duplicate=True)]
+    # Another process moved the stream by exactly as many events as the refused move
+    # had: the reply's expected version now matches, yet it must not land.
+    await store.append(s, 3, batch(2), command_id="foreign")
+    with pytest.raises(ConcurrencyConflict):
+        await store.append_chain(s, 3, [Batch(batch(1)), Batch(batch(1), "stray")])
+    assert await store.command_hash("stray") is None
+    assert [e.command_id for e in await store.read_stream(s)][3:] == ["foreign", "foreign"]
+    assert await store.last_position() == 5
+
+
+async def test_a_chain_is_never_split_between_two_commits(store: SqlEventStore) -> None:
+    """More appends wait than one group holds; a chain at the cut still commits whole."""
+    streams = [stream() for _ in range(GROUP_SIZE + 2)]
+    chained = streams[GROUP_SIZE - 1]
+    outcomes = await asyncio.gather(
+        *(
+            store.append_chain(s, 0, [Batch(batch(1)), Batch(batch(1), f"reply-{s}")])
+            if s == chained
+            else store.append(s, 0, batch(1))
+            for s in streams
+        )
+    )
+    assert len(outcomes[GROUP_SIZE - 1]) == 2
+    read = await store.read_stream(chained)
+    assert read[0].recorded_at == read[1].recorded_at
+    assert read[1].position == read[0].position + 1

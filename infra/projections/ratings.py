@@ -16,14 +16,36 @@ from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
-from sqlalchemy import Table, and_, delete, insert, or_, select, update
+from sqlalchemy import (
+    Float,
+    Integer,
+    Subquery,
+    Table,
+    Text,
+    and_,
+    delete,
+    exists,
+    insert,
+    literal,
+    null,
+    or_,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import MatchSettled, MatchStarted
 from domain.rating import PERIOD_SECONDS, Rating
 from domain.rating import update as glicko_update
-from domain.rating_policy import ANCHORS, HOUSE_VERSIONS, PROVISIONAL_DEVIATION, rating_id
+from domain.rating_policy import (
+    AI_PREFIX,
+    ANCHORS,
+    HOUSE_VERSIONS,
+    PROVISIONAL_DEVIATION,
+    rating_id,
+)
 from infra.event_store import RecordedEvent
 from infra.schema import players, rated_matches, rating_history, ratings
 from infra.sql_event_store import translate_errors
@@ -146,6 +168,28 @@ class RatingsProjection:
         await conn.execute(delete(rated_matches).where(rated_matches.c.match_id == match_id))
 
 
+_HOUSE_PLAYERS = [f"{AI_PREFIX}{level}" for level in HOUSE_VERSIONS]
+
+
+def _with_unplayed(records: list[str]) -> Subquery:
+    """The ratings rows, plus a row of starting numbers for each of ``records`` that
+    has none yet (a house level's record is written at its first rated match)."""
+    unplayed = [
+        select(
+            literal(record, Text).label("rating_id"),
+            literal(_player_of(record), Text).label("player_id"),
+            literal(ANCHORS[record].rating, Float).label("rating"),
+            literal(ANCHORS[record].deviation, Float).label("deviation"),
+            literal(ANCHORS[record].volatility, Float).label("volatility"),
+            literal(0, Integer).label("games"),
+            literal(1, Integer).label("anchored"),
+            null().label("last_played"),
+        ).where(~exists().where(ratings.c.rating_id == record))
+        for record in records
+    ]
+    return union_all(select(ratings), *unplayed).subquery("ratings")
+
+
 def _days(since: datetime, until: datetime) -> float:
     """Rating periods between two recorded times (SQLite hands back naive UTC)."""
     since = since if since.tzinfo is not None else since.replace(tzinfo=UTC)
@@ -242,17 +286,19 @@ async def leaderboard(
     """Established ratings of one kind, the highest first, and whether more follow.
 
     People are accounts of kind ``person``; bots are accounts of kind ``bot`` and the
-    house levels' current anchored records. Provisional ratings are left out.
+    house levels' current anchored records, listed from the start: a level that has
+    not played a rated match yet shows its anchor. Provisional ratings are left out.
     """
-    house = [f"ai:{level}:v{version}" for level, version in HOUSE_VERSIONS.items()]
+    house = [record for record in map(rating_id, _HOUSE_PLAYERS) if record in ANCHORS]
+    rows_of = ratings if kind == "person" else _with_unplayed(house)
     kind_matches = players.c.kind == kind
     if kind == "bot":
-        kind_matches = or_(kind_matches, ratings.c.rating_id.in_(house))
+        kind_matches = or_(kind_matches, rows_of.c.rating_id.in_(house))
     query = (
-        select(ratings, players.c.kind, players.c.name)
-        .select_from(ratings.outerjoin(players, players.c.id == ratings.c.player_id))
-        .where(and_(ratings.c.deviation < PROVISIONAL_DEVIATION, kind_matches))
-        .order_by(ratings.c.rating.desc(), ratings.c.rating_id)
+        select(rows_of, players.c.kind, players.c.name)
+        .select_from(rows_of.outerjoin(players, players.c.id == rows_of.c.player_id))
+        .where(and_(rows_of.c.deviation < PROVISIONAL_DEVIATION, kind_matches))
+        .order_by(rows_of.c.rating.desc(), rows_of.c.rating_id)
         .limit(limit + 1)
         .offset(offset)
     )

@@ -85,8 +85,11 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert people["kind"] == "person" and people["entries"] == []
         bots = (await player.client.get("/v1/leaderboard", params={"kind": "bot"})).json()
         names = [entry["player"]["id"] for entry in bots["entries"]]
-        assert names == ["ai:hard"]  # the only house record that has played
-        assert bots["entries"][0]["rank"] == 1 and bots["more"] is False
+        # every house level, by its anchor; only hard has played (and counts the match)
+        assert names == ["ai:hard", "ai:medium", "ai:baseline", "ai:easy"]
+        assert [entry["rank"] for entry in bots["entries"]] == [1, 2, 3, 4]
+        assert bots["entries"][0]["games"] == 1 and bots["more"] is False
+        assert {entry["games"] for entry in bots["entries"][1:]} == {0}
         unknown = await player.client.get("/v1/players/nobody/rating")
         assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
         unrated = await player.client.get("/v1/players/ai:random/rating")

@@ -131,9 +131,30 @@ async def test_the_leaderboard_lists_established_ratings_by_kind(store: SqlEvent
     second, last = await leaderboard(store.engine, "person", 1, 1)
     assert (more, last) == (True, False) and [*first, *second] == people  # paged
     bots, _ = await leaderboard(store.engine, "bot", 10, 0)
-    # the bot account and the house's current anchored record, by rating
+    # the bot account and every house level's current anchored record, by rating:
+    # medium has played (it counts its games); the others show their anchors
     assert {row.kind for row in bots} == {"bot", "ai"}
-    assert [row.record.rating_id for row in bots if row.kind == "ai"] == ["ai:medium:v2"]
+    house = {row.record.rating_id: row.record for row in bots if row.kind == "ai"}
+    assert sorted(house) == ["ai:baseline:v1", "ai:easy:v1", "ai:hard:v1", "ai:medium:v2"]
+    assert house["ai:medium:v2"].games == 37 and house["ai:hard:v1"].games == 0
+    assert all(record.rating == ANCHORS[rid].rating for rid, record in house.items())
     assert [row.record.rating for row in bots] == sorted(
         (row.record.rating for row in bots), reverse=True
     )
+
+
+async def test_a_fresh_bot_board_lists_the_house_levels_at_their_anchors(
+    store: SqlEventStore,
+) -> None:
+    """Nobody has played yet: a bot author still sees what the house levels are rated."""
+    bots, more = await leaderboard(store.engine, "bot", 10, 0)
+    assert [(row.name, row.kind, row.record.rating) for row in bots] == [
+        ("hard", "ai", ANCHORS["ai:hard:v1"].rating),
+        ("medium", "ai", ANCHORS["ai:medium:v2"].rating),
+        ("baseline", "ai", ANCHORS["ai:baseline:v1"].rating),
+        ("easy", "ai", ANCHORS["ai:easy:v1"].rating),
+    ]
+    assert not more and all(row.record.anchored for row in bots)
+    page, more = await leaderboard(store.engine, "bot", 2, 1)
+    assert [row.name for row in page] == ["medium", "baseline"] and more
+    assert await leaderboard(store.engine, "person", 10, 0) == ([], False)

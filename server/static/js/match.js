@@ -27,6 +27,7 @@ const game = {
   maxQueued: 0,
   running: false,
   inFlight: false,
+  loading: null, // a token for the opening of a match whose first view is still on its way
   feed: null,
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
@@ -53,6 +54,10 @@ export function closeMatch() {
   if (game.feed) game.feed.close();
   game.feed = null;
   game.matchId = null;
+  if (game.loading) {
+    game.loading = null; // an opening still on its way is abandoned: its answer is dropped
+    setBusy();
+  }
   game.queue = [];
   game.views.clear();
   game.ui.confirmResign = false;
@@ -60,23 +65,30 @@ export function closeMatch() {
   clearTimeout(game.rematchTimer);
 }
 
+/** Open match ``id`` on the table. Until its first view is drawn the page says it is
+ * busy (``data-busy``): the table screen shows at once, and whoever waits for the page to
+ * settle (a test, an assistive tool) must not read the empty or previous table. An answer
+ * that comes back after the page moved on (another screen, another match) is dropped. */
 export async function openMatch(id) {
-  if (game.matchId === id && game.view) return show('table');
+  if (game.matchId === id && (game.view || (game.loading && game.loading.id === id))) return show('table');
   closeMatch();
   const player = savedPlayer();
   if (!player) {
     location.hash = '#/';
     return;
   }
-  show('table');
   game.matchId = id;
+  game.view = null; // the previous match's table is not this one's
+  game.latest = null;
+  const loading = (game.loading = { id });
+  setBusy();
+  show('table');
   try {
     const data = game.pending && game.pending.match_id === id ? game.pending : await api.getMatch(id);
+    if (game.loading !== loading) return; // left for another screen or match meanwhile
     game.pending = null;
     learnNames(data.seats);
     saveMatch(id);
-    game.view = null;
-    game.latest = null;
     remember(data.view);
     game.maxQueued = data.view.version;
     showView(data.view, null);
@@ -92,6 +104,7 @@ export async function openMatch(id) {
     game.feed.connect();
     if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
   } catch (err) {
+    if (game.loading !== loading) return;
     if (err instanceof ApiError && (err.status === 404 || err.status === 401 || err.status === 403)) {
       saveMatch(null);
       if (err.status === 401) forgetPlayer();
@@ -100,6 +113,11 @@ export async function openMatch(id) {
       return;
     }
     toast(problemText(err));
+  } finally {
+    if (game.loading === loading) {
+      game.loading = null;
+      setBusy();
+    }
   }
 }
 
@@ -180,7 +198,7 @@ function say(text) {
 }
 
 function setBusy() {
-  const busy = game.running || game.inFlight;
+  const busy = game.running || game.inFlight || game.loading !== null;
   document.body.dataset.busy = String(busy);
   if (game.ui.busy !== busy && game.view) {
     game.ui.busy = busy;

@@ -109,3 +109,42 @@ def test_two_people_meet_in_the_lobby_play_a_hand_and_are_watched(
         for page in (alice, bob):
             page.wait_for_selector("body[data-phase=match_over]")
         assert "won the match" in carol.inner_text("[data-testid=watch-over]")
+
+
+# The page's own fetch, its answers to GET /v1/matches/ID held back: a loaded machine
+# made that answer take seconds, and the page looked settled before the table was drawn.
+SLOW_MATCH_ANSWER = """
+(() => {
+  const fetched = window.fetch.bind(window);
+  window.fetch = async (resource, init) => {
+    const answer = await fetched(resource, init);
+    const path = new URL(String(resource), location.href).pathname;
+    const method = ((init && init.method) || 'GET').toUpperCase();
+    if (method === 'GET' && /^\\/v1\\/matches\\/[^/]+$/.test(path)) {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+    return answer;
+  };
+})();
+"""
+
+
+def test_a_match_opened_from_the_player_stream_is_busy_until_its_table_is_drawn(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """Alice's page opens the match when her player stream says it started; until the
+    match's view is on the table the page is busy, so a settled page shows both names."""
+    alice, bob, _ = pages
+    alice.add_init_script(SLOW_MATCH_ANSWER)
+    enter_lobby(alice, site, "Alice")
+    alice.click("[data-testid=open-table]")
+    alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    enter_lobby(bob, site, "Bob")
+    row = bob.wait_for_selector("[data-testid=open-tables] li:has-text('Alice')")
+    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    alice.wait_for_selector("body[data-screen=table]")
+    assert alice.get_attribute("body", "data-busy") == "true"  # the answer is held back
+    settle(alice)
+    assert "You (Alice)" in alice.inner_text("#scorebar")
+    assert "Bob" in alice.inner_text("[data-testid=pill-opponent]")

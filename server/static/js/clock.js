@@ -54,3 +54,15 @@ export function showClock(name, el, view, names, seat = null) {
   tick();
   if (!ticking && shown.size) ticking = setInterval(tick, 250);
 }
+
+/** Stop counting down `name`'s clock and hide it: its screen left the match, and a timer
+ * that kept redrawing a hidden screen every 250 ms would outlive it. */
+export function hideClock(name) {
+  const item = shown.get(name);
+  if (item) item.el.hidden = true;
+  shown.delete(name);
+  if (!shown.size) {
+    clearInterval(ticking);
+    ticking = null;
+  }
+}

@@ -12,7 +12,7 @@ import { problemText, show, toast } from './ui.js';
 import { dragging, enableDrag, moveCard } from './arrange.js';
 import { pref, setPref } from './prefs.js';
 
-import { showClock } from './clock.js';
+import { hideClock, showClock } from './clock.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -27,6 +27,10 @@ const game = {
   maxQueued: 0,
   running: false,
   inFlight: false,
+  // The match on the table: a token made by each openMatch and dropped by closeMatch.
+  // Whatever belongs to a match the page has left (an answer, a play-out still sleeping, a
+  // socket frame) compares it and changes nothing. ``loading``: its first view is not drawn.
+  open: null,
   feed: null,
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
@@ -48,11 +52,21 @@ export function expectMatch(started) {
   game.pending = started;
 }
 
+/** Leave the table: the match's socket, play-out, clock and pending answers stop here, so
+ * nothing redraws the hidden table (its Verify button, shared with the history row, would
+ * be taken from the screen shown) and the page is not busy with a match it left. */
 export function closeMatch() {
   if (game.matchId) closeChat();
   if (game.feed) game.feed.close();
   game.feed = null;
   game.matchId = null;
+  game.open = null;
+  game.view = null;
+  game.latest = null;
+  game.running = false; // a play-out or an action still on its way ends at its next step
+  game.inFlight = false;
+  hideClock('match');
+  setBusy();
   game.queue = [];
   game.views.clear();
   game.ui.confirmResign = false;
@@ -60,23 +74,28 @@ export function closeMatch() {
   clearTimeout(game.rematchTimer);
 }
 
+/** Open match ``id`` on the table. Until its first view is drawn the page says it is
+ * busy (``data-busy``): the table screen shows at once, and whoever waits for the page to
+ * settle (a test, an assistive tool) must not read the empty or previous table. An answer
+ * that comes back after the page moved on (another screen, another match) is dropped. */
 export async function openMatch(id) {
-  if (game.matchId === id && game.view) return show('table');
+  if (game.open && game.open.id === id && (game.view || game.open.loading)) return show('table');
   closeMatch();
   const player = savedPlayer();
   if (!player) {
     location.hash = '#/';
     return;
   }
-  show('table');
   game.matchId = id;
+  const open = (game.open = { id, loading: true });
+  setBusy();
+  show('table');
   try {
     const data = game.pending && game.pending.match_id === id ? game.pending : await api.getMatch(id);
+    if (game.open !== open) return; // left for another screen or match meanwhile
     game.pending = null;
     learnNames(data.seats);
     saveMatch(id);
-    game.view = null;
-    game.latest = null;
     remember(data.view);
     game.maxQueued = data.view.version;
     showView(data.view, null);
@@ -87,11 +106,12 @@ export async function openMatch(id) {
     }
     const moves = data.view.moves;
     say(moves.length ? describeMove(data.view, moves[moves.length - 1]) : `Hand ${data.view.hand_number} is dealt.`);
-    game.feed = new LiveFeed(id, player.token, onFrame);
+    game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.connect();
     if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
   } catch (err) {
+    if (game.open !== open) return;
     if (err instanceof ApiError && (err.status === 404 || err.status === 401 || err.status === 403)) {
       saveMatch(null);
       if (err.status === 401) forgetPlayer();
@@ -100,6 +120,11 @@ export async function openMatch(id) {
       return;
     }
     toast(problemText(err));
+  } finally {
+    if (game.open === open) {
+      open.loading = false;
+      setBusy();
+    }
   }
 }
 
@@ -156,13 +181,15 @@ function flashFor(event, me) {
 }
 
 async function playOut() {
-  if (game.running) return;
+  const open = game.open;
+  if (game.running || !open) return;
   game.running = true;
   setBusy();
   try {
     while (game.queue.length) {
       const { version, event } = game.queue.shift();
       if (!mine(event)) await sleep(event.seat === undefined ? DELAY / 2 : DELAY);
+      if (game.open !== open) return; // the page left this match while it slept
       if (!game.view) break;
       say(narrate(event, game.view.players, game.view.seat));
       const view = game.views.get(version);
@@ -170,8 +197,10 @@ async function playOut() {
     }
     if (game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
   } finally {
-    game.running = false;
-    setBusy();
+    if (game.open === open) {
+      game.running = false;
+      setBusy();
+    }
   }
 }
 
@@ -180,7 +209,7 @@ function say(text) {
 }
 
 function setBusy() {
-  const busy = game.running || game.inFlight;
+  const busy = game.running || game.inFlight || Boolean(game.open && game.open.loading);
   document.body.dataset.busy = String(busy);
   if (game.ui.busy !== busy && game.view) {
     game.ui.busy = busy;
@@ -259,20 +288,23 @@ function focusNextStep() {
 }
 
 async function act(action) {
-  if (game.inFlight || game.running || !game.view) return false;
+  const open = game.open;
+  if (game.inFlight || game.running || !game.view || !open) return false;
   game.inFlight = true;
   setBusy();
   const base = game.latest || game.view;
   try {
-    const answer = await api.act(game.matchId, action, base.version);
+    const answer = await api.act(open.id, action, base.version);
+    if (game.open !== open) return false; // the answer of a match the page has left
     remember(answer.view);
     for (const item of answer.events) offer(item.version, item.event);
     return true;
   } catch (err) {
+    if (game.open !== open) return false;
     toast(problemText(err));
     if (err instanceof ApiError && err.status === 409) {
-      const fresh = await api.getMatch(game.matchId).catch(() => null);
-      if (fresh) {
+      const fresh = await api.getMatch(open.id).catch(() => null);
+      if (fresh && game.open === open) {
         remember(fresh.view);
         game.maxQueued = Math.max(game.maxQueued, fresh.view.version);
         showView(fresh.view, null);
@@ -280,9 +312,11 @@ async function act(action) {
     }
     return false;
   } finally {
-    game.inFlight = false;
-    setBusy();
-    if (!game.running && game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
+    if (game.open === open) {
+      game.inFlight = false;
+      setBusy();
+      if (!game.running && game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
+    }
   }
 }
 
@@ -476,6 +510,7 @@ async function rematch() {
   const old = game.matchId;
   try {
     const offer = await api.rematch(old);
+    if (game.matchId !== old) return; // the page left the match meanwhile
     if (offer.status === 'started') {
       location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
       return;

@@ -26,6 +26,7 @@ export function expectTour() {
 /** Shows the tour on the table if this person has not dismissed it and a match just opened. */
 export function maybeTour() {
   if (pref('tourSeen') || !sessionStorage.getItem(PENDING) || $('#tour')) return;
+  if (document.body.dataset.screen !== 'table') return; // the opening was left for another screen
   const box = h('aside', { id: 'tour', class: 'tour', role: 'dialog', 'aria-label': 'A tour of the table', 'data-testid': 'tour' });
   $('#screen-table').prepend(box);
   step(box, 0);

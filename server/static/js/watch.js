@@ -6,7 +6,7 @@ import { cardFace, cardName } from './cards.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
-import { showClock } from './clock.js';
+import { hideClock, showClock } from './clock.js';
 import { problemText } from './ui.js';
 
 const watching = { feed: null, count: null, names: null, seats: [] };
@@ -15,6 +15,7 @@ export function closeWatch() {
   if (watching.feed) closeChat();
   if (watching.feed) watching.feed.close();
   watching.feed = null;
+  hideClock('watch');
 }
 
 export async function showWatch(root, matchId, code) {

@@ -26,6 +26,7 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from domain.commands import AnySeatCommand
 from domain.rules import make_rules
 from domain.views import player_view
 from infra.scratch_database import create_scratch_database, drop_scratch_database
@@ -64,8 +65,12 @@ async def measure(base: str, actions: int, level: str) -> dict[str, float]:
                 if not legal:
                     break
                 command = rng.choice(legal)
+
+                def chosen(seat: int, command: AnySeatCommand = command) -> AnySeatCommand:
+                    return command
+
                 began = time.perf_counter()
-                await service.act(match_id, "p1", lambda seat, chosen=command: chosen, None)
+                await service.act(match_id, "p1", chosen, None)
                 timings.append((time.perf_counter() - began) * 1000)
         await store.close()
         commits = await _commits(url) - start

@@ -11,10 +11,13 @@ A refresh writes all of a process's rows in one transaction, one multi-row
 transaction per row. The sweep of stale rows runs in a transaction of its own after it:
 it deletes other processes' rows, and if it loses to a concurrent sweep, the live rows
 just written must not be rolled back with it (they would go stale and count as gone).
+A process's own writes take turns (one lock): a refresh writes the counts it read, and
+a socket closing meanwhile must not have its row rewritten as still open.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections import Counter
@@ -74,26 +77,29 @@ class ProcessRows:
         self.tables = tables
         dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
         self._insert = dialect.insert
+        self._writing = asyncio.Lock()
 
     async def arrive(self, rows: CountedRows, key: Key) -> None:
         """One more of ``key`` here; not counted (even in memory) unless it was written."""
-        rows.counts[key] += 1
-        try:
-            await self._write_one(rows, key)
-        except BaseException:
-            rows.take_one(key)
-            raise
+        async with self._writing:
+            rows.counts[key] += 1
+            try:
+                await self._write_one(rows, key)
+            except BaseException:
+                rows.take_one(key)
+                raise
 
     async def leave(self, rows: CountedRows, key: Key) -> None:
-        rows.take_one(key)
-        await self._write_one(rows, key)
+        async with self._writing:
+            rows.take_one(key)
+            await self._write_one(rows, key)
 
     async def refresh(self, sweep_before_ms: dict[Table, int]) -> None:
         """Rewrite every row this process counts, then delete rows (of any process) not
         written since ``sweep_before_ms`` of their table."""
-        at_ms = now_ms()
         with translate_errors():
-            async with self.engine.begin() as conn:
+            async with self._writing, self.engine.begin() as conn:
+                at_ms = now_ms()
                 for rows in self.tables:
                     batch = [rows.row(key, self.process_id, at_ms) for key in rows.counts]
                     for start in range(0, len(batch), BATCH_ROWS):

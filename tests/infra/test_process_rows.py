@@ -109,3 +109,21 @@ async def test_a_presence_sweep_forgets_only_rows_older_than_the_keep(
     await survivor.refresh()
     assert await survivor.away_since(m1, 0, ada) == 0, "forgotten: as if never connected"
     assert await survivor.away_since(m2, 1, "nobody") is None, "its own rows were rewritten"
+
+
+async def test_a_leave_during_a_refresh_is_not_undone_by_it(store: SqlEventStore) -> None:
+    """A refresh writes the counts it read; a socket closing meanwhile must not have its
+    row rewritten as still open (it would count as present for ``FRESH_MS``)."""
+    here, there = Presence(store.engine), Presence(store.engine)
+    watchers, other = Spectators(store.engine), Spectators(store.engine)
+    for _ in range(20):
+        m1, bot = ids("m1", "bot")
+        await here.arrive_at_seat(m1, 1)
+        await here.arrive_on_stream(bot)
+        await watchers.arrive(m1)
+        await asyncio.gather(
+            here.refresh(), here.leave_seat(m1, 1), watchers.refresh(), watchers.leave(m1)
+        )
+        assert await there.away_since(m1, 1, "nobody") not in (None, 0), "it left"
+        assert await other.count(m1) == 0, "its spectator left"
+        await here.leave_stream(bot)

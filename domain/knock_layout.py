@@ -119,15 +119,18 @@ def _search(rest: int, melds: tuple[Meld, ...], points: int, least: int, out: _F
             _search(rest ^ run, (*melds, from_mask(run)), points, least, out)
 
 
-def lowest_layouts(cards: Iterable[Card]) -> tuple[Arrangement, ...]:
+def lowest_layouts(
+    cards: Iterable[Card], arranged: Arrangement | None = None
+) -> tuple[Arrangement, ...]:
     """Every least-deadwood layout of the cards, the engine's ``arrange`` first.
 
     A run split in two end to end lays off exactly as the whole run, so only the
     whole run is listed; a four-card set and a three-card set with the fourth card in a
-    run are different layouts (they take different layoffs).
+    run are different layouts (they take different layoffs). ``arranged``: the cards'
+    ``arrange``, when the caller has it already (``decide`` checks the knock with it).
     """
     mask = to_mask(cards)
-    first = arrange_mask(mask)
+    first = arrange_mask(mask) if arranged is None else arranged
     least = first.deadwood_points
     found: _Found = []
     _search(mask, (), 0, least, found)
@@ -145,12 +148,15 @@ def lowest_layouts(cards: Iterable[Card]) -> tuple[Arrangement, ...]:
 # --- checking a layout the knocker names -------------------------------------------------
 
 
-def check_layout(cards: Sequence[Card], melds: Sequence[Sequence[str]]) -> Arrangement:
+def check_layout(
+    cards: Sequence[Card], melds: Sequence[Sequence[str]], least: int | None = None
+) -> Arrangement:
     """The knocker's layout if it is one the rules allow, else ``InvalidLayout``.
 
     Every meld must be a set or a run of cards the knocker keeps, no card twice, and
     the deadwood left must be the least those ten cards can have (docs/rules.md,
     "Knocking": a knocker may choose among the least-deadwood layouts, not show more).
+    ``least``: that least deadwood, when the caller has computed it already.
     """
     kept = to_mask(cards)
     used = 0
@@ -168,7 +174,8 @@ def check_layout(cards: Sequence[Card], melds: Sequence[Sequence[str]]) -> Arran
             raise errors.InvalidLayout(f"{' '.join(meld) or 'an empty meld'} is not a set or a run")
     deadwood = from_mask(kept & ~used)
     points = sum(CARD_VALUE[card] for card in deadwood)
-    least = deadwood_of_mask(kept)
+    if least is None:
+        least = deadwood_of_mask(kept)
     if points != least:
         raise errors.LayoutNotLeastDeadwood(
             f"that layout leaves {points} deadwood; these cards can leave {least}, "
@@ -225,8 +232,23 @@ def default_layout(layouts: Sequence[Arrangement], knowledge: KnockerKnowledge) 
     return min(layouts, key=lambda layout: layoff_exposure(layout.melds, knowledge))
 
 
-def ordered_layouts(cards: Iterable[Card], knowledge: KnockerKnowledge) -> tuple[Arrangement, ...]:
+def ordered_layouts(
+    cards: Iterable[Card], knowledge: KnockerKnowledge, arranged: Arrangement | None = None
+) -> tuple[Arrangement, ...]:
     """Every least-deadwood layout, the default first, then the others as listed."""
-    layouts = lowest_layouts(cards)
+    layouts = lowest_layouts(cards, arranged)
     chosen = default_layout(layouts, knowledge)
     return (chosen, *(layout for layout in layouts if layout is not chosen))
+
+
+def knock_layouts(
+    hand: HandState, seat: int, discard: Card, arranged: Arrangement | None = None
+) -> tuple[Arrangement, ...]:
+    """The layouts a knock by ``seat`` discarding ``discard`` may lay, the default first.
+
+    The one definition of both what a seat's view lists and what ``decide`` lays for a
+    knock without ``layout``, so the two cannot drift apart. ``arranged``: the ten
+    kept cards' ``arrange``, when the caller has it already.
+    """
+    kept = from_mask(to_mask(hand.hands[seat]) & ~CARD_BIT[discard])
+    return ordered_layouts(kept, knocker_knowledge(hand, seat, discard), arranged)

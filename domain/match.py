@@ -44,7 +44,7 @@ from domain.events import (
     UpCardTaken,
     WashReason,
 )
-from domain.knock_layout import check_layout, knocker_knowledge, ordered_layouts
+from domain.knock_layout import check_layout, knock_layouts
 from domain.melds import arrange, arrange_mask, deadwood_of_mask, extend, fits
 from domain.rating_policy import rating_id
 from domain.rules import is_standard, knock_limit_for, validate, validate_clock
@@ -216,7 +216,7 @@ def _knock(state: MatchState, hand: HandState, cmd: c.Knock | c.Gin) -> list[Eve
     _require_phase(hand, "discard")
     card = _card_to_play(hand, cmd.seat, cmd.card)
     kept = sort_cards(x for x in hand.hands[cmd.seat] if x != card)
-    rest = arrange_mask(to_mask(kept))
+    arranged = rest = arrange_mask(to_mask(kept))  # checked here, and the layouts' first
     if isinstance(cmd, c.Gin) and rest.deadwood_points:
         raise errors.NotGin(
             f"discarding {card} leaves {rest.deadwood_points} deadwood, gin needs 0"
@@ -226,9 +226,9 @@ def _knock(state: MatchState, hand: HandState, cmd: c.Knock | c.Gin) -> list[Eve
             f"discarding {card} leaves {rest.deadwood_points} deadwood; the knock limit is {hand.knock_limit}"
         )
     if cmd.layout is not None:
-        rest = check_layout(kept, cmd.layout)
+        rest = check_layout(kept, cmd.layout, least=arranged.deadwood_points)
     else:
-        rest = ordered_layouts(kept, knocker_knowledge(hand, cmd.seat, card))[0]
+        rest = knock_layouts(hand, cmd.seat, card, arranged)[0]
     knocked = Knocked(
         seat=cmd.seat,
         kind="gin" if rest.deadwood_points == 0 else "knock",

@@ -23,7 +23,7 @@ from domain.events import (
     MatchSettled,
     MatchStarted,
 )
-from domain.knock_layout import knocker_knowledge, ordered_layouts
+from domain.knock_layout import knock_layouts
 from domain.match import legal_commands
 from domain.melds import Arrangement, LayoffPlan, Meld, arrange, best_discard, best_layoffs
 from domain.rules import Rules
@@ -165,9 +165,7 @@ def _knock_layouts(
     options = []
     for command in legal:
         if isinstance(command, Knock):
-            kept = tuple(card for card in hand.hands[seat] if card != command.card)
-            knowledge = knocker_knowledge(hand, seat, command.card)
-            options.append(KnockLayouts(command.card, ordered_layouts(kept, knowledge)))
+            options.append(KnockLayouts(command.card, knock_layouts(hand, seat, command.card)))
     return tuple(options)
 
 

@@ -199,6 +199,7 @@ spectators = Table(
     Column("watchers", Integer, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     PrimaryKeyConstraint("match_id", "process_id", name="pk_spectators"),
+    Index("ix_spectators_updated", "updated_ms"),  # swept by age (migration 0017)
 )
 
 # A cache of folded match state (msgpack of MatchState) at a version; never the truth.
@@ -282,6 +283,7 @@ seat_presence = Table(
     Column("sockets", Integer, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     PrimaryKeyConstraint("match_id", "seat", "process_id", name="pk_seat_presence"),
+    Index("ix_seat_presence_updated", "updated_ms"),  # swept by age (migration 0017)
 )
 
 # The same for each player's player streams (which make it present in all its matches).
@@ -293,4 +295,5 @@ stream_presence = Table(
     Column("sockets", Integer, nullable=False),
     Column("updated_ms", BigInteger, nullable=False),
     PrimaryKeyConstraint("player_id", "process_id", name="pk_stream_presence"),
+    Index("ix_stream_presence_updated", "updated_ms"),
 )

@@ -8,14 +8,10 @@ that was killed stops counting within ``FRESH_MS``, and a restart starts from ze
 
 from __future__ import annotations
 
-import time
-import uuid
-from collections import Counter
-
-from sqlalchemy import delete, func, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.process_rows import CountedRows, ProcessRows, now_ms
 from infra.schema import spectators
 from infra.sql_event_store import translate_errors
 
@@ -23,39 +19,24 @@ REFRESH_S = 5.0
 FRESH_MS = 20_000
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Spectators:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.process_id = uuid.uuid4().hex
-        self._local: Counter[str] = Counter()
-        dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-        self._insert = dialect.insert  # both dialects upsert with ON CONFLICT
+        self._watchers = CountedRows(spectators, ("match_id",), "watchers", keep_empty=False)
+        self._rows = ProcessRows(engine, self._watchers)
+        self.process_id = self._rows.process_id
 
     async def arrive(self, match_id: str) -> None:
-        self._local[match_id] += 1
-        try:
-            await self._write(match_id)
-        except BaseException:
-            self._forget(match_id)  # not admitted: it must not count
-            raise
-
-    def _forget(self, match_id: str) -> None:
-        self._local[match_id] -= 1
-        if self._local[match_id] <= 0:
-            del self._local[match_id]
+        """A spectator socket opened here; not admitted (nor counted) if it cannot be written."""
+        await self._rows.arrive(self._watchers, (match_id,))
 
     async def leave(self, match_id: str) -> None:
-        self._forget(match_id)
-        await self._write(match_id)
+        await self._rows.leave(self._watchers, (match_id,))
 
     async def count(self, match_id: str) -> int:
         """Spectators of the match on every process whose count is fresh."""
         query = select(func.coalesce(func.sum(spectators.c.watchers), 0)).where(
-            spectators.c.match_id == match_id, spectators.c.updated_ms > _now_ms() - FRESH_MS
+            spectators.c.match_id == match_id, spectators.c.updated_ms > now_ms() - FRESH_MS
         )
         with translate_errors():
             async with self.engine.connect() as conn:
@@ -63,36 +44,4 @@ class Spectators:
 
     async def refresh(self) -> None:
         """Rewrite this process's rows (still watched) and drop stale rows of dead ones."""
-        for match_id in list(self._local):
-            await self._write(match_id)
-        with translate_errors():
-            async with self.engine.begin() as conn:
-                await conn.execute(
-                    delete(spectators).where(spectators.c.updated_ms < _now_ms() - 10 * FRESH_MS)
-                )
-
-    async def _write(self, match_id: str) -> None:
-        watchers = self._local.get(match_id, 0)
-        with translate_errors():
-            async with self.engine.begin() as conn:
-                if watchers == 0:
-                    await conn.execute(
-                        delete(spectators).where(
-                            spectators.c.match_id == match_id,
-                            spectators.c.process_id == self.process_id,
-                        )
-                    )
-                    return
-                row = {
-                    "match_id": match_id,
-                    "process_id": self.process_id,
-                    "watchers": watchers,
-                    "updated_ms": _now_ms(),
-                }
-                upsert = self._insert(spectators).values(row)
-                await conn.execute(
-                    upsert.on_conflict_do_update(
-                        index_elements=["match_id", "process_id"],
-                        set_={"watchers": watchers, "updated_ms": row["updated_ms"]},
-                    )
-                )
+        await self._rows.refresh({spectators: now_ms() - 10 * FRESH_MS})

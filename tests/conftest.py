@@ -49,6 +49,7 @@ _TABLES = (
     "rated_matches",
     "seat_presence",
     "stream_presence",
+    "spectators",
 )
 
 

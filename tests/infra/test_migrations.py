@@ -132,6 +132,56 @@ async def test_tables_listed_before_0016_are_listed_with_their_clock(empty_url: 
         await store.close()
 
 
+SWEPT_BY_AGE = ("seat_presence", "stream_presence", "spectators")
+
+
+async def _updated_indexes(url: str) -> dict[str, list[list[str]]]:
+    """Per swept table, the columns of each of its indexes on ``updated_ms``."""
+    engine = create_engine(url)
+
+    def read(conn: Connection) -> dict[str, list[list[str]]]:
+        found = {table: inspect(conn).get_indexes(table) for table in SWEPT_BY_AGE}
+        return {
+            table: [list(ix["column_names"]) for ix in indexes if ix["name"].endswith("_updated")]
+            for table, indexes in found.items()
+        }
+
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(read)
+    finally:
+        await engine.dispose()
+
+
+async def _count_rows(url: str) -> dict[str, int]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return {
+                table: (await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one()
+                for table in SWEPT_BY_AGE
+            }
+    finally:
+        await engine.dispose()
+
+
+async def test_0017_indexes_the_swept_rows_by_age_and_back_keeping_them(empty_url: str) -> None:
+    """0017 only adds an ``updated_ms`` index to each table swept by age: the rows there
+    stay, going up and coming back down."""
+    await upgrade_async(empty_url, "0016")
+    await _execute(empty_url, "INSERT INTO seat_presence VALUES ('m1', 0, 'p1', 1, 10)")
+    await _execute(empty_url, "INSERT INTO stream_presence VALUES ('ada', 'p1', 0, 20)")
+    await _execute(empty_url, "INSERT INTO spectators VALUES ('m1', 'p1', 2, 30)")
+    assert await _updated_indexes(empty_url) == {table: [] for table in SWEPT_BY_AGE}
+    await upgrade_async(empty_url, "0017")
+    assert await _updated_indexes(empty_url) == {t: [["updated_ms"]] for t in SWEPT_BY_AGE}
+    assert await _count_rows(empty_url) == {table: 1 for table in SWEPT_BY_AGE}
+    await downgrade_async(empty_url, "0016")
+    assert await _revision(empty_url) == "0016"
+    assert await _updated_indexes(empty_url) == {table: [] for table in SWEPT_BY_AGE}
+    assert await _count_rows(empty_url) == {table: 1 for table in SWEPT_BY_AGE}
+
+
 async def test_a_newer_servers_database_is_refused_and_left_alone(empty_url: str) -> None:
     await upgrade_async(empty_url)
     await _execute(empty_url, "UPDATE alembic_version SET version_num = '0099'")

@@ -10,7 +10,7 @@ reply's expected version). Everything else is the function of migration 0008, wh
 decisions ``infra/append_plan.plan`` still mirrors step for step.
 
 Revision ID: 0018
-Revises: 0016
+Revises: 0017
 Create Date: 2026-12-01
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from alembic import op
 
 revision: str = "0018"
-down_revision: str | None = "0016"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

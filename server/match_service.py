@@ -528,7 +528,9 @@ class MatchService:
         It trusts this process's cache first (no read): the append's expected version
         catches a cache that another process made stale, and then, as on any refusal
         decided from the cache, the match is read again and the command retried once.
-        So an action costs two appends and, usually, no read.
+        So an action costs one commit (the move and the AI's reply as a chain; two in a
+        timed match) and, usually, no read. A stale cache found out only at that commit
+        throws away the reply the AI thought out on it, and the AI thinks again.
         """
         command_id = command_id or f"cmd:{uuid.uuid4().hex}"
         async with self.lock(match_id):

@@ -216,10 +216,10 @@ async def test_a_chain_commits_as_one_and_a_follow_up_never_lands_alone(
         s, 0, [Batch(batch(2), "move", "h"), Batch(batch(1), "reply-2")]
     ) == [msgspec.structs.replace(move, duplicate=True)]
     # Another process moved the stream by exactly as many events as the refused move
-    # had: the reply's expected version now matches, yet it must not land.
+    # had: the reply's expected version (3 + 2) now matches, yet it must not land.
     await store.append(s, 3, batch(2), command_id="foreign")
     with pytest.raises(ConcurrencyConflict):
-        await store.append_chain(s, 3, [Batch(batch(1)), Batch(batch(1), "stray")])
+        await store.append_chain(s, 3, [Batch(batch(2)), Batch(batch(1), "stray")])
     assert await store.command_hash("stray") is None
     assert [e.command_id for e in await store.read_stream(s)][3:] == ["foreign", "foreign"]
     assert await store.last_position() == 5

@@ -23,6 +23,7 @@ from infra.append_plan import (
     AppendRequest,
     Decided,
     conflict,
+    unwritten_follow_up,
     used_on_another_stream,
     used_with_another_payload,
 )
@@ -65,6 +66,8 @@ def _outcome(request: AppendRequest, entry: list[Any]) -> AppendResult | InfraEr
         return AppendResult(request.stream_id, first, last, position, kind == "dup")
     if kind == "conflict":
         return conflict(request, int(entry[1]))
+    if kind == "unwritten":
+        return unwritten_follow_up(request, int(entry[1]))
     if kind == "other_stream":
         return used_on_another_stream(request)
     if kind == "other_payload":

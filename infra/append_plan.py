@@ -72,7 +72,7 @@ def plan(
     previous_written = False
     for request in group:
         if request.after_previous and not previous_written:
-            outcome: AppendResult | InfraError | None = conflict(
+            outcome: AppendResult | InfraError | None = unwritten_follow_up(
                 request, versions.get(request.stream_id, 0)
             )
         else:
@@ -153,6 +153,15 @@ def used_with_another_payload(request: AppendRequest) -> IdempotencyMismatch:
 def conflict(request: AppendRequest, current: int) -> ConcurrencyConflict:
     return ConcurrencyConflict(
         f"stream {request.stream_id!r} is at version {current}, not {request.expected_version}",
+        stream_id=request.stream_id,
+        expected=request.expected_version,
+        actual=current,
+    )
+
+
+def unwritten_follow_up(request: AppendRequest, current: int) -> ConcurrencyConflict:
+    return ConcurrencyConflict(
+        f"not written to stream {request.stream_id!r}: the append before it in its chain was not",
         stream_id=request.stream_id,
         expected=request.expected_version,
         actual=current,

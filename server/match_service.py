@@ -694,7 +694,14 @@ class MatchService:
             return []
         try:
             return await self._ai_moves(state)
-        except Exception:
+        except Exception as error:
+            log.warning(
+                "the AI's reply in match %s at version %s failed before the move was "
+                "appended (%r): the move goes in alone and the reply is tried after it",
+                state.match_id,
+                state.version,
+                error,
+            )
             return []
 
     async def _ai_command(self, state: MatchState, seat: int) -> AnySeatCommand:

@@ -2,7 +2,7 @@
 
 An append may now carry ``"d": true`` (``AppendRequest.after_previous``): it is written
 only if the append just before it in the group was newly written, and is otherwise
-refused as a conflict. The server sends a player's move and the house AI's reply,
+refused (answered ``["unwritten", actual version]``, a conflict to the caller). The server sends a player's move and the house AI's reply,
 decided on the state after that move, as such a pair: one transaction and one flush
 for both, and a reply can never land on a state it was not decided on (were the move
 refused, a foreign append of the same length could otherwise leave the stream at the
@@ -56,7 +56,7 @@ BEGIN
         IF coalesce((v_req->>'d')::boolean, false) AND NOT v_previous_written THEN
             SELECT coalesce(max(version), 0) INTO v_current FROM events
             WHERE stream_id = v_stream;
-            v_out := v_out || jsonb_build_array(jsonb_build_array('conflict', v_current));
+            v_out := v_out || jsonb_build_array(jsonb_build_array('unwritten', v_current));
             CONTINUE;
         END IF;
         IF v_command IS NOT NULL THEN

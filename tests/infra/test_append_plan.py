@@ -145,5 +145,6 @@ def test_a_follow_up_is_written_only_after_its_append_was_newly_written() -> Non
     assert isinstance(late, ConcurrencyConflict) and late.actual == 1
     assert isinstance(refused, ConcurrencyConflict)
     assert isinstance(stray, ConcurrencyConflict) and stray.actual == 1
+    assert "before it in its chain was not" in str(stray) and "chain" in str(late)
     assert [r["command_id"] for r in decided.command_rows] == ["move", "reply"]
     assert decided.head == 13

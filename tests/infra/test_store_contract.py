@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import msgspec
 import pytest
 from sqlalchemy import func, select, update
 
 from domain.events import Discarded, UpCardPassed
+from infra.append_pg import append_group
+from infra.append_plan import AppendRequest
 from infra.errors import (
     ConcurrencyConflict,
     IdempotencyMismatch,
     StoreUnavailable,
     UndecodableEvent,
 )
-from infra.event_store import Batch
+from infra.event_store import AppendResult, Batch
 from infra.schema import commands, events, log_head
 from infra.sql_event_store import GROUP_SIZE, SqlEventStore
 from tests.infra.helpers import batch, stream
@@ -223,6 +226,16 @@ async def test_a_chain_commits_as_one_and_a_follow_up_never_lands_alone(
     assert await store.command_hash("stray") is None
     assert [e.command_id for e in await store.read_stream(s)][3:] == ["foreign", "foreign"]
     assert await store.last_position() == 5
+    if store.is_postgres:  # ginrummy_append's own answer for the follow-up it left out
+        encoded = [("up_card_passed", 1, '{"seat":0}')]
+        chain = [AppendRequest(s, 5, encoded, "ok"), AppendRequest(s, 0, encoded)]
+        chain += [AppendRequest(s, 6, encoded, "left-out", after_previous=True)]
+        async with store.engine.connect() as conn, conn.begin():
+            decided = await append_group(conn, chain, datetime.now(UTC))
+        ok, refused, left_out = decided.outcomes
+        assert isinstance(ok, AppendResult) and isinstance(refused, ConcurrencyConflict)
+        assert isinstance(left_out, ConcurrencyConflict) and "its chain" in str(left_out)
+        assert await store.stream_version(s) == 6
 
 
 async def test_a_chain_is_never_split_between_two_commits(store: SqlEventStore) -> None:

@@ -155,6 +155,8 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 # --- clients -------------------------------------------------------------------------------
 
+OPPONENT = {"level": "easy"}  # the house level every benchmark match is played against (--level)
+
 
 async def new_player(client: httpx.AsyncClient) -> dict[str, str]:
     body = (await client.post("/v1/players", json={"name": "bench"})).json()
@@ -163,7 +165,7 @@ async def new_player(client: httpx.AsyncClient) -> dict[str, str]:
 
 async def new_match(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, Any]:
     response = await client.post(
-        "/v1/matches", json={"level": "easy", "rules": RULES}, headers=headers
+        "/v1/matches", json={"level": OPPONENT["level"], "rules": RULES}, headers=headers
     )
     response.raise_for_status()
     result: dict[str, Any] = response.json()
@@ -339,7 +341,7 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         f"on {platform.machine()}, {os.cpu_count()} CPUs (shared with the load generator), "
         f"Python {platform.python_version()}, PostgreSQL (local, fresh database), one "
         f"`ginrummy serve` with {args.workers} worker process(es). Each client plays its own match "
-        f"against the easy AI (rules `{json.dumps(RULES)}`) over its own keep-alive "
+        f"against the {OPPONENT['level']} AI (rules `{json.dumps(RULES)}`) over its own keep-alive "
         "connection, choosing uniformly among its "
         "legal actions, with no think time (a new match when one ends; the first is made before the clock starts). One action = one `POST /v1/matches/{id}/actions` "
         "round trip: decide, append the human's events, let the AI reply, append those.",
@@ -433,6 +435,7 @@ async def run(args: Any) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="per concurrency level")
+    parser.add_argument("--level", default="easy", help="the house AI level played against")
     parser.add_argument("--clients", default="1,16,64")
     parser.add_argument("--ws-matches", type=int, default=8)
     parser.add_argument("--database-url", default=None)
@@ -444,6 +447,7 @@ def main() -> None:
         "--workers", type=int, default=1, help="server worker processes (GINRUMMY_WORKERS)"
     )
     args = parser.parse_args()
+    OPPONENT["level"] = args.level
     text = asyncio.run(run(args))
     print(text)
     if not args.no_write:

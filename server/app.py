@@ -30,6 +30,7 @@ from infra.store import open_store
 from infra.tailer import LogTailer
 from infra.tokens import Tokens
 from server import logs
+from server.ai_thinking import AiThinker
 from server.api_docs import SCHEMA_PATH, render_plugins
 from server.background import every
 from server.chat import ChatService
@@ -170,9 +171,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await tailer.start()
         projections = projector(store)
         projecting = asyncio.create_task(keep_projections_current(projections), name="projections")
+        thinker = AiThinker(settings.ai_processes)  # its process starts at hard's first move
         matches = MatchService(
             store,
             ai_time_cap_ms=settings.ai_time_cap_ms,
+            thinker=thinker,
             on_append=hub.publish,
             on_start=lambda started: hub.announce_start(started.match_id, attendees(started)),
             deadlines=Deadlines(store.engine),
@@ -221,6 +224,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await matches.close()
+            thinker.close()
             await tailer.stop()
             await store.close()
 

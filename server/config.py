@@ -34,6 +34,15 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "on an idle machine).",
     ),
     (
+        "ai_processes",
+        "GINRUMMY_AI_PROCESSES",
+        "1",
+        "Processes each server process keeps for the hard AI's thinking, so its search "
+        "runs beside the request loop instead of holding it (and uses a second core). "
+        "0: hard thinks in a thread, as the light levels always do. The same decisions "
+        "either way.",
+    ),
+    (
         "max_body_bytes",
         "GINRUMMY_MAX_BODY_BYTES",
         "16384",
@@ -181,6 +190,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
 # The clock's times: 0 or less would sweep in a busy loop, deal the next hand before anyone
 # could read the last one, or let a claim in the moment a socket drops.
 POSITIVE_SECONDS = frozenset({"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s"})
+COUNTS = frozenset({"ai_processes"})  # how many of something: 0 or more
 
 
 @dataclass(frozen=True)
@@ -189,6 +199,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     ai_time_cap_ms: int = 400
+    ai_processes: int = 1
     max_body_bytes: int = 16384
     ws_heartbeat_s: float = 15.0
     ws_queue_size: int = 256
@@ -234,6 +245,8 @@ class Settings:
                 isinstance(value, float) and math.isfinite(value) and value > 0
             ):
                 raise SystemExit(f"{var}={raw!r} must be a positive number of seconds")
+            if name in COUNTS and not (isinstance(value, int) and value >= 0):
+                raise SystemExit(f"{var}={raw!r} must be 0 or more")
         return cls(**values)  # type: ignore[arg-type]
 
 

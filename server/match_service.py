@@ -33,8 +33,6 @@ from typing import TypeVar
 
 import msgspec
 
-from domain.ai import choose
-from domain.ai.clock import cap_hits
 from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
 from domain.clock import (
     Claim,
@@ -58,6 +56,7 @@ from infra.deadlines import Deadlines
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.ai_thinking import AiThinker
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 
@@ -119,18 +118,6 @@ def ai_seat_to_act(state: MatchState) -> int | None:
     return next((seat for seat in state.to_act() if is_house_ai(state.players[seat])), None)
 
 
-def _choose_counting(
-    level: str, view: PlayerView, seed: str, cap_ms: float | None
-) -> tuple[AnySeatCommand, bool]:
-    """The AI's command, and whether its time cap cut the thinking short.
-
-    Runs in the worker thread, where ``cap_hits`` counts this decision alone.
-    """
-    before = cap_hits()
-    command = choose(level, view, seed, time_budget_ms=cap_ms)  # type: ignore[arg-type]
-    return command, cap_hits() > before
-
-
 def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> bool:
     """Between hands only the other seat's readiness may have come since ``version``:
     saying "ready" then is still what the player saw fit, so it is not a stale move
@@ -185,8 +172,10 @@ class MatchService:
         deadlines: Deadlines | None = None,
         next_hand_timeout_ms: int | None = None,
         ai_pace_ms: int = 0,
+        thinker: AiThinker | None = None,
     ) -> None:
         self.store = store
+        self.thinker = thinker or AiThinker()  # threads only, unless the server gives a pool
         self.ai_pace_ms = ai_pace_ms
         self._wakers: dict[str, tuple[int, asyncio.Task[None]]] = {}  # paced matches' next move
         self.ai_time_cap_ms = ai_time_cap_ms
@@ -705,15 +694,11 @@ class MatchService:
             return []
 
     async def _ai_command(self, state: MatchState, seat: int) -> AnySeatCommand:
-        """The house AI's next decision for ``seat``, thought out in a worker thread."""
+        """The house AI's next decision for ``seat``, thought out off the event loop."""
         view = player_view(state, seat, advice=True)  # the house is the engine
         level = state.players[seat].removeprefix(AI_PREFIX)
-        command, capped = await asyncio.to_thread(
-            _choose_counting,
-            level,
-            view,
-            ai_seed(state.seed, state.version),
-            self.ai_time_cap_ms,
+        command, capped = await self.thinker.decide(
+            level, view, ai_seed(state.seed, state.version), self.ai_time_cap_ms
         )
         if capped:
             log.warning(

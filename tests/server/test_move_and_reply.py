@@ -10,7 +10,7 @@ from domain.commands import AnySeatCommand, Discard, DrawStock, PassUpCard
 from domain.rules import Clock, make_rules
 from domain.views import player_view
 from infra.sql_event_store import SqlEventStore
-from server import match_service
+from server import ai_thinking, match_service
 from server.match_service import MatchService
 
 
@@ -72,7 +72,7 @@ async def test_a_reply_that_fails_to_decide_leaves_the_move_and_the_ai_to_act(
 ) -> None:
     service = MatchService(store)
     match_id = await service.start(("p1", "ai:medium"), make_rules("classic"), "chain-3")
-    real = match_service._choose_counting
+    real = ai_thinking.decide_counting
 
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("the AI fell over")
@@ -81,14 +81,14 @@ async def test_a_reply_that_fails_to_decide_leaves_the_move_and_the_ai_to_act(
     while not isinstance(command := _pick(player_view(record.state, 0).legal), Discard):
         await _move(service, match_id)  # up to the person's first discard, played for real
         record = await service.load(match_id)
-    monkeypatch.setattr(match_service, "_choose_counting", broken)
+    monkeypatch.setattr(ai_thinking, "decide_counting", broken)
     with pytest.raises(RuntimeError):
         await service.act(match_id, "p1", lambda seat: command, None)
     stored = await store.read_stream(match_id, after_version=record.state.version)
     assert [e.command_id for e in stored] and all(
         not (e.command_id or "").startswith("ai:") for e in stored
     )  # the move is in; the AI is left to act
-    monkeypatch.setattr(match_service, "_choose_counting", real)
+    monkeypatch.setattr(ai_thinking, "decide_counting", real)
     left = await MatchService(store).load(match_id)
     assert match_service.ai_seat_to_act(left.state) == 1
     await MatchService(store).view(match_id, "p1")  # any entry point lets the AI catch up

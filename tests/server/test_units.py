@@ -49,6 +49,13 @@ def test_a_clock_setting_is_a_positive_number_of_seconds(variable: str, raw: str
         Settings.from_env({variable: raw})
 
 
+def test_the_ai_processes_are_zero_or_more() -> None:
+    assert Settings.from_env({"GINRUMMY_AI_PROCESSES": "0"}).ai_processes == 0
+    for raw in ("-1", "two"):
+        with pytest.raises(SystemExit, match="GINRUMMY_AI_PROCESSES"):
+            Settings.from_env({"GINRUMMY_AI_PROCESSES": raw})
+
+
 @pytest.mark.parametrize(
     "error",
     [

@@ -1,0 +1,85 @@
+"""Where the house AI thinks: hard in a process of its own, the light levels in a thread.
+
+Hard's search is pure Python. In a thread it holds the server's interpreter lock while
+it works, so every request of the process waits its turn behind it, and a second core
+sits idle. In a process pool it runs beside the event loop: requests keep their latency
+and a machine with two cores uses both. The light levels decide in well under a
+millisecond, less than a trip to another process costs, so they stay in a thread.
+
+Hard is count-bounded and seeded, so it decides the same in either place; only the
+last-resort time cap (``domain.ai.clock``) is read in the process that thinks. If the
+pool's process dies, that decision is made in a thread instead and the next one starts
+a fresh pool: a crash there never stalls a match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from domain.ai import choose
+from domain.ai.clock import cap_hits
+from domain.commands import AnySeatCommand
+from domain.views import PlayerView
+
+log = logging.getLogger("ginrummy.ai")
+
+SEARCHING_LEVELS = frozenset({"hard"})  # the levels worth a trip to another process
+
+
+def decide_counting(
+    level: str, view: PlayerView, seed: str, cap_ms: float | None
+) -> tuple[AnySeatCommand, bool]:
+    """The AI's command, and whether its time cap cut the thinking short.
+
+    Runs in a worker thread or process, where ``cap_hits`` counts this decision alone.
+    """
+    before = cap_hits()
+    command = choose(level, view, seed, time_budget_ms=cap_ms)  # type: ignore[arg-type]
+    return command, cap_hits() > before
+
+
+def _ready() -> bool:
+    return True
+
+
+class AiThinker:
+    """Decides house-AI moves off the event loop; ``processes`` 0 keeps them all in threads."""
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the pool (spawned, so the server's threads are not forked); the server
+        leaves it to hard's first decision, so a process that never meets hard pays nothing."""
+        if self.processes > 0 and self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool.submit(_ready)  # the first decision does not wait for the imports
+
+    async def decide(
+        self, level: str, view: PlayerView, seed: str, cap_ms: float | None
+    ) -> tuple[AnySeatCommand, bool]:
+        if level in SEARCHING_LEVELS and self.processes > 0:
+            self.start()
+            pool = self._pool
+            assert pool is not None
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, decide_counting, level, view, seed, cap_ms
+                )
+            except BrokenProcessPool:
+                log.warning("the AI's process died; deciding in a thread, a new pool next time")
+                if self._pool is pool:
+                    self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.to_thread(decide_counting, level, view, seed, cap_ms)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

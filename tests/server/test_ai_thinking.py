@@ -1,0 +1,109 @@
+"""Hard thinks in a process of its own: the same decisions, and a dead process stalls nothing."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from domain.ai import choose
+from domain.commands import AnySeatCommand, StartMatch
+from domain.match import apply
+from domain.rules import make_rules
+from domain.views import PlayerView, player_view
+from infra.sql_event_store import SqlEventStore
+from infra.store import open_store
+from server.ai_thinking import AiThinker
+from server.match_service import MatchService
+
+
+def _hard_positions(count: int) -> list[tuple[PlayerView, str]]:
+    """Views hard must decide from, met along random legal matches, each with a seed."""
+    rng = random.Random(11)
+    found: list[tuple[PlayerView, str]] = []
+    for n in range(50):
+        start = StartMatch(
+            match_id=f"think-{n}", players=("p1", "p2"), rules=make_rules("classic"), seed=str(n)
+        )
+        state, _ = apply(None, start)
+        while state.settlement is None and len(found) < count:
+            seat = state.to_act()[0]
+            view = player_view(state, seat, advice=True)
+            if state.phase in ("up_card", "draw", "discard"):
+                found.append((view, f"seed-{len(found)}"))
+            state, _ = apply(state, rng.choice(view.legal))
+        if len(found) >= count:
+            break
+    return found
+
+
+def _always(command: AnySeatCommand) -> Callable[[int], AnySeatCommand]:
+    return lambda seat: command
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+async def test_hard_decides_the_same_in_its_process_as_in_a_thread() -> None:
+    positions = _hard_positions(30)
+    assert len(positions) == 30
+    thinker = AiThinker(processes=1)
+    try:
+        for view, seed in positions:
+            in_process, _ = await thinker.decide("hard", view, seed, None)
+            assert in_process == choose("hard", view, seed)
+        pool = thinker._pool  # private: where the thinking happened is the behaviour here
+        assert pool is not None
+        assert pool.submit(_pid).result() != os.getpid()
+    finally:
+        thinker.close()
+
+
+async def test_a_dead_ai_process_costs_one_decision_a_thread_and_nothing_else() -> None:
+    (view, seed), *_ = _hard_positions(1)
+    expected = choose("hard", view, seed)
+    thinker = AiThinker(processes=1)
+    try:
+        await thinker.decide("hard", view, seed, None)
+        pool = thinker._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):  # a crash, for real: kill the process
+            process.kill()
+            process.join()
+        command, _ = await thinker.decide("hard", view, seed, None)
+        assert command == expected
+        assert thinker._pool is None or thinker._pool is not pool
+        command, _ = await thinker.decide("hard", view, seed, None)
+        assert command == expected and thinker._pool is not None and thinker._pool is not pool
+    finally:
+        thinker.close()
+
+
+async def test_a_match_against_hard_plays_through_the_pool(
+    store: SqlEventStore, tmp_path: Path
+) -> None:
+    """The same match (id, seed and moves) in two stores, hard pooled in one, threaded in
+    the other: the same log."""
+    thinker = AiThinker(processes=1)
+    other = await open_store(f"sqlite+aiosqlite:///{tmp_path / 'threaded.sqlite3'}")
+    services = (MatchService(store, thinker=thinker), MatchService(other))
+    try:
+        rules = make_rules("classic")
+        for service in services:
+            await service.start(("p1", "ai:hard"), rules, "pool-seed", "pool-match")
+        for _ in range(12):
+            views = []
+            for service in services:
+                legal = player_view((await service.load("pool-match")).state, 0).legal
+                views.append(legal)
+                if legal:
+                    await service.act("pool-match", "p1", _always(legal[0]), None)
+            assert views[0] == views[1]
+        pooled = [e.event for e in await store.read_stream("pool-match")]
+        threaded = [e.event for e in await other.read_stream("pool-match")]
+        assert pooled == threaded and len(pooled) > 12
+    finally:
+        thinker.close()
+        await other.close()

@@ -22,7 +22,13 @@ EXTRA_IMPROVEMENTS = 1  # beyond those: the deal itself is not random to it
 THREW_MELDING = 0.3  # likelihood factor: it threw a card that melds with this hand
 PASSED_MELDING = 0.4  # it let pass a card that melds with this hand
 TOOK_ALONE = 0.3  # it took a card that connects with nothing in this hand
-COULD_HAVE_KNOCKED = 0.3  # it has discarded, not knocked, yet this hand could knock
+# Likelihood factor for a guess that could have knocked although the opponent discarded.
+# Before issue 21 it was 0.3 (an opponent knocks when it can); but players hold low
+# hands for gin (medium with 5 or less), and the factor off (1.0) measured +0.4 a hand
+# better against medium and no worse against the knock-at-once baseline
+# (benchmarks/RESULTS-ai.md, session 15). ``--set opponent.COULD_HAVE_KNOCKED=0.3``
+# plays hard v1.
+COULD_HAVE_KNOCKED = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +54,11 @@ def guesses(know: Knowledge, rng: random.Random, count: int, clock: Clock) -> li
         for index in picked[hidden:]:
             hand = _improve(hand, 1 << index, know.opponent_known)
         weight = _likelihood(hand, know)
-        if know.opponent_threw and deadwood_of_mask(hand) <= know.knock_limit:
+        if (
+            COULD_HAVE_KNOCKED != 1.0
+            and know.opponent_threw
+            and deadwood_of_mask(hand) <= know.knock_limit
+        ):
             weight *= COULD_HAVE_KNOCKED
         out.append(Guess(hand, weight))
     return out

@@ -59,7 +59,7 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
         assert stats["matches_played"] == 0  # and no statistic
         hard = await _rating(player, "ai:hard")
-        assert (hard["record"], hard["games"], hard["anchored"]) == ("ai:hard:v1", 0, True)
+        assert (hard["record"], hard["games"], hard["anchored"]) == ("ai:hard:v2", 0, True)
         # a match against the house under a preset, no seed: rated, seats carry ratings
         rated = await player.new_match(level="hard", rules="arcadia")
         assert rated["rated"] is True
@@ -74,7 +74,7 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert mine["provisional"] and not mine["anchored"]
         (change,) = mine["history"]
         assert change["match_id"] == rated["match_id"]
-        assert (change["opponent"], change["won"]) == ("ai:hard:v1", False)
+        assert (change["opponent"], change["won"]) == ("ai:hard:v2", False)
         assert (change["rating_before"], change["rating"]) == (1500.0, mine["rating"])
         after = await _rating(player, "ai:hard")
         assert (after["rating"], after["games"]) == (hard["rating"], 1)  # anchored, counted

@@ -11,7 +11,7 @@ from domain.commands import Resign, StartMatch
 from domain.events import Event
 from domain.match import apply
 from domain.rating import Rating, update
-from domain.rating_policy import ANCHORS, PROVISIONAL_DEVIATION
+from domain.rating_policy import ANCHORS, PROVISIONAL_DEVIATION, rating_id
 from domain.rules import PRESETS
 from domain.seeds import ClientSeed
 from infra.players import Players
@@ -66,7 +66,7 @@ async def test_rated_results_follow_glicko2_and_anchors_never_move(store: SqlEve
         match_id, events = _resigned(players, loser, rated=True)
         await store.append(match_id, 0, events)
         settled_at = (await store.read_stream(match_id))[-1].recorded_at
-        sides = [expected.get(p) or ANCHORS[f"{p}:v1"] for p in players]
+        sides = [expected.get(p) or ANCHORS[rating_id(p) or p] for p in players]
         for seat, player in enumerate(players):
             if player in expected:
                 score = 0.0 if seat == loser else 1.0
@@ -89,16 +89,16 @@ async def test_rated_results_follow_glicko2_and_anchors_never_move(store: SqlEve
         assert abs(found[player].deviation - rating.deviation) < 1e-9
         assert abs(found[player].volatility - rating.volatility) < 1e-9
     assert (found["ann"].games, found["bob"].games) == (3, 3)
-    assert found["ai:hard"].rating == ANCHORS["ai:hard:v1"].rating  # anchored...
+    assert found["ai:hard"].rating == ANCHORS["ai:hard:v2"].rating  # anchored...
     assert found["ai:hard"].games == 1 and found["ai:hard"].anchored  # ...but counted
     assert found["cy"].games == 0 and found["cy"].rating == 1500.0  # never rated: the start
     assert "ai:random" not in found  # no record at all
     history = await history_of(store.engine, "ann")
-    assert [h.opponent for h in history] == ["bob", "bob", "ai:hard:v1"]  # newest first
+    assert [h.opponent for h in history] == ["bob", "bob", "ai:hard:v2"]  # newest first
     assert [h.score for h in history] == [0.0, 1.0, 1.0]
     assert history[0].rating == found["ann"].rating
     assert history[-1].rating_before == 1500.0
-    assert await history_of(store.engine, "ai:hard:v1") == []  # anchors keep no history
+    assert await history_of(store.engine, "ai:hard:v2") == []  # anchors keep no history
     before = await _rows(store)
     assert before["rated_matches"] == []  # every rated match settled
     await runner.rebuild("ratings")

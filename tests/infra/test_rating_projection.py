@@ -11,7 +11,7 @@ from domain.commands import Resign, StartMatch
 from domain.events import Event
 from domain.match import apply
 from domain.rating import Rating, update
-from domain.rating_policy import ANCHORS, PROVISIONAL_DEVIATION, rating_id
+from domain.rating_policy import ANCHORS, HOUSE_VERSIONS, PROVISIONAL_DEVIATION, rating_id
 from domain.rules import PRESETS
 from domain.seeds import ClientSeed
 from infra.players import Players
@@ -135,8 +135,9 @@ async def test_the_leaderboard_lists_established_ratings_by_kind(store: SqlEvent
     # medium has played (it counts its games); the others show their anchors
     assert {row.kind for row in bots} == {"bot", "ai"}
     house = {row.record.rating_id: row.record for row in bots if row.kind == "ai"}
-    assert sorted(house) == ["ai:baseline:v1", "ai:easy:v1", "ai:hard:v1", "ai:medium:v2"]
-    assert house["ai:medium:v2"].games == 37 and house["ai:hard:v1"].games == 0
+    current = {level: str(rating_id(f"ai:{level}")) for level in HOUSE_VERSIONS}
+    assert sorted(house) == sorted(current.values())
+    assert house[current["medium"]].games == 37 and house[current["hard"]].games == 0
     assert all(record.rating == ANCHORS[rid].rating for rid, record in house.items())
     assert [row.record.rating for row in bots] == sorted(
         (row.record.rating for row in bots), reverse=True
@@ -148,11 +149,9 @@ async def test_a_fresh_bot_board_lists_the_house_levels_at_their_anchors(
 ) -> None:
     """Nobody has played yet: a bot author still sees what the house levels are rated."""
     bots, more = await leaderboard(store.engine, "bot", 10, 0)
+    levels = ["hard", "medium", "baseline", "easy"]  # by anchor, highest first
     assert [(row.name, row.kind, row.record.rating) for row in bots] == [
-        ("hard", "ai", ANCHORS["ai:hard:v1"].rating),
-        ("medium", "ai", ANCHORS["ai:medium:v2"].rating),
-        ("baseline", "ai", ANCHORS["ai:baseline:v1"].rating),
-        ("easy", "ai", ANCHORS["ai:easy:v1"].rating),
+        (level, "ai", ANCHORS[str(rating_id(f"ai:{level}"))].rating) for level in levels
     ]
     assert not more and all(row.record.anchored for row in bots)
     page, more = await leaderboard(store.engine, "bot", 2, 1)

@@ -189,8 +189,7 @@ class MatchesController(Controller):
         """A page of the log: redacted for you while the match runs, complete once over."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        await services.matches.play_ai(match_id)
-        record = await services.matches.load(match_id)
+        record = await services.matches.play_ai(match_id)
         seat = seat_of(record.state, player.id)
         page = record.events[after : after + limit]
         complete = record.state.settlement is not None

@@ -12,6 +12,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.errors import AlreadyExists
 from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
@@ -128,7 +129,7 @@ class Players:
             .limit(limit)
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 rows = (await conn.execute(query)).all()
         return [self._player(row) for row in rows]
 
@@ -140,13 +141,13 @@ class Players:
             players.c.id.in_(sorted(ids))
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 rows = (await conn.execute(query)).all()
         return {row.id: (row.kind, row.name) for row in rows}
 
     async def _one(self, condition: object) -> Player | None:
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 row = (await conn.execute(select(players).where(condition))).first()  # type: ignore[arg-type]
         if row is None:
             return None

@@ -16,6 +16,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.schema import spectators
 from infra.sql_event_store import translate_errors
 
@@ -58,7 +59,7 @@ class Spectators:
             spectators.c.match_id == match_id, spectators.c.updated_ms > _now_ms() - FRESH_MS
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 return int((await conn.execute(query)).scalar_one())
 
     async def refresh(self) -> None:

@@ -16,6 +16,7 @@ import msgspec
 from sqlalchemy import delete, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.players import Player, player_from_row
 from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
@@ -47,7 +48,7 @@ class Tokens:
             .where(tokens.c.token_hash == token_hash)
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 row = (await conn.execute(query)).first()
         if row is None:
             return None

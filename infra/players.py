@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.database import one_statement
@@ -18,6 +18,10 @@ from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
 
 PlayerKind = Literal["person", "bot"]
+
+
+# Read on every view of a match (its seats): built once, not per request.
+_BY_ID = select(players).where(players.c.id == bindparam("id"))
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -117,7 +121,10 @@ class Players:
                 return current
 
     async def get_player(self, id: str) -> Player | None:
-        return await self._one(players.c.id == id)
+        with translate_errors():
+            async with one_statement(self.engine) as conn:
+                row = (await conn.execute(_BY_ID, {"id": id})).first()
+        return None if row is None else self._player(row)
 
     async def named(self, prefix: str, limit: int = 20) -> list[Player]:
         """Players whose name starts with ``prefix`` (any case), for finding an opponent."""

@@ -12,7 +12,7 @@ import time
 import uuid
 from collections import Counter
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -22,6 +22,12 @@ from infra.sql_event_store import translate_errors
 
 REFRESH_S = 5.0
 FRESH_MS = 20_000
+# Every view of a match reads this: built once, so SQLAlchemy neither rebuilds nor
+# re-keys it per request.
+_COUNT = select(func.coalesce(func.sum(spectators.c.watchers), 0)).where(
+    spectators.c.match_id == bindparam("match_id"),
+    spectators.c.updated_ms > bindparam("fresh_after"),
+)
 
 
 def _now_ms() -> int:
@@ -55,12 +61,10 @@ class Spectators:
 
     async def count(self, match_id: str) -> int:
         """Spectators of the match on every process whose count is fresh."""
-        query = select(func.coalesce(func.sum(spectators.c.watchers), 0)).where(
-            spectators.c.match_id == match_id, spectators.c.updated_ms > _now_ms() - FRESH_MS
-        )
+        params = {"match_id": match_id, "fresh_after": _now_ms() - FRESH_MS}
         with translate_errors():
             async with one_statement(self.engine) as conn:
-                return int((await conn.execute(query)).scalar_one())
+                return int((await conn.execute(_COUNT, params)).scalar_one())
 
     async def refresh(self) -> None:
         """Rewrite this process's rows (still watched) and drop stale rows of dead ones."""

@@ -69,7 +69,7 @@ class MatchesController(Controller):
         summary="Start a match against the AI",
         status_code=201,
         responses=problem_responses(400, 401, 413, 422, 429),
-        guards=[rate_limited("creates")],
+        before_request=rate_limited("creates"),
     )
     async def create_match(
         self, state: State, request: AnyRequest, data: JSONBody[CreateMatchRequest]
@@ -137,7 +137,7 @@ class MatchesController(Controller):
         summary="Act in a match",
         status_code=200,
         responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
-        guards=[rate_limited("actions")],
+        before_request=rate_limited("actions"),
     )
     async def post_action(
         self,
@@ -159,7 +159,7 @@ class MatchesController(Controller):
         summary="Claim the match from an absent opponent",
         status_code=200,
         responses=problem_responses(401, 403, 404, 409, 422, 429),
-        guards=[rate_limited("actions")],  # it takes the match's lock: counted with the moves
+        before_request=rate_limited("actions"),  # it takes the match's lock: counted with the moves
     )
     async def claim_match(
         self, state: State, request: AnyRequest, match_id: MatchId

@@ -14,7 +14,7 @@ from typing import Any
 
 from litestar import Request
 from litestar.connection import ASGIConnection
-from litestar.types import BeforeRequestHookHandler
+from litestar.types import BeforeRequestHookHandler, Scope
 
 from server.services import services_of
 
@@ -24,13 +24,22 @@ def client_address(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None
     return connection.client.host if connection.client else None
 
 
+def authorization_of(scope: Scope) -> str | None:
+    """The Authorization header, read from the ASGI scope without building Litestar's
+    Headers (that was a third of this hook's cost). ASGI names are lower case."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            return value.decode("latin-1")
+    return None
+
+
 def rate_limited(bucket: str, by_player: bool = True) -> BeforeRequestHookHandler:
     """A hook counting the request in ``bucket``; ``by_player=False``: by address only
     (creating a player needs no token, so one sent is not even read)."""
 
     async def count(request: Request[Any, Any, Any]) -> None:
         services = services_of(request.app.state)
-        authorization = request.headers.get("authorization") if by_player else None
+        authorization = authorization_of(request.scope) if by_player else None
         player = await services.authenticate(authorization) if authorization else None
         await services.limits.spend(bucket, player.id if player else None, client_address(request))
 

@@ -2,6 +2,7 @@
 
     python -m benchmarks.bench_server [--seconds 15] [--clients 1,16,64] [--database-url URL]
                                       [--code DIR] [--no-ceiling] [--no-write] [--json FILE]
+    python -m benchmarks.bench_server --open-loop RATE|PCT% [--matches 64] [--seconds 15] ...
 
 For each concurrency level, that many clients each play their own match against the
 easy AI (a new one when it ends), choosing uniformly among their legal actions, as
@@ -25,6 +26,8 @@ ceiling is half its tps (an action is two appends), and ratio = actions/s ÷ cei
 The server's own CPU time over each level (from /proc) gives the CPU per action.
 ``--code DIR`` runs the server from another checkout (its code on PYTHONPATH), so the
 same harness measures, say, the previous commit beside this one.
+
+``--open-loop RATE`` measures latency at a fixed offered rate instead (benchmarks/open_loop.py).
 """
 
 from __future__ import annotations
@@ -392,16 +395,52 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
     return "\n".join(lines) + "\n"
 
 
+async def run_open_loop(args: Any, database_url: str, workdir: Path, procs: list[Any]) -> str:
+    """Open-loop rows, without and with Idempotency-Key, at one offered rate."""
+    from benchmarks import open_loop  # it builds on this module's helpers
+
+    code = Path(args.code) if args.code else None
+    top: float | None = None
+    if args.open_loop.endswith("%"):
+        if not ceiling.available():
+            raise SystemExit("a rate as a share of the ceiling needs pgbench")
+        await ceiling.prepare(database_url)
+        clients = args.open_loop_clients
+        top = await asyncio.to_thread(ceiling.measure, database_url, clients, args.seconds) / 2
+        rate = top * float(args.open_loop[:-1]) / 100
+    else:
+        rate = float(args.open_loop)
+    proc, url = start_server(database_url, workdir, code, args.workers)
+    procs.append(proc)
+    rows: list[dict[str, Any]] = []
+    for keyed in (False, True):
+        row: dict[str, Any] = await open_loop.offered(
+            url, proc.pid, rate, args.matches, args.seconds, keyed
+        )
+        row["ceiling"] = top
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
+    return (
+        f"Open loop {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, server code {commit_of(code or ROOT)}, "
+        f"{args.seconds:g} s per row, load at the end {load}:\n\n" + open_loop.table(rows)
+    )
+
+
 async def run(args: Any) -> str:
     base = args.database_url or os.environ.get("TEST_DATABASE_URL")
     if not base or "postgresql" not in base:
         raise SystemExit("needs PostgreSQL: --database-url or TEST_DATABASE_URL (make bench)")
     database_url = await create_scratch_database(base, "ginrummy_bench")
     workdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
-    procs = []
+    procs: list[subprocess.Popen[bytes]] = []
     code = Path(args.code) if args.code else None
     with_ceiling = not args.no_ceiling and ceiling.available()
     try:
+        if args.open_loop:
+            return await run_open_loop(args, database_url, workdir, procs)
         if with_ceiling:
             await ceiling.prepare(database_url)
         proc, url = start_server(database_url, workdir, code, args.workers)
@@ -446,11 +485,24 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="server worker processes (GINRUMMY_WORKERS)"
     )
+    parser.add_argument(
+        "--open-loop",
+        default=None,
+        metavar="RATE",
+        help="offer RATE actions/s (or PCT%% of the pgbench ceiling) open-loop instead",
+    )
+    parser.add_argument("--matches", type=int, default=64, help="open loop: matches in play")
+    parser.add_argument(
+        "--open-loop-clients",
+        type=int,
+        default=16,
+        help="open loop: pgbench clients of the ceiling",
+    )
     args = parser.parse_args()
     OPPONENT["level"] = args.level
     text = asyncio.run(run(args))
     print(text)
-    if not args.no_write:
+    if not args.no_write and not args.open_loop:
         RESULTS.write_text(text)
 
 

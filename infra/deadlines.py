@@ -13,6 +13,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.schema import match_deadlines
 from infra.sql_event_store import translate_errors
 
@@ -55,11 +56,11 @@ class Deadlines:
             .limit(limit)
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 return [row[0] for row in (await conn.execute(query)).all()]
 
     async def due_ms(self, match_id: str) -> int | None:
         query = select(match_deadlines.c.due_ms).where(match_deadlines.c.match_id == match_id)
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 return (await conn.execute(query)).scalar_one_or_none()

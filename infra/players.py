@@ -8,15 +8,20 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.errors import AlreadyExists
 from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
 
 PlayerKind = Literal["person", "bot"]
+
+
+# Read on every view of a match (its seats): built once, not per request.
+_BY_ID = select(players).where(players.c.id == bindparam("id"))
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -116,7 +121,10 @@ class Players:
                 return current
 
     async def get_player(self, id: str) -> Player | None:
-        return await self._one(players.c.id == id)
+        with translate_errors():
+            async with one_statement(self.engine) as conn:
+                row = (await conn.execute(_BY_ID, {"id": id})).first()
+        return None if row is None else self._player(row)
 
     async def named(self, prefix: str, limit: int = 20) -> list[Player]:
         """Players whose name starts with ``prefix`` (any case), for finding an opponent."""
@@ -128,7 +136,7 @@ class Players:
             .limit(limit)
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 rows = (await conn.execute(query)).all()
         return [self._player(row) for row in rows]
 
@@ -140,13 +148,13 @@ class Players:
             players.c.id.in_(sorted(ids))
         )
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 rows = (await conn.execute(query)).all()
         return {row.id: (row.kind, row.name) for row in rows}
 
     async def _one(self, condition: object) -> Player | None:
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 row = (await conn.execute(select(players).where(condition))).first()  # type: ignore[arg-type]
         if row is None:
             return None

@@ -8,15 +8,22 @@ that was killed stops counting within ``FRESH_MS``, and a restart starts from ze
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.process_rows import CountedRows, ProcessRows, now_ms
 from infra.schema import spectators
 from infra.sql_event_store import translate_errors
 
 REFRESH_S = 5.0
 FRESH_MS = 20_000
+# Every view of a match reads this: built once, so SQLAlchemy neither rebuilds nor
+# re-keys it per request.
+_COUNT = select(func.coalesce(func.sum(spectators.c.watchers), 0)).where(
+    spectators.c.match_id == bindparam("match_id"),
+    spectators.c.updated_ms > bindparam("fresh_after"),
+)
 
 
 class Spectators:
@@ -35,12 +42,10 @@ class Spectators:
 
     async def count(self, match_id: str) -> int:
         """Spectators of the match on every process whose count is fresh."""
-        query = select(func.coalesce(func.sum(spectators.c.watchers), 0)).where(
-            spectators.c.match_id == match_id, spectators.c.updated_ms > now_ms() - FRESH_MS
-        )
+        params = {"match_id": match_id, "fresh_after": now_ms() - FRESH_MS}
         with translate_errors():
-            async with self.engine.connect() as conn:
-                return int((await conn.execute(query)).scalar_one())
+            async with one_statement(self.engine) as conn:
+                return int((await conn.execute(_COUNT, params)).scalar_one())
 
     async def refresh(self) -> None:
         """Rewrite this process's rows (still watched) and drop stale rows of dead ones."""

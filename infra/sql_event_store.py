@@ -38,7 +38,7 @@ from domain.events import encode_event, event_type
 from domain.log import Storable, decode_stored
 from infra.append_pg import append_group
 from infra.append_plan import AppendRequest, Decided, StoredCommand, plan
-from infra.database import IMMEDIATE
+from infra.database import IMMEDIATE, one_statement
 from infra.errors import (
     ConcurrencyConflict,
     InfraError,
@@ -212,30 +212,30 @@ class SqlEventStore:
         if limit is not None:
             query, params["limit"] = _READ_STREAM_LIMITED, limit
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 rows = (await conn.execute(query, params)).all()
         return [to_recorded(row) for row in rows]
 
     async def stream_version(self, stream_id: str) -> int:
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 return int((await conn.execute(_VERSION, {"stream_id": stream_id})).scalar() or 0)
 
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 params = {"after": after_position, "limit": limit}
                 rows = (await conn.execute(_READ_ALL, params)).all()
         return [to_recorded(row) for row in rows]
 
     async def last_position(self) -> int:
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 return int((await conn.execute(_HEAD)).scalar_one())
 
     async def command_hash(self, command_id: str) -> str | None:
         with translate_errors():
-            async with self.engine.connect() as conn:
+            async with one_statement(self.engine) as conn:
                 recorded = (await _stored_commands(conn, {command_id})).get(command_id)
         return recorded.command_hash if recorded is not None else None
 

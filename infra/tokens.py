@@ -13,13 +13,20 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 
 import msgspec
-from sqlalchemy import delete, insert, or_, select
+from sqlalchemy import bindparam, delete, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import one_statement
 from infra.players import Player, player_from_row
 from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
 
+# The lookup behind every request's bearer token (once a second per token): built once.
+_HOLDER = (
+    select(players, tokens.c.expires_ms)
+    .join(tokens, tokens.c.player_id == players.c.id)
+    .where(tokens.c.token_hash == bindparam("token_hash"))
+)
 _CHUNK = 500  # hashes per IN (...) list when checking many open sockets' tokens at once
 
 
@@ -41,14 +48,9 @@ class Tokens:
 
     async def holder(self, token_hash: str) -> TokenHolder | None:
         """The token's player and expiry, or None if no such token exists (any more)."""
-        query = (
-            select(players, tokens.c.expires_ms)
-            .join(tokens, tokens.c.player_id == players.c.id)
-            .where(tokens.c.token_hash == token_hash)
-        )
         with translate_errors():
-            async with self.engine.connect() as conn:
-                row = (await conn.execute(query)).first()
+            async with one_statement(self.engine) as conn:
+                row = (await conn.execute(_HOLDER, {"token_hash": token_hash})).first()
         if row is None:
             return None
         return TokenHolder(player=player_from_row(row), expires_ms=row.expires_ms)

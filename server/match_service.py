@@ -244,8 +244,7 @@ class MatchService:
         return lock
 
     async def view(self, match_id: str, player_id: str) -> MatchResponse:
-        await self.play_ai(match_id)
-        record = await self.load(match_id)
+        record = await self.play_ai(match_id)
         seat = seat_of(record.state, player_id)
         return MatchResponse(
             match_id=match_id,
@@ -631,13 +630,14 @@ class MatchService:
             events=versioned(shown, seat),
         )
 
-    async def play_ai(self, match_id: str) -> None:
-        """Let the AI catch up if it is its turn (after a crash, or a new match)."""
+    async def play_ai(self, match_id: str) -> MatchRecord:
+        """Let the AI catch up if it is its turn (after a crash, or a new match); the
+        match as it is then, so a caller needs no second read."""
         record = await self.load(match_id)
         if ai_seat_to_act(record.state) is None or self.is_paced(record.state):
-            return
+            return record
         async with self.lock(match_id):
-            await self._play_ai_locked(await self.load(match_id))
+            return await self._play_ai_locked(await self.load(match_id))
 
     async def _play_ai_locked(self, record: MatchRecord) -> MatchRecord:
         """Play the AI seats' turns from ``record`` until nobody else must act; append them

@@ -140,8 +140,7 @@ class PlayerStream:
         if ai_seat_to_act(record.state) is not None:
             # Left for the house AI by a crash between two appends: let it move first,
             # or a bot waiting for its turn would wait for ever.
-            await self.services.matches.play_ai(match_id)
-            record = await self.services.matches.load(match_id)
+            record = await self.services.matches.play_ai(match_id)
         state = record.state
         seat = self._seat(state)
         watching = seat is None and self._hosts(record)

@@ -19,6 +19,7 @@ from sqlalchemy import Table, delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from infra.database import one_statement
 from infra.errors import InfraError
 from infra.event_store import RecordedEvent
 from infra.schema import projection_checkpoints as checkpoints
@@ -51,7 +52,7 @@ class Projector:
 
     async def checkpoint(self, name: str) -> int:
         with translate_errors():
-            async with self.store.engine.connect() as conn:
+            async with one_statement(self.store.engine) as conn:
                 query = select(checkpoints.c.position).where(checkpoints.c.name == name)
                 return int((await conn.execute(query)).scalar() or 0)
 

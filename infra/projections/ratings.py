@@ -46,6 +46,7 @@ from domain.rating_policy import (
     PROVISIONAL_DEVIATION,
     rating_id,
 )
+from infra.database import one_statement
 from infra.event_store import RecordedEvent
 from infra.schema import players, rated_matches, rating_history, ratings
 from infra.sql_event_store import translate_errors
@@ -236,7 +237,7 @@ async def ratings_of(engine: AsyncEngine, player_ids: Iterable[str]) -> dict[str
     found: dict[str, RatingRecord] = {}
     if records:
         with translate_errors():
-            async with engine.connect() as conn:
+            async with one_statement(engine) as conn:
                 query = select(ratings).where(ratings.c.rating_id.in_(records))
                 found = {row.rating_id: _record(row) for row in await conn.execute(query)}
     answer: dict[str, RatingRecord] = {}

@@ -54,7 +54,7 @@ class ChallengesController(Controller):
         summary="Challenge a player, or seek anyone",
         status_code=201,
         responses=problem_responses(400, 401, 404, 409, 413, 422, 429),
-        guards=[rate_limited("creates")],
+        before_request=rate_limited("creates"),
     )
     async def create_challenge(
         self, state: State, request: AnyRequest, data: JSONBody[ChallengeRequest]

@@ -146,7 +146,7 @@ async def get_chat(
         429,
         described_as={403: "The caller holds no seat in this match (spectators only read)"},
     ),
-    guards=[rate_limited("actions")],  # counted with moves: many matches buy no budget
+    before_request=rate_limited("actions"),  # counted with moves: many matches buy no budget
 )
 async def post_chat(
     state: State, request: AnyRequest, match_id: MatchId, data: JSONBody[PostChatRequest]

@@ -30,7 +30,8 @@ async def signed_in(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRoute
     status_code=201,
     security=[{"bearer": []}],
     responses=problem_responses(400, 401, 413, 422, 429),
-    guards=[signed_in, rate_limited("creates")],
+    guards=[signed_in],
+    before_request=rate_limited("creates"),
 )
 async def create_house_match(
     state: State, request: Request[Any, Any, Any], data: JSONBody[HouseMatchRequest]

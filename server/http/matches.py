@@ -69,7 +69,7 @@ class MatchesController(Controller):
         summary="Start a match against the AI",
         status_code=201,
         responses=problem_responses(400, 401, 413, 422, 429),
-        guards=[rate_limited("creates")],
+        before_request=rate_limited("creates"),
     )
     async def create_match(
         self, state: State, request: AnyRequest, data: JSONBody[CreateMatchRequest]
@@ -137,7 +137,7 @@ class MatchesController(Controller):
         summary="Act in a match",
         status_code=200,
         responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
-        guards=[rate_limited("actions")],
+        before_request=rate_limited("actions"),
     )
     async def post_action(
         self,
@@ -159,7 +159,7 @@ class MatchesController(Controller):
         summary="Claim the match from an absent opponent",
         status_code=200,
         responses=problem_responses(401, 403, 404, 409, 422, 429),
-        guards=[rate_limited("actions")],  # it takes the match's lock: counted with the moves
+        before_request=rate_limited("actions"),  # it takes the match's lock: counted with the moves
     )
     async def claim_match(
         self, state: State, request: AnyRequest, match_id: MatchId
@@ -189,8 +189,7 @@ class MatchesController(Controller):
         """A page of the log: redacted for you while the match runs, complete once over."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        await services.matches.play_ai(match_id)
-        record = await services.matches.load(match_id)
+        record = await services.matches.play_ai(match_id)
         seat = seat_of(record.state, player.id)
         page = record.events[after : after + limit]
         complete = record.state.settlement is not None

@@ -40,7 +40,7 @@ class PlayersController(Controller):
         summary="Create a guest player",
         status_code=201,
         responses=problem_responses(400, 413, 422, 429),
-        guards=[rate_limited("creates", by_player=False)],
+        before_request=rate_limited("creates", by_player=False),
     )
     async def create_player(
         self, state: State, request: Request[Any, Any, Any], data: JSONBody[CreatePlayerRequest]
@@ -235,7 +235,7 @@ async def rotate_token(state: State, request: Request[Any, Any, Any]) -> TokenIs
     status_code=201,
     security=[{"bearer": []}],
     responses=problem_responses(401, 429),
-    guards=[rate_limited("creates")],
+    before_request=rate_limited("creates"),
 )
 async def issue_token(state: State, request: Request[Any, Any, Any]) -> TokenIssued:
     """One more token for the same player, for a second device or a program of yours;

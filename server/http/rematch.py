@@ -32,7 +32,7 @@ class NoRematch(ServerError):
     status_code=200,
     security=[{"bearer": []}],
     responses=problem_responses(401, 403, 404, 409, 422, 429),
-    guards=[rate_limited("creates")],
+    before_request=rate_limited("creates"),
 )
 async def offer_rematch(
     state: State,

@@ -33,7 +33,6 @@ async def get_spectator_view(
     from a private table needs its watch code. Live: ``WS …/watch`` (asyncapi.yaml)."""
     refuse_null(request, "watch_code")
     services = services_of(state)
-    await services.matches.play_ai(match_id)
-    record = await services.matches.load(match_id)
+    record = await services.matches.play_ai(match_id)
     require_watchable(record.state, watch_code)
     return await services.spectator_response(record)

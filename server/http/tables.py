@@ -120,7 +120,7 @@ class TablesController(Controller):
         summary="Open a table and wait for an opponent",
         status_code=201,
         responses=problem_responses(400, 401, 413, 422, 429),
-        guards=[rate_limited("creates")],
+        before_request=rate_limited("creates"),
     )
     async def open_table(
         self, state: State, request: AnyRequest, data: JSONBody[OpenTableRequest]

@@ -371,8 +371,7 @@ class LiveSession:
     async def admit(self) -> MatchRecord:
         """Who is on the socket, and the match as it is when they arrive."""
         self.player = await self.authenticate()
-        await self.services.matches.play_ai(self.match_id)
-        record = await self.services.matches.load(self.match_id)
+        record = await self.services.matches.play_ai(self.match_id)
         self.seat = seat_of(record.state, self.player.id)
         # a seat's socket: that seat of this match is here (not its player's other matches)
         await self.services.presence.arrive_at_seat(self.match_id, self.seat)

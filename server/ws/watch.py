@@ -40,8 +40,7 @@ class WatchSession(LiveSession):
     async def admit(self) -> MatchRecord:
         self.read_after_parameter()
         self.seat = None
-        await self.services.matches.play_ai(self.match_id)
-        record = await self.services.matches.load(self.match_id)
+        record = await self.services.matches.play_ai(self.match_id)
         require_watchable(record.state, self.socket.query_params.get("watch_code"))
         await self.services.spectators.arrive(self.match_id)
         return record

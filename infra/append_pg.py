@@ -23,7 +23,6 @@ from infra.append_plan import (
     AppendRequest,
     Decided,
     conflict,
-    unwritten_follow_up,
     used_on_another_stream,
     used_with_another_payload,
 )
@@ -67,7 +66,7 @@ def _outcome(request: AppendRequest, entry: list[Any]) -> AppendResult | InfraEr
     if kind == "conflict":
         return conflict(request, int(entry[1]))
     if kind == "unwritten":
-        return unwritten_follow_up(request, int(entry[1]))
+        return conflict(request, int(entry[1]), unwritten_before=True)
     if kind == "other_stream":
         return used_on_another_stream(request)
     if kind == "other_payload":

@@ -72,8 +72,8 @@ def plan(
     previous_written = False
     for request in group:
         if request.after_previous and not previous_written:
-            outcome: AppendResult | InfraError | None = unwritten_follow_up(
-                request, versions.get(request.stream_id, 0)
+            outcome: AppendResult | InfraError | None = conflict(
+                request, versions.get(request.stream_id, 0), unwritten_before=True
             )
         else:
             outcome = _decide(request, versions, commands)
@@ -150,18 +150,18 @@ def used_with_another_payload(request: AppendRequest) -> IdempotencyMismatch:
     )
 
 
-def conflict(request: AppendRequest, current: int) -> ConcurrencyConflict:
-    return ConcurrencyConflict(
-        f"stream {request.stream_id!r} is at version {current}, not {request.expected_version}",
-        stream_id=request.stream_id,
-        expected=request.expected_version,
-        actual=current,
+def conflict(
+    request: AppendRequest, current: int, *, unwritten_before: bool = False
+) -> ConcurrencyConflict:
+    """The refusal of ``request``: the stream moved, or (``unwritten_before``) the
+    append before it in its chain was not written, so this one must not be either."""
+    message = (
+        f"not written to stream {request.stream_id!r}: the append before it in its chain was not"
+        if unwritten_before
+        else f"stream {request.stream_id!r} is at version {current}, not {request.expected_version}"
     )
-
-
-def unwritten_follow_up(request: AppendRequest, current: int) -> ConcurrencyConflict:
     return ConcurrencyConflict(
-        f"not written to stream {request.stream_id!r}: the append before it in its chain was not",
+        message,
         stream_id=request.stream_id,
         expected=request.expected_version,
         actual=current,

@@ -226,6 +226,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await matches.close()
+            projections.close()
             thinker.close()
             await tailer.stop()
             await store.close()

@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequen
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from sqlalchemy import bindparam, func, insert, select, update
@@ -35,7 +35,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import encode_event, event_type
-from domain.log import Storable, decode_stored
+from domain.log import Storable, StoredEvent, decode_stored
 from infra.append_pg import append_group
 from infra.append_plan import AppendRequest, Decided, StoredCommand, plan
 from infra.database import IMMEDIATE, one_statement
@@ -53,6 +53,7 @@ NOTIFY_CHANNEL = "ginrummy_events"  # NOTIFY payload: only the new last position
 
 FaultHook = Callable[[str], Awaitable[None]]
 OwnListener = Callable[[int, int], None]  # (first, last) positions a commit of this store took
+OwnEventsListener = Callable[[list["RecordedEvent"]], None]  # a commit's events, as read back
 
 
 class SqlEventStore:
@@ -67,6 +68,7 @@ class SqlEventStore:
         self.fault_hook: FaultHook | None = None
         self._wakeups: set[asyncio.Event] = set()
         self._own_listeners: set[OwnListener] = set()
+        self._own_events_listeners: set[OwnEventsListener] = set()
         self._queue: list[_Pending] = []
         self._committer: asyncio.Task[None] | None = None
         self._committing: asyncio.Future[None] | None = None
@@ -84,7 +86,12 @@ class SqlEventStore:
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
         (pending,) = self._enqueue(
-            [AppendRequest(stream_id, expected_version, _encoded(events), command_id, command_hash)]
+            [
+                AppendRequest(
+                    stream_id, expected_version, _encoded(events), command_id, command_hash
+                )
+            ],
+            [events],
         )
         return await asyncio.shield(pending.result)
 
@@ -103,7 +110,8 @@ class SqlEventStore:
             )
             version += len(encoded)
         results: list[AppendResult] = []
-        for i, pending in enumerate(self._enqueue(requests)):
+        queued = self._enqueue(requests, [batch.events for batch in batches])
+        for i, pending in enumerate(queued):
             try:
                 result = await asyncio.shield(pending.result)
             except InfraError:
@@ -115,10 +123,15 @@ class SqlEventStore:
                 break
         return results
 
-    def _enqueue(self, requests: list[AppendRequest]) -> list[_Pending]:
+    def _enqueue(
+        self, requests: list[AppendRequest], events: Sequence[Sequence[Storable]]
+    ) -> list[_Pending]:
         """Queue appends for the committer, side by side (a chain is never split)."""
         loop = asyncio.get_running_loop()
-        queued = [_Pending(request, loop.create_future()) for request in requests]
+        queued = [
+            _Pending(request, loop.create_future(), batch)
+            for request, batch in zip(requests, events, strict=True)
+        ]
         for pending in queued:
             pending.result.add_done_callback(_retrieve)  # a cancelled caller leaves no warning
         self._queue.extend(queued)
@@ -191,6 +204,10 @@ class SqlEventStore:
                 if decided.head != decided.start:
                     for listener in tuple(self._own_listeners):
                         listener(decided.start + 1, decided.head)
+                    if self._own_events_listeners:
+                        recorded = _recorded(group, decided, now)
+                        for events_listener in tuple(self._own_events_listeners):
+                            events_listener(recorded)
         for pending, outcome in zip(group, decided.outcomes, strict=True):
             future = pending.result
             if future.done():
@@ -273,6 +290,17 @@ class SqlEventStore:
     def remove_own_listener(self, listener: OwnListener) -> None:
         self._own_listeners.discard(listener)
 
+    def add_own_events_listener(self, listener: OwnEventsListener) -> None:
+        """Call ``listener(events)`` with the events of every group this store commits.
+
+        In position order, as ``read_all`` would return them, right after the commit:
+        a projector applies what this process wrote without reading it back.
+        """
+        self._own_events_listeners.add(listener)
+
+    def remove_own_events_listener(self, listener: OwnEventsListener) -> None:
+        self._own_events_listeners.discard(listener)
+
     def _wake(self) -> None:
         for flag in self._wakeups:
             flag.set()
@@ -287,6 +315,33 @@ class _Pending:
 
     request: AppendRequest
     result: asyncio.Future[AppendResult]
+    events: Sequence[Storable]  # what ``request.encoded`` encodes, for the own-events listeners
+
+
+def _recorded(group: list[_Pending], decided: Decided, now: datetime) -> list[RecordedEvent]:
+    """The events a group wrote, as ``read_all`` would return them (refused ones wrote none)."""
+    recorded = []
+    for pending, outcome in zip(group, decided.outcomes, strict=True):
+        if not isinstance(outcome, AppendResult) or outcome.duplicate:
+            continue
+        request = pending.request
+        first = outcome.last_position - (outcome.last_version - outcome.first_version)
+        for i, (event, (type_, schema_version, _)) in enumerate(
+            zip(pending.events, request.encoded, strict=True)
+        ):
+            recorded.append(
+                RecordedEvent(
+                    position=first + i,
+                    stream_id=request.stream_id,
+                    version=outcome.first_version + i,
+                    type=type_,
+                    schema_version=schema_version,
+                    event=cast(StoredEvent, event),  # the object appended, as read_all decodes it
+                    recorded_at=now,
+                    command_id=request.command_id,
+                )
+            )
+    return recorded
 
 
 def _encoded(events: Sequence[Storable]) -> list[tuple[str, int, str]]:

@@ -36,6 +36,7 @@ from server.background import every
 from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
+from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
 from server.http.body_deadline import BodyDeadline
 from server.http.challenges import ChallengesController
@@ -215,6 +216,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             limits=limits,
             presence=presence,
         )
+        tune_after_start()
         try:
             yield
         finally:
@@ -224,6 +226,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await matches.close()
+            projections.close()
             thinker.close()
             await tailer.stop()
             await store.close()

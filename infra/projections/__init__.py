@@ -45,4 +45,8 @@ def projector(store: SqlEventStore) -> Projector:
 
 async def rebuild_all(store: SqlEventStore) -> int:
     """Rebuild every projection from position 0; returns the events applied."""
-    return await projector(store).rebuild_all()
+    runner = projector(store)
+    try:
+        return await runner.rebuild_all()
+    finally:
+        runner.close()

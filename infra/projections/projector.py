@@ -6,6 +6,14 @@ commits neither, so no event is ever applied twice, and two processes catching u
 same projection take turns instead of racing. ``rebuild`` empties the read model and
 replays from position 0 in a single transaction, so readers see the old rows until the
 new ones are complete.
+
+What this process appended is not read back (issue 22): the store hands the projector
+each commit's events as they were written (``add_own_events_listener``), and a batch
+that starts right after the checkpoint with events held here is taken from them. Any
+other start (another process's event next, or ours evicted) reads the log as before.
+Positions have no gaps, so a run of held events that starts at the checkpoint + 1 is
+exactly what ``read_all`` would return for it; the checkpoint lock, the order and the
+one transaction per batch are unchanged, so no event is skipped or applied twice.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ from infra.waiting import wait_set
 
 log = logging.getLogger(__name__)
 
+MAX_HELD = 100_000  # own events held for the projections at most (the oldest go first)
+
 
 class Projection(Protocol):
     """A read model: its name (the checkpoint's key), its tables, and how an event changes it."""
@@ -47,6 +57,11 @@ class Projector:
         self.store = store
         self.projections = {p.name: p for p in projections}
         self.batch_size = batch_size
+        # This process's committed events not yet applied everywhere, by position (in
+        # position order: groups commit one at a time in a store).
+        self._own: dict[int, RecordedEvent] = {}
+        self._applied: dict[str, int] = {}  # each projection's last checkpoint seen here
+        store.add_own_events_listener(self._on_own)
         # A test seam: awaited after the read model is written and before the checkpoint.
         self.fault_hook: Callable[[str], Awaitable[None]] | None = None
 
@@ -63,7 +78,8 @@ class Projector:
         head = await self.store.last_position()
         for projection_name in names:
             projection = self.projections[projection_name]
-            if await self.checkpoint(projection_name) >= head:
+            if (checkpoint := await self.checkpoint(projection_name)) >= head:
+                self._applied[projection_name] = checkpoint
                 continue  # up to date: no write transaction (nor SQLite write lock) needed
             while True:
                 with translate_errors():
@@ -71,9 +87,39 @@ class Projector:
                         position = await _lock_checkpoint(conn, projection.name)
                         applied = await self._apply_batch(conn, projection, position)
                 total += applied
-                if applied < self.batch_size:
-                    break
+                if applied == 0 or (
+                    applied < self.batch_size and self._applied[projection_name] >= head
+                ):
+                    break  # else a run of our own ended short of the head: read on
+        self._evict()
         return total
+
+    def close(self) -> None:
+        """Stop holding this store's appends (the projector is no longer used)."""
+        self.store.remove_own_events_listener(self._on_own)
+        self._own.clear()
+
+    def _on_own(self, recorded: list[RecordedEvent]) -> None:
+        for event in recorded:
+            self._own[event.position] = event
+        while len(self._own) > MAX_HELD:  # catch-up failing for long: the log still has them
+            del self._own[next(iter(self._own))]
+
+    def _held_after(self, position: int) -> list[RecordedEvent]:
+        """The held events from ``position + 1`` on, while they run without a gap."""
+        run: list[RecordedEvent] = []
+        while len(run) < self.batch_size and (held := self._own.get(position + 1)) is not None:
+            run.append(held)
+            position += 1
+        return run
+
+    def _evict(self) -> None:
+        """Let go of what every projection has applied (none seen yet: keep everything)."""
+        if len(self._applied) < len(self.projections):
+            return
+        done = min(self._applied.values())
+        while self._own and next(iter(self._own)) <= done:
+            del self._own[next(iter(self._own))]
 
     async def rebuild(self, name: str) -> int:
         """Empty the read model and replay the whole log into it; returns events applied."""
@@ -87,7 +133,7 @@ class Projector:
                 await _set_checkpoint(conn, name, 0)
                 position = 0
                 while True:
-                    applied = await self._apply_batch(conn, projection, position)
+                    applied = await self._apply_batch(conn, projection, position, held=False)
                     total += applied
                     if applied < self.batch_size:
                         break
@@ -113,15 +159,19 @@ class Projector:
             self.store.remove_wakeup(wake)
 
     async def _apply_batch(
-        self, conn: AsyncConnection, projection: Projection, position: int
+        self, conn: AsyncConnection, projection: Projection, position: int, held: bool = True
     ) -> int:
-        batch = await self.store.read_all(position, self.batch_size)
+        """Apply the events after ``position``; ``held``: this process's own, if they follow."""
+        batch = self._held_after(position) if held else []
+        if not batch:
+            batch = await self.store.read_all(position, self.batch_size)
         for recorded in batch:
             await projection.apply(conn, recorded)
         if self.fault_hook is not None:
             await self.fault_hook("before_checkpoint")
         if batch:
             await _set_checkpoint(conn, projection.name, batch[-1].position)
+        self._applied[projection.name] = batch[-1].position if batch else position
         return len(batch)
 
 

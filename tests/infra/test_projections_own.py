@@ -1,0 +1,127 @@
+"""Projections apply what their own process wrote without reading it back (issue 22 item 2).
+
+The guarantees are the log's: every committed event applied once, in position order,
+whoever wrote it; an explicit ``catch_up`` reaches the head (read-your-own-writes).
+Two stores on one database stand for two server processes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlalchemy import event
+
+from infra.projections import projector, stats_for_player
+from infra.projections.stats import COUNTERS
+from infra.sql_event_store import SqlEventStore
+from infra.store import open_store
+from tests.infra.helpers import random_match, stream
+from tests.infra.test_projections import _expected_stats, _interleave, _matches, _snapshot
+
+
+def _log_reads(store: SqlEventStore) -> list[str]:
+    """Every statement that reads the global log (``read_all``), as the database saw it."""
+    seen: list[str] = []
+
+    @event.listens_for(store.engine.sync_engine, "before_cursor_execute")
+    def _count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if "FROM events" in statement and "position >" in statement:
+            seen.append(statement)
+
+    return seen
+
+
+async def test_a_projector_reads_back_nothing_its_own_store_wrote(store: SqlEventStore) -> None:
+    runner = projector(store)  # before the appends: from here on it holds what they write
+    played = _matches(3, seed=5)
+    await _interleave(store, played, random.Random(5))
+    reads = _log_reads(store)
+    applied = await runner.catch_up()
+    head = await store.last_position()
+    assert applied == head * len(runner.projections)
+    assert reads == []
+    for name in runner.projections:
+        assert await runner.checkpoint(name) == head
+    incremental = await _snapshot(store)
+    for player, expected in _expected_stats(played).items():
+        stats = await stats_for_player(store.engine, player)
+        assert {c: getattr(stats, c) for c in COUNTERS} == {c: expected[c] for c in COUNTERS}
+    for name in runner.projections:  # from the log itself: the very same read model
+        await runner.rebuild(name)
+    assert reads != []
+    assert await _snapshot(store) == incremental
+    runner.close()
+
+
+async def test_a_run_of_own_events_cut_by_another_processes_reaches_the_head(
+    store: SqlEventStore, db_url: str
+) -> None:
+    other = await open_store(db_url, migrate=False)
+    try:
+        runner = projector(store)
+        ours, theirs = stream(), stream()
+        _, (started, *rest) = random_match(7, ours)
+        await store.append(ours, 0, started)  # held here
+        _, (theirs_started, *_) = random_match(8, theirs)
+        await other.append(theirs, 0, theirs_started)  # not held here
+        await store.append(ours, len(started), rest[0])  # held, after a gap
+        head = await store.last_position()
+        await runner.catch_up()
+        for name in runner.projections:
+            assert await runner.checkpoint(name) == head
+        incremental = await _snapshot(store)
+        for name in runner.projections:
+            await runner.rebuild(name)
+        assert await _snapshot(store) == incremental
+        runner.close()
+    finally:
+        await other.close()
+
+
+async def test_two_processes_projecting_one_log_apply_each_event_once(
+    store: SqlEventStore, db_url: str
+) -> None:
+    other = await open_store(db_url, migrate=False)
+    try:
+        runners = [projector(store), projector(other)]
+        for runner in runners:
+            runner.batch_size = 29  # batches cut in odd places, by both
+        rng = random.Random(13)
+        played = _matches(6, seed=9)
+        owners = {match_id: rng.choice([store, other]) for match_id, _, _ in played}
+
+        # Each match is written by one store, the matches interleaved across both, and
+        # either projector catches up now and then: the checkpoints move by both, through
+        # runs held and runs read.
+        cursors = dict.fromkeys(owners, 0)
+        versions = dict.fromkeys(owners, 0)
+        pending = [(m, b) for m, _, b in played]
+        while pending:
+            match_id, batches = rng.choice(pending)
+            chunk = batches[cursors[match_id] : cursors[match_id] + rng.randint(1, 30)]
+            events = [e for b in chunk for e in b]
+            result = await owners[match_id].append(match_id, versions[match_id], events)
+            versions[match_id] = result.last_version
+            cursors[match_id] += len(chunk)
+            if cursors[match_id] == len(batches):
+                pending.remove((match_id, batches))
+            if rng.random() < 0.4:
+                await rng.choice(runners).catch_up()
+        await runners[0].catch_up()
+        await runners[1].catch_up()
+        head = await store.last_position()
+        for runner in runners:
+            for name in runner.projections:
+                assert await runner.checkpoint(name) == head
+        for player, expected in _expected_stats(played).items():
+            stats = await stats_for_player(store.engine, player)
+            assert {c: getattr(stats, c) for c in COUNTERS} == {c: expected[c] for c in COUNTERS}
+        incremental = await _snapshot(store)
+        for name in runners[0].projections:
+            await runners[0].rebuild(name)
+        assert await _snapshot(store) == incremental
+        for runner in runners:
+            runner.close()
+    finally:
+        await other.close()

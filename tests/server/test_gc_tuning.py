@@ -1,0 +1,51 @@
+"""The server's lifespan tunes the collector once start-up is done (server/gc_tuning.py).
+
+In a subprocess of its own: freezing and the thresholds are the whole process's state.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from server.gc_tuning import GEN0_THRESHOLD, OLDER_THRESHOLDS
+
+SCRIPT = """
+import asyncio, gc, json, sys
+from server.app import create_app
+from server.config import Settings
+
+async def main():
+    before = [gc.get_threshold(), gc.get_freeze_count()]
+    app = create_app(Settings.from_env())
+    async with app.lifespan():
+        during = [gc.get_threshold(), gc.get_freeze_count()]
+    print(json.dumps({"before": before, "during": during}))
+
+asyncio.run(main())
+"""
+
+
+def test_the_lifespan_freezes_start_up_and_raises_the_thresholds(tmp_path: Path) -> None:
+    env = {"GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'gc.db'}"}
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        env={**_base_env(), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["before"][0][0] < GEN0_THRESHOLD  # CPython's default, not ours
+    assert seen["before"][1] == 0
+    assert seen["during"][0] == [GEN0_THRESHOLD, *OLDER_THRESHOLDS]
+    assert seen["during"][1] > 10_000  # the app, its modules and the store: frozen
+
+
+def _base_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith("GINRUMMY_")}

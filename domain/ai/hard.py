@@ -47,7 +47,7 @@ HOLD_GIN_WEIGHT = 1.0  # weight of our own chance to gin on the next draw when h
 HOLD_THROWS_KNOCK_CARD = True  # holding a knock keeps the hand the hold was priced on
 DANGER_WEIGHT = 2.0  # promise shrinks by this times the opponent's chance to knock next turn
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
-SCORE_AWARE = True  # price knock-or-hold in match-win chance (match_odds), not points
+SCORE_AWARE = False  # knock-or-hold priced in match-win chance (match_odds); off: not better
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:

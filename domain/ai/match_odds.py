@@ -3,16 +3,19 @@
 A hand worth 20 points is worth 20 points early in a match, but at 90–90 any win
 ends it, and at 95–0 a safe knock for 5 wins it while a riskier hold for 30 more
 only risks the match. So the hard level can price its knock-or-hold choice in the
-change of its chance to win the match instead of in points (``hard.SCORE_AWARE``).
+change of its chance to win the match instead of in points (``hard.SCORE_AWARE``;
+off: against baseline it measured +0.3% ± 1.0% in matches won, no better than
+points, in benchmarks/RESULTS-ai.md).
 
 ``table(target)`` is ``W(mine, theirs)``, the chance of reaching ``target`` first,
 by dynamic programming over the scores: each hand is won by either player alike
 (washes only repeat the state, so they drop out), for points drawn from
-``HAND_POINTS``, the spread of one hand's points measured once and folded in bins:
-hard against hard and hard against baseline, 500 duplicate hands each (``python -m
+``HAND_POINTS``, the spread of one hand's points measured once: hard against hard
+and hard against baseline, 500 duplicate hands each (``python -m
 benchmarks.hand_outcomes --a hard --b B --deals 250 --seed s16-ms-hist``), pooled,
-as the level does not know who it plays (26 and up: mostly undercuts and gins). Worked out once per target, by counts
-alone: no clock and no I/O, so the AI stays deterministic.
+as the level does not know who it plays (26 and up: mostly undercuts and gins).
+Worked out once per target, by counts alone: no clock and no I/O, so the AI stays
+deterministic.
 
 Only ``first_to_target`` matches: there the boxes and the match bonus change the
 totals but never who wins. Under ``highest_total`` the boxes decide too, which

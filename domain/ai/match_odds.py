@@ -4,8 +4,8 @@ A hand worth 20 points is worth 20 points early in a match, but at 90–90 any w
 ends it, and at 95–0 a safe knock for 5 wins it while a riskier hold for 30 more
 only risks the match. So the hard level can price its knock-or-hold choice in the
 change of its chance to win the match instead of in points (``hard.SCORE_AWARE``;
-off: against baseline it measured +0.3% ± 1.0% in matches won, no better than
-points, in benchmarks/RESULTS-ai.md).
+off: against baseline it measured +0.4% ± 0.9% in matches won over 1,500 paired
+matches, no clear gain over points; benchmarks/RESULTS-ai.md).
 
 ``table(target)`` is ``W(mine, theirs)``, the chance of reaching ``target`` first,
 by dynamic programming over the scores: each hand is won by either player alike

@@ -66,18 +66,30 @@ def _watching(out: Calibration) -> Iterator[None]:
         truth["stock"] = to_mask(state.hand.stock)
         return real_view(state, seat)
 
-    def knock_value(rest: int, hands: list[Guess], bonus: int, clock: Any) -> float:
-        value = real_knock_value(rest, hands, bonus, clock)
+    def knock_value(
+        rest: int, hands: list[Guess], bonus: int, clock: Any, worth: Any = hard._points
+    ) -> float:
+        value = real_knock_value(rest, hands, bonus, clock, worth)
+        if worth is not hard._points:  # score-aware: log the prediction in points
+            predicted = real_knock_value(rest, hands, bonus, clock)
+        else:
+            predicted = value
         total = sum(g.weight for g in hands) or 1.0
         under = sum(g.weight for g in hands if showdown.points(rest, g.hand, bonus) < 0)
         points = showdown.points(rest, truth["opponent"], bonus)
-        out.knocks.append(KnockRow(value, under / total, points, truth["stock"].bit_count()))
+        out.knocks.append(KnockRow(predicted, under / total, points, truth["stock"].bit_count()))
         return value
 
     def hold_value(
-        know: Any, hands: list[Guess], rest: int, knock_now: float, view_: PlayerView, clock: Any
+        know: Any,
+        hands: list[Guess],
+        rest: int,
+        knock_now: float,
+        view_: PlayerView,
+        clock: Any,
+        worth: Any = hard._points,
     ) -> tuple[float, float]:
-        value, chance = real_hold_value(know, hands, rest, knock_now, view_, clock)
+        value, chance = real_hold_value(know, hands, rest, knock_now, view_, clock, worth)
         stock = bits(truth["stock"])
         if stock:
             limit = view_.knock_limit

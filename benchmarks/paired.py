@@ -8,6 +8,13 @@ how every "paired difference" in ``RESULTS-ai.md`` was measured.
     python -m benchmarks.paired --set hard.DANGER_WEIGHT=0
     python -m benchmarks.paired --seeds 5,6,7,8 --set hard.PROMISE_EARLY=8
     python -m benchmarks.paired --baseline-file /tmp/base.json --set hard.GUESSES=96
+    python -m benchmarks.paired --matches --b baseline --deals 200 --set hard.SCORE_AWARE=0
+
+With ``--matches`` each deal is a whole match to the target (its seed fixes every
+hand's deck), played twice with the seats swapped, and the run also reports A's
+match win rate and its paired difference: a change that only matters near the
+target leaves most matches exactly as they were, so the difference is far tighter
+than two separate win rates.
 
 With ``--baseline-file`` the baseline's results are saved on the first run and
 read back by later runs on the same deals, which halves a tuning session; delete
@@ -83,7 +90,7 @@ def _jobs(opts: argparse.Namespace, overrides: list[str]) -> Iterator[Job]:
                     opts.b,
                     seed,
                     index,
-                    index % 2,
+                    -1 if opts.matches else index % 2,
                     swapped,
                     opts.rules,
                     None,
@@ -100,15 +107,25 @@ def net_per_deal(games: list[Game]) -> list[float]:
     ]
 
 
-def _run(opts: argparse.Namespace, overrides: list[str], reveal: str | None) -> list[float]:
+def wins_per_deal(games: list[Game]) -> list[float]:
+    """A's share of the two matches of each deal (1, 0.5 or 0; hands mode: hands won)."""
+    return [(games[i].a_won_match + games[i + 1].a_won_match) / 2 for i in range(0, len(games), 2)]
+
+
+Result = tuple[list[float], list[float]]  # per deal: A's net points a hand, A's win share
+
+
+def _run(opts: argparse.Namespace, overrides: list[str], reveal: str | None) -> Result:
     jobs = [(job, reveal) for job in _jobs(opts, overrides)]
     if opts.workers > 1:
         # a fresh worker per run, so a revealed run's patches never leak into the other
         with multiprocessing.get_context("spawn").Pool(min(opts.workers, 2)) as pool:
-            return net_per_deal(pool.map(_play, jobs, chunksize=4))
-    if reveal is not None:
+            games = pool.map(_play, jobs, chunksize=4)
+    elif reveal is not None:
         raise SystemExit("--reveal needs --workers 2 (it patches the worker processes)")
-    return net_per_deal([_play(job) for job in jobs])
+    else:
+        games = [_play(job) for job in jobs]
+    return net_per_deal(games), wins_per_deal(games)
 
 
 def _line(label: str, values: list[float]) -> str:
@@ -116,17 +133,22 @@ def _line(label: str, values: list[float]) -> str:
     return f"{label}: {mean:+.3f} ± {half:.3f} points per hand over {len(values)} deals"
 
 
-def _baseline(opts: argparse.Namespace) -> list[float]:
+def _win_line(label: str, values: list[float]) -> str:
+    mean, half = mean_ci(values)
+    return f"{label}: {mean:+.1%} ± {half:.1%} of matches won over {len(values)} deals"
+
+
+def _baseline(opts: argparse.Namespace) -> Result:
     """The baseline's per-deal results, from ``--baseline-file`` when it was saved for these deals."""
-    key = [opts.a, opts.b, opts.seeds, opts.deals, opts.rules, opts.base_set]
+    key = [opts.a, opts.b, opts.seeds, opts.deals, opts.rules, opts.base_set, opts.matches]
     path: Path | None = opts.baseline_file
     if path is not None and path.exists():
         saved = json.loads(path.read_text())
         if saved["key"] == key:
-            return list(saved["net"])
+            return list(saved["net"]), list(saved["wins"])
     base = _run(opts, opts.base_set, None)
     if path is not None:
-        path.write_text(json.dumps({"key": key, "net": base}))
+        path.write_text(json.dumps({"key": key, "net": base[0], "wins": base[1]}))
     return base
 
 
@@ -138,6 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=300, help="deals per seed, each played twice")
     parser.add_argument("--rules", default="arcadia")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--matches", action="store_true", help="whole matches, not single hands")
     parser.add_argument("--base-set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     parser.add_argument("--reveal", choices=("all", "feed"), help="diagnostic: cheat, see above")
@@ -149,12 +172,24 @@ def main(argv: list[str] | None = None) -> None:
     )
     opts = parser.parse_args(argv)
     began = time.perf_counter()
-    base = _baseline(opts)
-    variant = _run(opts, opts.base_set + opts.set, opts.reveal)
-    print(f"{opts.a} vs {opts.b}, seeds {opts.seeds}, {opts.deals} deals each, rules {opts.rules}")
+    base, base_wins = _baseline(opts)
+    variant, wins = _run(opts, opts.base_set + opts.set, opts.reveal)
+    unit = "matches" if opts.matches else "hands"
+    print(
+        f"{opts.a} vs {opts.b}, seeds {opts.seeds}, {opts.deals} deals each ({unit}), "
+        f"rules {opts.rules}"
+    )
     print(_line(f"baseline {opts.base_set}", base))
     print(_line(f"variant  {opts.set} reveal={opts.reveal}", variant))
     print(_line("paired difference", [v - b for v, b in zip(variant, base, strict=True)]))
+    if opts.matches:
+        print(_win_line(f"baseline {opts.base_set}", base_wins))
+        print(_win_line(f"variant  {opts.set}", wins))
+        changed = sum(v != b for v, b in zip(wins, base_wins, strict=True))
+        print(
+            _win_line("paired difference", [v - b for v, b in zip(wins, base_wins, strict=True)])
+            + f" ({changed} deals changed)"
+        )
     print(f"{time.perf_counter() - began:.0f} s", file=sys.stderr)
 
 

@@ -22,9 +22,10 @@ import random
 from collections.abc import Iterator
 from functools import lru_cache
 
-from domain.ai import knowledge, medium, opponent, showdown, tactics
+from domain.ai import knowledge, match_odds, medium, opponent, showdown, tactics
 from domain.ai.clock import Clock
 from domain.ai.knowledge import Knowledge, bits, partners
+from domain.ai.match_odds import Worth
 from domain.ai.opponent import Guess
 from domain.cards import CARD_INDEX, CARD_VALUE, DECK
 from domain.commands import AnySeatCommand, Discard, FinishLayoffs, Knock, LayOff
@@ -46,6 +47,7 @@ HOLD_GIN_WEIGHT = 1.0  # weight of our own chance to gin on the next draw when h
 HOLD_THROWS_KNOCK_CARD = True  # holding a knock keeps the hand the hold was priced on
 DANGER_WEIGHT = 2.0  # promise shrinks by this times the opponent's chance to knock next turn
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
+SCORE_AWARE = False  # knock-or-hold priced in match-win chance (match_odds); off: not better
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
@@ -201,14 +203,21 @@ def knock_chance(know: Knowledge, hands: list[Guess], limit: int, clock: Clock) 
     return knocks / (total or 1.0)
 
 
-def knock_value(rest: int, hands: list[Guess], undercut_bonus: int, clock: Clock) -> float:
-    """Expected points of knocking with ``rest`` over the guessed opponent hands."""
+def _points(points: int) -> float:
+    return float(points)
+
+
+def knock_value(
+    rest: int, hands: list[Guess], undercut_bonus: int, clock: Clock, worth: Worth = _points
+) -> float:
+    """Expected points of knocking with ``rest`` over the guessed opponent hands
+    (or, with ``worth``, the expected worth of those points)."""
     total = value = 0.0
     for g in hands:
         if total and clock.expired():
             break
         total += g.weight
-        value += g.weight * showdown.points(rest, g.hand, undercut_bonus)
+        value += g.weight * worth(showdown.points(rest, g.hand, undercut_bonus))
     return value / (total or 1.0)
 
 
@@ -229,17 +238,18 @@ def _knock(
             k.card,
         ),
     )[:KNOCK_OPTIONS]
+    worth = (match_odds.worth(view) if SCORE_AWARE else None) or _points
     best: tuple[float, Knock] | None = None
     for option in options:
         value = knock_value(
-            mine & ~(1 << CARD_INDEX[option.card]), hands, view.rules.undercut_bonus, clock
+            mine & ~(1 << CARD_INDEX[option.card]), hands, view.rules.undercut_bonus, clock, worth
         )
         if best is None or value > best[0]:
             best = (value, option)
     if best is None or best[0] <= KNOCK_MIN_EV:
         return None, None
     rest = mine & ~(1 << CARD_INDEX[best[1].card])
-    hold, chance = hold_value(know, hands, rest, best[0], view, clock)
+    hold, chance = hold_value(know, hands, rest, best[0], view, clock, worth)
     if hold > best[0]:
         return (best[1].card if HOLD_THROWS_KNOCK_CARD else None), chance
     return best[1], chance
@@ -252,6 +262,7 @@ def hold_value(
     knock_now: float,
     view: PlayerView,
     clock: Clock,
+    worth: Worth = _points,
 ) -> tuple[float, float]:
     """Expected points of not knocking this turn over the guessed opponent hands, and
     the opponent's chance to knock after its next draw (as ``knock_chance`` finds it).
@@ -263,7 +274,8 @@ def hold_value(
     as the opponent improves, and we may draw to gin ourselves (``HOLD_GIN_WEIGHT``).
     Near the end of the stock there is no later: a discard that leaves ``WASH_AT``
     cards washes the hand at once (worth 0), and one card more gives the opponent
-    the last turn (its stock draw and discard wash the hand).
+    the last turn (its stock draw and discard wash the hand). With ``worth`` every
+    outcome is priced in its worth (``knock_now`` too), not its points.
     """
     if view.stock_size <= WASH_AT:
         return 0.0, 0.0
@@ -281,7 +293,8 @@ def hold_value(
         total += g.weight
         if ginners:
             ours = sum(1 for index in stock if ginners >> index & 1)
-            gin_value += share * ours * (rules.gin_bonus + deadwood_of_mask(g.hand) - knock_now)
+            gin = rules.gin_bonus + deadwood_of_mask(g.hand)
+            gin_value += share * ours * (worth(gin) - knock_now)
         knocking = 0
         for index in stock:
             theirs = _best_after(g.hand, index, limit)
@@ -289,11 +302,11 @@ def hold_value(
                 continue
             knocking += 1
             if theirs == 0:
-                value -= share * (rules.gin_bonus + mine_left)
+                value += share * worth(-(rules.gin_bonus + mine_left))
             elif mine_left <= theirs:
-                value += share * (rules.undercut_bonus + theirs - mine_left)
+                value += share * worth(rules.undercut_bonus + theirs - mine_left)
             else:
-                value -= share * (mine_left - theirs)
+                value += share * worth(theirs - mine_left)
         knocks += share * knocking
     total = total or 1.0
     q = knocks / total

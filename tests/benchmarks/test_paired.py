@@ -83,3 +83,23 @@ def test_an_override_for_a_alone_leaves_b_as_it_was() -> None:
     assert games("medium", "medium", literal, ()) == [0.0] * 10
     assert games("medium", "medium", (), literal) != [0.0] * 10
     assert before == medium.TAKE_UNMELDED_SAVING  # put back after every decision
+
+
+def test_paired_matches_play_whole_matches_and_compare_the_wins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["--a", "medium", "--b", "easy", "--seeds", "7", "--deals", "3", "--workers", "1"]
+    paired.main([*args, "--matches"])
+    out = capsys.readouterr().out
+    assert "3 deals each (matches)" in out
+    assert "paired difference: +0.0% ± 0.0% of matches won over 3 deals (0 deals changed)" in out
+
+    games = [
+        play_game(Job("medium", "easy", "7", i, -1, s, "arcadia", None))
+        for i in range(3)
+        for s in (False, True)
+    ]
+    assert all(g.hands > 1 for g in games)  # whole matches, not one hand each
+    wins = paired.wins_per_deal(games)
+    assert wins == [(games[i].a_won_match + games[i + 1].a_won_match) / 2 for i in (0, 2, 4)]
+    assert f"baseline []: {sum(wins) / 3:+.1%}" in out  # the run played these very matches

@@ -7,16 +7,19 @@ Two stores on one database stand for two server processes.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
 from sqlalchemy import event
 
+from infra.errors import ConcurrencyConflict
+from infra.event_store import Batch, RecordedEvent
 from infra.projections import projector, stats_for_player
 from infra.projections.stats import COUNTERS
 from infra.sql_event_store import SqlEventStore
 from infra.store import open_store
-from tests.infra.helpers import random_match, stream
+from tests.infra.helpers import batch, random_match, stream
 from tests.infra.test_projections import _expected_stats, _interleave, _matches, _snapshot
 
 
@@ -125,3 +128,63 @@ async def test_two_processes_projecting_one_log_apply_each_event_once(
             runner.close()
     finally:
         await other.close()
+
+
+async def test_what_the_store_hands_over_is_what_read_all_returns(
+    store: SqlEventStore, db_url: str
+) -> None:
+    """Field by field, for every kind of outcome a group can hold: written, retried with
+    its command id, refused, a chain's follow-up, and another process's append between."""
+    other = await open_store(db_url, migrate=False)
+    handed: list[RecordedEvent] = []
+    store.add_own_events_listener(handed.extend)
+    try:
+        ours, theirs = stream(), stream()
+        _, (started, *rest) = random_match(11, ours)
+        await store.append(ours, 0, started, command_id="c-1", command_hash="h-1")
+        retried = await asyncio.gather(  # one group: a retry beside a new append
+            store.append(ours, 0, started, command_id="c-1", command_hash="h-1"),
+            store.append(stream(), 0, batch(1)),
+        )
+        assert retried[0].duplicate
+        await other.append(theirs, 0, batch(2))
+        version = len(started)
+        refused, _ = await asyncio.gather(  # one group: a refusal beside a new append
+            store.append(ours, version - 1, rest[0]),
+            store.append(stream(), 0, batch(2)),
+            return_exceptions=True,
+        )
+        assert isinstance(refused, ConcurrencyConflict)
+        chain = [Batch(rest[0], "c-2", "h-2"), Batch(rest[1]), Batch(rest[2], "c-3")]
+        await store.append_chain(ours, version, chain)
+        await store.append_chain(ours, version, chain)  # the retry: its first is a duplicate
+        written = await store.read_all(0)
+        assert handed == [e for e in written if e.stream_id != theirs]
+        assert {e.command_id for e in handed} == {"c-1", "c-2", None, "c-3"}
+    finally:
+        store.remove_own_events_listener(handed.extend)
+        await other.close()
+
+
+async def test_one_projection_caught_up_alone_lets_go_of_nothing_the_others_need(
+    store: SqlEventStore,
+) -> None:
+    """The endpoints catch up one projection by name: what the other three have not
+    applied yet must still be held for them, not read back."""
+    runner = projector(store)
+    try:
+        ours = stream()
+        _, (started, *rest) = random_match(3, ours)
+        reads = _log_reads(store)
+        await store.append(ours, 0, started)
+        await runner.catch_up("lobby")  # as a request does, before the others were ever seen
+        await runner.catch_up()
+        await store.append(ours, len(started), rest[0])
+        await runner.catch_up("lobby")  # and once every projection has been seen
+        await runner.catch_up()
+        assert reads == []
+        head = await store.last_position()
+        for name in runner.projections:
+            assert await runner.checkpoint(name) == head
+    finally:
+        runner.close()

@@ -11,7 +11,9 @@ CPU and a wait for the interpreter lock), so they decide on the event loop itsel
 Hard is count-bounded and seeded, so it decides the same in either place; only the
 last-resort time cap (``domain.ai.clock``) is read in the process that thinks. If the
 pool's process dies, that decision is made in a thread instead and the next one starts
-a fresh pool: a crash there never stalls a match.
+a fresh pool: a crash there never stalls a match. The other way round, a pool process
+whose server was killed outright (``kill -9``: no shutdown, so no one tells it) sees
+its parent change and exits, instead of waiting on its queue for good.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -30,6 +35,7 @@ from domain.views import PlayerView
 log = logging.getLogger("ginrummy.ai")
 
 SEARCHING_LEVELS = frozenset({"hard"})  # the levels worth a trip to another process
+PARENT_CHECK_S = 0.5  # how often a pool process looks whether its server still lives
 
 
 def decide_counting(
@@ -48,6 +54,22 @@ def _ready() -> bool:
     return True
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Pool initializer: end this process once ``parent`` is gone (it was reparented).
+
+    A pool process holds both ends of its own task queue, so a dead server never shows
+    it an end of file; without this, every server killed after meeting hard left one
+    idle Python process behind.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class AiThinker:
     """Decides house-AI moves; ``processes`` 0 keeps hard in a thread instead of a pool."""
 
@@ -60,7 +82,12 @@ class AiThinker:
         leaves it to hard's first decision, so a process that never meets hard pays nothing."""
         if self.processes > 0 and self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=context,
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
             self._pool.submit(_ready)  # the first decision does not wait for the imports
 
     async def decide(

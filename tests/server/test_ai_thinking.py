@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,7 +18,7 @@ from domain.rules import make_rules
 from domain.views import PlayerView, player_view
 from infra.sql_event_store import SqlEventStore
 from infra.store import open_store
-from server.ai_thinking import AiThinker
+from server.ai_thinking import PARENT_CHECK_S, AiThinker
 from server.match_service import MatchService
 
 
@@ -107,3 +111,48 @@ async def test_a_match_against_hard_plays_through_the_pool(
     finally:
         thinker.close()
         await other.close()
+
+
+_KILLED_SERVER = """
+import os, time
+from server.ai_thinking import AiThinker
+thinker = AiThinker(1)
+thinker.start()
+print(thinker._pool.submit(os.getpid).result(timeout=120), flush=True)
+time.sleep(600)
+"""
+
+
+def _gone(pid: int) -> bool:
+    """Whether ``pid`` has exited (a zombie waiting for its reaper counts as exited)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_pool_process_exits_when_its_server_is_killed_outright() -> None:
+    """``kill -9`` runs no shutdown; the pool process must notice on its own and go."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_SERVER],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    worker = int(server.stdout.readline())
+    try:
+        assert worker != server.pid and not _gone(worker)
+        time.sleep(2 * PARENT_CHECK_S)
+        assert not _gone(worker)  # a living server keeps its pool
+        server.kill()
+        server.wait(10)
+        deadline = time.monotonic() + 10
+        while not _gone(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _gone(worker), "the pool process outlived its killed server"
+    finally:
+        server.kill()
+        if not _gone(worker):
+            os.kill(worker, signal.SIGKILL)

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocketRoute, sync_playwright
 
 from domain.rules import PRESETS
 from tests.e2e.harness import as_action
@@ -331,6 +331,60 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     page.click("#nav-new")
     page.wait_for_selector("body[data-screen=start]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_ais_steps_are_shown_when_the_socket_lags_behind_the_answer(
+    site: str, page: Page
+) -> None:
+    """The answer to our discard carries only the last view; the AI's draw and discard
+    between arrive with the socket's frames. Held back until after the answer, they are
+    still shown one at a time: before, a busy server's late frames made the page skip
+    the AI's steps (a CI failure of the test above)."""
+    lag: dict[str, Any] = {"holding": False, "held": [], "route": None}
+
+    def through(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+        lag["route"] = route
+
+        def from_server(message: str | bytes) -> None:
+            if lag["holding"]:
+                lag["held"].append(message)
+            else:
+                route.send(message)
+
+        server.on_message(from_server)
+        route.on_message(server.send)
+
+    page.route_web_socket("**/live", through)
+    page.add_init_script(RECORD_STATES)
+    page.goto(f"{site}/?delay={DELAY_MS}")
+    tour_dismissed(page)
+    page.fill("#name", "Lag")
+    page.select_option("#level", "easy")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    for _ in range(200):
+        settle(page)
+        if page.get_attribute("body", "data-my-turn") != "true":
+            page.wait_for_timeout(50)
+            continue
+        if page.get_attribute("body", "data-phase") == "discard":
+            break
+        click_next_legal_action(page, allow_knock=False)
+    else:
+        raise AssertionError("no discard turn came")
+    page.evaluate("window.__shown = []")
+    lag["holding"] = True
+    with page.expect_response(lambda r: r.url.endswith("/actions")):
+        assert click_next_legal_action(page, allow_knock=False) == "discard"
+    page.wait_for_timeout(200)  # the answer is in; the page has only its last view
+    lag["holding"] = False
+    assert lag["held"], "no frame was held back"
+    for message in lag["held"]:
+        lag["route"].send(message)
+    settle(page)
+    shown = page.evaluate("window.__shown")
+    assert any(entry.endswith(":discard:false") for entry in shown), shown
 
 
 def play_out_by_api(base: str, token: str, match_id: str) -> dict[str, Any]:

@@ -180,6 +180,21 @@ function flashFor(event, me) {
   }
 }
 
+// How long a step of the play-out waits for the socket to bring the view after it. An
+// answer to our own move carries only the last view; the steps between (the AI's draw,
+// then its discard) come with the socket's frames, which on a busy server can arrive
+// after the answer. Without the wait such a step was skipped, not shown.
+const VIEW_WAIT_MS = 1000;
+
+/** The view after ``version``, from either channel; while the socket is up, wait a little for it. */
+async function viewAt(version, open) {
+  const until = Date.now() + VIEW_WAIT_MS;
+  while (!game.views.has(version) && game.open === open && game.feed && game.feed.open && Date.now() < until) {
+    await sleep(20);
+  }
+  return game.views.get(version);
+}
+
 async function playOut() {
   const open = game.open;
   if (game.running || !open) return;
@@ -192,7 +207,8 @@ async function playOut() {
       if (game.open !== open) return; // the page left this match while it slept
       if (!game.view) break;
       say(narrate(event, game.view.players, game.view.seat));
-      const view = game.views.get(version);
+      const view = await viewAt(version, open);
+      if (game.open !== open) return;
       if (view && view.version > game.view.version) showView(view, event);
     }
     if (game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);

@@ -47,9 +47,12 @@ async def test_bursts_within_the_pool_open_no_new_connection(pg_url: str) -> Non
 
 
 async def test_the_pool_still_allows_max_connections_in_flight(pg_url: str) -> None:
+    """A burst past what the pool keeps is served, and only ``POOL_SIZE`` stay open after."""
     engine = create_engine(pg_url)
     try:
         assert MAX_CONNECTIONS >= 16  # the 16 concurrent writers the store is built for
+        assert MAX_CONNECTIONS > POOL_SIZE  # room for a burst beyond the kept connections
         await asyncio.wait_for(_burst(engine, MAX_CONNECTIONS), timeout=30)
+        assert engine.sync_engine.pool.checkedin() == POOL_SIZE  # the overflow was let go
     finally:
         await engine.dispose()

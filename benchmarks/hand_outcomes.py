@@ -1,8 +1,9 @@
 """The spread of one hand's points between two levels (the input of ``domain.ai.match_odds``).
 
 Plays duplicate one-hand deals, as the tournament does, and prints the share of hands
-washed and the points of the rest as seen from A (positive: A won the hand), in the
-bins ``match_odds`` uses, so its table of match-win chances can be rebuilt from a run.
+washed and the points of the rest as seen from A (positive: A won the hand), one line
+per point value, as ``match_odds.HAND_POINTS`` holds them (unbinned), so its table of
+match-win chances can be rebuilt from a run.
 
     python -m benchmarks.hand_outcomes --a hard --b baseline --deals 500 --seed s16-ms-hist
 """

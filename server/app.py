@@ -20,7 +20,6 @@ from litestar.static_files import create_static_files_router
 from domain.events import MatchStarted
 from infra.deadlines import Deadlines
 from infra.event_store import RecordedEvent
-from infra.idempotency import IdempotencyKeys
 from infra.players import Players
 from infra.presence import Presence
 from infra.projections import Projector, projector
@@ -61,6 +60,7 @@ from server.http.spectators import get_spectator_view
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
+from server.keys_in_flight import KeysInFlight
 from server.limits import RateLimits, limits_of
 from server.match_service import MatchService, attendees
 from server.openapi_plugins import (
@@ -206,7 +206,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             matches=matches,
             hub=hub,
             players=Players(store.engine),
-            idempotency=IdempotencyKeys(store.engine),
+            keys_in_flight=KeysInFlight(),
             projector=projections,
             tables=tables,
             spectators=spectators,

@@ -13,7 +13,6 @@ from litestar.datastructures import State
 from domain.ai import LEVELS
 from domain.errors import InvalidClientSeed
 from domain.rules import Clock, Rules
-from infra.idempotency import IdempotencyKeys
 from infra.players import Player, Players
 from infra.presence import Presence
 from infra.projections import Projector, matches_for_player, stats_for_player
@@ -27,6 +26,7 @@ from server.chat import ChatService
 from server.config import Settings
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
+from server.keys_in_flight import KeysInFlight
 from server.limits import RateLimits
 from server.match_service import AI_PREFIX, MatchRecord, MatchService, is_house_ai
 from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
@@ -59,7 +59,7 @@ class Services:
     matches: MatchService
     hub: Hub
     players: Players
-    idempotency: IdempotencyKeys
+    keys_in_flight: KeysInFlight
     projector: Projector
     tables: TableService
     spectators: Spectators

@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from infra.idempotency import IdempotencyKeys
 from infra.players import Players
 from infra.rate_limits import RateCounters
 from infra.sql_event_store import SqlEventStore
@@ -50,18 +49,3 @@ async def test_tokens_rotate_once_and_revoke_all(store: SqlEventStore) -> None:
     assert await tokens.holder("h1") is None
     assert len(await tokens.revoke_all("p")) == 2
     assert await tokens.valid({"h2", *(f"n{i}" for i in range(4))}, now_ms=0) == set()
-
-
-async def test_a_key_is_claimed_once_even_concurrently_and_released_only_by_its_request(
-    store: SqlEventStore,
-) -> None:
-    keys = IdempotencyKeys(store.engine)
-    claims = await asyncio.gather(*(keys.claim("p", "k", f"h{i}") for i in range(8)))
-    assert len(set(claims)) == 1, "eight concurrent claims: every one sees the same winner"
-    winner = claims[0]
-    assert await keys.claim("p", "k", "other") == winner
-    assert await keys.claim("q", "k", "mine") == "mine", "a key is the player's own"
-    await keys.release("p", "k", "other")  # not its request: the key stays bound
-    assert await keys.claim("p", "k", "later") == winner
-    await keys.release("p", "k", winner)
-    assert await keys.claim("p", "k", "later") == "later", "a released key is free again"

@@ -97,6 +97,8 @@ rate_limits = Table(
     PrimaryKeyConstraint("key", "window_start", name="pk_rate_limits"),
 )
 
+# No longer written: a key is bound by its action's command id in ``commands``
+# (server/action_keys.py). Left for a later migration to drop.
 idempotency_keys = Table(
     "idempotency_keys",
     metadata,

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import websockets
 
+from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, as_action
 
 REUSED = "idempotency_key_reused"
@@ -100,6 +103,50 @@ async def test_concurrent_requests_with_one_key_apply_one_and_refuse_the_other(
     await player.close()
 
 
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_one_key_sent_to_two_processes_at_once_acts_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The race of one key across two processes on one PostgreSQL: no process knows
+    what the other is deciding, so only the log's command id can settle it."""
+    servers = [ServerProcess(database_url, tmp_path).start() for _ in range(2)]
+    try:
+        player = await Player.create(servers[0].url)
+        match_id = (await player.new_match(seed="race-2", rules=LONG))["match_id"]
+        other = Player(
+            httpx.AsyncClient(base_url=servers[1].url, headers=player.client.headers, timeout=30),
+            player.token,
+            player.id,
+        )
+        draws = [{"type": "draw_stock"}, {"type": "draw_discard"}]
+        for trial in range(12):
+            before = await until_both_draws_are_legal(player, match_id)
+            key = f"race2-{trial}"
+            sent = [player, other] if trial % 2 == 0 else [other, player]
+            answers = await asyncio.gather(
+                *(p.act(match_id, a, key=key) for p, a in zip(sent, draws, strict=True))
+            )
+            log = (await player.events(match_id))["events"]
+            drew = log[before["version"]]["event"]
+            applied = {"stock": 0, "discard": 1}[drew["source"]]
+            assert answers[applied].status_code == 200, (trial, answers[applied].text)
+            assert answers[1 - applied].status_code == 422, (trial, answers[1 - applied].text)
+            assert answers[1 - applied].json()["rule"] == REUSED
+            assert not any(e["event"]["type"] == "drew" for e in log[before["version"] + 1 :])
+            for retried_by in (player, other):
+                retry = await retried_by.act(match_id, draws[applied], key=key)
+                assert retry.status_code == 200 and retry.json() == answers[applied].json()
+                reused = await retried_by.act(match_id, draws[1 - applied], key=key)
+                assert reused.status_code == 422 and reused.json()["rule"] == REUSED
+            discard = next_action(answers[applied].json()["view"])
+            assert (await player.act(match_id, discard)).status_code == 200
+        await other.close()
+        await player.close()
+    finally:
+        for server in servers:
+            server.stop()
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_key_reused_over_the_socket_follows_the_http_rule(server: ServerProcess) -> None:
     player = await Player.create(server.url)
@@ -153,7 +200,7 @@ async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess)
     assert "Traceback" not in server.log_path.read_text()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_refused_request_leaves_its_key_free(server: ServerProcess) -> None:
     """Bad input changes nothing, the key table included: the key can name a fixed request."""
     player = await Player.create(server.url)
@@ -173,4 +220,31 @@ async def test_a_refused_request_leaves_its_key_free(server: ServerProcess) -> N
     assert fixed.status_code == 200, fixed.text
     again = await player.act(match_id, next_action(view), version, key="K")
     assert again.json() == fixed.json()
+    await player.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_key_bound_in_one_match_is_a_reuse_even_where_the_request_is_refused(
+    server: ServerProcess,
+) -> None:
+    """Another match's log holds the key: a request that would be refused on its own
+    (an illegal move, a stale version, no such match) is told of the reuse instead,
+    and a fresh key then gets the refusal itself."""
+    player = await Player.create(server.url)
+    first = await player.new_match(seed="bound-1")
+    used = await player.act(first["match_id"], next_action(first["view"]), key="BOUND")
+    assert used.status_code == 200, used.text
+    second = await player.new_match(seed="bound-2")
+    match_id, view, version = second["match_id"], second["view"], second["version"]
+    refusals = [
+        (match_id, {"type": "knock", "card": view["hand"][0]}, version, 422),  # wrong phase
+        (match_id, next_action(view), version - 1, 409),  # stale version
+        ("no-such-match", next_action(view), version, 404),
+    ]
+    for refused_in, action, at, status in refusals:
+        reused = await player.act(refused_in, action, at, key="BOUND")
+        assert reused.status_code == 422 and reused.json()["rule"] == REUSED, reused.text
+        plain = await player.act(refused_in, action, at, key="free")
+        assert plain.status_code == status and plain.json()["rule"] != REUSED, plain.text
+    assert (await player.view(match_id))["version"] == version
     await player.close()

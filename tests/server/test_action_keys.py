@@ -1,0 +1,77 @@
+"""A keyed action in one process: no statement of its own, and its key held while it acts."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, cast
+
+import msgspec
+from sqlalchemy import event
+
+from domain.rules import make_rules
+from domain.views import player_view
+from infra.sql_event_store import SqlEventStore
+from server import action_keys
+from server.keys_in_flight import KeysInFlight
+from server.match_service import MatchService
+from server.schemas import ActionRequest
+from server.services import Services
+from tests.e2e.harness import as_action
+
+
+async def test_a_keyed_action_runs_the_statements_of_an_unkeyed_one(store: SqlEventStore) -> None:
+    """Issue 22: the key is bound by the append that acts, not by a round trip before it.
+    Two matches dealt alike get the same moves, one keyed and one not, statement by
+    statement alike (the claim this replaced was one more statement per keyed action)."""
+    service = MatchService(store)
+    services = cast(
+        Services, SimpleNamespace(matches=service, store=store, keys_in_flight=KeysInFlight())
+    )
+    rules = make_rules("classic", target=10000)
+    keyed = await service.start(("p1", "ai:easy"), rules, "alike", match_id="alike-keyed")
+    plain = await service.start(("p1", "ai:easy"), rules, "alike", match_id="alike-plain")
+    executed: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        executed.append(statement)
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        for move in range(12):
+            state = (await service.load(keyed)).state
+            legal = player_view(state, 0).legal
+            assert player_view((await service.load(plain)).state, 0).legal == legal, "dealt alike"
+            action = as_action(msgspec.to_builtins(legal[0]))
+            request = msgspec.convert({"action": action, "version": state.version}, ActionRequest)
+            statements: dict[str, list[str]] = {}
+            for match_id, key in ((keyed, f"key-{move}"), (plain, None)):
+                executed.clear()
+                await action_keys.act(services, match_id, "p1", request, key)
+                statements[match_id] = list(executed)
+            assert statements[keyed] == statements[plain], move
+        assert len(services.keys_in_flight) == 0, "every key is let go once its action is done"
+    finally:
+        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+
+
+def test_a_key_is_held_for_one_request_at_a_time_and_let_go_after() -> None:
+    keys = KeysInFlight()
+    with keys.hold("p", "k", "h1") as first:
+        assert first
+        with keys.hold("p", "k", "h2") as other:
+            assert not other, "another request with a key in flight is refused"
+        with keys.hold("p", "k", "h1") as copy:
+            assert copy, "a copy of the request in flight goes on (the log answers it)"
+        with keys.hold("q", "k", "h2") as elsewhere:
+            assert elsewhere, "a key is its player's own"
+        with keys.hold("p", "k", "h2") as still:
+            assert not still, "the copy's end does not let go of the first's hold"
+    assert len(keys) == 0
+    with keys.hold("p", "k", "h2") as later:
+        assert later, "once done, the key is free in this process (the log keeps the binding)"
+    try:
+        with keys.hold("p", "k", "h3"):
+            raise RuntimeError("refused")
+    except RuntimeError:
+        pass
+    assert len(keys) == 0, "a request that fails lets go of its key"

@@ -71,7 +71,7 @@ V = TypeVar("V", PlayerView, SpectatorView)
 AwaySince = Callable[[str, int, str], Awaitable[int | None]]
 
 
-@dataclass
+@dataclass(slots=True)
 class MatchRecord:
     """A match as this process last read it: every recorded event and the folded state."""
 

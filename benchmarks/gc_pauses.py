@@ -9,7 +9,8 @@ fresh database, with ``benchmarks/server_hooks`` on its path to log every collec
 ``--blocks`` open-loop blocks of ``--seconds`` at ``--rate`` actions/s over ``--matches``
 matches, alternating A B, B A, ... so both age alike on the same minutes. After each
 block: the server's RSS and the block's latency. At the end, each server's heap (the
-tracked objects by generation and type) and the pauses after start-up, by generation.
+tracked objects by generation and type), what a middle (1) and a full (2) collection
+cost then (forced, timed), and the pauses after start-up, by generation.
 """
 
 from __future__ import annotations
@@ -92,8 +93,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for name, (proc, _, log, ready) in servers.items():
             proc.send_signal(signal.SIGUSR1)
             await asyncio.sleep(3)
-            heap = [line for line in log.read_text().splitlines() if line.startswith("heap")]
-            out[name]["heap"] = heap[-1] if heap else ""
+            lines = log.read_text().splitlines()
+            heap = [line for line in lines if line.startswith(("heap", "forced"))]
+            out[name]["heap"] = "\n  ".join(heap[-3:])
             out[name]["pauses"] = pauses(log, ready)
     finally:
         for proc, *_ in servers.values():
@@ -113,7 +115,7 @@ def report(out: dict[str, Any]) -> str:
         lines.append(f"  p99 median {statistics.median(b['p99'] for b in blocks):.1f} ms")
         for generation, values in seen.get("pauses", {}).items():
             lines.append(f"  gen {generation}: {summary(values)}")
-        lines.append(f"  {seen['heap'][:600]}")
+        lines.append(f"  {seen['heap']}")
     return "\n".join(lines)
 
 

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from benchmarks import bench_server as bench
 from benchmarks import open_loop
 from infra.scratch_database import create_scratch_database, drop_scratch_database
@@ -61,6 +63,20 @@ def summary(values: list[float]) -> str:
     )
 
 
+async def offered(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One open-loop block; tried again (up to twice) if seating failed: PostgreSQL,
+    shared with other runs, refuses connections when all 100 are taken."""
+    for attempt in range(3):
+        try:
+            return await open_loop.offered(url, pid, args.rate, args.matches, args.seconds, False)
+        except (KeyError, httpx.HTTPError) as error:
+            print("block failed, retrying:", repr(error), flush=True)
+            if attempt == 2:
+                raise
+            await asyncio.sleep(5)
+    raise AssertionError("unreachable")
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     base = args.database_url or os.environ.get("TEST_DATABASE_URL")
     if not base or "postgresql" not in base:
@@ -83,9 +99,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for index in range(args.blocks):
             for name in names if index % 2 == 0 else names[::-1]:
                 proc, url, _, _ = servers[name]
-                row = await open_loop.offered(
-                    url, proc.pid, args.rate, args.matches, args.seconds, False
-                )
+                row = await offered(url, proc.pid, args)
                 row["rss_mb"] = rss_mb(proc.pid)
                 row["load"] = os.getloadavg()[0]
                 out[name]["blocks"].append(row)

@@ -2,7 +2,8 @@
 
 Wraps, in this process only: the ASGI app (an action request from its first call to
 its last body byte), the match service's chained append (its wait for a slot among
-the appends in flight, and the store call: pool, statements, commit), the AI's
+the appends in flight, and the store call: queue, pool, statements, commit), each
+group commit's one call (round trip and commit, and the group's size), the AI's
 decision (a thread hop), and a probe task that sleeps 2 ms and records how late it
 wakes (the event loop's queue: how long a ready task waits for the loop). Samples are
 held in memory and written to ``WALL_LOG`` on SIGUSR2, so timing costs no I/O.
@@ -42,6 +43,7 @@ async def _probe() -> None:
 def install(path: str) -> None:
     from litestar import Litestar
 
+    from infra import sql_event_store
     from infra.sql_event_store import SqlEventStore
     from server.match_service import MatchService
 
@@ -67,6 +69,13 @@ def install(path: str) -> None:
     MatchService._ai_command = _timed("ai_decision", MatchService._ai_command)  # type: ignore[method-assign]
     SqlEventStore.append_chain = _timed("store_append_chain", SqlEventStore.append_chain)  # type: ignore[method-assign]
     SqlEventStore.append = _timed("store_append", SqlEventStore.append)  # type: ignore[method-assign]
+    group_call = sql_event_store.append_group
+
+    async def timed_group(conn: Any, requests: Any, now: Any) -> Any:
+        SAMPLES["group_size"].append(float(len(requests)))
+        return await _timed("group_round_trip_and_commit", group_call)(conn, requests, now)
+
+    sql_event_store.append_group = timed_group  # type: ignore[assignment]
 
     def dump(signum: int, frame: Any) -> None:
         with open(path, "w") as out:

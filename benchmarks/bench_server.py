@@ -82,8 +82,13 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, workdir: Path, code: Path | None = None, workers: int = 1
+    database_url: str,
+    workdir: Path,
+    code: Path | None = None,
+    workers: int = 1,
+    hooks: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """``hooks``: a directory put on the server's path after the code (a sitecustomize.py)."""
     port = free_port()
     env = {
         **os.environ,
@@ -97,8 +102,9 @@ def start_server(
             for who in ("PLAYER", "ADDRESS")
         },
     }
-    if code is not None:  # that checkout's packages shadow this one's editable install
-        env["PYTHONPATH"] = str(code)
+    paths = [str(p) for p in (code, hooks) if p is not None]
+    if paths:  # that checkout's packages shadow this one's editable install
+        env["PYTHONPATH"] = os.pathsep.join(paths)
     log = (workdir / f"server-{port}.log").open("ab")
     proc = subprocess.Popen(
         [str(GINRUMMY), "serve", "--host", "127.0.0.1", "--port", str(port)],

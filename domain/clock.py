@@ -50,7 +50,7 @@ STAND_IN: Level = "easy"  # the house AI level that plays a turn whose time ran 
 _SEAT_MOVES = (UpCardTaken, UpCardPassed, Drew, Discarded, Knocked, LaidOff)
 
 
-class ClockState(msgspec.Struct, frozen=True):
+class ClockState(msgspec.Struct, frozen=True, gc=False):
     """The clock folded from the log (times in ms since the epoch)."""
 
     clock: Clock | None = None

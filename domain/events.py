@@ -23,8 +23,13 @@ HandOutcome = Literal["knock", "undercut", "gin", "big_gin"]
 WashReason = Literal["stock", "no_progress"]
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    """Base of every event."""
+class Event(msgspec.Struct, frozen=True, gc=False, tag_field="type", forbid_unknown_fields=True):
+    """Base of every event.
+
+    ``gc=False`` (inherited): an event is immutable data (ints, strings, tuples), so it
+    can sit in no reference cycle, and a server keeps thousands of them for hours; the
+    collector need not count or walk them (issue 22, the collector's pauses).
+    """
 
     schema_version: ClassVar[int] = 1
 

@@ -1,4 +1,8 @@
-"""The state of a match, folded from its events: frozen values, never mutated."""
+"""The state of a match, folded from its events: frozen values, never mutated.
+
+Immutable values sit in no reference cycle, so they are ``gc=False``: a server keeps a
+state per match for hours, and the collector need not count or walk them (issue 22).
+"""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ MoveAction = Literal[
 ]
 
 
-class Move(msgspec.Struct, frozen=True, array_like=True):
+class Move(msgspec.Struct, frozen=True, gc=False, array_like=True):
     """One public step of a hand; ``card`` is None where the card is hidden."""
 
     seat: int
@@ -31,7 +35,7 @@ class Move(msgspec.Struct, frozen=True, array_like=True):
     card: Card | None = None
 
 
-class HandState(msgspec.Struct, frozen=True):
+class HandState(msgspec.Struct, frozen=True, gc=False):
     number: int
     dealer: int
     deck: tuple[Card, ...]
@@ -59,7 +63,7 @@ class HandState(msgspec.Struct, frozen=True):
         return self.deck[20]
 
 
-class MatchState(msgspec.Struct, frozen=True):
+class MatchState(msgspec.Struct, frozen=True, gc=False):
     match_id: str
     players: tuple[str, str]
     rules: Rules

@@ -16,8 +16,11 @@ from domain.events import AnyEvent, Event
 from domain.log import Storable, StoredEvent
 
 
-class RecordedEvent(msgspec.Struct, frozen=True):
-    """An event as stored: its global position, its stream and version within it."""
+class RecordedEvent(msgspec.Struct, frozen=True, gc=False):
+    """An event as stored: its global position, its stream and version within it.
+
+    ``gc=False``: immutable, so in no cycle; a server holds many (issue 22).
+    """
 
     position: int
     stream_id: str

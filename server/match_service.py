@@ -64,6 +64,7 @@ AI_PREFIX = "ai:"
 CACHE_SIZE = 2000  # matches kept folded in memory...
 CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long matches count
 APPENDS_IN_FLIGHT = 16
+VIEWS_KEPT = 256  # the newest view of the matches' seats last shown, for the next asker
 
 log = logging.getLogger("ginrummy.ai")
 V = TypeVar("V", PlayerView, SpectatorView)
@@ -71,7 +72,7 @@ V = TypeVar("V", PlayerView, SpectatorView)
 AwaySince = Callable[[str, int, str], Awaitable[int | None]]
 
 
-@dataclass
+@dataclass(slots=True)
 class MatchRecord:
     """A match as this process last read it: every recorded event and the folded state."""
 
@@ -186,6 +187,8 @@ class MatchService:
         self._on_start = on_start or (lambda started: None)
         self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
         self._cached_events = 0
+        # (match id, seat) -> the record and that seat's view of its newest state
+        self._views: OrderedDict[tuple[str, int], tuple[MatchRecord, PlayerView]] = OrderedDict()
         self._appending = asyncio.Semaphore(APPENDS_IN_FLIGHT)
         # a lock lives while someone holds or awaits it, so eviction never splits one
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -273,8 +276,25 @@ class MatchService:
 
     def seat_view(self, record: MatchRecord, state: MatchState, seat: int) -> PlayerView:
         """A seat's view of ``state`` (a version of ``record``'s match); the newest
-        version also shows the clock."""
-        return self.with_clock(record, state, player_view(state, seat))
+        version also shows the clock.
+
+        The newest version's view is kept per seat, for that record: an action's answer
+        and the same seat's socket (its frame for the last event) ask for it within
+        milliseconds, and it was built for each. Only the same seat ever gets it back.
+        """
+        if state.version != record.state.version:
+            return self.with_clock(record, state, player_view(state, seat))
+        key = (record.state.match_id, seat)
+        kept = self._views.get(key)
+        if kept is not None and kept[0] is record:
+            self._views.move_to_end(key)
+            return kept[1]
+        view = self.with_clock(record, state, player_view(state, seat))
+        self._views[key] = (record, view)
+        self._views.move_to_end(key)
+        while len(self._views) > VIEWS_KEPT:
+            self._views.popitem(last=False)
+        return view
 
     def watcher_view(self, record: MatchRecord, state: MatchState) -> SpectatorView:
         return self.with_clock(record, state, spectator_view(state))

@@ -147,7 +147,7 @@ async def test_one_key_sent_to_two_processes_at_once_acts_once(
             server.stop()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_key_reused_over_the_socket_follows_the_http_rule(server: ServerProcess) -> None:
     player = await Player.create(server.url)
     match = await player.new_match(seed="ws-key")
@@ -175,7 +175,7 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(server: Server
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess) -> None:
     player = await Player.create(server.url)
     first = await player.new_match(seed="A1")

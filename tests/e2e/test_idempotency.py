@@ -147,7 +147,7 @@ async def test_one_key_sent_to_two_processes_at_once_acts_once(
             server.stop()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_key_reused_over_the_socket_follows_the_http_rule(server: ServerProcess) -> None:
     player = await Player.create(server.url)
     match = await player.new_match(seed="ws-key")
@@ -175,7 +175,7 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(server: Server
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess) -> None:
     player = await Player.create(server.url)
     first = await player.new_match(seed="A1")
@@ -248,3 +248,64 @@ async def test_a_key_bound_in_one_match_is_a_reuse_even_where_the_request_is_ref
         assert plain.status_code == status and plain.json()["rule"] != REUSED, plain.text
     assert (await player.view(match_id))["version"] == version
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_copies_of_one_request_in_flight_at_once_act_once_in_one_or_two_processes(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A retry sent before the first copy answered: copies in one process share the key
+    and wait for the first's answer; a copy in another process decides on its own and
+    the log's command id makes it a duplicate. Every copy gets the same 200, once acted."""
+    servers = [ServerProcess(database_url, tmp_path).start() for _ in range(2)]
+    try:
+        player = await Player.create(servers[0].url)
+        match_id = (await player.new_match(seed="copies", rules=LONG))["match_id"]
+        other = Player(
+            httpx.AsyncClient(base_url=servers[1].url, headers=player.client.headers, timeout=30),
+            player.token,
+            player.id,
+        )
+        for trial in range(8):
+            before = await player.view(match_id)
+            action, key = next_action(before["view"]), f"copy-{trial}"
+            senders = [player, player, other, other] if trial % 2 else [other, player, other]
+            answers = await asyncio.gather(
+                *(p.act(match_id, action, before["version"], key=key) for p in senders)
+            )
+            assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+            assert all(a.json() == answers[0].json() for a in answers), trial
+            log = (await player.events(match_id))["events"][before["version"] :]
+            mine = [e for e in log if e["event"].get("seat") == 0]
+            shown = [e for e in answers[0].json()["events"] if e["event"].get("seat") == 0]
+            assert mine == shown, "the move is in the log once, as answered"
+            assert (await player.view(match_id))["version"] == answers[0].json()["version"]
+        await other.close()
+        await player.close()
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_request_in_someone_elses_match_leaves_its_key_free_and_tells_nothing(
+    server: ServerProcess,
+) -> None:
+    """Not your match: a bound key is told of its reuse, a free one gets the 403 and
+    stays free; neither answer says anything about the other player's match."""
+    me, them = await Player.create(server.url), await Player.create(server.url, name="them")
+    mine = await me.new_match(seed="mine")
+    theirs = await them.new_match(seed="theirs")
+    bound = await me.act(mine["match_id"], next_action(mine["view"]), key="BOUND")
+    assert bound.status_code == 200, bound.text
+    after = await me.view(mine["match_id"])
+    for key, status, rule in (("BOUND", 422, REUSED), ("FREE", 403, "not_your_match")):
+        refused = await me.act(theirs["match_id"], next_action(theirs["view"]), key=key)
+        assert (refused.status_code, refused.json()["rule"]) == (status, rule), refused.text
+        assert set(refused.json()) <= {"type", "title", "status", "detail", "rule", "instance"}
+        assert not any(card in refused.text for card in theirs["view"]["hand"])
+    assert (await them.view(theirs["match_id"]))["version"] == theirs["version"]
+    free = await me.act(mine["match_id"], next_action(after["view"]), after["version"], key="FREE")
+    assert free.status_code == 200, free.text
+    await me.close()
+    await them.close()

@@ -254,3 +254,43 @@ async def test_a_chain_is_never_split_between_two_commits(store: SqlEventStore) 
     read = await store.read_stream(chained)
     assert read[0].recorded_at == read[1].recorded_at
     assert read[1].position == read[0].position + 1
+
+
+async def test_a_command_id_is_one_across_streams_and_refuses_only_its_own_append(
+    store: SqlEventStore,
+) -> None:
+    """An Idempotency-Key's binding is its command id (server/action_keys.py), so the id
+    must be unique across the whole log, not per stream: the same id on another stream
+    is a mismatch, in a later group or in the same one, and it refuses only itself.
+    A keyed move in a chain keeps its hash; the reply after it keeps none."""
+    bound, other, bystanders = stream(), stream(), [stream() for _ in range(3)]
+    move, _ = await store.append_chain(
+        bound, 0, [Batch(batch(1), "key:p:K", "h1"), Batch(batch(1, seat=1), "reply-1")]
+    )
+    assert await store.command_hash("key:p:K") == "h1"
+    assert await store.command_hash("reply-1") is None
+    for hash_ in ("h1", "h2"):  # another stream is a reuse whatever the hash
+        with pytest.raises(IdempotencyMismatch):
+            await store.append(other, 0, batch(1), command_id="key:p:K", command_hash=hash_)
+    outcomes = await asyncio.gather(
+        *(store.append(s, 0, batch(1)) for s in bystanders),
+        store.append_chain(
+            other, 0, [Batch(batch(1), "key:p:K", "h3"), Batch(batch(1, seat=1), "reply-2")]
+        ),
+        store.append(other, 0, batch(1), command_id="key:p:L", command_hash="h4"),
+        store.append(bystanders[0], 1, batch(1), command_id="key:p:L", command_hash="h4"),
+        return_exceptions=True,
+    )
+    assert [type(o).__name__ for o in outcomes] == [
+        "AppendResult",
+        "AppendResult",
+        "AppendResult",
+        "IdempotencyMismatch",  # the chain's keyed move, so its reply does not land either
+        "AppendResult",  # a fresh key on that stream goes ahead in the same group
+        "IdempotencyMismatch",  # ... and binds it: the next append with it elsewhere is refused
+    ]
+    assert [e.command_id for e in await store.read_stream(other)] == ["key:p:L"]
+    assert await store.command_hash("reply-2") is None
+    assert await store.stream_version(bystanders[0]) == 1
+    retry = await store.append(bound, 0, batch(1), command_id="key:p:K", command_hash="h1")
+    assert retry == msgspec.structs.replace(move, duplicate=True), "its own stream: the retry"

@@ -6,14 +6,19 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import msgspec
+import pytest
 from sqlalchemy import event
 
+from domain.commands import AnySeatCommand
 from domain.rules import make_rules
-from domain.views import player_view
+from domain.state import MatchState
+from domain.views import PlayerView, player_view
 from infra.sql_event_store import SqlEventStore
 from server import action_keys
+from server.ai_thinking import AiThinker
 from server.keys_in_flight import KeysInFlight
 from server.match_service import MatchService
+from server.problems import IdempotencyKeyReused
 from server.schemas import ActionRequest
 from server.services import Services
 from tests.e2e.harness import as_action
@@ -75,3 +80,54 @@ def test_a_key_is_held_for_one_request_at_a_time_and_let_go_after() -> None:
     except RuntimeError:
         pass
     assert len(keys) == 0, "a request that fails lets go of its key"
+
+
+class CountingThinker(AiThinker):
+    """The real thinker, counting its decisions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions = 0
+
+    async def decide(
+        self, level: str, view: PlayerView, seed: str, cap_ms: float | None
+    ) -> tuple[AnySeatCommand, bool]:
+        self.decisions += 1
+        return await super().decide(level, view, seed, cap_ms)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known: a key bound in another match is found only at the append, after the "
+    "house AI has thought out its reply (see the reviewer's report on the keyed path)",
+)
+async def test_a_key_bound_in_another_match_stops_the_request_before_the_ai_thinks(
+    store: SqlEventStore,
+) -> None:
+    """Hidden information: a request refused as a reuse changes nothing, so it may be
+    sent again and again with any move. If the house AI thinks out its reply first, the
+    answer's timing tells how the AI, on its hidden hand, weighs each hypothetical move
+    (the claim this replaced refused such a request before anything was decided)."""
+    thinker = CountingThinker()
+    service = MatchService(store, thinker=thinker)
+    services = cast(
+        Services, SimpleNamespace(matches=service, store=store, keys_in_flight=KeysInFlight())
+    )
+    rules = make_rules("classic", target=10000)
+    first = await service.start(("p1", "ai:easy"), rules, "probe-1", match_id="probe-first")
+    probed = await service.start(("p1", "ai:easy"), rules, "probe-2", match_id="probe-other")
+
+    def request_for(match_id: str, state: MatchState) -> ActionRequest:
+        legal = [msgspec.to_builtins(a) for a in player_view(state, 0).legal]
+        assert {"type": "pass_up_card", "seat": 0} in legal, "the AI's turn comes next"
+        action = as_action({"type": "pass_up_card", "seat": 0})
+        return msgspec.convert({"action": action, "version": state.version}, ActionRequest)
+
+    state = (await service.load(first)).state
+    await action_keys.act(services, first, "p1", request_for(first, state), "K")
+    before = (await service.load(probed)).state
+    thinker.decisions = 0
+    with pytest.raises(IdempotencyKeyReused):
+        await action_keys.act(services, probed, "p1", request_for(probed, before), "K")
+    assert (await service.load(probed)).state.version == before.version
+    assert thinker.decisions == 0, "the AI thought out a reply to a move that was refused"

@@ -600,6 +600,8 @@ class MatchService:
             )
         after, events = apply(state, command)
         chain = [(events, command_id)]
+        if command_hash is not None and self._would_reply(record, after):
+            await self._refuse_a_key_bound_elsewhere(command_id, command_hash)
         reply = await self._reply_to(record, after)
         if reply:
             chain.append((reply, ai_command_id(after)))
@@ -692,6 +694,25 @@ class MatchService:
             pending.extend(events)
         return pending
 
+    def _would_reply(self, record: MatchRecord, state: MatchState) -> bool:
+        """Whether ``_reply_to`` would think out the house AI's reply to reach ``state``."""
+        return (
+            ai_seat_to_act(state) is not None
+            and not self.is_paced(state)
+            and not self.is_timed(record)
+        )
+
+    async def _refuse_a_key_bound_elsewhere(self, command_id: str, command_hash: str) -> None:
+        """Refuse a keyed move whose key the log binds to another request, before the AI
+        thinks out its reply. The append would refuse it anyway, and a refusal changes
+        nothing, so it could be sent again and again with any move: had the AI thought
+        first, the answer's timing would tell how the AI, on its hidden hand, weighs each
+        hypothetical move. A key used in this match is found in the cached log for free;
+        one used in another match costs this one read (only when a reply is thought out)."""
+        bound = await self.store.command_hash(command_id)
+        if bound is not None and bound != command_hash:
+            raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
+
     async def _reply_to(self, record: MatchRecord, state: MatchState) -> list[Event]:
         """The AI's reply to a move, decided before the move is appended so the two can
         commit together. None in a paced match, nor in a timed one: a clock charges
@@ -699,7 +720,7 @@ class MatchService:
         player for the AI's thinking. Should deciding fail, the move goes in alone and
         the reply is decided again after it, where a failure is reported as it always
         was (and every entry point lets the AI catch up, so nothing stalls)."""
-        if self.is_paced(state) or self.is_timed(record):
+        if not self._would_reply(record, state):
             return []
         try:
             return await self._ai_moves(state)

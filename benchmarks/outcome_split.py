@@ -43,7 +43,7 @@ class Split:
     count: collections.Counter[str] = field(default_factory=collections.Counter)
     points: collections.Counter[str] = field(default_factory=collections.Counter)
     stock: dict[str, list[int]] = field(default_factory=lambda: collections.defaultdict(list))
-    caught: list[int] = field(default_factory=list)  # hard's deadwood when the other side knocks
+    caught: list[int] = field(default_factory=list)  # hard's deadwood after layoffs when knocked
     discards: int = 0
     fed: int = 0  # hard's discards that complete a meld in the opponent's real hand
 
@@ -135,7 +135,7 @@ def report(out: Split) -> list[str]:
         )
     if out.caught:
         lines.append(
-            f"  caught by a knock with deadwood: median {statistics.median(out.caught)}, "
+            f"  caught by a knock with deadwood (after layoffs): median {statistics.median(out.caught)}, "
             f"mean {statistics.mean(out.caught):.1f}"
         )
     lines.append(

@@ -21,6 +21,7 @@ from tests.e2e.harness import Player, ServerProcess, as_action
 
 REUSED = "idempotency_key_reused"
 LONG = {"preset": "classic", "target": 10000}  # no trial ends the match
+Refusal = tuple[str, dict[str, Any], int, int]
 
 
 def live_url(server: ServerProcess, match_id: str, player: Player) -> str:
@@ -200,17 +201,22 @@ async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess)
     assert "Traceback" not in server.log_path.read_text()
 
 
+def _refusals(match_id: str, view: dict[str, Any], version: int) -> list[Refusal]:
+    """Requests refused on their own, each with its status: (match, action, version, status)."""
+    return [
+        (match_id, {"type": "knock", "card": view["hand"][0]}, version, 422),  # wrong phase
+        (match_id, next_action(view), version - 1, 409),  # stale version
+        ("no-such-match", next_action(view), version, 404),
+    ]
+
+
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_refused_request_leaves_its_key_free(server: ServerProcess) -> None:
     """Bad input changes nothing, the key table included: the key can name a fixed request."""
     player = await Player.create(server.url)
     match = await player.new_match(seed="refused")
     match_id, view, version = match["match_id"], match["view"], match["version"]
-    refusals = [
-        (match_id, {"type": "knock", "card": view["hand"][0]}, version, 422),  # wrong phase
-        (match_id, next_action(view), version - 1, 409),  # stale version
-        ("no-such-match", next_action(view), version, 404),
-    ]
+    refusals = _refusals(match_id, view, version)
     for refused_in, action, at, status in refusals:
         refused = await player.act(refused_in, action, at, key="K")
         assert refused.status_code == status, refused.text
@@ -236,11 +242,7 @@ async def test_a_key_bound_in_one_match_is_a_reuse_even_where_the_request_is_ref
     assert used.status_code == 200, used.text
     second = await player.new_match(seed="bound-2")
     match_id, view, version = second["match_id"], second["view"], second["version"]
-    refusals = [
-        (match_id, {"type": "knock", "card": view["hand"][0]}, version, 422),  # wrong phase
-        (match_id, next_action(view), version - 1, 409),  # stale version
-        ("no-such-match", next_action(view), version, 404),
-    ]
+    refusals = _refusals(match_id, view, version)
     for refused_in, action, at, status in refusals:
         reused = await player.act(refused_in, action, at, key="BOUND")
         assert reused.status_code == 422 and reused.json()["rule"] == REUSED, reused.text

@@ -114,11 +114,7 @@ async def test_one_key_sent_to_two_processes_at_once_acts_once(
     try:
         player = await Player.create(servers[0].url)
         match_id = (await player.new_match(seed="race-2", rules=LONG))["match_id"]
-        other = Player(
-            httpx.AsyncClient(base_url=servers[1].url, headers=player.client.headers, timeout=30),
-            player.token,
-            player.id,
-        )
+        other = _on(servers[1], player)
         draws = [{"type": "draw_stock"}, {"type": "draw_discard"}]
         for trial in range(12):
             before = await until_both_draws_are_legal(player, match_id)
@@ -201,6 +197,12 @@ async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess)
     assert "Traceback" not in server.log_path.read_text()
 
 
+def _on(server: ServerProcess, player: Player) -> Player:
+    """The same player (its token) talking to another server process."""
+    client = httpx.AsyncClient(base_url=server.url, headers=player.client.headers, timeout=30)
+    return Player(client, player.token, player.id)
+
+
 def _refusals(match_id: str, view: dict[str, Any], version: int) -> list[Refusal]:
     """Requests refused on their own, each with its status: (match, action, version, status)."""
     return [
@@ -263,11 +265,7 @@ async def test_copies_of_one_request_in_flight_at_once_act_once_in_one_or_two_pr
     try:
         player = await Player.create(servers[0].url)
         match_id = (await player.new_match(seed="copies", rules=LONG))["match_id"]
-        other = Player(
-            httpx.AsyncClient(base_url=servers[1].url, headers=player.client.headers, timeout=30),
-            player.token,
-            player.id,
-        )
+        other = _on(servers[1], player)
         for trial in range(8):
             before = await player.view(match_id)
             action, key = next_action(before["view"]), f"copy-{trial}"

@@ -67,9 +67,19 @@ class Seat:
 
 
 async def offered(
-    url: str, pid: int, rate: float, matches: int, seconds: float, keyed: bool
+    url: str,
+    pid: int,
+    rate: float,
+    matches: int,
+    seconds: float,
+    keyed: bool,
+    timeline: list[tuple[float, float, float, str]] | None = None,
 ) -> dict[str, float]:
-    """Offer ``rate`` actions/s over ``matches`` matches for ``seconds``; latency from due."""
+    """Offer ``rate`` actions/s over ``matches`` matches for ``seconds``; latency from due.
+
+    ``timeline`` gets (due, sent, answered, match id) of every answered action, on the
+    ``perf_counter`` clock (the system's monotonic one, which a server's hooks share).
+    """
     clients = [httpx.AsyncClient(base_url=url, timeout=60) for _ in range(matches)]
     try:
         seated = await asyncio.gather(*(bench.seated(client) for client in clients))
@@ -84,8 +94,12 @@ async def offered(
         async def one(seat: Seat, due: float) -> None:
             nonlocal errors
             try:
+                sent, match_id = time.perf_counter(), seat.match["match_id"]
                 if await seat.act(rng, keyed):
-                    latencies.append(time.perf_counter() - due)
+                    answered = time.perf_counter()
+                    latencies.append(answered - due)
+                    if timeline is not None:
+                        timeline.append((due, sent, answered, match_id))
                 else:
                     errors += 1
                 await seat.ready()

@@ -111,6 +111,7 @@ def split(out: dict[str, Any], slow_ms: float) -> str:
             "loop stalls overlapped, ms": sum(
                 (s[2] - s[1]) * 1000 for s in overlapping("stall", sent, answered)
             ),
+            "connects overlapped": float(len(overlapping("connect", sent, answered))),
         }
         for which in ("all", "slow") if total > slow_ms else ("all",):
             for name, value in split_ms.items():
@@ -150,8 +151,11 @@ def split(out: dict[str, Any], slow_ms: float) -> str:
         )
     stalls = [(s[2] - s[1]) * 1000 for s in by_kind["stall"]]
     gcs = collections.Counter(s[3] for s in by_kind["gc"])
+    connects = [(s[2] - s[1]) * 1000 for s in by_kind["connect"]]
     lines.append(
-        f"loop stalls over 20 ms seen: {len(stalls)}; collections by generation {dict(gcs)}"
+        f"loop stalls over 20 ms seen: {len(stalls)}; collections by generation {dict(gcs)}; "
+        f"database connections opened: {len(connects)}"
+        + (f", ms median {statistics.median(connects):.1f}" if connects else "")
     )
     for stack, count in stall_stacks.most_common(8):
         lines.append(f"  {count} x {stack}")

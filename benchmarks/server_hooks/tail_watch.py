@@ -5,7 +5,7 @@ generator reads too), the span of every action request inside the ASGI app, of e
 group commit's one call (with the group's size), of every collection of the collector,
 and every stall of the event loop: a watchdog thread sees the loop's 2 ms heartbeat go
 quiet for 20 ms and takes the main thread's stack once per stall, so the tail shows
-what held the loop. Spans are kept in memory and written to ``TAIL_LOG`` on SIGUSR2.
+what held the loop; and every new database connection (``asyncpg.connect``). Spans are kept in memory and written to ``TAIL_LOG`` on SIGUSR2.
 Nothing here changes what the server answers.
 """
 
@@ -84,6 +84,18 @@ def install(path: str) -> None:
             SPANS.append(["group", started, time.perf_counter(), len(requests)])
 
     sql_event_store.append_group = timed_group  # type: ignore[assignment]
+    import asyncpg  # type: ignore[import-untyped]
+
+    connect = asyncpg.connect
+
+    async def timed_connect(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await connect(*args, **kwargs)
+        finally:
+            SPANS.append(["connect", started, time.perf_counter(), None])
+
+    asyncpg.connect = timed_connect
     collecting = [0.0]
 
     def on_collect(phase: str, info: dict[str, Any]) -> None:

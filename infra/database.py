@@ -3,8 +3,7 @@
 SQLite: WAL (readers never block the writer), a long busy timeout, and transactions we
 begin ourselves, so a write transaction can be ``BEGIN IMMEDIATE``: it takes the write
 lock before reading the log head, which is what serialises appends on SQLite.
-PostgreSQL: asyncpg with a pool large enough for 16 concurrent writers, of which
-``POOL_SIZE`` stay open once opened.
+PostgreSQL: asyncpg with a pool of ``MAX_CONNECTIONS`` (a setting), each kept once opened.
 """
 
 from __future__ import annotations
@@ -92,23 +91,23 @@ def asyncpg_dsn(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-# An overflow connection (past POOL_SIZE) is closed on its return, so every burst past
-# POOL_SIZE requests in flight pays a fresh connect (TCP, SSL refused, start-up) on a
-# request's critical path: with 10 kept, about 4% of the server's CPU samples in the
-# open-loop benchmark (150 actions/s over 64 matches). Keeping all 40 would hold 40 of
-# PostgreSQL's connections per process for good (a side-by-side run of three servers
-# ran out of the shared 100); 20 kept rides out those bursts. Opened on demand.
+# Every connection a burst opens is kept: one closed on its return is opened again by the
+# next burst, on a request's critical path, and a connect costs tens of milliseconds of
+# the event loop (TCP, the SSL request PostgreSQL may refuse, start-up). With 20 kept of
+# 40, an open loop of 300 actions/s over 64 matches opened 131 connections in 40 s
+# (64 ms each, median) and they sat under its slowest actions; with all 40 kept, none
+# after the first burst (benchmarks/RESULTS-server.md, `tail_trace`). The process holds
+# at most ``connections`` (``GINRUMMY_DB_CONNECTIONS``); past that a request waits for one.
 MAX_CONNECTIONS = 40
-POOL_SIZE = 20
 
 
-def create_engine(url: str | None = None) -> AsyncEngine:
+def create_engine(url: str | None = None, connections: int = MAX_CONNECTIONS) -> AsyncEngine:
     url = resolve_url(url)
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": 60})
         _configure_sqlite(engine)
         return engine
-    return create_async_engine(url, pool_size=POOL_SIZE, max_overflow=MAX_CONNECTIONS - POOL_SIZE)
+    return create_async_engine(url, pool_size=connections, max_overflow=0)
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

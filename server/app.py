@@ -157,7 +157,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         logs.install(settings.log_level)  # again: uvicorn has configured its loggers by now
-        store = await open_store(settings.database_url or None)
+        store = await open_store(settings.database_url or None, connections=settings.db_connections)
         hub = Hub()
 
         async def on_event(recorded: RecordedEvent) -> None:

@@ -21,6 +21,17 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "PostgreSQL: `postgresql://user@host:5432/db` (libpq's `?sslmode=` is understood); "
         "SQLite: `sqlite:///path/to/file` (a file: memory is not shared).",
     ),
+    (
+        "db_connections",
+        "GINRUMMY_DB_CONNECTIONS",
+        "40",
+        "PostgreSQL connections each server process may hold at once. Opened as requests "
+        "need them and then kept, so a burst of requests never waits for a fresh connect "
+        "(tens of milliseconds each); past this many, a request waits for one to come "
+        "back. Size PostgreSQL's `max_connections` for this times the processes "
+        "(workers × servers), plus one each for the live fan-out and whatever else uses "
+        "the database. Ignored on SQLite.",
+    ),
     ("host", "GINRUMMY_HOST", "127.0.0.1", "Interface `ginrummy serve` listens on."),
     ("port", "GINRUMMY_PORT", "8000", "TCP port `ginrummy serve` listens on."),
     (
@@ -191,11 +202,13 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
 # could read the last one, or let a claim in the moment a socket drops.
 POSITIVE_SECONDS = frozenset({"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s"})
 COUNTS = frozenset({"ai_processes"})  # how many of something: 0 or more
+AT_LEAST_ONE = frozenset({"db_connections"})
 
 
 @dataclass(frozen=True)
 class Settings:
     database_url: str = ""
+    db_connections: int = 40
     host: str = "127.0.0.1"
     port: int = 8000
     ai_time_cap_ms: int = 400
@@ -247,6 +260,8 @@ class Settings:
                 raise SystemExit(f"{var}={raw!r} must be a positive number of seconds")
             if name in COUNTS and not (isinstance(value, int) and value >= 0):
                 raise SystemExit(f"{var}={raw!r} must be 0 or more")
+            if name in AT_LEAST_ONE and not (isinstance(value, int) and value >= 1):
+                raise SystemExit(f"{var}={raw!r} must be 1 or more")
         return cls(**values)  # type: ignore[arg-type]
 
 

@@ -1,8 +1,9 @@
-"""The PostgreSQL pool keeps the connections a burst opened (issue 22, the latency tail).
+"""The PostgreSQL pool keeps every connection a burst opened (issue 22, the latency tail).
 
 A connection closed on its return is opened again by the next burst, on a request's
-critical path: bursts of up to ``POOL_SIZE`` requests in flight must cost no connect
-after the first, while up to ``MAX_CONNECTIONS`` may still be in flight at once.
+critical path (tens of milliseconds of the event loop each). So every connection, up
+to the process's limit (``GINRUMMY_DB_CONNECTIONS``), is kept once opened, and a request
+past the limit waits for one to come back instead of opening more.
 """
 
 from __future__ import annotations
@@ -12,47 +13,67 @@ from typing import Any
 
 from sqlalchemy import event, text
 
-from infra.database import MAX_CONNECTIONS, POOL_SIZE, create_engine
+from infra.database import MAX_CONNECTIONS, create_engine
+from infra.store import open_store
 
 
-async def _burst(engine: Any, width: int) -> None:
-    """``width`` connections in use at once, each running a statement, then returned."""
-    gate = asyncio.Barrier(width)
+async def _burst(engine: Any, width: int, hold_s: float = 0.0) -> None:
+    """``width`` requests at once, each running a statement on a connection of its own."""
+    gate = asyncio.Barrier(width) if hold_s == 0 else None
 
     async def one() -> None:
         async with engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
-            await gate.wait()  # all ``width`` are checked out together
+            if gate is not None:
+                await gate.wait()  # all ``width`` are checked out together
+            else:
+                await asyncio.sleep(hold_s)
 
     await asyncio.gather(*(one() for _ in range(width)))
 
 
-async def test_bursts_within_the_pool_open_no_new_connection(pg_url: str) -> None:
-    engine = create_engine(pg_url)
-    opened = 0
+def _counting(engine: Any) -> list[int]:
+    opened = [0]
 
     @event.listens_for(engine.sync_engine, "connect")
     def _count(*_: object) -> None:
-        nonlocal opened
-        opened += 1
+        opened[0] += 1
 
-    try:
-        await _burst(engine, POOL_SIZE)
-        assert opened == POOL_SIZE
-        for _ in range(3):
-            await _burst(engine, POOL_SIZE)
-        assert opened == POOL_SIZE  # every later burst reused what the first opened
-    finally:
-        await engine.dispose()
+    return opened
 
 
-async def test_the_pool_still_allows_max_connections_in_flight(pg_url: str) -> None:
-    """A burst past what the pool keeps is served, and only ``POOL_SIZE`` stay open after."""
+async def test_bursts_up_to_the_limit_open_no_connection_after_the_first(pg_url: str) -> None:
     engine = create_engine(pg_url)
+    opened = _counting(engine)
     try:
         assert MAX_CONNECTIONS >= 16  # the 16 concurrent writers the store is built for
-        assert MAX_CONNECTIONS > POOL_SIZE  # room for a burst beyond the kept connections
-        await asyncio.wait_for(_burst(engine, MAX_CONNECTIONS), timeout=30)
-        assert engine.sync_engine.pool.checkedin() == POOL_SIZE  # the overflow was let go
+        await _burst(engine, MAX_CONNECTIONS)
+        assert opened[0] == MAX_CONNECTIONS
+        for _ in range(3):
+            await _burst(engine, MAX_CONNECTIONS)
+        assert opened[0] == MAX_CONNECTIONS  # every later burst reused what the first opened
+        assert engine.sync_engine.pool.checkedin() == MAX_CONNECTIONS  # all kept
     finally:
         await engine.dispose()
+
+
+async def test_requests_past_the_limit_wait_for_a_connection_and_open_none(pg_url: str) -> None:
+    engine = create_engine(pg_url, connections=4)
+    opened = _counting(engine)
+    try:
+        await asyncio.wait_for(_burst(engine, 12, hold_s=0.05), timeout=30)  # all served
+        assert opened[0] == 4
+        assert engine.sync_engine.pool.checkedin() == 4
+    finally:
+        await engine.dispose()
+
+
+async def test_the_store_holds_the_connections_it_is_given(pg_url: str) -> None:
+    store = await open_store(pg_url, migrate=False, connections=3)
+    opened = _counting(store.engine)
+    try:
+        await asyncio.gather(*(store.last_position() for _ in range(9)))
+        assert opened[0] <= 3
+        assert store.engine.sync_engine.pool.size() == 3
+    finally:
+        await store.close()

@@ -56,6 +56,14 @@ def test_the_ai_processes_are_zero_or_more() -> None:
             Settings.from_env({"GINRUMMY_AI_PROCESSES": raw})
 
 
+def test_the_database_connections_are_one_or_more() -> None:
+    assert Settings.from_env({}).db_connections == 40
+    assert Settings.from_env({"GINRUMMY_DB_CONNECTIONS": "3"}).db_connections == 3
+    for raw in ("0", "-2", "many"):
+        with pytest.raises(SystemExit, match="GINRUMMY_DB_CONNECTIONS"):
+            Settings.from_env({"GINRUMMY_DB_CONNECTIONS": raw})
+
+
 @pytest.mark.parametrize(
     "error",
     [

@@ -7,7 +7,7 @@ winner's player id. The opponent of a human is ``ai:<level>`` for an AI seat.
 
 from __future__ import annotations
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.events import HandScored, HandWashed, MatchSettled, MatchStarted
@@ -15,6 +15,25 @@ from infra.event_store import RecordedEvent
 from infra.schema import matches
 
 WATCHER_SEAT = 2  # the row of a match's host, who watches it from seat 0's side
+
+# Built once (a hand ends often): SQLAlchemy then reuses the compiled form instead of
+# building, keying and looking it up again for every row of every hand.
+_ROW = (matches.c.match_id == bindparam("match"), matches.c.seat == bindparam("seat_"))
+_HAND_SCORED = (
+    update(matches)
+    .where(*_ROW)
+    .values(
+        last_position=bindparam("position"),
+        score=bindparam("ours"),
+        opponent_score=bindparam("theirs"),
+        hands_played=matches.c.hands_played + 1,
+    )
+)
+_HAND_WASHED = (
+    update(matches)
+    .where(*_ROW)
+    .values(last_position=bindparam("position"), hands_played=matches.c.hands_played + 1)
+)
 
 
 class MatchesProjection:
@@ -48,26 +67,24 @@ class MatchesProjection:
                 rows.append(row(WATCHER_SEAT, event.host, event.players[1]))
             await conn.execute(insert(matches), rows)
         elif isinstance(event, HandScored):
-            for seat in (0, 1):
-                await self._update(
-                    conn,
-                    recorded,
-                    seat,
-                    score=event.scores[seat],
-                    opponent_score=event.scores[1 - seat],
-                    hands_played=matches.c.hands_played + 1,
-                )
-            await self._update(
-                conn,
-                recorded,
-                WATCHER_SEAT,
-                score=event.scores[0],
-                opponent_score=event.scores[1],
-                hands_played=matches.c.hands_played + 1,
+            ours, theirs = event.scores
+            at = {"match": match_id, "position": recorded.position}
+            await conn.execute(  # one statement for the three rows (executemany)
+                _HAND_SCORED,
+                [
+                    {**at, "seat_": 0, "ours": ours, "theirs": theirs},
+                    {**at, "seat_": 1, "ours": theirs, "theirs": ours},
+                    {**at, "seat_": WATCHER_SEAT, "ours": ours, "theirs": theirs},
+                ],
             )
         elif isinstance(event, HandWashed):
-            for seat in (0, 1, WATCHER_SEAT):
-                await self._update(conn, recorded, seat, hands_played=matches.c.hands_played + 1)
+            await conn.execute(
+                _HAND_WASHED,
+                [
+                    {"match": match_id, "position": recorded.position, "seat_": seat}
+                    for seat in (0, 1, WATCHER_SEAT)
+                ],
+            )
         elif isinstance(event, MatchSettled):
             query = select(matches.c.player_id).where(
                 matches.c.match_id == match_id, matches.c.seat == event.winner

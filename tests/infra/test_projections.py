@@ -249,3 +249,35 @@ async def test_the_rebuild_command_rebuilds_from_position_zero(
     assert final.settlement is not None
     stats = await stats_for_player(store.engine, "ann")
     assert stats.matches_won == (1 if final.settlement.winner == 0 else 0)
+
+
+async def test_each_seat_lists_the_hand_scores_from_its_own_side(store: SqlEventStore) -> None:
+    """After each scored or washed hand: a seat's score is its own, the opponent's theirs."""
+    match_id = stream()
+    final, batches = random_match(7, match_id, ("ann", "ai:easy"))
+    assert final.hands_played >= 2
+    version, hands, scores = 0, 0, (0, 0)
+    runner = projector(store)
+    for batch in batches:
+        ends = [e for e in batch if isinstance(e, (HandScored, HandWashed))]
+        if any(isinstance(e, MatchSettled) for e in batch):
+            break
+        result = await store.append(match_id, version, batch)
+        version = result.last_version
+        if not ends:
+            continue
+        hands += len(ends)
+        for end in ends:
+            if isinstance(end, HandScored):
+                scores = end.scores
+        await runner.catch_up()
+        ann = {m.match_id: m for m in await matches_for_player(store.engine, "ann")}[match_id]
+        ai = {m.match_id: m for m in await matches_for_player(store.engine, "ai:easy")}[match_id]
+        assert (ann.seat, ann.score, ann.opponent_score, ann.hands_played) == (0, *scores, hands)
+        assert (ai.seat, ai.score, ai.opponent_score, ai.hands_played) == (
+            1,
+            scores[1],
+            scores[0],
+            hands,
+        )
+    assert hands >= 1

@@ -245,6 +245,17 @@ class SqlEventStore:
                 rows = (await conn.execute(_READ_ALL, params)).all()
         return [to_recorded(row) for row in rows]
 
+    async def read_all_in(
+        self, conn: AsyncConnection, after_position: int, limit: int
+    ) -> list[RecordedEvent]:
+        """``read_all`` on a connection the caller holds, inside its transaction.
+
+        A caller in a transaction that took a second pooled connection to read could
+        wait for ever once every connection is held by callers like it.
+        """
+        rows = (await conn.execute(_READ_ALL, {"after": after_position, "limit": limit})).all()
+        return [to_recorded(row) for row in rows]
+
     async def last_position(self) -> int:
         with translate_errors():
             async with one_statement(self.engine) as conn:

@@ -163,8 +163,8 @@ class Projector:
     ) -> int:
         """Apply the events after ``position``; ``held``: this process's own, if they follow."""
         batch = self._held_after(position) if held else []
-        if not batch:
-            batch = await self.store.read_all(position, self.batch_size)
+        if not batch:  # read on the connection held: a second one could never come
+            batch = await self.store.read_all_in(conn, position, self.batch_size)
         for recorded in batch:
             await projection.apply(conn, recorded)
         if self.fault_hook is not None:

@@ -77,3 +77,23 @@ async def test_the_store_holds_the_connections_it_is_given(pg_url: str) -> None:
         assert store.engine.sync_engine.pool.size() == 3
     finally:
         await store.close()
+
+
+async def test_a_projection_catches_up_on_one_connection(pg_url: str) -> None:
+    """Catching up reads the log on the connection its transaction holds, so callers
+    that each hold one (list_tables catching the lobby up, say) can never all wait for a
+    second: here a pool of one must suffice, where a second checkout would wait for ever."""
+    from infra.projections import projector
+    from tests.infra.helpers import random_match, stream
+
+    store = await open_store(pg_url, migrate=False, connections=1)
+    try:
+        match_id = stream()
+        _, batches = random_match(3, match_id, ("ann", "ai:easy"))
+        await store.append(match_id, 0, [e for b in batches for e in b])
+        runner = projector(store)  # made after the appends: it holds none, it must read
+        applied = await asyncio.wait_for(runner.catch_up(), timeout=15)
+        assert applied == await store.last_position() * len(runner.projections)
+        runner.close()
+    finally:
+        await store.close()

@@ -39,6 +39,7 @@ from domain.ai.clock import Clock
 from domain.ai.knowledge import Knowledge, bits
 from domain.cards import CARD_INDEX, to_mask
 from domain.commands import AnySeatCommand
+from domain.melds import arrange_mask
 from domain.state import MatchState
 from domain.views import PlayerView
 
@@ -61,7 +62,7 @@ class Decision(NamedTuple):
 class GameJob(NamedTuple):
     opponent: str
     seed: str
-    index: int
+    deal: int
     hard_seat: int
     rules: str
 
@@ -69,7 +70,7 @@ class GameJob(NamedTuple):
 def record_game(job: GameJob) -> list[Decision]:
     """Hard's discard decisions in one game."""
     out: list[Decision] = []
-    game_seed = f"{job.seed}:{job.index}"
+    game_seed = f"{job.seed}:{job.deal}"
     seat = job.hard_seat
     levels = ("hard", job.opponent) if seat == 0 else (job.opponent, "hard")
 
@@ -93,7 +94,7 @@ def record_game(job: GameJob) -> list[Decision]:
             )
         )
 
-    play_hand(hand_state(game_seed, job.index % 2, levels, job.rules), levels, game_seed, watch)
+    play_hand(hand_state(game_seed, job.deal % 2, levels, job.rules), levels, game_seed, watch)
     return out
 
 
@@ -138,6 +139,7 @@ class Row(NamedTuple):
     features: list[float]
     share: float
     label: int  # melds with the opponent's real hand
+    loose: bool  # deadwood in hard's best arrangement: the cards a discard is chosen among
 
 
 # --- the fit -------------------------------------------------------------------------
@@ -279,7 +281,9 @@ def held_rows(decisions: list[Decision], every: int) -> tuple[list[list[float]],
 def meld_rows(decisions: list[Decision], held_weights: tuple[float, ...]) -> list[Row]:
     rows = []
     for d in decisions:
-        table = feed_model.table_of(Knowledge(*d.know), d.last, held_weights)
+        know = Knowledge(*d.know)
+        table = feed_model.table_of(know, d.last, held_weights)
+        loose = to_mask(arrange_mask(know.mine).deadwood)
         for index, share in zip(d.options, d.shares, strict=True):
             rows.append(
                 Row(
@@ -288,6 +292,7 @@ def meld_rows(decisions: list[Decision], held_weights: tuple[float, ...]) -> lis
                     feed_model.features(table, index, share),
                     share,
                     int(knowledge.partners(d.real, index) > 0),
+                    bool(loose >> index & 1),
                 )
             )
     return rows
@@ -333,9 +338,10 @@ def evaluate(opts: argparse.Namespace) -> None:
     fitted: dict[str, tuple[tuple[str, ...], list[float]]] = {}
     for label, names in MODELS.items():
         fitted[label] = (names, fit(_columns(rows, names), labels, opts.l2))
-    groups = [("all", test_rows)] + [
-        (level, [r for r in test_rows if r.opponent == level]) for level in OPPONENTS
-    ]
+    groups = [
+        ("all", test_rows),
+        ("all, hard's deadwood cards only", [r for r in test_rows if r.loose]),
+    ] + [(level, [r for r in test_rows if r.opponent == level]) for level in OPPONENTS]
     print("| opponent | cards | meld | model | log-loss | AUC | AUC within a decision |")
     print("|---|---:|---:|---|---:|---:|---:|")
     for group, group_rows in groups:

@@ -2,13 +2,16 @@
 
 Its coefficients were fitted on real hands, offline; at play time every input must come
 from what the seat may see. Reshuffling the cards the seat cannot see must leave every
-feature and every chance as it was, and hard playing with the model must still make the
-same move (as ``test_hidden_cards`` checks for hard v2).
+feature and every chance as it was, and hard playing with the model (either way it can
+be switched on) must still make the same move, as ``test_hidden_cards`` checks for hard
+v2 with the model off.
 """
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from benchmarks.tournament import overridden
 from domain.ai import choose, feed_model, feed_weights, knowledge
@@ -88,10 +91,11 @@ def test_a_card_that_joins_a_known_pair_is_near_certain_to_meld_and_a_dead_one_i
     assert dead < 0.05
 
 
-def test_hard_with_the_learned_feed_still_ignores_hidden_cards() -> None:
+@pytest.mark.parametrize("setting", ["hard.FEED_MODEL=1", "hard.FEED_REWEIGHT=1"])
+def test_hard_with_the_learned_feed_still_ignores_hidden_cards(setting: str) -> None:
     rng = random.Random(19)
     checked = 0
-    with overridden(["hard.FEED_MODEL=1"]):
+    with overridden([setting]):
         for state, seat in random_positions(seed=1802, count=40):
             if state.phase != "discard":
                 continue

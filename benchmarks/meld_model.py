@@ -32,11 +32,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
-from benchmarks.tournament import hand_state, play_hand
+from benchmarks.tournament import hand_state, overridden, play_hand
 from domain.ai import feed_model, hard, knowledge, opponent, tactics
 from domain.ai.choose import seeded_rng
 from domain.ai.clock import Clock
 from domain.ai.knowledge import Knowledge, bits
+from domain.ai.opponent import Guess
 from domain.cards import CARD_INDEX, to_mask
 from domain.commands import AnySeatCommand
 from domain.melds import arrange_mask
@@ -57,6 +58,10 @@ class Decision(NamedTuple):
     options: list[int]  # the cards it could discard
     shares: list[float]  # the guesses' weighted meld share of each (what hard v2 prices)
     real: int  # the opponent's real hand: labels only, never a feature
+    # for the offline choice study (recorded since session 18's choice study; may be empty):
+    base: Sequence[float] = ()  # hard's score of each discard without the feed term
+    feeds: Sequence[float] = ()  # the feed term hard v2 adds (the guesses' expected saving)
+    saves: Sequence[float] = ()  # what each would really save the opponent (truth, labels only)
 
 
 class GameJob(NamedTuple):
@@ -82,6 +87,11 @@ def record_game(job: GameJob) -> list[Decision]:
         rng = seeded_rng("hard", view, f"{game_seed}:{seat}")
         guesses = opponent.guesses(know, rng, hard.GUESSES, Clock(None))
         options = [CARD_INDEX[card] for card in tactics.discardable(view)]
+        with overridden(["hard.FEED_WEIGHT=0"]):
+            base = dict(
+                (i, score) for score, i in hard.quick_scores(view, know, guesses, Clock(None))
+            )
+        real = to_mask(state.hand.hands[1 - seat])
         out.append(
             Decision(
                 job.opponent,
@@ -90,7 +100,10 @@ def record_game(job: GameJob) -> list[Decision]:
                 feed_model.last_discard(view),
                 options,
                 [feed_model.meld_share(guesses, i) for i in options],
-                to_mask(state.hand.hands[1 - seat]),
+                real,
+                [base[i] for i in options],
+                [hard.feed(guesses, i) for i in options],
+                [hard.feed([Guess(real, 1.0)], i) for i in options],
             )
         )
 
@@ -140,6 +153,7 @@ class Row(NamedTuple):
     share: float
     label: int  # melds with the opponent's real hand
     loose: bool  # deadwood in hard's best arrangement: the cards a discard is chosen among
+    gap: float  # hard's score without the feed term above the decision's least (inf: unknown)
 
 
 # --- the fit -------------------------------------------------------------------------
@@ -284,7 +298,9 @@ def meld_rows(decisions: list[Decision], held_weights: tuple[float, ...]) -> lis
         know = Knowledge(*d.know)
         table = feed_model.table_of(know, d.last, held_weights)
         loose = to_mask(arrange_mask(know.mine).deadwood)
-        for index, share in zip(d.options, d.shares, strict=True):
+        least = min(d.base, default=0.0)
+        gaps = [b - least for b in d.base] if d.base else [math.inf] * len(d.options)
+        for index, share, gap in zip(d.options, d.shares, gaps, strict=True):
             rows.append(
                 Row(
                     d.opponent,
@@ -293,6 +309,7 @@ def meld_rows(decisions: list[Decision], held_weights: tuple[float, ...]) -> lis
                     share,
                     int(knowledge.partners(d.real, index) > 0),
                     bool(loose >> index & 1),
+                    gap,
                 )
             )
     return rows
@@ -329,6 +346,8 @@ def evaluate(opts: argparse.Namespace) -> None:
     )
     print("held weights: " + _named(("bias", *feed_model.HELD_FEATURES), held_w))
     rows, test_rows = meld_rows(train, held_w), meld_rows(test, held_w)
+    if opts.contention is not None:  # fit only on the cards a choice is really made among
+        rows = [r for r in rows if r.gap <= opts.contention]
     labels = [r.label for r in rows]
     print(
         f"train: {len(rows)} cards in {len(train)} decisions, {sum(labels) / len(rows):.1%} meld; "
@@ -341,6 +360,7 @@ def evaluate(opts: argparse.Namespace) -> None:
     groups = [
         ("all", test_rows),
         ("all, hard's deadwood cards only", [r for r in test_rows if r.loose]),
+        ("all, within 5 of hard's least score", [r for r in test_rows if r.gap <= 5]),
     ] + [(level, [r for r in test_rows if r.opponent == level]) for level in OPPONENTS]
     print("| opponent | cards | meld | model | log-loss | AUC | AUC within a decision |")
     print("|---|---:|---:|---|---:|---:|---:|")
@@ -359,8 +379,70 @@ def evaluate(opts: argparse.Namespace) -> None:
             )
     names, w = fitted["all features (the model)"]
     print("weights: " + _named(("bias", *names), w))
+    if test and test[0].base:
+        choice_study(test, held_w, tuple(w))
     if opts.write:
         _write_weights(held_w, tuple(w), opts)
+
+
+def choice_study(
+    decisions: list[Decision], held_w: tuple[float, ...], meld_w: tuple[float, ...]
+) -> None:
+    """Each decision's discard re-chosen offline with the feed term priced several ways,
+    everything else as hard scored it: how often the chosen card feeds, what it gives.
+
+    One step only: what the choice does to the rest of the hand is not played out.
+    """
+    variants = ("no feed term", "guesses (hard v2)", "learned chance (FEED_MODEL=1)")
+    truths = (0.05, 0.1, 0.25, 1.0)
+    names = variants + tuple(f"{t:.0%} real hand (--reveal-weight {t})" for t in truths)
+    fed = dict.fromkeys(names, 0)
+    given = dict.fromkeys(names, 0.0)
+    cost = dict.fromkeys(names, 0.0)
+    changed = dict.fromkeys(names, 0)
+    for d in decisions:
+        table = feed_model.table_of(Knowledge(*d.know), d.last, held_w)
+        priced = [s for f, s in zip(d.feeds, d.shares, strict=True) if s > 0]
+        savings = [f / s for f, s in zip(d.feeds, d.shares, strict=True) if s > 0]
+        fallback = sum(savings) / len(savings) if priced else hard.FEED_FALLBACK
+        learned = []
+        for index, f, share in zip(d.options, d.feeds, d.shares, strict=True):
+            p = feed_model.chance(feed_model.features(table, index, share), meld_w)
+            learned.append(f * p / share if share > 0 else p * fallback)
+        prices = {
+            names[0]: [0.0] * len(d.options),
+            names[1]: list(d.feeds),
+            names[2]: learned,
+        }
+        for t, name in zip(truths, names[3:], strict=True):
+            prices[name] = [t * r + (1 - t) * f for r, f in zip(d.saves, d.feeds, strict=True)]
+        least = min(d.base)
+        v2 = _pick(d, prices[names[1]])
+        for name, price in prices.items():
+            k = _pick(d, price)
+            fed[name] += d.saves[k] > 0
+            given[name] += d.saves[k]
+            cost[name] += d.base[k] - least
+            changed[name] += k != v2
+    n = len(decisions)
+    print(f"\noffline choice over {n} decisions (one step; hard's other terms as it scored them):")
+    print(
+        "| feed priced by | chosen card feeds | real saving given a decision | score above the least | choices unlike v2 |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    for name in names:
+        print(
+            f"| {name} | {fed[name] / n:.1%} | {given[name] / n:.2f} | {cost[name] / n:.2f} | "
+            f"{changed[name] / n:.1%} |"
+        )
+
+
+def _pick(d: Decision, price: list[float]) -> int:
+    """The option hard would throw at these prices (its tie-break: the higher card)."""
+    return min(
+        range(len(d.options)),
+        key=lambda k: (d.base[k] + price[k], -min(d.options[k] % 13 + 1, 10), d.options[k]),
+    )
 
 
 def _seeds(path: Path) -> str:
@@ -416,6 +498,11 @@ def main(argv: list[str] | None = None) -> None:
     fit_.add_argument("--l2", type=float, default=1.0)
     fit_.add_argument(
         "--held-every", type=int, default=3, help="decisions per one the held model learns from"
+    )
+    fit_.add_argument(
+        "--contention",
+        type=float,
+        help="fit on the cards whose score without the feed is within this of the least only",
     )
     fit_.add_argument("--write", action="store_true", help="write domain/ai/feed_weights.py")
     opts = parser.parse_args(argv)

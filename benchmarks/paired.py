@@ -48,8 +48,13 @@ from domain.views import PlayerView
 _truth: dict[str, int] = {}
 
 
-def _reveal(mode: str) -> None:
-    """Patch this worker so hard sees the opponent's real hand (diagnostic only)."""
+def _reveal(mode: str, weight: float = 1.0) -> None:
+    """Patch this worker so hard sees the opponent's real hand (diagnostic only).
+
+    In ``feed`` mode, ``weight`` below 1 prices a discard's feed at that share of the
+    real hand's saving plus the rest of the guesses' estimate: a predictor between the
+    guesses and the truth, to tell how good a meld predictor must be to pay.
+    """
     real_view = tournament.player_view
 
     def view_and_remember(state: MatchState, seat: int) -> PlayerView:
@@ -67,17 +72,20 @@ def _reveal(mode: str) -> None:
     else:
         real_feed: Callable[[list[Guess], int], float] = hard.feed
 
-        def feed_on_real_hand(_: list[Guess], index: int) -> float:
-            return real_feed([Guess(_truth["hand"], 1.0)], index)
+        def feed_on_real_hand(hands: list[Guess], index: int) -> float:
+            real = real_feed([Guess(_truth["hand"], 1.0)], index)
+            if weight >= 1.0:
+                return real
+            return weight * real + (1.0 - weight) * real_feed(hands, index)
 
         hard.feed = feed_on_real_hand
 
 
-def _play(job: tuple[Job, str | None]) -> Game:
-    game_job, reveal = job
+def _play(job: tuple[Job, str | None, float]) -> Game:
+    game_job, reveal, weight = job
     if reveal is not None and "hand" not in _truth:
         _truth["hand"] = 0
-        _reveal(reveal)
+        _reveal(reveal, weight)
     return play_game(game_job)
 
 
@@ -116,7 +124,8 @@ Result = tuple[list[float], list[float]]  # per deal: A's net points a hand, A's
 
 
 def _run(opts: argparse.Namespace, overrides: list[str], reveal: str | None) -> Result:
-    jobs = [(job, reveal) for job in _jobs(opts, overrides)]
+    weight = getattr(opts, "reveal_weight", 1.0)
+    jobs = [(job, reveal, weight) for job in _jobs(opts, overrides)]
     if opts.workers > 1:
         # a fresh worker per run, so a revealed run's patches never leak into the other
         with multiprocessing.get_context("spawn").Pool(min(opts.workers, 2)) as pool:
@@ -165,6 +174,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     parser.add_argument("--reveal", choices=("all", "feed"), help="diagnostic: cheat, see above")
     parser.add_argument(
+        "--reveal-weight",
+        type=float,
+        default=1.0,
+        help="with --reveal feed: the real hand's share of the feed price (the rest: the guesses')",
+    )
+    parser.add_argument(
         "--baseline-file",
         type=Path,
         help="reuse the baseline's per-deal results saved here (saved on first use); "
@@ -180,7 +195,8 @@ def main(argv: list[str] | None = None) -> None:
         f"rules {opts.rules}"
     )
     print(_line(f"baseline {opts.base_set}", base))
-    print(_line(f"variant  {opts.set} reveal={opts.reveal}", variant))
+    cheat = f"{opts.reveal}" + (f" x{opts.reveal_weight}" if opts.reveal_weight != 1.0 else "")
+    print(_line(f"variant  {opts.set} reveal={cheat}", variant))
     print(_line("paired difference", [v - b for v, b in zip(variant, base, strict=True)]))
     if opts.matches:
         print(_win_line(f"baseline {opts.base_set}", base_wins))

@@ -14,15 +14,19 @@ defender lays off whatever leaves it the least deadwood.
 Playing candidate moves out to the end of the hand (Monte Carlo over the guesses)
 was tried and measured worse at a budget that fits 150 ms: with 32 play-outs per
 move the noise outweighed the signal (see benchmarks/RESULTS-ai.md).
+A meld chance learned offline from real hands (``feed_model``) ranks the discards that
+feed better than the guesses do, but priced into the feed term it played no better
+(session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from functools import lru_cache
 
-from domain.ai import knowledge, match_odds, medium, opponent, showdown, tactics
+from domain.ai import feed_model, knowledge, match_odds, medium, opponent, showdown, tactics
 from domain.ai.clock import Clock
 from domain.ai.knowledge import Knowledge, bits, partners
 from domain.ai.match_odds import Worth
@@ -48,6 +52,16 @@ HOLD_THROWS_KNOCK_CARD = True  # holding a knock keeps the hand the hold was pri
 DANGER_WEIGHT = 2.0  # promise shrinks by this times the opponent's chance to knock next turn
 FORBIDDEN = 1000.0  # score added to a discard that hands over a known meld
 SCORE_AWARE = False  # knock-or-hold priced in match-win chance (match_odds); off: not better
+# The feed term's chance that a discard completes a meld in the opponent's hand: 0 takes
+# the guesses' weighted share (hard v2), 1 the chance learned offline from real hands
+# (feed_model; issue 21, session 18), in between a blend. What a meld saves still comes
+# from the guesses that meld with the card. Off: no better in paired runs (RESULTS-ai.md).
+FEED_MODEL = 0.0
+FEED_FALLBACK = 10.0  # a meld's saving when no guess of this decision melds with any card
+# Or keep the guesses and reweigh them for the feed term by the learned chances that
+# their hidden cards are held: weight times the product over those cards of (chance /
+# base rate) to this power; 0 is off (hard v2).
+FEED_REWEIGHT = 0.0
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
@@ -141,6 +155,40 @@ def feed(hands: list[Guess], index: int) -> float:
     return fed / total
 
 
+def reweighted(hands: list[Guess], table: feed_model.Table, know: Knowledge) -> list[Guess]:
+    """The guesses reweighed by how well their hidden cards fit the learned held chances."""
+    rate = table.base_rate or 1.0
+    logs = [math.log(max(p, 1e-3) / rate) for p in table.held]
+    out = []
+    for g in hands:
+        ratio = sum(logs[i] for i in bits(g.hand & know.unseen))
+        out.append(Guess(g.hand, g.weight * math.exp(FEED_REWEIGHT * ratio)))
+    return out
+
+
+def modelled_feeds(
+    view: PlayerView, know: Knowledge, hands: list[Guess], feeds: dict[int, float]
+) -> dict[int, float]:
+    """``feeds`` (the guesses' expected saving of each discard) with the guesses' chance
+    of a meld replaced, by ``FEED_MODEL``, with the learned chance of ``feed_model``.
+
+    The guesses' saving is their meld share times what a meld saves in the guesses
+    that meld; a card no guess melds with is priced at the mean saving of a meld over
+    this decision's other cards (``FEED_FALLBACK`` when there is none).
+    """
+    table = feed_model.table(view, know)
+    shares = {i: feed_model.meld_share(hands, i) for i in feeds}
+    savings = [feeds[i] / shares[i] for i in feeds if shares[i] > 0]
+    fallback = sum(savings) / len(savings) if savings else FEED_FALLBACK
+    out = {}
+    for index, fed in feeds.items():
+        share = shares[index]
+        learned = feed_model.chance(feed_model.features(table, index, share))
+        chance = (1 - FEED_MODEL) * share + FEED_MODEL * learned
+        out[index] = fed * chance / share if share > 0 else chance * fallback
+    return out
+
+
 def quick_scores(
     view: PlayerView,
     know: Knowledge,
@@ -168,11 +216,20 @@ def quick_scores(
     left = {i: deadwood_of_mask(mask & ~(1 << i)) for i in options}
     feeds_known = {i for i in options if partners(know.opponent_known, i)}
     safe_left = min((left[i] for i in options if i not in feeds_known), default=None)
+    feeds: dict[int, float] = {}
+    if FEED_WEIGHT:
+        priced = reweighted(hands, feed_model.table(view, know), know) if FEED_REWEIGHT else hands
+        for index in options:
+            if clock.expired():  # the cards left unpriced, as v2 did
+                break
+            feeds[index] = feed(priced, index)
+        if feeds and FEED_MODEL:
+            feeds = modelled_feeds(view, know, priced, feeds)
     scored = []
     for index in options:
         score = base[DECK[index]]
-        if FEED_WEIGHT and not clock.expired():
-            score += FEED_WEIGHT * feed(hands, index)
+        if index in feeds:
+            score += FEED_WEIGHT * feeds[index]
         if index in feeds_known and safe_left is not None and safe_left <= left[index]:
             score += FORBIDDEN
         scored.append((score, -CARD_VALUE[DECK[index]], index))

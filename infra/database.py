@@ -91,14 +91,17 @@ def asyncpg_dsn(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-# Every connection a burst opens is kept: one closed on its return is opened again by the
-# next burst, on a request's critical path, and a connect costs tens of milliseconds of
-# the event loop (TCP, the SSL request PostgreSQL may refuse, start-up). With 20 kept of
-# 40, an open loop of 300 actions/s over 64 matches opened 131 connections in 40 s
-# (64 ms each, median) and they sat under its slowest actions; with all 40 kept, none
-# after the first burst (benchmarks/RESULTS-server.md, `tail_trace`). The process holds
-# at most ``connections`` (``GINRUMMY_DB_CONNECTIONS``); past that a request waits for one.
-MAX_CONNECTIONS = 40
+# A fixed pool: every connection opened is kept, and past the limit a request waits for
+# one to come back instead of opening more. A connection closed on its return was
+# opened again by the next burst, on a request's critical path, and a connect costs tens
+# of milliseconds of the event loop (TCP, the SSL request PostgreSQL may refuse,
+# start-up): with 20 kept and 20 more allowed, an open loop of 300 actions/s over 64
+# matches opened 131 connections in 40 s (64 ms each, median). Twenty held at once is
+# plenty for a process on two cores (64 clients: 1,000 actions/s against 973 with the
+# old pool), and keeps the budget of two processes, a test or a benchmark's pgbench under
+# PostgreSQL's default 100 (benchmarks/RESULTS-server.md, 2026-12-03). The process
+# holds at most ``connections`` (``GINRUMMY_DB_CONNECTIONS``).
+MAX_CONNECTIONS = 20
 
 
 def create_engine(url: str | None = None, connections: int = MAX_CONNECTIONS) -> AsyncEngine:

@@ -24,7 +24,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
     (
         "db_connections",
         "GINRUMMY_DB_CONNECTIONS",
-        "40",
+        "20",
         "PostgreSQL connections each server process may hold at once. Opened as requests "
         "need them and then kept, so a burst of requests never waits for a fresh connect "
         "(tens of milliseconds each); past this many, a request waits for one to come "
@@ -208,7 +208,7 @@ AT_LEAST_ONE = frozenset({"db_connections"})
 @dataclass(frozen=True)
 class Settings:
     database_url: str = ""
-    db_connections: int = 40
+    db_connections: int = 20
     host: str = "127.0.0.1"
     port: int = 8000
     ai_time_cap_ms: int = 400

@@ -57,7 +57,7 @@ def test_the_ai_processes_are_zero_or_more() -> None:
 
 
 def test_the_database_connections_are_one_or_more() -> None:
-    assert Settings.from_env({}).db_connections == 40
+    assert Settings.from_env({}).db_connections == 20
     assert Settings.from_env({"GINRUMMY_DB_CONNECTIONS": "3"}).db_connections == 3
     for raw in ("0", "-2", "many"):
         with pytest.raises(SystemExit, match="GINRUMMY_DB_CONNECTIONS"):

@@ -250,8 +250,9 @@ class SqlEventStore:
     ) -> list[RecordedEvent]:
         """``read_all`` on a connection the caller holds, inside its transaction.
 
-        A caller in a transaction that took a second pooled connection to read could
-        wait for ever once every connection is held by callers like it.
+        A caller in a transaction that took a second pooled connection to read would
+        wait for the pool's timeout (then fail) once every connection is held by callers
+        like it.
         """
         rows = (await conn.execute(_READ_ALL, {"after": after_position, "limit": limit})).all()
         return [to_recorded(row) for row in rows]

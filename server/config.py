@@ -28,7 +28,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "PostgreSQL connections each server process may hold at once. Opened as requests "
         "need them and then kept, so a burst of requests never waits for a fresh connect "
         "(tens of milliseconds each); past this many, a request waits for one to come "
-        "back. Size PostgreSQL's `max_connections` for this times the processes "
+        "back (at most 30 s, then it is answered 503 `store_unavailable`). Size PostgreSQL's `max_connections` for this times the processes "
         "(workers × servers), plus one each for the live fan-out and whatever else uses "
         "the database. Ignored on SQLite.",
     ),

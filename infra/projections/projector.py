@@ -62,6 +62,10 @@ class Projector:
         self._own: dict[int, RecordedEvent] = {}
         self._applied: dict[str, int] = {}  # each projection's last checkpoint seen here
         store.add_own_events_listener(self._on_own)
+        # Catch-ups in this process take turns before taking a connection: each would
+        # otherwise hold one while it waits in the database for the checkpoint's row lock
+        # (read requests catch up too), and the next finds the work done.
+        self._catching = asyncio.Lock()
         # A test seam: awaited after the read model is written and before the checkpoint.
         self.fault_hook: Callable[[str], Awaitable[None]] | None = None
 
@@ -73,6 +77,10 @@ class Projector:
 
     async def catch_up(self, name: str | None = None) -> int:
         """Apply every committed event not yet applied; returns how many were applied."""
+        async with self._catching:
+            return await self._catch_up(name)
+
+    async def _catch_up(self, name: str | None) -> int:
         names = [name] if name is not None else list(self.projections)
         total = 0
         head = await self.store.last_position()
@@ -163,7 +171,7 @@ class Projector:
     ) -> int:
         """Apply the events after ``position``; ``held``: this process's own, if they follow."""
         batch = self._held_after(position) if held else []
-        if not batch:  # read on the connection held: a second one could never come
+        if not batch:  # read on the connection held: a second one might not come in time
             batch = await self.store.read_all_in(conn, position, self.batch_size)
         for recorded in batch:
             await projection.apply(conn, recorded)

@@ -3,7 +3,7 @@
 A connection closed on its return is opened again by the next burst, on a request's
 critical path (tens of milliseconds of the event loop each). So every connection, up
 to the process's limit (``GINRUMMY_DB_CONNECTIONS``), is kept once opened, and a request
-past the limit waits for one to come back instead of opening more.
+past the limit waits for one to come back (up to the pool's timeout) instead of opening more.
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ async def test_the_store_holds_the_connections_it_is_given(pg_url: str) -> None:
 async def test_a_projection_catches_up_on_one_connection(pg_url: str) -> None:
     """Catching up reads the log on the connection its transaction holds, so callers
     that each hold one (list_tables catching the lobby up, say) can never all wait for a
-    second: here a pool of one must suffice, where a second checkout would wait for ever."""
+    second: here a pool of one must suffice, where a second checkout would wait out the pool's
+    timeout and fail."""
     from infra.projections import projector
     from tests.infra.helpers import random_match, stream
 
@@ -94,6 +95,40 @@ async def test_a_projection_catches_up_on_one_connection(pg_url: str) -> None:
         runner = projector(store)  # made after the appends: it holds none, it must read
         applied = await asyncio.wait_for(runner.catch_up(), timeout=15)
         assert applied == await store.last_position() * len(runner.projections)
+        runner.close()
+    finally:
+        await store.close()
+
+
+async def test_catch_ups_in_one_process_take_turns_before_taking_a_connection(
+    pg_url: str,
+) -> None:
+    """Eight requests catching a projection up at once hold one connection between them,
+    not eight each waiting in the database for the checkpoint's row lock."""
+    from infra.projections import projector
+    from tests.infra.helpers import random_match, stream
+
+    store = await open_store(pg_url, migrate=False, connections=10)
+    in_use, peak = [0], [0]
+
+    @event.listens_for(store.engine.sync_engine, "checkout")
+    def _out(*_: object) -> None:
+        in_use[0] += 1
+        peak[0] = max(peak[0], in_use[0])
+
+    @event.listens_for(store.engine.sync_engine, "checkin")
+    def _in(*_: object) -> None:
+        in_use[0] -= 1
+
+    try:
+        match_id = stream()
+        _, batches = random_match(4, match_id, ("ann", "ai:easy"))
+        await store.append(match_id, 0, [e for b in batches for e in b])
+        runner = projector(store)  # holds none of those events: it reads them
+        peak[0] = 0
+        applied = await asyncio.gather(*(runner.catch_up() for _ in range(8)))
+        assert sum(applied) == await store.last_position() * len(runner.projections)
+        assert peak[0] == 1
         runner.close()
     finally:
         await store.close()

@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 from sqlalchemy import select
 
 from domain.events import Event, HandScored, HandWashed, MatchSettled, MatchStarted
@@ -256,6 +257,9 @@ async def test_each_seat_lists_the_hand_scores_from_its_own_side(store: SqlEvent
     match_id = stream()
     final, batches = random_match(7, match_id, ("ann", "ai:easy"))
     assert final.hands_played >= 2
+    started = batches[0][0]
+    assert isinstance(started, MatchStarted)  # hosted: its host's row watches from seat 0
+    batches[0][0] = msgspec.structs.replace(started, host="hal")
     version, hands, scores = 0, 0, (0, 0)
     runner = projector(store)
     for batch in batches:
@@ -280,4 +284,6 @@ async def test_each_seat_lists_the_hand_scores_from_its_own_side(store: SqlEvent
             scores[0],
             hands,
         )
+        hal = {m.match_id: m for m in await matches_for_player(store.engine, "hal")}[match_id]
+        assert (hal.score, hal.opponent_score, hal.hands_played) == (*scores, hands)
     assert hands >= 1

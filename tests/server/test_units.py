@@ -57,7 +57,10 @@ def test_the_ai_processes_are_zero_or_more() -> None:
 
 
 def test_the_database_connections_are_one_or_more() -> None:
-    assert Settings.from_env({}).db_connections == 20
+    from infra.database import MAX_CONNECTIONS
+
+    # one default in three places: the table, the dataclass and the engine's own
+    assert Settings.from_env({}).db_connections == Settings().db_connections == MAX_CONNECTIONS
     assert Settings.from_env({"GINRUMMY_DB_CONNECTIONS": "3"}).db_connections == 3
     for raw in ("0", "-2", "many"):
         with pytest.raises(SystemExit, match="GINRUMMY_DB_CONNECTIONS"):

@@ -241,9 +241,8 @@ class SqlEventStore:
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         with translate_errors():
             async with one_statement(self.engine) as conn:
-                params = {"after": after_position, "limit": limit}
-                rows = (await conn.execute(_READ_ALL, params)).all()
-        return [to_recorded(row) for row in rows]
+                rows = await _log_rows(conn, after_position, limit)
+        return [to_recorded(row) for row in rows]  # decoded once the connection is back
 
     async def read_all_in(
         self, conn: AsyncConnection, after_position: int, limit: int
@@ -254,8 +253,7 @@ class SqlEventStore:
         wait for the pool's timeout (then fail) once every connection is held by callers
         like it.
         """
-        rows = (await conn.execute(_READ_ALL, {"after": after_position, "limit": limit})).all()
-        return [to_recorded(row) for row in rows]
+        return [to_recorded(row) for row in await _log_rows(conn, after_position, limit)]
 
     async def last_position(self) -> int:
         with translate_errors():
@@ -419,6 +417,11 @@ async def _commit_statements(
     if decided.head != start:
         await conn.execute(_MOVE_HEAD, {"head": decided.head})
     return Decided(start, decided.head, decided.outcomes)
+
+
+async def _log_rows(conn: AsyncConnection, after_position: int, limit: int) -> Sequence[Any]:
+    """The global log's rows after ``after_position``, at most ``limit``, in position order."""
+    return (await conn.execute(_READ_ALL, {"after": after_position, "limit": limit})).all()
 
 
 async def _stored_versions(conn: AsyncConnection, stream_ids: set[str]) -> dict[str, int]:

@@ -167,6 +167,11 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 OPPONENT = {"level": "easy"}  # the house level every benchmark match is played against (--level)
 
 
+def client_for(url: str) -> httpx.AsyncClient:
+    """One load-generator connection."""
+    return httpx.AsyncClient(base_url=url, timeout=60)
+
+
 async def new_player(client: httpx.AsyncClient) -> dict[str, str]:
     body = (await client.post("/v1/players", json={"name": "bench"})).json()
     return {"Authorization": f"Bearer {body['token']}"}
@@ -240,7 +245,7 @@ async def throughput(url: str, clients: int, seconds: float, keyed: bool) -> dic
     ``keyed``: every action carries a fresh Idempotency-Key, as the web page sends, so
     the server also claims the key before acting and keeps the answer after.
     """
-    sessions = [httpx.AsyncClient(base_url=url, timeout=60) for _ in range(clients)]
+    sessions = [client_for(url) for _ in range(clients)]
     try:
         seats = await asyncio.gather(*(seated(session) for session in sessions))
         latencies: list[float] = []
@@ -269,9 +274,11 @@ async def throughput(url: str, clients: int, seconds: float, keyed: bool) -> dic
 
 async def level(url: str, pid: int, clients: int, seconds: float, keyed: bool) -> dict[str, float]:
     """One throughput row, with the server's CPU milliseconds per action over it."""
-    before = cpu_seconds(pid)
+    before, generator_before = cpu_seconds(pid), time.process_time()
     row = await throughput(url, clients, seconds, keyed)
-    row["cpu_ms"] = (cpu_seconds(pid) - before) * 1000 / max(1, row["actions"])
+    actions = max(1, row["actions"])
+    row["cpu_ms"] = (cpu_seconds(pid) - before) * 1000 / actions
+    row["generator_cpu_ms"] = (time.process_time() - generator_before) * 1000 / actions
     return row
 
 
@@ -367,11 +374,11 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         "Ceiling: `pgbench -f benchmarks/pgbench_append.sql` with as many clients, right "
         "after the level, same database: tps / 2 (an action is two appends); ratio = "
         "actions/s ÷ ceiling. Server CPU: the server process's user+system time over the "
-        "level ÷ actions.",
+        "level ÷ actions; the load generator's (this process) likewise.",
         "",
         "| concurrent clients | Idempotency-Key | actions | actions/s | p50 ms | p95 ms | p99 ms "
-        "| non-200 | server CPU ms/action | ceiling actions/s | ratio |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| non-200 | server CPU ms/action | generator CPU ms/action | ceiling actions/s | ratio |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         top = row.get("ceiling")
@@ -379,7 +386,7 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
             f"| {row['clients']:.0f} | {'yes' if row['keyed'] else 'no'} | "
             f"{row['actions']:.0f} | {row['per_second']:.0f} | "
             f"{row['p50']:.1f} | {row['p95']:.1f} | {row['p99']:.1f} | {row['errors']:.0f} | "
-            f"{row['cpu_ms']:.2f} | "
+            f"{row['cpu_ms']:.2f} | {row['generator_cpu_ms']:.2f} | "
             + (f"{top:.0f} | {row['per_second'] / top:.2f} |" if top else "– | – |")
         )
     lines += [

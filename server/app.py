@@ -61,6 +61,7 @@ from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
 from server.keys_in_flight import KeysInFlight
+from server.known_tokens import KnownTokens
 from server.limits import RateLimits, limits_of
 from server.match_service import MatchService, attendees
 from server.openapi_plugins import (
@@ -198,6 +199,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         tokens = Tokens(store.engine)
         token_watch = TokenWatch(tokens)
         watching = asyncio.create_task(token_watch.run(), name="token-watch")
+        known_tokens = KnownTokens(tokens)
+        rechecking = asyncio.create_task(known_tokens.run(), name="known-tokens")
         limits = RateLimits(RateCounters(store.engine), settings.rate_window_s, limits_of(settings))
         sweeping_limits = asyncio.create_task(limits.sweep_forever(), name="rate-limits")
         app.state.services = Services(
@@ -213,6 +216,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             chat=ChatService(store, matches, on_append=hub.publish),
             tokens=tokens,
             token_watch=token_watch,
+            known_tokens=known_tokens,
             limits=limits,
             presence=presence,
         )
@@ -221,7 +225,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
-            for task in (projecting, sweeping, counting, watching, sweeping_limits, clocks):
+            tasks = (projecting, sweeping, counting, watching, rechecking, sweeping_limits, clocks)
+            for task in tasks:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -20,13 +19,14 @@ from infra.projections.matches import WATCHER_SEAT
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
-from infra.tokens import TokenHolder, Tokens
+from infra.tokens import Tokens
 from server.auth import bearer_token, hash_token, new_token
 from server.chat import ChatService
 from server.config import Settings
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
 from server.keys_in_flight import KeysInFlight
+from server.known_tokens import KnownTokens
 from server.limits import RateLimits
 from server.match_service import AI_PREFIX, MatchRecord, MatchService, is_house_ai
 from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
@@ -48,9 +48,6 @@ from server.schemas import (
 from server.tables import TableService
 from server.token_watch import TokenWatch, now_ms
 
-KNOWN_TOKENS = 10_000
-TOKEN_CACHE_S = 1.0  # a revoked token is trusted at most this long by another process
-
 
 @dataclass
 class Services:
@@ -66,37 +63,23 @@ class Services:
     chat: ChatService
     tokens: Tokens
     token_watch: TokenWatch
+    known_tokens: KnownTokens
     limits: RateLimits
     presence: Presence
-    _known_tokens: dict[str, tuple[TokenHolder, float]] = field(default_factory=dict)
 
     async def authenticate(self, authorization: str | None) -> Player:
         return await self.player_for_token(bearer_token(authorization))
 
     async def player_for_token(self, token: str) -> Player:
-        """The token's player, if the token is valid now.
-
-        A token found is remembered for at most ``TOKEN_CACHE_S``, so a busy client
-        costs one lookup a second, and a token revoked on another process is refused
-        here within that second (its expiry is checked on every use). A player's name
-        may change meanwhile, so callers use only the id.
-        """
-        token_hash = hash_token(token)
-        now = time.monotonic()
-        known = self._known_tokens.get(token_hash)
-        if known is None or now - known[1] >= TOKEN_CACHE_S:
-            holder = await self.tokens.holder(token_hash)
-            if holder is None:
-                self._known_tokens.pop(token_hash, None)
-                raise Unauthorized(
-                    "unknown or revoked token; create a player with POST /v1/players"
-                )
-            if len(self._known_tokens) >= KNOWN_TOKENS:
-                self._known_tokens.clear()
-            known = self._known_tokens[token_hash] = (holder, now)
-        if not known[0].valid_at(now_ms()):
+        """The token's player, if the token is valid now (``server/known_tokens.py``:
+        a token revoked on another process is refused here within a second). A
+        player's name may change meanwhile, so callers use only the id."""
+        holder = await self.known_tokens.holder(hash_token(token))
+        if holder is None:
+            raise Unauthorized("unknown or revoked token; create a player with POST /v1/players")
+        if not holder.valid_at(now_ms()):
             raise Unauthorized("the token has expired; create a player with POST /v1/players")
-        return known[0].player
+        return holder.player
 
     def token_expiry(self) -> int | None:
         """When a token issued now stops working (epoch ms), or None if tokens never expire."""
@@ -124,8 +107,7 @@ class Services:
 
     def forget_tokens(self, token_hashes: set[str]) -> None:
         """Dead tokens: out of this process's cache, and their connections here closed."""
-        for token_hash in token_hashes:
-            self._known_tokens.pop(token_hash, None)
+        self.known_tokens.forget(token_hashes)
         self.token_watch.forget(token_hashes)
 
     async def player_ref(self, player_id: str) -> PlayerRef:

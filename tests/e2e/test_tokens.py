@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.test_openapi_conformance import frame_validators
 
-CACHE_S = 1.0  # server/services.py TOKEN_CACHE_S: how long any process may trust a token
+CACHE_S = 1.0  # server/known_tokens.py TRUST_S: how long any process may trust a token
 
 
 async def status_of(url: str, token: str) -> int:

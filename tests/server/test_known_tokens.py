@@ -1,0 +1,107 @@
+"""Tokens in use are trusted for a second after a check, and checked together in the
+background: a busy client's requests cost no lookup, a token revoked elsewhere is
+refused after the next check, and one revoked here at once. On both databases."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from infra.players import Players
+from infra.sql_event_store import SqlEventStore
+from infra.tokens import Tokens
+from server import known_tokens
+from server.known_tokens import KnownTokens
+
+
+@contextmanager
+def statements(store: SqlEventStore) -> Iterator[list[str]]:
+    """The statements on the tokens table the store's engine runs inside the block
+    (SQLite's BEGIN and the like are not counted)."""
+    seen: list[str] = []
+
+    def note(*args: Any) -> None:
+        if "tokens" in args[2]:
+            seen.append(args[2])
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(store.engine.sync_engine, "before_cursor_execute", note)
+
+
+async def two_players(store: SqlEventStore) -> Tokens:
+    players = Players(store.engine)
+    await players.create_player("p", "Ada", "hash-p", expires_ms=None)
+    await players.create_player("q", "Bo", "hash-q", expires_ms=None)
+    return Tokens(store.engine)
+
+
+async def test_tokens_in_use_cost_one_query_a_check_not_one_per_request(
+    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(known_tokens, "TRUST_S", 0.3)
+    known = KnownTokens(await two_players(store))
+    with statements(store) as first:
+        assert (await known.holder("hash-p")).player.id == "p"  # type: ignore[union-attr]
+        assert (await known.holder("hash-q")).player.id == "q"  # type: ignore[union-attr]
+    assert len(first) == 2, "each token is looked up when first seen"
+    with statements(store) as busy:
+        for _ in range(4):  # 0.8 s in all, past the trust window: the checks renew it
+            await asyncio.sleep(0.2)
+            await known.check()
+            for _ in range(20):
+                assert await known.holder("hash-p") is not None
+                assert await known.holder("hash-q") is not None
+    assert len(busy) == 4, f"four checks of one query each, and no lookups: {busy}"
+
+
+async def test_a_token_revoked_elsewhere_is_refused_after_the_next_check(
+    store: SqlEventStore,
+) -> None:
+    tokens = await two_players(store)
+    known = KnownTokens(tokens)
+    assert await known.holder("hash-p") is not None
+    await tokens.revoke_all("p")  # as another process does: this one is not told
+    assert await known.holder("hash-p") is not None, "trusted until the next check"
+    await known.check()
+    assert await known.holder("hash-p") is None
+    assert await known.holder("hash-q") is not None, "another player's token still works"
+    assert await known.holder("nope") is None
+
+
+async def test_a_token_not_checked_within_the_trust_window_is_looked_up_again(
+    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tokens = await two_players(store)
+    known = KnownTokens(tokens)
+    assert await known.holder("hash-p") is not None
+    await tokens.revoke_all("p")
+    monkeypatch.setattr(known_tokens, "TRUST_S", 0.0)  # as if no check had run for a second
+    assert await known.holder("hash-p") is None
+
+
+async def test_revoked_here_is_refused_at_once_and_idle_tokens_are_dropped(
+    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    known = KnownTokens(await two_players(store))
+    assert await known.holder("hash-p") is not None
+    assert await known.holder("hash-q") is not None
+    known.forget({"hash-p"})
+    with statements(store) as after_forget:
+        assert await known.holder("hash-q") is not None
+        assert await known.holder("hash-p") is not None  # still valid in the table
+    assert len(after_forget) == 1, "the forgotten token was looked up again, the other not"
+    monkeypatch.setattr(known_tokens, "IDLE_S", 0.0)
+    with statements(store) as idle_check:
+        await known.check()  # every token is idle now: dropped, and nothing to ask
+    assert idle_check == []
+    with statements(store) as again:
+        assert await known.holder("hash-q") is not None
+    assert len(again) == 1

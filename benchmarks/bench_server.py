@@ -17,6 +17,10 @@ append's transaction, so an upper bound on commit→socket) to the frame's arriv
 
 The server runs as one ``ginrummy serve`` process (one uvicorn worker) on a fresh
 PostgreSQL database that is dropped afterwards; the load generator shares the machine.
+Its HTTP client is ``benchmarks/lean_client.py`` (``--client lean``): httpx, which the
+generator used before, spent about 3 ms of CPU an action on these two cores, more than
+the server itself, and sent open-loop actions late; ``--client httpx`` still runs it.
+Each row reports the generator's own CPU per action beside the server's.
 Results go to stdout and ``benchmarks/RESULTS-server.md``.
 
 After each client count, ``pgbench`` runs ``benchmarks/pgbench_append.sql`` (what one
@@ -54,6 +58,7 @@ import httpx
 import websockets
 
 from benchmarks import ceiling
+from benchmarks.lean_client import Client, make_client
 from infra.scratch_database import create_scratch_database, drop_scratch_database
 from infra.store import open_store
 
@@ -166,18 +171,20 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 OPPONENT = {"level": "easy"}  # the house level every benchmark match is played against (--level)
 
-
-def client_for(url: str) -> httpx.AsyncClient:
-    """One load-generator connection."""
-    return httpx.AsyncClient(base_url=url, timeout=60)
+GENERATOR = {"client": "lean"}  # the load generator's HTTP client (--client; lean_client.py)
 
 
-async def new_player(client: httpx.AsyncClient) -> dict[str, str]:
+def client_for(url: str) -> Client:
+    """One load-generator connection, of the kind ``--client`` names."""
+    return make_client(GENERATOR["client"], url, timeout=60)
+
+
+async def new_player(client: Client) -> dict[str, str]:
     body = (await client.post("/v1/players", json={"name": "bench"})).json()
     return {"Authorization": f"Bearer {body['token']}"}
 
 
-async def new_match(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, Any]:
+async def new_match(client: Client, headers: dict[str, str]) -> dict[str, Any]:
     response = await client.post(
         "/v1/matches", json={"level": OPPONENT["level"], "rules": RULES}, headers=headers
     )
@@ -192,7 +199,7 @@ def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def play_until(
-    client: httpx.AsyncClient,
+    client: Client,
     seat: tuple[dict[str, str], dict[str, Any]],
     deadline: float,
     rng: random.Random,
@@ -234,7 +241,7 @@ async def play_until(
     return errors
 
 
-async def seated(client: httpx.AsyncClient) -> tuple[dict[str, str], dict[str, Any]]:
+async def seated(client: Client) -> tuple[dict[str, str], dict[str, Any]]:
     headers = await new_player(client)
     return headers, await new_match(client, headers)
 
@@ -504,6 +511,13 @@ def main() -> None:
         metavar="RATE",
         help="offer RATE actions/s (or PCT%% of the pgbench ceiling) open-loop instead",
     )
+    parser.add_argument(
+        "--client",
+        choices=("httpx", "lean"),
+        default="lean",
+        help="the load generator's HTTP client: lean (benchmarks/lean_client.py) or httpx "
+        "(before 2026-12-03; it costs the shared cores about 3 ms of CPU an action)",
+    )
     parser.add_argument("--matches", type=int, default=64, help="open loop: matches in play")
     parser.add_argument(
         "--open-loop-clients",
@@ -513,6 +527,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     OPPONENT["level"] = args.level
+    GENERATOR["client"] = args.client
     text = asyncio.run(run(args))
     print(text)
     if not args.no_write and not args.open_loop:
@@ -520,4 +535,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run as ``benchmarks.bench_server``, not as ``__main__``: open_loop imports it by that
+    # name, and two copies of the module would not share --level (OPPONENT).
+    from benchmarks import bench_server
+
+    bench_server.main()

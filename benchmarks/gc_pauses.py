@@ -30,9 +30,8 @@ import httpx
 
 from benchmarks import bench_server as bench
 from benchmarks import open_loop
+from benchmarks.hooked_server import HOOKS
 from infra.scratch_database import create_scratch_database, drop_scratch_database
-
-HOOKS = Path(__file__).resolve().parent / "server_hooks"
 
 
 def rss_mb(pid: int) -> float:

@@ -23,46 +23,27 @@ import bisect
 import collections
 import json
 import os
-import signal
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from benchmarks import bench_server as bench
 from benchmarks import open_loop
-from benchmarks.gc_pauses import HOOKS
-from infra.scratch_database import create_scratch_database, drop_scratch_database
+from benchmarks.hooked_server import hooked_server
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    base = args.database_url or os.environ.get("TEST_DATABASE_URL")
-    if not base or "postgresql" not in base:
-        raise SystemExit("needs PostgreSQL: --database-url or TEST_DATABASE_URL")
-    database = await create_scratch_database(base, "ginrummy_tail")
-    workdir = Path(tempfile.mkdtemp(prefix="tail-trace-"))
-    log = workdir / "tail.json"
-    os.environ["TAIL_LOG"] = str(log)
-    proc = None
     actions: list[tuple[float, float, float, str]] = []
     rows = []
-    try:
-        proc, url = bench.start_server(database, workdir, Path(args.code), hooks=HOOKS)
-        os.environ.pop("TAIL_LOG", None)
+    async with hooked_server(args.database_url, Path(args.code), "tail", "TAIL_LOG") as server:
         for _ in range(args.blocks):
             row = await open_loop.offered(
-                url, proc.pid, args.rate, 64, args.seconds, args.keyed, actions
+                server.url, server.proc.pid, args.rate, 64, args.seconds, args.keyed, actions
             )
             row["load"] = os.getloadavg()[0]
             rows.append(row)
             print(json.dumps(row), flush=True)
-        proc.send_signal(signal.SIGUSR2)
-        await asyncio.sleep(2)
-        spans = json.loads(log.read_text())
-    finally:
-        if proc is not None:
-            bench.stop_server(proc)
-        await drop_scratch_database(database)
+        spans = await server.collect()
     return {
         "commit": bench.commit_of(Path(args.code)),
         "rows": rows,

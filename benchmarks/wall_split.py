@@ -19,23 +19,14 @@ import asyncio
 import contextlib
 import json
 import os
-import resource
-import signal
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
 from benchmarks import bench_server as bench
-from benchmarks.gc_pauses import HOOKS
-from infra.scratch_database import create_scratch_database, drop_scratch_database
-
-
-def own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+from benchmarks.hooked_server import hooked_server
 
 
 async def backend_cpu(database_url: str) -> float:
@@ -65,35 +56,18 @@ def summary(values: list[float]) -> str:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    base = args.database_url or os.environ.get("TEST_DATABASE_URL")
-    if not base or "postgresql" not in base:
-        raise SystemExit("needs PostgreSQL: --database-url or TEST_DATABASE_URL")
-    database = await create_scratch_database(base, "ginrummy_wall")
-    workdir = Path(tempfile.mkdtemp(prefix="wall-split-"))
-    log = workdir / "wall.json"
-    os.environ["WALL_LOG"] = str(log)
-    proc = None
     rows = []
-    try:
-        proc, url = bench.start_server(database, workdir, Path(args.code), hooks=HOOKS)
-        os.environ.pop("WALL_LOG", None)
+    async with hooked_server(args.database_url, Path(args.code), "wall", "WALL_LOG") as server:
         for index in range(args.blocks):
-            mine, pg = own_cpu(), await backend_cpu(database)
-            row = await bench.level(url, proc.pid, args.clients, args.seconds, False)
+            pg = await backend_cpu(server.database)
+            row = await bench.level(server.url, server.proc.pid, args.clients, args.seconds, False)
             actions = max(1, row["actions"])
-            row["generator_cpu_ms"] = (own_cpu() - mine) * 1000 / actions
-            row["postgres_cpu_ms"] = (await backend_cpu(database) - pg) * 1000 / actions
+            row["postgres_cpu_ms"] = (await backend_cpu(server.database) - pg) * 1000 / actions
             row["mean_ms"] = args.clients / row["per_second"] * 1000
             row["load"] = os.getloadavg()[0]
             rows.append(row)
             print(index, json.dumps(row), flush=True)
-        proc.send_signal(signal.SIGUSR2)
-        await asyncio.sleep(2)
-        inside = json.loads(log.read_text())
-    finally:
-        if proc is not None:
-            bench.stop_server(proc)
-        await drop_scratch_database(database)
+        inside = await server.collect()
     return {"commit": bench.commit_of(Path(args.code)), "blocks": rows, "inside": inside}
 
 

@@ -188,3 +188,26 @@ async def test_one_projection_caught_up_alone_lets_go_of_nothing_the_others_need
             assert await runner.checkpoint(name) == head
     finally:
         runner.close()
+
+
+async def test_what_every_projection_applied_is_let_go_and_the_rest_kept(
+    store: SqlEventStore,
+) -> None:
+    """The held events are memory: once every projection has applied one it goes (a
+    white-box check of the hold itself, which no read-back would show)."""
+    runner = projector(store)
+    try:
+        ours = stream()
+        _, (started, *rest) = random_match(3, ours)
+        await store.append(ours, 0, started)
+        await runner.catch_up()
+        assert runner._own == {}, "all applied: nothing held"
+        await store.append(ours, len(started), rest[0])
+        held = dict(runner._own)
+        assert sorted(held) == list(range(len(started) + 1, len(started) + len(rest[0]) + 1))
+        await runner.catch_up("lobby")
+        assert runner._own == held, "three projections still need them"
+        await runner.catch_up()
+        assert runner._own == {}
+    finally:
+        runner.close()

@@ -9,6 +9,11 @@ the tokens in use at once: one query a process, however many clients are busy, s
 busy client's requests never wait on a lookup (before, each token was looked up again
 in its request once its second was up: one query a second for every busy client).
 A token unused for ``IDLE_S`` is dropped, and looked up again if it comes back.
+
+A lookup under way when a token is revoked here (``forget``) may have read the table
+before the revocation: its answer serves the request that asked (begun before the
+revocation) but is not remembered, or that request's token would be trusted for
+another second after this process itself revoked it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class KnownTokens:
     def __init__(self, tokens: Tokens) -> None:
         self.tokens = tokens
         self._known: dict[str, _Known] = {}
+        self._forgets = 0  # calls of forget so far: a lookup that spans one is not kept
 
     async def holder(self, token_hash: str) -> TokenHolder | None:
         """The token's holder if the token was valid within ``TRUST_S`` (None: unknown
@@ -46,10 +52,13 @@ class KnownTokens:
         if known is not None and now - known.checked_at < TRUST_S:
             known.used_at = now
             return known.holder
+        forgets = self._forgets
         holder = await self.tokens.holder(token_hash)
         if holder is None:
             self._known.pop(token_hash, None)
             return None
+        if self._forgets != forgets:  # perhaps this very token, revoked here meanwhile
+            return holder
         if len(self._known) >= CAPACITY:
             self._known.clear()
         self._known[token_hash] = _Known(holder, now, now)
@@ -57,6 +66,7 @@ class KnownTokens:
 
     def forget(self, token_hashes: set[str]) -> None:
         """Tokens revoked or rotated on this process: refused here at once."""
+        self._forgets += 1
         for token_hash in token_hashes:
             self._known.pop(token_hash, None)
 

@@ -105,3 +105,29 @@ async def test_revoked_here_is_refused_at_once_and_idle_tokens_are_dropped(
     with statements(store) as again:
         assert await known.holder("hash-q") is not None
     assert len(again) == 1
+
+
+async def test_a_lookup_answered_before_a_revocation_here_is_not_trusted_after_it(
+    store: SqlEventStore,
+) -> None:
+    """A request's lookup read the token as valid, then the token was revoked on this
+    process (``forget``) before the lookup returned: later requests must be refused at
+    once, not trusted on that answer for another second."""
+    tokens = await two_players(store)
+    answered = asyncio.Event()
+    revoked = asyncio.Event()
+
+    class Slow(Tokens):  # the lookup's answer is read, then held until the revocation
+        async def holder(self, token_hash: str) -> Any:
+            answer = await super().holder(token_hash)
+            answered.set()
+            await revoked.wait()
+            return answer
+
+    known = KnownTokens(Slow(store.engine))
+    in_flight = asyncio.create_task(known.holder("hash-p"))
+    await answered.wait()
+    known.forget(await tokens.revoke_all("p"))  # as Services.revoke_tokens does
+    revoked.set()
+    await in_flight  # begun before the revocation: may still be let through
+    assert await known.holder("hash-p") is None, "revoked here: refused at once"

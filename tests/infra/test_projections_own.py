@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from typing import Any
 
 from sqlalchemy import event
@@ -209,5 +210,33 @@ async def test_what_every_projection_applied_is_let_go_and_the_rest_kept(
         assert runner._own == held, "three projections still need them"
         await runner.catch_up()
         assert runner._own == {}
+    finally:
+        runner.close()
+
+
+async def test_past_the_cap_the_oldest_held_go_and_catch_up_reads_them_from_the_log(
+    store: SqlEventStore, monkeypatch: Any
+) -> None:
+    """Catch-up failing for long: at most MAX_HELD events are held, the newest, and the
+    hold is not copied again on every commit once at the cap (each copy is O(MAX_HELD)
+    on the event loop: 100,000 events, tens of ms). Nothing is lost: what was let go is
+    read from the log."""
+    # the module (the package's ``projector`` is the function of that name)
+    monkeypatch.setattr(sys.modules["infra.projections.projector"], "MAX_HELD", 10)
+    runner = projector(store)
+    try:
+        ours = stream()
+        copies, seen = 0, runner._own
+        for version in range(60):
+            await store.append(ours, version, batch())
+            assert len(runner._own) <= 10
+            if runner._own is not seen:
+                copies, seen = copies + 1, runner._own
+        head = await store.last_position()
+        assert max(runner._own) == head, "the newest are held"
+        assert copies <= 60 // 5, f"the hold was copied {copies} times for 60 commits"
+        await runner.catch_up()
+        for name in runner.projections:
+            assert await runner.checkpoint(name) == head
     finally:
         runner.close()

@@ -4,8 +4,9 @@ The benchmarks run their load generator on the same two cores as the server, and
 httpx spends more CPU on a request than the server's own framework does (its
 transport layers, header models, anyio and stdlib JSON), so the generator competes
 with the server it measures and sends open-loop actions late. This client speaks just
-the HTTP the generators need (a request; a response with a Content-Length or a
-chunked body) over asyncio streams, with msgspec's JSON. It keeps the part of httpx's
+the HTTP the generators need (a request; a response with a Content-Length, a chunked
+body or one ended by the connection's close, and none to a HEAD or in a 204 or 304)
+over asyncio streams, with msgspec's JSON. It keeps the part of httpx's
 interface the generators use (``post``, ``get``, ``aclose``; ``status_code``,
 ``json()``, ``raise_for_status()``), and its transport error is an
 ``httpx.TransportError``, so a generator takes either (``--client``).
@@ -77,12 +78,12 @@ class LeanClient:
         head.append(f"Content-Length: {len(body)}\r\n\r\n".encode())
         try:
             async with asyncio.timeout(self.timeout):
-                return await self._exchange(b"".join(head) + body)
+                return await self._exchange(method, b"".join(head) + body)
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
             await self.aclose()
             raise LeanTransportError(f"{method} {path}: {exc!r}") from exc
 
-    async def _exchange(self, request: bytes) -> LeanResponse:
+    async def _exchange(self, method: str, request: bytes) -> LeanResponse:
         if self._reader is None or self._writer is None or self._reader.at_eof():
             await self.aclose()
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
@@ -94,10 +95,14 @@ class LeanClient:
         for line in head[1:]:
             name, _, value = line.partition(":")
             fields[name.strip().lower()] = value.strip().lower()
-        if "content-length" in fields:
+        if method == "HEAD" or status in (204, 304):
+            content = b""  # no body, whatever Content-Length says (RFC 9112, 6.3)
+        elif "content-length" in fields:
             content = await reader.readexactly(int(fields["content-length"]))
         elif fields.get("transfer-encoding") == "chunked":
             content = await _chunked(reader)
+        elif fields.get("connection") == "close":
+            content = await reader.read()  # the body ends where the connection does
         else:
             content = b""
         if fields.get("connection") == "close":

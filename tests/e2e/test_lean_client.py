@@ -58,3 +58,18 @@ async def test_no_server_is_a_transport_error_as_in_httpx() -> None:
     client = LeanClient(f"http://127.0.0.1:{free_port()}", timeout=5)
     with pytest.raises(httpx.TransportError):
         await client.get("/healthz")
+
+
+async def test_answers_without_a_body_end_at_their_head(server: ServerProcess) -> None:
+    """A HEAD answer carries the GET's Content-Length but no body, and a 204 none at
+    all: the client must not wait for one (it did, until its timeout)."""
+    client = LeanClient(server.url, timeout=5)
+    try:
+        head = await client.request("HEAD", "/healthz")
+        assert head.status_code == 200 and head.content == b""
+        allowed = await client.request("OPTIONS", "/v1/me")
+        assert allowed.status_code == 204 and allowed.content == b""
+        after = await client.get("/healthz")
+        assert after.status_code == 200 and after.json() == {"status": "ok"}
+    finally:
+        await client.aclose()

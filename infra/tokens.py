@@ -4,7 +4,7 @@ A token is valid while its row exists and its expiry (epoch ms, NULL: never) is 
 Rotating a token deletes its row and inserts the new one in one transaction, so of two
 rotations of one token exactly one succeeds; revoking deletes every row of a player.
 Every server process reads this one table, so a revocation holds on all of them as
-soon as their short-lived caches (server/services.py) let go.
+soon as their short-lived trust (server/known_tokens.py) lapses.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from infra.players import Player, player_from_row
 from infra.schema import players, tokens
 from infra.sql_event_store import translate_errors
 
-# The lookup behind every request's bearer token (once a second per token): built once.
+# The lookup of a token this process does not trust yet (server/known_tokens.py): built once.
 _HOLDER = (
     select(players, tokens.c.expires_ms)
     .join(tokens, tokens.c.player_id == players.c.id)

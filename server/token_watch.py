@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator
 from typing import TypeVar
 
@@ -24,6 +24,7 @@ from server.background import every
 T = TypeVar("T")
 
 CHECK_S = 0.5
+FORGOTTEN_KEPT = 10_000  # revoked here lately (a hold after it is dead at once)
 CLOSE_TOKEN_REVOKED = 4401  # 4000 + 401, as every refusal that closes a socket
 REVOKED_DETAIL = "the token was revoked or has expired; create or rotate a token"
 
@@ -36,10 +37,17 @@ class TokenWatch:
     def __init__(self, tokens: Tokens) -> None:
         self.tokens = tokens
         self._held: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        # Tokens this process revoked lately. A connection whose token was looked up just
+        # before a revocation here may hold it just after: it is told at once, not at the
+        # next check. A dead token never comes back, so remembering it is always right.
+        self._forgotten: OrderedDict[str, None] = OrderedDict()
 
     def hold(self, token_hash: str) -> asyncio.Event:
         """The event that is set when this token stops being valid."""
         dead = asyncio.Event()
+        if token_hash in self._forgotten:
+            dead.set()
+            return dead
         self._held[token_hash].add(dead)
         return dead
 
@@ -55,6 +63,9 @@ class TokenWatch:
         for token_hash in token_hashes:
             for dead in self._held.pop(token_hash, set()):
                 dead.set()
+            self._forgotten[token_hash] = None
+        while len(self._forgotten) > FORGOTTEN_KEPT:
+            self._forgotten.popitem(last=False)
 
     async def check(self) -> None:
         """End the connections whose token is no longer valid."""

@@ -42,3 +42,20 @@ async def test_a_check_the_database_fails_is_logged_and_the_watch_goes_on(
         with contextlib.suppress(asyncio.CancelledError):
             await running
         await engine.dispose()
+
+
+async def test_a_connection_that_holds_a_token_revoked_here_just_before_is_ended_at_once(
+    tmp_path: Path,
+) -> None:
+    """Its token was looked up before the revocation, its hold came after: no wait for
+    the next check (no query is made: the engine is never used)."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'unused.sqlite3'}")
+    watch = TokenWatch(Tokens(engine))
+    live = watch.hold("alive")
+    watch.forget({"revoked"})
+    late = watch.hold("revoked")
+    assert late.is_set()
+    assert not live.is_set()
+    watch.forget({"alive"})
+    assert live.is_set()
+    await engine.dispose()

@@ -22,14 +22,22 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from benchmarks.meld_model import OPPONENTS, GameJob, Row, auc, log_loss, within_decision_auc
+from benchmarks.meld_model import (
+    OPPONENTS,
+    GameJob,
+    Row,
+    add_record_arguments,
+    auc,
+    log_loss,
+    record_games,
+    within_decision_auc,
+)
 from benchmarks.tournament import hand_state, overridden, play_hand
 from domain.ai import feed_model, hard, history, knowledge, opponent, tactics
 from domain.ai.choose import seeded_rng
@@ -69,28 +77,7 @@ def record_game(job: GameJob) -> list[dict[str, Any]]:
 
 
 def record(opts: argparse.Namespace) -> None:
-    jobs = [
-        GameJob(level, f"{opts.seed}:{level}", index, hard_seat, opts.rules)
-        for level in opts.opponents.split(",")
-        for index in range(opts.deals)
-        for hard_seat in (0, 1)
-    ]
-    began = time.perf_counter()
-    count = 0
-    with opts.out.open("w") as out:
-        if opts.workers > 1:
-            with multiprocessing.Pool(min(opts.workers, 2)) as pool:
-                games = list(pool.imap(record_game, jobs, chunksize=2))
-        else:
-            games = [record_game(job) for job in jobs]
-        for game in games:
-            for decision in game:
-                print(json.dumps(decision), file=out)
-                count += 1
-    print(
-        f"{len(jobs)} games, {count} decisions, {time.perf_counter() - began:.0f} s",
-        file=sys.stderr,
-    )
+    record_games(opts, record_game, dict)
 
 
 def _score_one(item: tuple[str, list[str]]) -> tuple[list[float], float]:
@@ -152,13 +139,9 @@ def score(opts: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    rec = sub.add_parser("record", help="play and store hard's discard decisions")
-    rec.add_argument("--seed", required=True)
-    rec.add_argument("--deals", type=int, default=40, help="deals per opponent, each played twice")
-    rec.add_argument("--opponents", default=",".join(OPPONENTS))
-    rec.add_argument("--rules", default="arcadia")
-    rec.add_argument("--workers", type=int, default=2)
-    rec.add_argument("--out", type=Path, required=True)
+    add_record_arguments(
+        sub.add_parser("record", help="play and store hard's discard decisions"), 40
+    )
     sc = sub.add_parser("score", help="re-guess the stored decisions with domain.ai.history")
     sc.add_argument("--data", type=Path, required=True)
     sc.add_argument("--set", action="append", default=[], help="module.NAME=value")

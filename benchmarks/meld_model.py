@@ -34,9 +34,9 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO, TypeVar
 
 from benchmarks.tournament import hand_state, overridden, play_hand
 from domain.ai import feed_model, hard, knowledge, opponent, tactics
@@ -51,6 +51,7 @@ from domain.state import MatchState
 from domain.views import PlayerView
 
 OPPONENTS = ("baseline", "easy", "medium", "hard")
+T = TypeVar("T")
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "domain" / "ai" / "feed_weights.py"
 
 
@@ -125,25 +126,47 @@ def _jobs(opponents: list[str], seed: str, deals: int, rules: str) -> Iterator[G
 
 
 def record(opts: argparse.Namespace) -> None:
+    record_games(opts, record_game, Decision._asdict)
+
+
+def record_games(
+    opts: argparse.Namespace,
+    play: Callable[[GameJob], list[T]],
+    as_json: Callable[[T], dict[str, Any]],
+) -> None:
+    """Play every job of ``opts`` (``add_record_arguments``) with ``play`` and write each
+    decision it returns to ``opts.out`` as a JSON line (``benchmarks.history_auc`` too)."""
     jobs = list(_jobs(opts.opponents.split(","), opts.seed, opts.deals, opts.rules))
     began = time.perf_counter()
     with opts.out.open("w") as out:
         if opts.workers > 1:
             with multiprocessing.Pool(min(opts.workers, 2)) as pool:
-                results = pool.imap(record_game, jobs, chunksize=2)
-                count = sum(_write(out, game) for game in results)
+                results = pool.imap(play, jobs, chunksize=2)
+                count = sum(_write(out, game, as_json) for game in results)
         else:
-            count = sum(_write(out, record_game(job)) for job in jobs)
+            count = sum(_write(out, play(job), as_json) for job in jobs)
     print(
         f"{len(jobs)} games, {count} decisions, {time.perf_counter() - began:.0f} s",
         file=sys.stderr,
     )
 
 
-def _write(out: TextIO, decisions: list[Decision]) -> int:
+def _write(out: TextIO, decisions: list[T], as_json: Callable[[T], dict[str, Any]]) -> int:
     for decision in decisions:
-        print(json.dumps(decision._asdict()), file=out)
+        print(json.dumps(as_json(decision)), file=out)
     return len(decisions)
+
+
+def add_record_arguments(rec: argparse.ArgumentParser, deals: int) -> None:
+    """The ``record`` command's arguments (``benchmarks.history_auc`` has one too)."""
+    rec.add_argument("--seed", required=True)
+    rec.add_argument(
+        "--deals", type=int, default=deals, help="deals per opponent, each played twice"
+    )
+    rec.add_argument("--opponents", default=",".join(OPPONENTS))
+    rec.add_argument("--rules", default="arcadia")
+    rec.add_argument("--workers", type=int, default=2)
+    rec.add_argument("--out", type=Path, required=True)
 
 
 def load(path: Path) -> list[Decision]:
@@ -491,13 +514,9 @@ def _write_weights(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    rec = sub.add_parser("record", help="play and record hard's discard decisions")
-    rec.add_argument("--seed", required=True)
-    rec.add_argument("--deals", type=int, default=100, help="deals per opponent, each played twice")
-    rec.add_argument("--opponents", default=",".join(OPPONENTS))
-    rec.add_argument("--rules", default="arcadia")
-    rec.add_argument("--workers", type=int, default=2)
-    rec.add_argument("--out", type=Path, required=True)
+    add_record_arguments(
+        sub.add_parser("record", help="play and record hard's discard decisions"), 100
+    )
     fit_ = sub.add_parser("fit", help="fit on --train, report on held-out --test")
     fit_.add_argument("--train", type=Path, required=True)
     fit_.add_argument("--test", type=Path, required=True)

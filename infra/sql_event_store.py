@@ -23,7 +23,7 @@ its compiled form instead of building and compiling it per call.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -47,6 +47,7 @@ from infra.errors import (
     UnstorableText,
 )
 from infra.event_store import AppendResult, Batch, RecordedEvent
+from infra.lookup_batch import LookupBatch
 from infra.schema import commands, events, log_head
 
 NOTIFY_CHANNEL = "ginrummy_events"  # NOTIFY payload: only the new last position
@@ -72,6 +73,7 @@ class SqlEventStore:
         self._queue: list[_Pending] = []
         self._committer: asyncio.Task[None] | None = None
         self._committing: asyncio.Future[None] | None = None
+        self._command_hashes = LookupBatch[str | None](self._fetch_command_hashes)
 
     # --- writing ---------------------------------------------------------------------
 
@@ -261,10 +263,14 @@ class SqlEventStore:
                 return int((await conn.execute(_HEAD)).scalar_one())
 
     async def command_hash(self, command_id: str) -> str | None:
+        """Lookups made together share one query (``LookupBatch``)."""
+        return await self._command_hashes.get(command_id)
+
+    async def _fetch_command_hashes(self, command_ids: Collection[str]) -> dict[str, str | None]:
         with translate_errors():
             async with one_statement(self.engine) as conn:
-                recorded = (await _stored_commands(conn, {command_id})).get(command_id)
-        return recorded.command_hash if recorded is not None else None
+                stored = await _stored_commands(conn, set(command_ids))
+        return {command_id: recorded.command_hash for command_id, recorded in stored.items()}
 
     async def close(self) -> None:
         """Finish the appends already submitted, then close every connection."""

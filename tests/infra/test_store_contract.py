@@ -294,3 +294,17 @@ async def test_a_command_id_is_one_across_streams_and_refuses_only_its_own_appen
     assert await store.stream_version(bystanders[0]) == 1
     retry = await store.append(bound, 0, batch(1), command_id="key:p:K", command_hash="h1")
     assert retry == msgspec.structs.replace(move, duplicate=True), "its own stream: the retry"
+
+
+async def test_command_lookups_made_together_share_one_query(store: SqlEventStore) -> None:
+    """Keyed moves ask whether their key is bound before the AI thinks; under load the
+    lookups made while one query is out go together in the next, each with its answer."""
+    s = stream()
+    await store.append(s, 0, batch(1), command_id="key:p:A", command_hash="hA")
+    await store.append(s, 1, batch(1), command_id="ai:1")
+    asked = ["key:p:A", "key:p:B", "ai:1", "key:p:A", "key:p:C"] * 3
+    before = store._command_hashes.queries
+    answers = await asyncio.gather(*(store.command_hash(c) for c in asked))
+    assert answers == ["hA", None, None, "hA", None] * 3
+    assert store._command_hashes.queries - before == 1  # all asked before the query went
+    assert await store.command_hash("key:p:A") == "hA"  # a lone lookup goes at once

@@ -21,7 +21,7 @@ Its HTTP client is ``benchmarks/lean_client.py`` (``--client lean``): httpx, whi
 generator used before, spent about 3 ms of CPU an action on these two cores, more than
 the server itself, and sent open-loop actions late; ``--client httpx`` still runs it.
 Each row reports the generator's own CPU per action beside the server's.
-Results go to stdout and ``benchmarks/RESULTS-server.md``.
+Results go to stdout and on top of ``benchmarks/RESULTS-server.md`` (earlier runs stay below).
 
 After each client count, ``pgbench`` runs ``benchmarks/pgbench_append.sql`` (what one
 append must do, with no lock of its own; ``benchmarks/ceiling.py``) with as many
@@ -59,6 +59,7 @@ import websockets
 
 from benchmarks import ceiling
 from benchmarks.lean_client import Client, make_client
+from benchmarks.results_file import add_run
 from infra.scratch_database import create_scratch_database, drop_scratch_database
 from infra.store import open_store
 
@@ -367,7 +368,8 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         f"against the {OPPONENT['level']} AI (rules `{json.dumps(RULES)}`) over its own keep-alive "
         "connection, choosing uniformly among its "
         "legal actions, with no think time (a new match when one ends; the first is made before the clock starts). One action = one `POST /v1/matches/{id}/actions` "
-        "round trip: decide, append the human's events, let the AI reply, append those.",
+        "round trip: decide, let the AI think out its reply, append both in one "
+        "transaction.",
         "",
         f"Machine load when the run ended (1/5/15-minute load averages): {load}. Other "
         "work shared the two cores, so the absolute numbers are pessimistic and noisy; "
@@ -375,8 +377,9 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         "bounds the writes per second whatever the number of clients.",
         "",
         "With `Idempotency-Key` (a fresh key per action, as the web page sends): the "
-        "server binds the key to the request before acting (one more write; a retry is "
-        "answered from the log).",
+        "key is bound in the append's own transaction (as its command id); a move the "
+        "AI answers first reads whether the key is bound elsewhere (lookups made together "
+        "share one query); a retry is answered from the log.",
         "",
         "Ceiling: `pgbench -f benchmarks/pgbench_append.sql` with as many clients, right "
         "after the level, same database: tps / 2 (an action is two appends); ratio = "
@@ -498,7 +501,9 @@ def main() -> None:
     parser.add_argument("--clients", default="1,16,64")
     parser.add_argument("--ws-matches", type=int, default=8)
     parser.add_argument("--database-url", default=None)
-    parser.add_argument("--no-write", action="store_true", help="do not write RESULTS-server.md")
+    parser.add_argument(
+        "--no-write", action="store_true", help="do not add the run to RESULTS-server.md"
+    )
     parser.add_argument("--code", default=None, help="run the server from this checkout")
     parser.add_argument("--no-ceiling", action="store_true", help="skip the pgbench ceiling")
     parser.add_argument("--json", default=None, help="also write the throughput rows here")
@@ -531,7 +536,7 @@ def main() -> None:
     text = asyncio.run(run(args))
     print(text)
     if not args.no_write and not args.open_loop:
-        RESULTS.write_text(text)
+        add_run(RESULTS, text, "python -m benchmarks.bench_server " + " ".join(sys.argv[1:]))
 
 
 if __name__ == "__main__":

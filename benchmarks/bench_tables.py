@@ -38,7 +38,7 @@ after two N in a row with no passing run (runs on a shared machine fail now and 
 Then, in a run of its own at the largest N with a passing run, ``py-spy record`` (when
 installed) samples the server for ``--profile-seconds``; the summary groups the samples
 by where they are.
-Results go to stdout and ``benchmarks/RESULTS-tables.md``.
+Results go to stdout and on top of ``benchmarks/RESULTS-tables.md`` (earlier runs stay below).
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ import msgspec
 import websockets
 
 from benchmarks.bench_server import commit_of, cpu_seconds, percentile, start_server, stop_server
+from benchmarks.results_file import add_run
 from infra.scratch_database import create_scratch_database, drop_scratch_database
 from infra.store import open_store
 
@@ -689,7 +690,9 @@ def main() -> None:
     parser.add_argument("--profile-seconds", type=float, default=20.0, help="0: no profile")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--json", default=None, help="also write the rows here")
-    parser.add_argument("--no-write", action="store_true", help="do not write RESULTS-tables.md")
+    parser.add_argument(
+        "--no-write", action="store_true", help="do not add the run to RESULTS-tables.md"
+    )
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):  # 3 sockets per match, on both ends
@@ -705,7 +708,7 @@ def main() -> None:
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     if not args.no_write:
-        RESULTS.write_text(text)
+        add_run(RESULTS, text, "python -m benchmarks.bench_tables " + " ".join(sys.argv[1:]))
 
 
 if __name__ == "__main__":

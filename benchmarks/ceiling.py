@@ -78,12 +78,13 @@ def measure(url: str, clients: int, seconds: float) -> float:
         capture_output=True,
         text=True,
         timeout=seconds + 60,
-        check=True,
         env=env,
-    ).stdout
-    found = re.search(r"tps = ([\d.]+)", out)
+    )
+    if out.returncode != 0:  # e.g. more clients than the connections a server left free
+        raise RuntimeError(f"pgbench with {clients} clients failed: {out.stderr.strip()}")
+    found = re.search(r"tps = ([\d.]+)", out.stdout)
     if found is None:
-        raise RuntimeError(f"pgbench printed no tps:\n{out}")
+        raise RuntimeError(f"pgbench printed no tps:\n{out.stdout}")
     return float(found.group(1))
 
 

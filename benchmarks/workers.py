@@ -6,8 +6,8 @@
 On a shared machine the absolute rate moves by 2x from one minute to the next, so
 the two settings are measured in alternating rounds (1, 2, then 2, 1, ...), each
 round a fresh database and a fresh ``ginrummy serve`` with ``GINRUMMY_WORKERS`` set,
-each client count followed by the ``pgbench_append.sql`` ceiling on the same
-database while the server idles. What is compared is the ratio to that ceiling and
+each client count's ``pgbench_append.sql`` ceiling measured on the same database
+once the server has stopped (its workers' pools would leave too few connections). What is compared is the ratio to that ceiling and
 the CPU per action (the server's processes, workers included), reported as the
 median over rounds; the load average is taken at every level, because on two cores
 the load generator, the workers and PostgreSQL all compete for the same CPUs.
@@ -52,12 +52,19 @@ async def one_run(
         for count in clients:
             row = await level(url, proc.pid, count, seconds, keyed)
             row["load"] = os.getloadavg()[0]
-            tps = await asyncio.to_thread(ceiling.measure, database_url, count, seconds)
+            rows.append(row)
+        # The ceilings once the server is gone: each worker keeps a pool of connections
+        # open, and with them 64 pgbench clients would pass PostgreSQL's max_connections.
+        stop_server(proc)
+        proc = None
+        for row in rows:
+            tps = await asyncio.to_thread(
+                ceiling.measure, database_url, int(row["clients"]), seconds
+            )
             row["ceiling"] = tps / 2
             row["ratio"] = row["per_second"] / row["ceiling"]
             row["workers"] = workers
             print(json.dumps(row), flush=True)
-            rows.append(row)
     finally:
         if proc is not None:
             stop_server(proc)

@@ -8,8 +8,9 @@ the HTTP the generators need (a request; a response with a Content-Length, a chu
 body or one ended by the connection's close, and none to a HEAD or in a 204 or 304)
 over asyncio streams, with msgspec's JSON. It keeps the part of httpx's
 interface the generators use (``post``, ``get``, ``aclose``; ``status_code``,
-``json()``, ``raise_for_status()``), and its transport error is an
-``httpx.TransportError``, so a generator takes either (``--client``).
+``json()``, ``raise_for_status()``), and its errors are httpx's kinds (a transport
+error is an ``httpx.TransportError``, an error status an ``httpx.HTTPError`` that is
+not one), so a generator takes either (``--client``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ import msgspec
 
 class LeanTransportError(httpx.TransportError):
     """The connection failed, or closed before a whole response arrived."""
+
+
+class LeanStatusError(httpx.HTTPError):
+    """The server answered with an error status (4xx or 5xx): the connection is fine."""
 
 
 class LeanResponse:
@@ -44,7 +49,7 @@ class LeanResponse:
 
     def raise_for_status(self) -> None:
         if self.status_code >= 400:
-            raise LeanTransportError(f"HTTP {self.status_code}: {self.content[:200]!r}")
+            raise LeanStatusError(f"HTTP {self.status_code}: {self.content[:200]!r}")
 
 
 class LeanClient:

@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 
 from benchmarks import bench_server as bench
+from benchmarks.lean_client import Client
 
 
 def due_times(rate: float, seconds: float) -> list[float]:
@@ -36,7 +37,7 @@ def due_times(rate: float, seconds: float) -> list[float]:
 class Seat:
     """One match on its own connection, with the view its next action is chosen from."""
 
-    def __init__(self, client: Any, headers: dict[str, str], match: dict[str, Any]):
+    def __init__(self, client: Client, headers: dict[str, str], match: dict[str, Any]):
         self.client, self.headers, self.match = client, headers, match
 
     async def act(self, rng: random.Random, keyed: bool) -> bool:

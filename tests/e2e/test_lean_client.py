@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from benchmarks import bench_server as bench
-from benchmarks.lean_client import LeanClient, LeanTransportError
+from benchmarks.lean_client import LeanClient, LeanStatusError
 from tests.e2e.harness import ServerProcess, free_port
 
 
@@ -36,8 +36,10 @@ async def test_it_plays_a_match_as_httpx_sees_it(server: ServerProcess) -> None:
         missing = await client.get("/v1/matches/no-such-match", headers=headers)
         assert missing.status_code == 404
         assert missing.json()["type"].startswith("/problems/")
-        with pytest.raises(LeanTransportError):
+        with pytest.raises(httpx.HTTPError) as raised:  # as httpx: a status, not a transport
             missing.raise_for_status()
+        assert isinstance(raised.value, LeanStatusError)
+        assert not isinstance(raised.value, httpx.TransportError)
     finally:
         await client.aclose()
 

@@ -273,9 +273,10 @@ class SqlEventStore:
         return {command_id: recorded.command_hash for command_id, recorded in stored.items()}
 
     async def close(self) -> None:
-        """Finish the appends already submitted, then close every connection."""
+        """Finish the appends and lookups already submitted, then close every connection."""
         if self._committer is not None and not self._committer.done():
             await asyncio.wait([self._committer])
+        await self._command_hashes.wait_idle()
         await self.engine.dispose()
 
     # --- shared helpers --------------------------------------------------------------

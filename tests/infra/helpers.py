@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
 
 from domain.commands import AnySeatCommand, BigGin, Discard, Gin, Knock, StartMatch
 from domain.events import Event, UpCardPassed
@@ -15,6 +20,23 @@ from domain.state import MatchState
 from domain.table import TableOpened
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from infra.sql_event_store import SqlEventStore
+
+
+@contextmanager
+def statements(store: SqlEventStore, table: str) -> Iterator[list[str]]:
+    """The statements naming ``table`` that the store's engine runs inside the block
+    (SQLite's BEGIN and the like are not counted)."""
+    seen: list[str] = []
+
+    def note(*args: Any) -> None:
+        if table in args[2]:
+            seen.append(args[2])
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(store.engine.sync_engine, "before_cursor_execute", note)
 
 
 def stream() -> str:

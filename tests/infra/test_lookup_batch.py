@@ -74,3 +74,39 @@ async def test_a_cancelled_waiter_leaves_the_others_their_answers() -> None:
     table.release.set()
     assert await kept == 1
     assert gone.cancelled()
+
+
+async def test_a_cancelled_lookup_task_fails_every_waiter_queued_behind_it() -> None:
+    """A waiter holds its match's lock: none may be left waiting, even when the task
+    that asks the database is cancelled (a shutdown) with more lookups queued."""
+    table = Table({"a": 1, "b": 2})
+    lookups = LookupBatch(table.fetch)
+    in_flight = asyncio.ensure_future(lookups.get("a"))
+    await settle()
+    queued = asyncio.ensure_future(lookups.get("b"))
+    await settle()
+    assert lookups._running is not None
+    lookups._running.cancel()
+    for waiter in (in_flight, queued):
+        with pytest.raises(RuntimeError, match="interrupted"):
+            await asyncio.wait_for(waiter, 5)
+    table.release.set()
+    assert await asyncio.wait_for(lookups.get("b"), 5) == 2  # and it works again
+
+
+def test_a_lookup_left_by_a_closed_event_loop_does_not_hang_the_next_loop() -> None:
+    table = Table({"z": 26})
+    lookups = LookupBatch(table.fetch)
+    old = asyncio.new_event_loop()
+    left = old.create_task(lookups.get("z"))
+    old.run_until_complete(settle())  # its query is out, and never answered...
+    queued = old.create_task(lookups.get("z"))
+    old.run_until_complete(settle())  # ...and another waits behind it
+    assert not left.done() and not queued.done()
+    assert lookups._running is not None
+    for abandoned in (left, queued, lookups._running):  # the scenario: they stay pending
+        abandoned._log_destroy_pending = False  # type: ignore[attr-defined]
+    old.close()
+    table.release = asyncio.Event()
+    table.release.set()
+    assert asyncio.run(asyncio.wait_for(lookups.get("z"), 5)) == 26

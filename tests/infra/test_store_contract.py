@@ -21,7 +21,7 @@ from infra.errors import (
 from infra.event_store import AppendResult, Batch
 from infra.schema import commands, events, log_head
 from infra.sql_event_store import GROUP_SIZE, SqlEventStore
-from tests.infra.helpers import batch, stream
+from tests.infra.helpers import batch, statements, stream
 
 
 async def test_append_then_read_back_in_order(store: SqlEventStore) -> None:
@@ -303,8 +303,18 @@ async def test_command_lookups_made_together_share_one_query(store: SqlEventStor
     await store.append(s, 0, batch(1), command_id="key:p:A", command_hash="hA")
     await store.append(s, 1, batch(1), command_id="ai:1")
     asked = ["key:p:A", "key:p:B", "ai:1", "key:p:A", "key:p:C"] * 3
-    before = store._command_hashes.queries
-    answers = await asyncio.gather(*(store.command_hash(c) for c in asked))
+    with statements(store, "commands") as together:
+        answers = await asyncio.gather(*(store.command_hash(c) for c in asked))
     assert answers == ["hA", None, None, "hA", None] * 3
-    assert store._command_hashes.queries - before == 1  # all asked before the query went
-    assert await store.command_hash("key:p:A") == "hA"  # a lone lookup goes at once
+    assert len(together) == 1, "all were asked before the query went: one statement"
+    with statements(store, "commands") as in_turn:
+        first = asyncio.ensure_future(store.command_hash("key:p:A"))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        later = [asyncio.ensure_future(store.command_hash(c)) for c in ("key:p:B", "key:p:A")]
+        assert await first == "hA"
+        assert await asyncio.gather(*later) == [None, "hA"]
+    # The first went alone, without waiting for company; the two asked while it was
+    # out went together in the next.
+    keys_asked = [statement.rsplit(" IN ", 1)[1].count(",") + 1 for statement in in_turn]
+    assert keys_asked == [1, 2]

@@ -5,35 +5,16 @@ refused after the next check, and one revoked here at once. On both databases.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from infra.players import Players
 from infra.sql_event_store import SqlEventStore
 from infra.tokens import Tokens
 from server import known_tokens
 from server.known_tokens import KnownTokens
-
-
-@contextmanager
-def statements(store: SqlEventStore) -> Iterator[list[str]]:
-    """The statements on the tokens table the store's engine runs inside the block
-    (SQLite's BEGIN and the like are not counted)."""
-    seen: list[str] = []
-
-    def note(*args: Any) -> None:
-        if "tokens" in args[2]:
-            seen.append(args[2])
-
-    event.listen(store.engine.sync_engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(store.engine.sync_engine, "before_cursor_execute", note)
+from tests.infra.helpers import statements
 
 
 async def two_players(store: SqlEventStore) -> Tokens:
@@ -48,11 +29,11 @@ async def test_tokens_in_use_cost_one_query_a_check_not_one_per_request(
 ) -> None:
     monkeypatch.setattr(known_tokens, "TRUST_S", 0.3)
     known = KnownTokens(await two_players(store))
-    with statements(store) as first:
+    with statements(store, "tokens") as first:
         assert (await known.holder("hash-p")).player.id == "p"  # type: ignore[union-attr]
         assert (await known.holder("hash-q")).player.id == "q"  # type: ignore[union-attr]
     assert len(first) == 2, "each token is looked up when first seen"
-    with statements(store) as busy:
+    with statements(store, "tokens") as busy:
         for _ in range(4):  # 0.8 s in all, past the trust window: the checks renew it
             await asyncio.sleep(0.2)
             await known.check()
@@ -94,15 +75,15 @@ async def test_revoked_here_is_refused_at_once_and_idle_tokens_are_dropped(
     assert await known.holder("hash-p") is not None
     assert await known.holder("hash-q") is not None
     known.forget({"hash-p"})
-    with statements(store) as after_forget:
+    with statements(store, "tokens") as after_forget:
         assert await known.holder("hash-q") is not None
         assert await known.holder("hash-p") is not None  # still valid in the table
     assert len(after_forget) == 1, "the forgotten token was looked up again, the other not"
     monkeypatch.setattr(known_tokens, "IDLE_S", 0.0)
-    with statements(store) as idle_check:
+    with statements(store, "tokens") as idle_check:
         await known.check()  # every token is idle now: dropped, and nothing to ask
     assert idle_check == []
-    with statements(store) as again:
+    with statements(store, "tokens") as again:
         assert await known.holder("hash-q") is not None
     assert len(again) == 1
 

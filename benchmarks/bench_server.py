@@ -535,7 +535,7 @@ def main() -> None:
     GENERATOR["client"] = args.client
     text = asyncio.run(run(args))
     print(text)
-    if not args.no_write and not args.open_loop:
+    if not args.no_write:
         add_run(RESULTS, text, "python -m benchmarks.bench_server " + " ".join(sys.argv[1:]))
 
 

@@ -24,3 +24,14 @@ def test_a_first_run_makes_the_file(tmp_path: Path) -> None:
     add_run(results, "# Tables\n\nRun.\n", "bench_tables")
     assert results.read_text().startswith("# Tables\n\n## ")
     assert "Run." in results.read_text()
+
+
+def test_a_report_without_a_title_keeps_its_first_line(tmp_path: Path) -> None:
+    """An open-loop report starts with its own line, not the file's title."""
+    results = tmp_path / "RESULTS-server.md"
+    results.write_text("# Server benchmark (issue 5)\n\n## earlier\n")
+    add_run(results, "Open loop 2026-12-04, load 1.0:\n\n| row |\n", "bench --open-loop 40%")
+    text = results.read_text()
+    assert text.startswith("# Server benchmark (issue 5)\n\n## ")
+    assert "Open loop 2026-12-04, load 1.0:" in text and text.endswith("## earlier\n")
+    assert list(tmp_path.iterdir()) == [results]

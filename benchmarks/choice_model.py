@@ -13,9 +13,12 @@ hard's score minus a learned correction, within the contention set only.
 
 ``fit`` chooses every held-out decision again (one step, everything else as hard scored
 it) and reports how often the chosen card feeds and what it really saves the opponent,
-against hard v2 on the same decisions: the gate before any paired run.
+against hard v2 on the same decisions, with ``--frontier`` also fixed extra prices (no
+fit) and the cheat that sees part of the real hand: a fed rate bought with a worse kept
+hand ("base above least") lies on the fixed prices' curve, and did not pay in play
+(RESULTS-ai.md, session 20), so compare a model against that curve, not only against v2.
 
-    python -m benchmarks.choice_model fit --train T.jsonl --test H.jsonl [--contention 3]
+    python -m benchmarks.choice_model --train T.jsonl --test H.jsonl --target dry --frontier
 """
 
 from __future__ import annotations
@@ -262,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--train", type=Path, required=True)
     parser.add_argument("--test", type=Path, required=True)
-    parser.add_argument("--contention", type=float, nargs="+", default=[3.0])
+    parser.add_argument("--contention", type=float, nargs="+", default=[4.0])
     parser.add_argument("--l2", type=float, nargs="+", default=[1.0])
     parser.add_argument("--target", default="real", help="real, dry or cheat:T")
     parser.add_argument("--models", default=",".join(MODELS))

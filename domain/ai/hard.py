@@ -16,7 +16,9 @@ was tried and measured worse at a budget that fits 150 ms: with 32 play-outs per
 move the noise outweighed the signal (see benchmarks/RESULTS-ai.md).
 A meld chance learned offline from real hands (``feed_model``) ranks the discards that
 feed better than the guesses do, but priced into the feed term it played no better
-(session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off.
+(session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off; fitted on the near-tied
+choice itself it feeds less but plays no better either (session 20), so ``CHOICE_PRICE``
+is off.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ FEED_REWEIGHT = 0.0
 # choice), add CHOICE_PRICE times the learned meld chance (feed_model) and choose among
 # those only; 0 is off (hard v2). Fitted on the choice itself by a conditional logit
 # (benchmarks/choice_model.py; issue 21, session 20: the fit gave 3.28 at contention 4).
+# Off: it feeds less (offline and in play) but no better in paired runs (RESULTS-ai.md).
 CHOICE_PRICE = 0.0
 CHOICE_CONTENTION = 4.0
 

@@ -16,7 +16,9 @@ was tried and measured worse at a budget that fits 150 ms: with 32 play-outs per
 move the noise outweighed the signal (see benchmarks/RESULTS-ai.md).
 A meld chance learned offline from real hands (``feed_model``) ranks the discards that
 feed better than the guesses do, but priced into the feed term it played no better
-(session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off.
+(session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off; fitted on the near-tied
+choice itself it feeds less but plays no better either (session 20), so ``CHOICE_PRICE``
+is off.
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ FEED_FALLBACK = 10.0  # a meld's saving when no guess of this decision melds wit
 # their hidden cards are held: weight times the product over those cards of (chance /
 # base rate) to this power; 0 is off (hard v2).
 FEED_REWEIGHT = 0.0
+# Among the discards whose score is within CHOICE_CONTENTION of the best (the near-tied
+# choice), add CHOICE_PRICE times the learned meld chance (feed_model) and choose among
+# those only; 0 is off (hard v2). Fitted on the choice itself by a conditional logit
+# (benchmarks/choice_model.py; issue 21, session 20: the fit gave 3.28 at contention 4).
+# Off: it feeds less (offline and in play) but no better in paired runs (RESULTS-ai.md).
+CHOICE_PRICE = 0.0
+CHOICE_CONTENTION = 4.0
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
@@ -234,7 +243,32 @@ def quick_scores(
             score += FORBIDDEN
         scored.append((score, -CARD_VALUE[DECK[index]], index))
     scored.sort()
+    if CHOICE_PRICE and len(scored) > 1:
+        scored = _choice_priced(view, know, hands, scored)
     return [(score, index) for score, _, index in scored]
+
+
+def _choice_priced(
+    view: PlayerView,
+    know: Knowledge,
+    hands: list[Guess],
+    scored: list[tuple[float, int, int]],
+) -> list[tuple[float, int, int]]:
+    """``scored`` (sorted) with the near-tied discards repriced by the learned meld chance
+    and ranked first; the rest keep their scores and order after them."""
+    least = scored[0][0]
+    near = [s for s in scored if s[0] <= least + CHOICE_CONTENTION]
+    if len(near) < 2:
+        return scored
+    table = feed_model.table(view, know)
+    priced = []
+    for score, value, index in near:
+        p = feed_model.chance(
+            feed_model.features(table, index, feed_model.meld_share(hands, index))
+        )
+        priced.append((score + CHOICE_PRICE * p, value, index))
+    priced.sort()
+    return priced + scored[len(near) :]
 
 
 def _stock_draws(

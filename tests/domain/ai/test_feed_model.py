@@ -91,7 +91,9 @@ def test_a_card_that_joins_a_known_pair_is_near_certain_to_meld_and_a_dead_one_i
     assert dead < 0.05
 
 
-@pytest.mark.parametrize("setting", ["hard.FEED_MODEL=1", "hard.FEED_REWEIGHT=1"])
+@pytest.mark.parametrize(
+    "setting", ["hard.FEED_MODEL=1", "hard.FEED_REWEIGHT=1", "hard.CHOICE_PRICE=3.28"]
+)
 def test_hard_with_the_learned_feed_still_ignores_hidden_cards(setting: str) -> None:
     rng = random.Random(19)
     checked = 0

@@ -381,8 +381,14 @@ def report(rows: list[dict[str, float]], delivery: dict[str, list[float]], args:
         "AI answers first reads whether the key is bound elsewhere (lookups made together "
         "share one query); a retry is answered from the log.",
         "",
-        "Ceiling: `pgbench -f benchmarks/pgbench_append.sql` with as many clients, right "
-        "after the level, same database: tps / 2 (an action is two appends); ratio = "
+        "Ceiling: `pgbench -f benchmarks/pgbench_append.sql` with as many clients, "
+        + (
+            "right after the level"
+            if args.workers == 1
+            else "once the servers had stopped (several workers' pools leave pgbench too "
+            "few connections)"
+        )
+        + ", same database: tps / 2 (an action is two appends); ratio = "
         "actions/s ÷ ceiling. Server CPU: the server process's user+system time over the "
         "level ÷ actions; the load generator's (this process) likewise.",
         "",
@@ -452,6 +458,13 @@ async def run_open_loop(args: Any, database_url: str, workdir: Path, procs: list
     )
 
 
+async def add_ceiling(rows: list[dict[str, Any]], database_url: str, seconds: float) -> None:
+    """pgbench's ceiling with the rows' client count, half its tps (an action is two appends)."""
+    tps = await asyncio.to_thread(ceiling.measure, database_url, int(rows[0]["clients"]), seconds)
+    for row in rows:
+        row["ceiling"] = tps / 2
+
+
 async def run(args: Any) -> str:
     base = args.database_url or os.environ.get("TEST_DATABASE_URL")
     if not base or "postgresql" not in base:
@@ -468,25 +481,32 @@ async def run(args: Any) -> str:
             await ceiling.prepare(database_url)
         proc, url = start_server(database_url, workdir, code, args.workers)
         procs.append(proc)
+        # Several workers' connection pools leave too few of PostgreSQL's connections
+        # for as many pgbench clients: their ceilings wait until the servers are gone.
+        later = with_ceiling and args.workers > 1
         rows = []
         for clients in [int(c) for c in args.clients.split(",")]:
             measured = [
                 await level(url, proc.pid, clients, args.seconds, keyed) for keyed in (False, True)
             ]
-            if with_ceiling:
-                tps = await asyncio.to_thread(ceiling.measure, database_url, clients, args.seconds)
-                for row in measured:
-                    row["ceiling"] = tps / 2
+            if with_ceiling and not later:
+                await add_ceiling(measured, database_url, args.seconds)
             for row in measured:
                 print(json.dumps(row), flush=True)
             rows += measured
-        if args.json:
-            Path(args.json).write_text(json.dumps(rows, indent=1))
         second, other_url = start_server(database_url, workdir, code)
         procs.append(second)
         delivery = await ws_delivery(database_url, url, other_url, args.ws_matches, 40)
         for label, values in delivery.items():
             print(label, len(values), f"p50={percentile(values, 50):.1f}ms", flush=True)
+        if later:
+            while procs:
+                stop_server(procs.pop())
+            for clients in dict.fromkeys(int(row["clients"]) for row in rows):
+                same = [row for row in rows if row["clients"] == clients]
+                await add_ceiling(same, database_url, args.seconds)
+        if args.json:
+            Path(args.json).write_text(json.dumps(rows, indent=1))
         return report(rows, delivery, args)
     finally:
         for proc in procs:

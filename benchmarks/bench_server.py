@@ -484,7 +484,7 @@ async def run(args: Any) -> str:
         # Several workers' connection pools leave too few of PostgreSQL's connections
         # for as many pgbench clients: their ceilings wait until the servers are gone.
         later = with_ceiling and args.workers > 1
-        rows = []
+        levels = []  # a client count's rows, without and with a key
         for clients in [int(c) for c in args.clients.split(",")]:
             measured = [
                 await level(url, proc.pid, clients, args.seconds, keyed) for keyed in (False, True)
@@ -493,7 +493,7 @@ async def run(args: Any) -> str:
                 await add_ceiling(measured, database_url, args.seconds)
             for row in measured:
                 print(json.dumps(row), flush=True)
-            rows += measured
+            levels.append(measured)
         second, other_url = start_server(database_url, workdir, code)
         procs.append(second)
         delivery = await ws_delivery(database_url, url, other_url, args.ws_matches, 40)
@@ -502,9 +502,9 @@ async def run(args: Any) -> str:
         if later:
             while procs:
                 stop_server(procs.pop())
-            for clients in dict.fromkeys(int(row["clients"]) for row in rows):
-                same = [row for row in rows if row["clients"] == clients]
-                await add_ceiling(same, database_url, args.seconds)
+            for measured in levels:
+                await add_ceiling(measured, database_url, args.seconds)
+        rows = [row for measured in levels for row in measured]
         if args.json:
             Path(args.json).write_text(json.dumps(rows, indent=1))
         return report(rows, delivery, args)

@@ -29,8 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.meld_model import Decision, _solve, load
-from domain.ai import feed_model
+from benchmarks.meld_model import Decision, _pick, _solve, load
+from domain.ai import feed_model, hard
 from domain.ai.knowledge import Knowledge
 
 # per candidate, after "score" (hard v2's base + feed, centred on the decision's best)
@@ -44,24 +44,26 @@ NAMES: tuple[str, ...] = (
     "chance_x_stock",
     *feed_model.FEATURES,
 )
-FALLBACK = 10.0
 
 
 def candidate_features(d: Decision) -> list[list[float]]:
     """Every option's features, in ``NAMES`` order (from the view and hard's scores only)."""
     table = feed_model.table_of(Knowledge(*d.know), d.last)
-    savings = [f / s for f, s in zip(d.feeds, d.shares, strict=True) if s > 0]
-    fallback = sum(savings) / len(savings) if savings else FALLBACK
     totals = [b + f for b, f in zip(d.base, d.feeds, strict=True)]
     best = min(totals)
     stock = table.know.stock_size / 31
-    out = []
-    for index, total, fed, share in zip(d.options, totals, d.feeds, d.shares, strict=True):
-        view_features = feed_model.features(table, index, share)
-        p = feed_model.chance(view_features)
-        learned = fed * p / share if share > 0 else p * fallback
-        out.append([total - best, fed, share, p, learned, p - share, p * stock, *view_features])
-    return out
+    view_features = [
+        feed_model.features(table, index, share)
+        for index, share in zip(d.options, d.shares, strict=True)
+    ]
+    chances = [feed_model.chance(features) for features in view_features]
+    learned = hard.feed_at_chance(d.feeds, d.shares, chances)
+    return [
+        [total - best, fed, share, p, learned_feed, p - share, p * stock, *features]
+        for total, fed, share, p, learned_feed, features in zip(
+            totals, d.feeds, d.shares, chances, learned, view_features, strict=True
+        )
+    ]
 
 
 class Choice:
@@ -116,15 +118,8 @@ def choices(decisions: list[Decision], contention: float, target: str = "real") 
 
 
 def _v2_pick(d: Decision, keep: list[int]) -> int:
-    """Position in ``keep`` of hard v2's choice (its tie-break: the higher card)."""
-    return min(
-        range(len(keep)),
-        key=lambda j: (
-            d.base[keep[j]] + d.feeds[keep[j]],
-            -min(d.options[keep[j]] % 13 + 1, 10),
-            d.options[keep[j]],
-        ),
-    )
+    """Position in ``keep`` of hard v2's choice among them."""
+    return keep.index(_pick(d, d.feeds, keep))
 
 
 def scales(cs: list[Choice], columns: list[int]) -> list[float]:
@@ -306,8 +301,7 @@ def main(argv: list[str] | None = None) -> None:
                 )
             )
             for name in ("feed", "share", "chance"):
-                for a in (0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0):
-                    scale = a if name == "feed" else a * 1.0
+                for scale in (0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0):
                     w = [-1.0, -scale]
                     cols = [0, NAMES.index(name)]
                     f, g, e, ch = study(hc, "model", cols, w)

@@ -431,13 +431,11 @@ def choice_study(
     changed = dict.fromkeys(names, 0)
     for d in decisions:
         table = feed_model.table_of(Knowledge(*d.know), d.last, held_w)
-        priced = [s for f, s in zip(d.feeds, d.shares, strict=True) if s > 0]
-        savings = [f / s for f, s in zip(d.feeds, d.shares, strict=True) if s > 0]
-        fallback = sum(savings) / len(savings) if priced else hard.FEED_FALLBACK
-        learned = []
-        for index, f, share in zip(d.options, d.feeds, d.shares, strict=True):
-            p = feed_model.chance(feed_model.features(table, index, share), meld_w)
-            learned.append(f * p / share if share > 0 else p * fallback)
+        chances = [
+            feed_model.chance(feed_model.features(table, index, share), meld_w)
+            for index, share in zip(d.options, d.shares, strict=True)
+        ]
+        learned = hard.feed_at_chance(d.feeds, d.shares, chances)
         prices = {
             names[0]: [0.0] * len(d.options),
             names[1]: list(d.feeds),
@@ -466,10 +464,11 @@ def choice_study(
         )
 
 
-def _pick(d: Decision, price: list[float]) -> int:
-    """The option hard would throw at these prices (its tie-break: the higher card)."""
+def _pick(d: Decision, price: Sequence[float], among: Sequence[int] | None = None) -> int:
+    """The option hard would throw at these prices (its tie-break: the higher card), of
+    all of them or of those ``among`` lists."""
     return min(
-        range(len(d.options)),
+        range(len(d.options)) if among is None else among,
         key=lambda k: (d.base[k] + price[k], -min(d.options[k] % 13 + 1, 10), d.options[k]),
     )
 

@@ -25,7 +25,14 @@ from statistics import median
 from typing import Any
 
 from benchmarks import ceiling
-from benchmarks.bench_server import ROOT, commit_of, level, start_server, stop_server
+from benchmarks.bench_server import (
+    ROOT,
+    add_ceiling,
+    commit_of,
+    level,
+    start_server,
+    stop_server,
+)
 from infra.scratch_database import create_scratch_database, drop_scratch_database
 
 WARM_UP_S = 3.0
@@ -58,10 +65,7 @@ async def one_run(
         stop_server(proc)
         proc = None
         for row in rows:
-            tps = await asyncio.to_thread(
-                ceiling.measure, database_url, int(row["clients"]), seconds
-            )
-            row["ceiling"] = tps / 2
+            await add_ceiling([row], database_url, seconds)
             row["ratio"] = row["per_second"] / row["ceiling"]
             row["workers"] = workers
             print(json.dumps(row), flush=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from domain.ai import feed_model, knowledge, match_odds, medium, opponent, showdown, tactics
@@ -186,16 +186,25 @@ def modelled_feeds(
     this decision's other cards (``FEED_FALLBACK`` when there is none).
     """
     table = feed_model.table(view, know)
-    shares = {i: feed_model.meld_share(hands, i) for i in feeds}
-    savings = [feeds[i] / shares[i] for i in feeds if shares[i] > 0]
-    fallback = sum(savings) / len(savings) if savings else FEED_FALLBACK
-    out = {}
-    for index, fed in feeds.items():
-        share = shares[index]
+    shares = [feed_model.meld_share(hands, i) for i in feeds]
+    chances = []
+    for index, share in zip(feeds, shares, strict=True):
         learned = feed_model.chance(feed_model.features(table, index, share))
-        chance = (1 - FEED_MODEL) * share + FEED_MODEL * learned
-        out[index] = fed * chance / share if share > 0 else chance * fallback
-    return out
+        chances.append((1 - FEED_MODEL) * share + FEED_MODEL * learned)
+    return dict(zip(feeds, feed_at_chance(list(feeds.values()), shares, chances), strict=True))
+
+
+def feed_at_chance(
+    feeds: Sequence[float], shares: Sequence[float], chances: Sequence[float]
+) -> list[float]:
+    """Each discard's feed (the guesses' expected saving) with the guesses' meld chance
+    (``shares``) replaced by ``chances``: what a meld saves stays the guesses' (a card no
+    guess melds with: the mean over the others, ``FEED_FALLBACK`` when there is none)."""
+    savings = [f / s for f, s in zip(feeds, shares, strict=True) if s > 0]
+    fallback = sum(savings) / len(savings) if savings else FEED_FALLBACK
+    return [
+        f * c / s if s > 0 else c * fallback for f, s, c in zip(feeds, shares, chances, strict=True)
+    ]
 
 
 def quick_scores(

@@ -62,6 +62,9 @@ def test_the_leaderboard_lists_established_people_and_the_house(
     rows = page.wait_for_selector("[data-testid=leaderboard]")
     text = rows.inner_text()  # type: ignore[union-attr]
     assert "Ada" in text and "Bob" in text and "Cy" not in text
+    # The board and the player's own rating are two requests (each delayed): the rating
+    # may still read "…" when the board is in (CI failed once so); wait for it to load.
+    page.wait_for_selector("[data-testid=my-rating]:has-text('rated match')")
     assert "provisional" in page.inner_text("[data-testid=my-rating]")
     assert "1 rated match" in page.inner_text("[data-testid=my-rating]")
     page.click("[data-testid=board-bot]")

@@ -30,9 +30,15 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Most of the suite's time is spent waiting on server processes, sockets and the browser,
+# so two pytest processes (each with its own scratch database) finish in 10 minutes where
+# one took 17.5 on the 2-core machine; a test file stays on one process, so its module's
+# servers start once. TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 2
+
 test: setup lint
 	scripts/install-browser.sh
-	. scripts/test-env.sh && $(BIN)/pytest
+	. scripts/test-env.sh && $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: setup
 	. scripts/test-env.sh && $(BIN)/python -m benchmarks

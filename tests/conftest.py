@@ -1,10 +1,10 @@
 """Shared database fixtures: real SQLite files and a real PostgreSQL, migrated to head.
 
 PostgreSQL comes from ``TEST_DATABASE_URL`` (``scripts/test-env.sh`` starts the local
-server and sets it). Each test session creates its own database on that server and
-drops it at the end, so helpers running tests at the same time never collide; every
-test then starts from empty tables. Without PostgreSQL the PostgreSQL tests skip,
-except under ``CI=true``, where they fail.
+server and sets it). Each test session (and each pytest-xdist worker: `make test` runs
+two) creates its own database on that server and drops it at the end, so sessions
+running at the same time never collide; every test then starts from empty tables.
+Without PostgreSQL the PostgreSQL tests skip, except under ``CI=true``, where they fail.
 
 Fixtures: ``pg_url`` / ``sqlite_url`` (an empty migrated database), ``db_url``
 (parametrised over both), ``store`` (an open SqlEventStore on ``db_url``).

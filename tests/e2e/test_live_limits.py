@@ -178,8 +178,14 @@ async def test_a_socket_action_cut_off_by_its_client_still_gets_the_ais_reply(
             await ws.send(json.dumps({"type": "action", "action": action}))
             await asyncio.sleep(0.002)
             ws.transport.abort()  # the connection drops: no close handshake
-            await asyncio.sleep(1.5)
-            state = fold(r.event for r in await store.read_stream(match_id))
+            # Give the action and the AI's reply 1.5 s, ending early once both are in.
+            deadline = asyncio.get_running_loop().time() + 1.5
+            while True:
+                state = fold(r.event for r in await store.read_stream(match_id))
+                replied = state.version > before["version"] and state.to_act() != (1,)
+                if replied or asyncio.get_running_loop().time() > deadline:
+                    break
+                await asyncio.sleep(0.05)
             applied += state.version > before["version"]
             if state.to_act() == (1,):
                 stalled.append(trial)

@@ -81,7 +81,10 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
         for seat in (0, 1):
             checked = http_seen[seat].assert_no_leaks(states, seat)
             checked += ws_seen[seat].assert_no_leaks(states, seat)
-            assert checked > 40
+            # Every event came over the socket and the views came besides. The deal is
+            # random, so the floor follows the match's length: a fixed 40 failed on a
+            # match decided in one short hand.
+            assert checked > final["version"]
             versions = [m["version"] for _, m in ws_seen[seat].messages if m["type"] == "event"]
             snapshot = ws_seen[seat].messages[0][0]
             assert versions == list(range(snapshot + 1, final["version"] + 1)), (

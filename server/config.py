@@ -67,6 +67,15 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "intervals is closed.",
     ),
     (
+        "stream_ping_s",
+        "GINRUMMY_STREAM_PING_S",
+        "15",
+        "Seconds of quiet after which a player stream (`GET /v1/me/stream`, `WS /v1/me/live`) "
+        "and the lobby feed send a `ping`. A player stream over plain HTTP whose client has "
+        "hung up is noticed at its next write, so this is also how long such a player may "
+        "still count as present; lower it behind a proxy that closes idle connections sooner.",
+    ),
+    (
         "ws_queue_size",
         "GINRUMMY_WS_QUEUE_SIZE",
         "256",
@@ -198,9 +207,11 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-# The clock's times: 0 or less would sweep in a busy loop, deal the next hand before anyone
-# could read the last one, or let a claim in the moment a socket drops.
-POSITIVE_SECONDS = frozenset({"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s"})
+# The clock's times: 0 or less would sweep or ping in a busy loop, deal the next hand before
+# anyone could read the last one, or let a claim in the moment a socket drops.
+POSITIVE_SECONDS = frozenset(
+    {"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s", "stream_ping_s"}
+)
 COUNTS = frozenset({"ai_processes"})  # how many of something: 0 or more
 AT_LEAST_ONE = frozenset({"db_connections"})
 
@@ -215,6 +226,7 @@ class Settings:
     ai_processes: int = 1
     max_body_bytes: int = 16384
     ws_heartbeat_s: float = 15.0
+    stream_ping_s: float = 15.0
     ws_queue_size: int = 256
     ws_max_message_bytes: int = 16384
     tail_poll_ms: int = 200

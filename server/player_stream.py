@@ -36,8 +36,6 @@ from server.match_service import MatchRecord, ai_seat_to_act
 from server.problems import MatchNotFound
 from server.services import Services
 
-PING_S = 15.0
-
 
 class PlayerStream:
     def __init__(self, services: Services, player_id: str) -> None:
@@ -61,7 +59,7 @@ class PlayerStream:
                 for frame in await self._match_frames(row.match_id):
                     yield frame
             while True:
-                moved = await self.hose.wait(timeout=PING_S)
+                moved = await self.hose.wait(timeout=self.services.settings.stream_ping_s)
                 started = self.hose.take_started()
                 if not moved and not started:
                     yield {"type": "ping"}

@@ -23,7 +23,6 @@ from server.services import Services
 from server.tables import now_ms
 from server.ws.frames import relay, upgrade_required
 
-PING_S = 15.0
 _encoder = msgspec.json.Encoder()
 
 
@@ -36,7 +35,7 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
         listed = {view.table_id for view in views}
         yield {"type": "tables", "tables": views}
         while True:
-            moved = await hose.wait(timeout=PING_S)
+            moved = await hose.wait(timeout=services.settings.stream_ping_s)
             if not moved:
                 yield {"type": "ping"}
                 continue

@@ -372,7 +372,9 @@ async def test_two_processes_racing_to_fire_one_timer_record_one_outcome(
 async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = ServerProcess(database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2").start()
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2", GINRUMMY_STREAM_PING_S="1"
+    ).start()
     host = await Player.create(server.url, "Host")
     bot = await Player.create(server.url, "Streamer")
     try:
@@ -383,11 +385,15 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
         async with bot.client.stream("GET", "/v1/me/stream") as stream:
             lines = stream.aiter_lines()
             assert json.loads(await asyncio.wait_for(anext(lines), 10))["type"]
+            # a ping after a second of quiet (GINRUMMY_STREAM_PING_S), not the default 15 s
+            while json.loads(await asyncio.wait_for(anext(lines), 3))["type"] != "ping":
+                pass  # what is open now (the match, its turn) comes first
             await asyncio.sleep(2.5)
             present = await host.client.post(f"/v1/matches/{match_id}/claim")
             assert present.status_code == 409, present.text  # it is on its stream
-        # The server notices a plain-HTTP stream has gone when its next ping (every 15 s)
-        # finds no reader; from then on the bot is away, and the grace period runs.
+        # The server notices a plain-HTTP stream has gone when its next ping (after a
+        # second of quiet here) finds no reader; from then on the bot is away, and the
+        # grace period runs.
         for _ in range(30):
             await asyncio.sleep(1)
             away = await host.client.post(f"/v1/matches/{match_id}/claim")

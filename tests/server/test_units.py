@@ -40,10 +40,15 @@ def test_settings_come_from_the_documented_variables() -> None:
 @pytest.mark.parametrize("raw", ["0", "-1", "nan", "inf"])
 @pytest.mark.parametrize(
     "variable",
-    ["GINRUMMY_CLOCK_SWEEP_S", "GINRUMMY_NEXT_HAND_TIMEOUT_S", "GINRUMMY_ABSENCE_GRACE_S"],
+    [
+        "GINRUMMY_CLOCK_SWEEP_S",
+        "GINRUMMY_NEXT_HAND_TIMEOUT_S",
+        "GINRUMMY_ABSENCE_GRACE_S",
+        "GINRUMMY_STREAM_PING_S",
+    ],
 )
 def test_a_clock_setting_is_a_positive_number_of_seconds(variable: str, raw: str) -> None:
-    # 0 or less would sweep in a busy loop, deal the next hand at once, or let a
+    # 0 or less would sweep or ping in a busy loop, deal the next hand at once, or let a
     # claim in the moment a socket drops; nan and inf crash the server later
     with pytest.raises(SystemExit, match=variable):
         Settings.from_env({variable: raw})

@@ -58,6 +58,14 @@ class Unauthorized(ServerError):
     status = 401
 
 
+class InvalidRequest(ServerError):
+    """A field or parameter the handler checks itself (a socket's ``?after=``, a player's
+    name) is not valid; its detail begins with the field's name, as a schema refusal's does."""
+
+    rule = "invalid_request"
+    status = 422
+
+
 class NotYourMatch(ServerError):
     """The token is valid but its player holds no seat in this match."""
 
@@ -133,7 +141,13 @@ def problem_type(rule: str) -> str:
     return PROBLEMS_PATH + rule.replace("_", "-")
 
 
+DETAIL_LIMIT = 500  # characters: a detail that quotes a client's 5,000-character id stops here
+
+
 def make_problem(rule: str, detail: str, status: int | None = None) -> Problem:
+    """The problem for ``rule``; a detail past ``DETAIL_LIMIT`` is cut (it may quote input)."""
+    if len(detail) > DETAIL_LIMIT:
+        detail = detail[: DETAIL_LIMIT - 1] + "…"
     known = PROBLEM_TYPES.get(rule)  # every rule the server raises is there (a test checks)
     known_status, title = (
         (known.status, known.title)

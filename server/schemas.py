@@ -249,6 +249,9 @@ class OwnProfile(msgspec.Struct, frozen=True):
     rating: RatingSummary | None = None
 
 
+# A chosen seed (practice): no NUL, as for names (PostgreSQL cannot hold one; SQLite would).
+PracticeSeed = Annotated[str, Meta(min_length=1, max_length=128, pattern=r"^[^\x00]*$")]
+
 # A seat's part of a fair deal (docs/fair-deal.md): never ``:``, which separates seeds.
 ClientSeedText = Annotated[
     str,
@@ -290,7 +293,7 @@ class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True
 
     level: Level = "easy"
     rules: PresetName | CustomRules = "arcadia"
-    seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    seed: PracticeSeed | None = None
     client_seed: ClientSeedText | None = None
     hints: Hints = False
     rated: bool | None = None
@@ -306,7 +309,7 @@ class HouseMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
         Annotated[str, Meta(min_length=1, max_length=64)],
     ]
     rules: PresetName | CustomRules = "arcadia"
-    seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    seed: PracticeSeed | None = None
 
 
 class PlayerRef(msgspec.Struct, frozen=True):

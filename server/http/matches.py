@@ -51,6 +51,7 @@ IdempotencyKey = Annotated[
     str | None,
     HeaderParameter(
         name="Idempotency-Key",
+        min_length=1,  # an empty key would bind every keyless retry of a client to one move
         max_length=200,
         required=False,
         description="A retried request with the same key returns the first answer.",

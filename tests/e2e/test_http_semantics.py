@@ -24,6 +24,7 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
     cases: list[tuple[str, str, dict[str, Any], str]] = [
         ("POST", "/v1/matches", {"json": {"rules": {"gin_bonus": -1}}}, "rules.gin_bonus"),
         ("POST", "/v1/matches", {"json": {"level": "easy", "seed": ""}}, "seed"),
+        ("POST", "/v1/matches", {"json": {"level": "easy", "seed": "a\x00b"}}, "seed"),
         # lenient Litestar accepts "5"; the strict decode in the handler refuses it
         ("POST", "/v1/matches", {"json": {"rules": {"gin_bonus": "5"}}}, "rules.gin_bonus"),
         (
@@ -45,6 +46,12 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
             {"json": {"action": {"type": "draw_stock"}}, "headers": {"Idempotency-Key": "k" * 201}},
             "Idempotency-Key",
         ),
+        (  # an empty key (a client's unset variable) would bind every later move to one key
+            "POST",
+            actions,
+            {"json": {"action": {"type": "pass_up_card"}}, "headers": {"Idempotency-Key": ""}},
+            "Idempotency-Key",
+        ),
     ]
     for method, path, arguments, field in cases:
         response = await player.client.request(method, path, **arguments)
@@ -52,6 +59,8 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
         problem = response.json()
         assert problem["rule"] == "invalid_request", problem
         assert problem["detail"].startswith(f"{field}: "), (field, problem["detail"])
+    after = (await player.client.get(f"/v1/matches/{match['match_id']}")).json()
+    assert after["version"] == match["version"]  # nothing refused was played
     await player.close()
 
 

@@ -21,12 +21,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("ginrummy.ws")
 
 
-def chat_after_parameter(session: LiveSession) -> int | None:
-    """``?chat_after=N``: also send the messages after chat version N on connecting."""
-    after = session.socket.query_params.get("chat_after", "")
-    return int(after) if after.isascii() and after.isdigit() and len(after) < 19 else None
-
-
 async def relay_chat(session: LiveSession) -> None:
     """Send each new message the socket's reader may see, once, in order, for ever.
 
@@ -35,7 +29,9 @@ async def relay_chat(session: LiveSession) -> None:
     """
     chat = session.services.chat
     watch = session.services.hub.watch(stream_of(session.match_id))  # first: no post slips by
-    sent = chat_after_parameter(session)  # None: from the chat's version at connect
+    sent = (
+        session.chat_after
+    )  # ?chat_after=N, read on connecting; None: from the chat's version then
     woke = True
     try:
         while True:

@@ -21,6 +21,7 @@ import contextlib
 import functools
 import logging
 import time
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -38,6 +39,7 @@ from server.auth import bearer_token, hash_token
 from server.chat import RAW_TEXT_LIMIT
 from server.match_service import MatchRecord, seat_of
 from server.problems import (
+    InvalidRequest,
     Problem,
     ServerError,
     Unauthorized,
@@ -79,6 +81,18 @@ class ClientMessage(msgspec.Struct, frozen=True):
 _outliving_their_socket: set[asyncio.Task[Any]] = set()  # held here, safe from the GC
 
 
+def version_parameter(query: Mapping[str, str], name: str) -> int | None:
+    """``?name=N`` as a version: ASCII digits only ("²" is a digit to str.isdigit, not to
+    int), no longer than a version can be; None when it is not given."""
+    raw = query.get(name)
+    if raw is None:
+        return None
+    if raw.isascii() and raw.isdigit() and len(raw) < 19:
+        return int(raw)
+    shown = raw if len(raw) <= 40 else raw[:40] + "..."
+    raise InvalidRequest(f"{name}: must be a version, a whole number 0 or more; got {shown!r}")
+
+
 def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
     """Forget a socket action; log a server failure (as HTTP logs its 5xx), whether or
     not its socket is still there to hear the problem."""
@@ -116,6 +130,7 @@ class LiveSession:
         self.record: MatchRecord | None = None  # the newest record read: its clock is shown
         self.resume_after: int | None = None
         self.start_after: int | None = None  # a reconnect's last version: events, no snapshot
+        self.chat_after: int | None = None  # the chat version after which to send messages
         self.last_heard = time.monotonic()
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
         self.present = False  # counted in its seat's presence (a seat's socket only)
@@ -335,12 +350,10 @@ class LiveSession:
     # --- lifecycle --------------------------------------------------------------------
 
     def read_after_parameter(self) -> None:
-        """``?after=N``: ASCII digits only ("²" is a digit to str.isdigit, not to int), and
-        no number longer than a version can be; anything else connects as if not given."""
-        after = self.socket.query_params.get("after", "")
-        self.start_after = (
-            int(after) if after.isascii() and after.isdigit() and len(after) < 19 else None
-        )
+        """``?after=N`` and ``?chat_after=N``: refused, as HTTP refuses ``/events?after=-1``,
+        unless a version (so a client's bug is told, not answered with a quiet snapshot)."""
+        self.start_after = version_parameter(self.socket.query_params, "after")
+        self.chat_after = version_parameter(self.socket.query_params, "chat_after")
 
     async def authenticate(self) -> Player:
         self.read_after_parameter()
@@ -365,6 +378,8 @@ class LiveSession:
         if first.type != "auth" or not first.token:
             raise Unauthorized("the first message must be {'type':'auth','token':...}")
         if first.after is not None:
+            if first.after < 0:
+                raise InvalidRequest(f"after: must be a version, 0 or more; got {first.after}")
             self.start_after = first.after
         return str(first.token)
 

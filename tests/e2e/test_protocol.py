@@ -123,10 +123,25 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
     finally:
         moving = False
         await mover
-    for odd in ("%C2%B2", "9" * 5000, "-1", "x"):  # "²" passes str.isdigit, not int
-        url = live_url(server, match_id) + f"?token={player.token}&after={odd}"
+    before = (await player.view(match_id))["version"]
+    for name, odd in [("after", v) for v in ("%C2%B2", "9" * 5000, "-1", "x", "")] + [
+        ("chat_after", "-1")
+    ]:  # "²" passes str.isdigit, not int; as HTTP's /events?after=-1, each is a 422
+        url = live_url(server, match_id) + f"?token={player.token}&{name}={odd}"
         async with websockets.connect(url) as ws:
-            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot", odd
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert frame["type"] == "error", (name, odd, frame)
+            assert frame["problem"]["rule"] == "invalid_request", frame
+            assert frame["problem"]["detail"].startswith(f"{name}: "), frame
+            assert len(frame["problem"]["detail"]) < 200  # junk is not echoed in full
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
+    async with websockets.connect(live_url(server, match_id)) as ws:  # in the auth message
+        await ws.send(json.dumps({"type": "auth", "token": player.token, "after": -1}))
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
+    assert (await player.view(match_id))["version"] == before  # nothing played or changed
     await player.close()
 
 
@@ -222,6 +237,7 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
             "unauthorized",
         ),
         (client.get(f"/v1/matches/{match_id}/replay"), 409, "match-not-finished"),
+        (client.get("/v1/matches/" + "x" * 5000), 404, "match-not-found"),
     ]
     for request, status, kind in cases:
         response = await request
@@ -229,6 +245,7 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
         problem = response.json()
         assert response.headers["content-type"].startswith("application/problem+json")
         assert problem["status"] == status and problem["title"] and problem["detail"]
+        assert len(problem["detail"]) <= 500  # a long id is not echoed back in full
         if kind is not None:
             assert problem["type"] == f"/problems/{kind}", problem
     missing = await httpx.AsyncClient(base_url=server.url).get(f"/v1/matches/{match_id}")
@@ -407,6 +424,12 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
         (other.client.patch(profile, json={"name": "Mallory"}), 403, "not-you"),
         (anonymous.patch(profile, json={"name": "X"}), 401, None),
         (ada.client.patch(profile, json={"name": ""}), 422, None),
+        (ada.client.patch(profile, json={"name": "   "}), 422, "invalid-request"),
+        # how the house AIs are shown: a person must not pass for one
+        (ada.client.patch(profile, json={"name": "Hard"}), 422, "invalid-request"),
+        (ada.client.patch(profile, json={"name": "ai:medium"}), 422, "invalid-request"),
+        (ada.client.patch(profile, json={"name": "Computer (easy)"}), 422, "invalid-request"),
+        (anonymous.post("/v1/players", json={"name": " baseline "}), 422, "invalid-request"),
         (ada.client.patch(profile, json={"name": "Ada", "admin": True}), 422, None),
         (ada.client.patch("/v1/players/nobody", json={"name": "X"}), 403, "not-you"),
     ]

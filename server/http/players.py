@@ -10,11 +10,12 @@ from litestar import Controller, Request, delete, get, patch, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody, QueryParameter
 
+from domain.ai import LEVELS
 from domain.deck import seed_commitment
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
 from server.http.limits import rate_limited
-from server.problems import NotYou, PlayerNotFound, problem_responses
+from server.problems import InvalidRequest, NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,
     OwnProfile,
@@ -28,6 +29,19 @@ from server.schemas import (
     strict_body,
 )
 from server.services import services_of
+
+# How the house AIs appear in lists (``ai:hard``, "hard") and on the page ("Computer (hard)").
+HOUSE_NAMES = frozenset(LEVELS) | {f"ai:{level}" for level in LEVELS}
+
+
+def check_name(name: str) -> None:
+    """A name someone can see, and not one a house AI goes by: a person must not pass
+    for the house in listings and on the leaderboard."""
+    shown = name.strip().casefold()
+    if not shown:
+        raise InvalidRequest("name: must have a visible character")
+    if shown in HOUSE_NAMES or shown.startswith(("ai:", "computer (")):
+        raise InvalidRequest(f"name: {name.strip()!r} is how a house AI is shown; choose another")
 
 
 class PlayersController(Controller):
@@ -47,6 +61,7 @@ class PlayersController(Controller):
     ) -> PlayerCreated:
         """Create a guest player; the token is shown only in this answer."""
         data = await strict_body(request, CreatePlayerRequest)
+        check_name(data.name)
         services = services_of(state)
         token, expires_ms = new_token(), services.token_expiry()
         player = await services.players.create_player(
@@ -121,6 +136,7 @@ class PlayersController(Controller):
         services = services_of(state)
         caller = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, RenamePlayerRequest)
+        check_name(data.name)
         if player_id != caller.id:
             raise NotYou("a token can rename only its own player")
         player = await services.players.rename(player_id, data.name)

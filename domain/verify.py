@@ -15,6 +15,14 @@ from domain.cards import DECK
 from domain.deck import deal_salt, deck_commitment, first_dealer, seed_commitment, shuffled_deck
 from domain.events import Dealt, Event, HandScored, HandWashed, MatchSettled, MatchStarted
 
+# Not a sign of tampering: with no seed of a player's in the mix the decks can be recomputed
+# and checked, but the server alone could have chosen them.
+UNPROVABLE = (
+    "no player gave a seed: the server's seed alone fixed every deck (a practice match's "
+    "chosen seed, a match between two house AIs, or one from before fair deals), so the "
+    "decks prove nothing"
+)
+
 
 def problems(events: Sequence[Event], saved_commitment: str | None = None) -> list[str]:
     """What is wrong with the deal of this finished match; ``saved_commitment`` is the
@@ -35,7 +43,7 @@ def problems(events: Sequence[Event], saved_commitment: str | None = None) -> li
         found.append("match_started and match_settled name different seeds")
     client = None
     if started.client_seeds is None:
-        found.append("practice: a single seed fixed every deck (chosen, or from before fair deals)")
+        found.append(UNPROVABLE)
     else:
         client = (started.client_seeds[0].seed, started.client_seeds[1].seed)
         committed = started.seed_committed_ms

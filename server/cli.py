@@ -162,7 +162,7 @@ class UnreadableLog(Exception):
 
 
 async def _verify(match_id: str | None, path: str | None, commitment: str | None) -> int:
-    from domain.verify import problems
+    from domain.verify import UNPROVABLE, problems
 
     if path is not None:
         events = _saved_events(path)
@@ -175,7 +175,8 @@ async def _verify(match_id: str | None, path: str | None, commitment: str | None
     found = problems(events, commitment)
     if found:
         for problem in found:
-            sys.stdout.write(f"FAILED: {problem}\n")
+            said = "NOT PROVABLE" if problem == UNPROVABLE else "FAILED"
+            sys.stdout.write(f"{said}: {problem}\n")
         return 1
     hands = sum(1 for e in events if type(e).__name__ == "Dealt")
     sys.stdout.write(

@@ -29,7 +29,7 @@ from domain.match import apply, fold
 from domain.rules import PRESETS, make_rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
-from domain.verify import problems
+from domain.verify import UNPROVABLE, problems
 from domain.views import player_view
 from tests.domain.builders import random_command
 
@@ -200,3 +200,9 @@ def test_the_new_fields_round_trip_through_the_log() -> None:
     assert again == log
     assert fold(again).hints
     assert isinstance(log[-1], MatchSettled) and log[-1].seed == SERVER_SEED
+
+
+def test_a_match_no_player_seeded_is_not_provable_though_its_decks_match() -> None:
+    start = StartMatch(match_id="m", players=("a", "b"), rules=PRESETS["arcadia"], seed="old")
+    _, log = played_out(start)
+    assert problems(log) == [UNPROVABLE]  # the decks match the seed; nothing else is wrong

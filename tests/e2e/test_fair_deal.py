@@ -21,9 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
+from domain.commands import StartMatch
 from domain.deck import seed_commitment
+from domain.events import HandScored, encode_event
+from domain.rules import PRESETS
+from tests.domain.test_fair_deal import played_out
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import GINRUMMY, ROOT, Player, ServerProcess, as_action, play_out
 from tests.e2e.tables import join, open_table
@@ -431,3 +436,26 @@ async def test_each_seat_of_a_rematch_may_add_its_own_seed(server: ServerProcess
     finally:
         await host.close()
         await guest.close()
+
+
+def test_verify_says_a_match_no_player_seeded_is_not_provable_not_failed(tmp_path: Path) -> None:
+    """A house match between two AIs, or a practice match: the decks match the server's
+    seed, but nobody else's seed is in them, so the CLI says so instead of FAILED."""
+    start = StartMatch(match_id="m", players=("a", "b"), rules=PRESETS["arcadia"], seed="s")
+    _, log = played_out(start)
+    saved = tmp_path / "events.json"
+    saved.write_text("[" + ",".join(encode_event(e).decode() for e in log) + "]")
+    said = ginrummy_verify("--events", str(saved))
+    assert said.returncode == 1
+    assert said.stdout.startswith("NOT PROVABLE: no player gave a seed"), said.stdout
+    assert "FAILED" not in said.stdout
+    scored = next(i for i, e in enumerate(log) if isinstance(e, HandScored))
+    event = log[scored]
+    assert isinstance(event, HandScored)
+    changed = [*log]
+    changed[scored] = msgspec.structs.replace(
+        event, deck=(event.deck[1], event.deck[0], *event.deck[2:])
+    )
+    saved.write_text("[" + ",".join(encode_event(e).decode() for e in changed) + "]")
+    tampered = ginrummy_verify("--events", str(saved))
+    assert tampered.returncode == 1 and "FAILED: hand" in tampered.stdout, tampered.stdout

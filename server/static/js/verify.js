@@ -59,7 +59,7 @@ export async function dealProblems(events) {
   const problems = [];
   if (hex(await sha256(`seed:${seed}`)) !== started.seed_commitment) problems.push('the server seed does not match its commitment');
   const client = started.client_seeds ? started.client_seeds.map((s) => s.seed) : null;
-  if (!client) problems.push('practice: one chosen seed fixed every deck');
+  if (!client) problems.push('no player gave a seed: the server\'s seed alone fixed every deck, so the decks prove nothing');
   for (const [seat, given] of (started.client_seeds || []).entries()) {
     if (given.at_ms < started.seed_committed_ms) problems.push(`seat ${seat}'s seed was given before the server committed`);
   }

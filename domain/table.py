@@ -190,7 +190,7 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
     if isinstance(command, CancelTable):
         if command.player != state.host:
             raise errors.NotTheHost("only the table's host may cancel it")
-        _require_open(state, command.now_ms)
+        _require_open(state, command.now_ms, "its match has started: resign the match to leave")
         return [TableCancelled(cancelled_ms=command.now_ms)]
     if isinstance(command, DeclineTable):
         if command.player != state.invitee:
@@ -247,9 +247,9 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
 
 
 def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
+    if cmd.guest == state.host:  # first: the host is told this, whatever became of the table
+        raise errors.OwnTable("you are this table's host; you cannot take the other seat")
     _require_open(state, cmd.now_ms)
-    if cmd.guest == state.host:
-        raise errors.OwnTable("you are this table's host; wait for an opponent")
     if state.invitee is not None and cmd.guest != state.invitee:
         raise errors.NotInvited("this challenge is addressed to another player")
     if (
@@ -257,7 +257,11 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
         and state.invite_code is not None
         and not same_code(cmd.invite_code, state.invite_code)
     ):
-        raise errors.InviteCodeRequired("this table is private: join with its invite code")
+        raise errors.InviteCodeRequired(
+            "this table is private: join with its invite code"
+            if cmd.invite_code is None
+            else "this table is private, and that is not its invite code"
+        )
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
     guest_seed = cmd.guest_seed
@@ -274,9 +278,11 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
     ]
 
 
-def _require_open(state: TableState, now_ms: int) -> None:
+def _require_open(
+    state: TableState, now_ms: int, started: str = "both seats at this table are taken"
+) -> None:
     if state.status == "started":
-        raise errors.TableFull("both seats at this table are taken")
+        raise errors.TableFull(started)
     if state.status == "cancelled":
         raise errors.TableCancelled("the host cancelled this table")
     if state.status == "declined":

@@ -84,13 +84,20 @@ def test_the_host_alone_may_cancel_and_may_not_join() -> None:
         t.decide(state, t.CancelTable(player="guest", now_ms=OPENED_MS + 1))
     with pytest.raises(errors.OwnTable):
         join(state, guest="host")
+    started = t.fold(join(state), state)
+    with pytest.raises(errors.OwnTable):  # not "table_full": it is the host's own table
+        join(started, guest="host")
+    with pytest.raises(errors.TableFull, match="resign the match"):  # says what to do instead
+        t.decide(started, t.CancelTable(player="host", now_ms=OPENED_MS + 9))
 
 
 def test_a_private_table_needs_its_invite_code_and_only_that() -> None:
     state = opened(private=True, invite_code="invite", watch_code="watch")
     for wrong in (None, "", "watch", "invit", "invite "):
-        with pytest.raises(errors.InviteCodeRequired):
+        with pytest.raises(errors.InviteCodeRequired) as refused:
             join(state, code=wrong)
+        said = str(refused.value)  # a missing code is asked for; a wrong one is called wrong
+        assert ("not its invite code" in said) == (wrong is not None), said
     assert join(state, code="invite")[0].guest == "guest"  # type: ignore[attr-defined]
     with pytest.raises(errors.TableError):
         t.decide(None, t.OpenTable("t2", "h", Rules(), True, OPENED_MS, DUE_MS))  # no codes

@@ -111,6 +111,8 @@ class AiThinker:
         return await asyncio.to_thread(decide_counting, level, view, seed, cap_ms)
 
     def close(self) -> None:
+        """Stop the pool and wait for its processes (a decision under way ends within the
+        cap): a process left running at exit leaks the pool's semaphores, and Python warns."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

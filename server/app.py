@@ -232,7 +232,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                     await task
             await matches.close()
             projections.close()
-            thinker.close()
+            await asyncio.to_thread(thinker.close)
             await tailer.stop()
             await store.close()
 

@@ -156,3 +156,15 @@ def test_a_pool_process_exits_when_its_server_is_killed_outright() -> None:
         server.kill()
         if not _gone(worker):
             os.kill(worker, signal.SIGKILL)
+
+
+async def test_closing_the_thinker_ends_its_process_before_it_returns() -> None:
+    """A server's shutdown closes the pool: a process still running when the server's
+    own process exits leaks the pool's semaphores (Python warns of them on stderr)."""
+    thinker = AiThinker(processes=1)
+    thinker.start()
+    pool = thinker._pool  # private: the process is the behaviour here
+    assert pool is not None
+    worker = pool.submit(_pid).result(timeout=120)
+    thinker.close()
+    assert _gone(worker)

@@ -38,6 +38,7 @@ from server.fanout import Hub
 from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
 from server.http.body_deadline import BodyDeadline
+from server.http.body_size import RefuseLargeBody
 from server.http.challenges import ChallengesController
 from server.http.chat import (
     get_canned_messages,
@@ -66,6 +67,7 @@ from server.limits import RateLimits, limits_of
 from server.match_service import MatchService, attendees
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
+    bodies_have_a_size_limit,
     declare_bearer_challenge,
     declare_retry_after,
     describe_problem_types,
@@ -281,7 +283,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
-        middleware=[BodyDeadline(settings.body_timeout_s), RefuseEmptyBody()],
+        middleware=[
+            RefuseLargeBody(settings.max_body_bytes),
+            BodyDeadline(settings.body_timeout_s),
+            RefuseEmptyBody(),
+        ],
         request_class=DepthCheckedRequest,
     )
     allow_every_method.learn(app)
@@ -289,6 +295,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     declare_retry_after(app.openapi_schema)
+    bodies_have_a_size_limit(app.openapi_schema)
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)
     tuples_have_their_length(app.openapi_schema)

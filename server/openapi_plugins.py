@@ -8,7 +8,9 @@ which Litestar leaves out, so a schema-driven client knows extras are refused. E
 answer always carries is required, even where it has a default (or may be null);
 and no parameter is said to take null, which a query string or header cannot send;
 and a tuple is an array of exactly its length. And a problem's ``type`` is said to be
-a reference relative to the server, under ``/problems/``.
+a reference relative to the server, under ``/problems/``. And every POST, PUT, PATCH
+and DELETE declares the 413 a body over the size limit gets, whether the route reads one
+or not.
 """
 
 from __future__ import annotations
@@ -100,6 +102,29 @@ def declare_retry_after(document: OpenAPI) -> None:
             response = (operation.responses or {}).get("429") if operation else None
             if isinstance(response, OpenAPIResponse):
                 response.headers = {**(response.headers or {}), "Retry-After": header}
+
+
+BODY_METHODS = ("post", "put", "patch", "delete")  # server/http/body_size.py: 413 on these
+
+
+def bodies_have_a_size_limit(document: OpenAPI) -> None:
+    """Declare the 413 (server/http/body_size.py) on the routes that take no body too:
+    a body over the limit is refused whether or not the route would read it."""
+    operations = [
+        operation
+        for item in (document.paths or {}).values()
+        for method in BODY_METHODS
+        if (operation := getattr(item, method, None)) is not None
+    ]
+    too_large = next(
+        (op.responses["413"] for op in operations if op.responses and "413" in op.responses), None
+    )
+    if too_large is None:
+        return
+    for operation in operations:
+        operation.responses = dict(
+            sorted({**(operation.responses or {}), "413": too_large}.items())
+        )
 
 
 def require_fields_always_sent(document: OpenAPI) -> None:

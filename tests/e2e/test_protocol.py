@@ -226,6 +226,9 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
         ),
         (client.post(url, json={"action": {"type": "knock", "card": "AS"}}), 422, None),
         (client.post(url, content=b"[" * 20000), 413, "payload-too-large"),
+        # a route that takes no body is no way around the limit
+        (client.post("/v1/me/tokens", content=b"[" * 20000), 413, "payload-too-large"),
+        (client.post(f"/v1/matches/{match_id}/rematch", content=b"[" * 20000), 413, None),
         (
             client.post("/v1/matches/nope/actions", json={"action": {"type": "draw_stock"}}),
             404,

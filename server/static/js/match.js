@@ -13,6 +13,7 @@ import { dragging, enableDrag, moveCard } from './arrange.js';
 import { pref, setPref } from './prefs.js';
 
 import { hideClock, showClock } from './clock.js';
+import { rememberTable, showWatchLink } from './share.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -59,6 +60,7 @@ export function closeMatch() {
   if (game.matchId) closeChat();
   if (game.feed) game.feed.close();
   game.feed = null;
+  fill($('#share'));
   game.matchId = null;
   game.open = null;
   game.view = null;
@@ -109,6 +111,7 @@ export async function openMatch(id) {
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.connect();
+    showWatchLink($('#share'), id, () => game.open === open);
     if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
   } catch (err) {
     if (game.open !== open) return;
@@ -526,6 +529,7 @@ async function rematch() {
   const old = game.matchId;
   try {
     const offer = await api.rematch(old);
+    rememberTable(offer); // a private match's rematch is private too, with a code of its own
     if (game.matchId !== old) return; // the page left the match meanwhile
     if (offer.status === 'started') {
       location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
@@ -537,6 +541,7 @@ async function rematch() {
     const poll = async () => {
       if (game.matchId !== old) return;
       const latest = await api.getRematch(old).catch(() => null);
+      rememberTable(latest);
       if (latest && latest.status === 'started') {
         location.hash = `#/match/${encodeURIComponent(latest.match_id)}`;
         return;

@@ -7,6 +7,7 @@ import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { describeMove, findLegal, renderTable } from './table.js';
+import { cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
 import { dragging, enableDrag, moveCard } from './arrange.js';
@@ -446,10 +447,36 @@ export function setUpHand() {
   });
 }
 
+/** What to do before a card can go, on the player's up-card or draw turn (null on any
+ * other: between turns a card is only chosen to be moved within the hand). */
+function drawFirst(view) {
+  if (!view.to_act.includes(view.seat)) return null;
+  if (view.phase === 'up_card') return 'Take the up-card (T) or pass (X) first.';
+  if (view.phase !== 'draw') return null;
+  return findLegal(view, 'draw_discard') ? 'Draw first: stock (S) or pile (P).' : 'Draw first: stock (S).';
+}
+
+/** Why D, K or G did nothing: said, not silent. */
+function whyNot(view, key) {
+  const first = drawFirst(view);
+  if (first) return first;
+  if (view.phase !== 'discard' || !view.to_act.includes(view.seat)) return null;
+  if (!game.ui.selected) return 'Choose a card to discard first: click it, or pick it with ← and →.';
+  if (key === 'd') return 'That card cannot be discarded now.';
+  if (key === 'k' && view.knock_limit === 0) return 'The knock limit is 0 in this hand: only gin goes out.';
+  if (key === 'k') return `You cannot knock discarding ${cardName(game.ui.selected)}: a knock must leave ${view.knock_limit} or less deadwood.`;
+  return `You cannot go gin discarding ${cardName(game.ui.selected)}: gin leaves no deadwood at all.`;
+}
+
 /** First click chooses a card, a second click on it discards it. */
 function clickCard(card) {
   const view = game.view;
-  if (!view || view.phase !== 'discard' || !view.to_act.includes(view.seat)) return;
+  if (!view) return;
+  if (view.phase !== 'discard' || !view.to_act.includes(view.seat)) {
+    const first = drawFirst(view);
+    if (first) toast(first, 'info');
+    return;
+  }
   if (game.ui.selected === card && findLegal(view, 'discard', { card })) {
     act({ type: 'discard', card });
     return;
@@ -508,8 +535,9 @@ export function onTableKey(event) {
   if (button) {
     event.preventDefault();
     button.click();
-  } else if (key === 'd' && game.view && game.view.phase === 'discard' && game.view.to_act.includes(game.view.seat)) {
-    toast(game.ui.selected ? 'That card cannot be discarded now.' : 'Choose a card to discard first: click it, or pick it with ← and →.', 'info');
+  } else if (['d', 'k', 'g'].includes(key) && game.view && !game.ui.busy) {
+    const why = whyNot(game.view, key);
+    if (why) toast(why, 'info');
   }
 }
 

@@ -240,7 +240,7 @@ function myHand(view, ui) {
     });
   };
   return handGroups(view, pref('sort'), ui.order).map(({ kind, cards }) =>
-    h('span', { class: `group ${kind}`, 'aria-label': kind === 'hand' ? null : kind }, cards.map(cardButton)),
+    h('span', { class: `group ${kind}`, role: kind === 'hand' ? null : 'group', 'aria-label': kind === 'hand' ? null : kind }, cards.map(cardButton)),
   );
 }
 
@@ -394,7 +394,8 @@ function layoutChooser(layouts, chosen) {
       },
       layout.melds.map((m) => cardGroup(m, { classes: 'meld' })),
       layout.deadwood.length ? cardGroup(byRank(layout.deadwood), { classes: 'deadwood', label: 'deadwood' }) : null,
-      i === 0 ? h('small', {}, ' suggested') : null,
+      h('small', { 'data-testid': 'layout-deadwood' }, `deadwood ${layout.deadwood_points}`),
+      i === 0 ? h('small', {}, ' · suggested') : null,
     )),
   );
 }

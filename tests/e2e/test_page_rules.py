@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     TIMEOUT_MS,
+    api_view,
     browser,
     page,
     settle,
@@ -232,3 +233,29 @@ def test_the_rules_screen_fits_a_phone(browser: Browser, site: str) -> None:  # 
         assert overflow(tab) <= 0
     finally:
         context.close()
+
+
+def test_the_tours_knock_step_says_this_hands_knock_limit(site: str, page: Page) -> None:  # noqa: F811
+    """Oklahoma: the up-card sets the knock limit, so the tour takes it from the view (it
+    said "10 or less" whatever the limit, and that Knock "appears", though the button is
+    always there, greyed)."""
+    for n in range(20):  # a deal whose up-card sets a limit other than 10
+        player, match_id = new_match(
+            site, "Olga", f"tour-oklahoma-{n}", {"preset": "arcadia", "oklahoma": True}
+        )
+        view = api_view(site, player["token"], match_id)
+        if view["knock_limit"] != 10:
+            break
+    limit = view["knock_limit"]
+    assert limit != 10
+    sign_in(page, site, player)
+    page.evaluate("sessionStorage.setItem('ginrummy.tour-pending', '1')")
+    open_match(page, site, match_id)
+    page.locator("[data-testid=tour]").wait_for()
+    page.click("[data-testid=tour-next]")
+    page.click("[data-testid=tour-next]")
+    assert page.eval_on_selector(".tour-target", "el => el.id") == "actions"
+    text = page.inner_text("[data-testid=tour-step]")
+    assert "appears" not in text and "10 or less" not in text
+    assert "greyed" in text and "Oklahoma" in text
+    assert (f"{limit} or less deadwood" if limit else "only Gin goes out") in text

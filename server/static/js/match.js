@@ -82,7 +82,10 @@ export function closeMatch() {
  * settle (a test, an assistive tool) must not read the empty or previous table. An answer
  * that comes back after the page moved on (another screen, another match) is dropped. */
 export async function openMatch(id) {
-  if (game.open && game.open.id === id && (game.view || game.open.loading)) return show('table');
+  if (game.open && game.open.id === id && (game.view || game.open.loading)) {
+    show('table');
+    return game.view;
+  }
   closeMatch();
   const player = savedPlayer();
   if (!player) {
@@ -130,6 +133,7 @@ export async function openMatch(id) {
       setBusy();
     }
   }
+  return game.open === open ? game.view : null;
 }
 
 function remember(view) {

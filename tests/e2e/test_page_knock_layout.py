@@ -42,7 +42,9 @@ def _face_up_cards_are_named_images(tab: Page, within: str) -> bool:
         " [...e.children].every(c => c.getAttribute('aria-hidden') === 'true')])",
     )
     assert cards, within
-    assert all(role == "img" and label and " of " in label and hidden for role, label, hidden in cards), cards
+    assert all(
+        role == "img" and label and " of " in label and hidden for role, label, hidden in cards
+    ), cards
     return True
 
 

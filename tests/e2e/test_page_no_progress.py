@@ -50,9 +50,7 @@ def test_how_to_play_says_the_no_progress_rule_in_the_rule_books_words(
     page.goto(f"{site}/#/rules")
     page.wait_for_selector("body[data-screen=rules]")
     text = page.inner_text("#rules")
-    assert (
-        f"once the players have taken {limit} face-up cards between them in one hand" in text
-    )
+    assert f"once the players have taken {limit} face-up cards between them in one hand" in text
     assert "stock draws do not" in text and "no score, no box, the same dealer deals again" in text
 
 
@@ -60,7 +58,9 @@ def test_the_table_says_when_a_hand_nears_the_no_progress_limit(
     site: str,  # noqa: F811
     browser: Browser,  # noqa: F811
 ) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     tab = context.new_page()
     tab.set_default_timeout(TIMEOUT_MS)
     try:

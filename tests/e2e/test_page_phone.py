@@ -66,13 +66,13 @@ def test_the_actions_are_on_screen_after_drawing_on_a_phone(
         tour_dismissed(page)
         open_match(page, site, match_id)
         top, bottom, hit = _reach(page, "draw-stock")
-        assert 0 <= top and bottom <= PHONE["height"] and hit, (top, bottom)
+        assert top >= 0 and bottom <= PHONE["height"] and hit, (top, bottom)
         page.click("#actions [data-testid=draw-stock]")
         page.wait_for_selector("body[data-phase=discard][data-my-turn=true]")
         settle(page)
         for testid in ("discard", "knock", "gin", "resign"):
             top, bottom, hit = _reach(page, testid)
-            assert 0 <= top and bottom <= PHONE["height"], (testid, top, bottom)
+            assert top >= 0 and bottom <= PHONE["height"], (testid, top, bottom)
             assert hit, f"{testid} is covered"
         # Nothing widens the page past the phone (a mobile browser would then lay it out
         # wider than the screen and cut it off on the right).

@@ -20,12 +20,15 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 from tests.e2e.test_page_layout import act, new_match, open_match, sign_in
 
 
-def _told(page: Page, text: str) -> None:
-    page.wait_for_selector(f"#toast:not([hidden]):has-text('{text}')")
-    page.evaluate("document.querySelector('#toast').hidden = true")
+def _told(tab: Page, text: str) -> None:
+    tab.wait_for_selector(f"#toast:not([hidden]):has-text('{text}')")
+    tab.evaluate("document.querySelector('#toast').hidden = true")
 
 
-def test_cards_and_keys_before_the_draw_say_what_comes_first(site: str, page: Page) -> None:  # noqa: F811
+def test_cards_and_keys_before_the_draw_say_what_comes_first(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
     player, match_id = new_match(site, "Ida", "prompts")
     token = player["token"]
     view = api_view(site, token, match_id)

@@ -49,7 +49,9 @@ def test_a_public_tables_players_see_and_copy_its_watch_link(
     alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
     assert "Watch link" in alice.inner_text("[data-testid=waiting-watch]")
     enter_lobby(bob, site, "Bob")
-    bob.wait_for_selector("[data-testid=open-tables] li:has-text('Alice') [data-testid=join]").click()
+    bob.wait_for_selector(
+        "[data-testid=open-tables] li:has-text('Alice') [data-testid=join]"
+    ).click()
     for page in (alice, bob):
         page.wait_for_selector("body[data-screen=table]")
         settle(page)

@@ -23,9 +23,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_layout import new_match, open_match, sign_in
 
-OPENAPI = json.loads(
-    (Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text()
-)
+OPENAPI = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
 SCHEMAS: dict[str, Any] = OPENAPI["components"]["schemas"]
 CARD_FIELDS = {"card", "up_card", "discard"}
 SEAT_FIELDS = {"seat", "dealer", "winner", "knocker", "resigned"}

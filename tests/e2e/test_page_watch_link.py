@@ -81,6 +81,7 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     bob.goto(f"{site}/?delay={DELAY_MS}#/lobby")  # Bob has no player yet: he names himself
     bob.fill("[data-testid=lobby-name]", "Ben")
     bob.click("[data-testid=enter-lobby]")
+    bob.wait_for_function("localStorage.getItem('ginrummy.player') !== null")
     bob.goto(invite)
     bob.click("[data-testid=join-invite]")
     for page in (alice, bob):

@@ -8,14 +8,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GINRUMMY_PORT=8000
 
 WORKDIR /app
-# The code, the migrations (applied at start-up), the web page and its rule book. The install is
-# editable because the migrations are found beside the code (infra/migrate.py).
+# The code, the migrations (applied at start-up), the web page and its rule book with the
+# documents it links to. The install is editable because the migrations are found beside
+# the code (infra/migrate.py).
 COPY pyproject.toml alembic.ini ./
 COPY migrations ./migrations
 COPY domain ./domain
 COPY infra ./infra
 COPY server ./server
-COPY docs/rules.md ./docs/rules.md
+COPY docs/rules.md docs/fair-deal.md docs/api.md docs/configuration.md ./docs/
 RUN pip install -e . \
     && useradd --create-home ginrummy && mkdir -p data && chown ginrummy data
 USER ginrummy

@@ -56,7 +56,7 @@ from server.http.matches import MatchesController
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
 from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
-from server.http.rulebook import get_rule_book
+from server.http.rulebook import DOCUMENT_HANDLERS
 from server.http.spectators import get_spectator_view
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
@@ -270,7 +270,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             watch_over_plain_http,
             lobby_live,
             lobby_over_plain_http,
-            get_rule_book,
+            *DOCUMENT_HANDLERS,
             problem_index,
             problem_page,
             create_static_files_router(

@@ -75,11 +75,12 @@ def test_ports_agree_and_the_health_check_asks_the_servers_own() -> None:
 
 
 def test_the_files_the_server_reads_beside_its_code_are_in_the_image() -> None:
-    """The rule book and the vendored Redoc bundle are read at run time, not imported."""
+    """The rule book (and the documents it links to) and the vendored Redoc bundle are read
+    at run time, not imported."""
     from server.api_docs import REDOC_DIR
-    from server.http.rulebook import RULE_BOOK
+    from server.http.rulebook import DOCUMENTS
 
-    copied = [ROOT / line.split()[0] for line in _instructions("COPY")]
-    for needed in (RULE_BOOK, REDOC_DIR / "redoc.standalone.js", REDOC_DIR / "LICENSE"):
+    copied = [ROOT / source for line in _instructions("COPY") for source in line.split()[:-1]]
+    for needed in (*DOCUMENTS, REDOC_DIR / "redoc.standalone.js", REDOC_DIR / "LICENSE"):
         assert needed.exists(), needed
         assert any(needed.is_relative_to(source) for source in copied), f"not copied: {needed}"

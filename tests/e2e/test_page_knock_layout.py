@@ -34,6 +34,20 @@ def _groups(tab: Page, selector: str) -> list[list[str]]:
     return groups
 
 
+def _face_up_cards_are_named_images(tab: Page, within: str) -> bool:
+    """Every face-up card in ``within`` is role="img" with its name, its symbols hidden."""
+    cards = tab.eval_on_selector_all(
+        f"{within} .card[data-card]",
+        "els => els.map(e => [e.getAttribute('role'), e.getAttribute('aria-label'),"
+        " [...e.children].every(c => c.getAttribute('aria-hidden') === 'true')])",
+    )
+    assert cards, within
+    assert all(
+        role == "img" and label and " of " in label and hidden for role, label, hidden in cards
+    ), cards
+    return True
+
+
 def test_the_player_picks_another_layout_and_the_table_shows_it(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
@@ -55,6 +69,14 @@ def test_the_player_picks_another_layout_and_the_table_shows_it(
     assert [c.get_attribute("aria-checked") for c in choices] == ["true", "false"]
     assert _groups(page, "[data-testid=knock-layout]:nth-of-type(1) .group.meld") == default
     assert _groups(page, "[data-testid=knock-layout]:nth-of-type(2) .group.meld") == other
+    # Each choice says its deadwood (the server's count), and its cards are images named
+    # by their label for a screen reader, as are the cards of the hand's result below.
+    deadwood = [layout["deadwood_points"] for layout in option["layouts"]]
+    assert page.eval_on_selector_all(
+        "[data-testid=layout-deadwood]", "els => els.map(e => e.textContent)"
+    ) == [f"deadwood {points}" for points in deadwood]
+    assert all("deadwood 10" in c.inner_text() for c in choices)
+    assert _face_up_cards_are_named_images(page, "[data-testid=knock-layouts]")
     choices[1].click()
     page.wait_for_selector("[data-testid=knock-layout][aria-checked=true][data-layout='1']")
     page.screenshot(path=str(shots / "knock-layouts.png"))
@@ -72,3 +94,4 @@ def test_the_player_picks_another_layout_and_the_table_shows_it(
     laid = {card for card, _ in scored["layoffs"]}
     shown = _groups(page, "[data-testid=hand-result] .result-hand:first-of-type .group.meld")
     assert [[c for c in meld if c not in laid] for meld in shown] == other
+    assert _face_up_cards_are_named_images(page, "[data-testid=hand-result]")

@@ -8,7 +8,9 @@ deal shows a short tour of the table once; dismissed, it stays away after a relo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 import httpx
 from playwright.sync_api import Browser, Page
@@ -16,6 +18,7 @@ from playwright.sync_api import Browser, Page
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     TIMEOUT_MS,
+    api_view,
     browser,
     page,
     settle,
@@ -31,6 +34,37 @@ def test_the_server_serves_the_rule_book_as_markdown(site: str) -> None:  # noqa
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/markdown")
     assert answer.text == RULE_BOOK.read_text(encoding="utf-8")
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_relative_link_of_the_served_rule_book_resolves(site: str) -> None:  # noqa: F811
+    """The rule book's links to other documents (fair-deal.md, and theirs in turn) and to
+    its own sections work from the server's copy, as they do in the repository."""
+    todo, seen, links = ["/rules.md"], set(), 0
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        answer = httpx.get(f"{site}{path}")
+        assert answer.status_code == 200, path
+        assert answer.headers["content-type"].startswith("text/markdown"), path
+        for target in re.findall(r"\]\(([^)\s]+)\)", answer.text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            links += 1
+            document, _, anchor = target.partition("#")
+            linked = urljoin(path, document) if document else path
+            todo.append(linked)
+            if anchor:
+                text = httpx.get(f"{site}{linked}").text
+                anchors = {_slug(h) for h in re.findall(r"^#+ (.*)$", text, re.MULTILINE)}
+                assert anchor in anchors, f"{path}: {target}"
+    assert {"/rules.md", "/fair-deal.md"} <= seen and links > 5
 
 
 def test_how_to_play_is_on_every_screen(site: str, page: Page) -> None:  # noqa: F811
@@ -199,3 +233,29 @@ def test_the_rules_screen_fits_a_phone(browser: Browser, site: str) -> None:  # 
         assert overflow(tab) <= 0
     finally:
         context.close()
+
+
+def test_the_tours_knock_step_says_this_hands_knock_limit(site: str, page: Page) -> None:  # noqa: F811
+    """Oklahoma: the up-card sets the knock limit, so the tour takes it from the view (it
+    said "10 or less" whatever the limit, and that Knock "appears", though the button is
+    always there, greyed)."""
+    for n in range(20):  # a deal whose up-card sets a limit other than 10
+        player, match_id = new_match(
+            site, "Olga", f"tour-oklahoma-{n}", {"preset": "arcadia", "oklahoma": True}
+        )
+        view = api_view(site, player["token"], match_id)
+        if view["knock_limit"] != 10:
+            break
+    limit = view["knock_limit"]
+    assert limit != 10
+    sign_in(page, site, player)
+    page.evaluate("sessionStorage.setItem('ginrummy.tour-pending', '1')")
+    open_match(page, site, match_id)
+    page.locator("[data-testid=tour]").wait_for()
+    page.click("[data-testid=tour-next]")
+    page.click("[data-testid=tour-next]")
+    assert page.eval_on_selector(".tour-target", "el => el.id") == "actions"
+    text = page.inner_text("[data-testid=tour-step]")
+    assert "appears" not in text and "10 or less" not in text
+    assert "greyed" in text and "Oklahoma" in text
+    assert (f"{limit} or less deadwood" if limit else "only Gin goes out") in text

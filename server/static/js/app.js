@@ -16,6 +16,7 @@ import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
 import { showRules } from './rules.js';
 import { expectTour, maybeTour } from './tour.js';
+import { forgetWatchCodes } from './share.js';
 
 function renderWho() {
   const player = savedPlayer();
@@ -232,6 +233,7 @@ function closeSignOut() {
 
 function signOut() {
   forgetPlayer();
+  forgetWatchCodes();
   saveMatch(null);
   closeMatch();
   $('#signout-confirm').hidden = true;

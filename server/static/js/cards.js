@@ -27,7 +27,8 @@ export function bySuit(cards) {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-/** A face-up card; a <button> when the player can act on it. */
+/** A face-up card; a <button> when the player can act on it, else an image named by its
+ * label (the rank and suit symbols drawn on it are hidden from screen readers). */
 export function cardFace(card, { button = false, classes = '', attrs = {} } = {}) {
   const suit = SUIT_SYMBOL[card[1]];
   return h(
@@ -38,6 +39,7 @@ export function cardFace(card, { button = false, classes = '', attrs = {} } = {}
       'aria-label': longName(card),
       title: longName(card),
       type: button ? 'button' : null,
+      role: button ? null : 'img',
       ...attrs,
     },
     h('span', { class: 'corner', 'aria-hidden': 'true' }, h('b', {}, rankLabel(card)), h('i', {}, suit)),
@@ -53,7 +55,7 @@ export function cardBack(classes = '') {
 export function cardGroup(cards, { label = '', classes = '', mark = new Set() } = {}) {
   return h(
     'span',
-    { class: `group ${classes}`.trim(), 'aria-label': label || null },
+    { class: `group ${classes}`.trim(), role: label ? 'group' : null, 'aria-label': label || null },
     cards.map((c) => cardFace(c, { classes: mark.has(c) ? 'laid' : '' })),
   );
 }

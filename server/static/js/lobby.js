@@ -6,6 +6,7 @@ import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
+import { linkField, rememberTable } from './share.js';
 
 const lobby = { stream: null, list: null, tables: new Map(), poll: null, waiting: null, root: null, known: null };
 
@@ -188,6 +189,7 @@ async function openTable(event) {
     const player = await ensurePlayer();
     follow(player);
     const table = await api.openTable($('#table-preset').value, $('#table-private').checked);
+    rememberTable(table);
     showWaiting(table);
     refresh();
   } catch (err) {
@@ -203,8 +205,11 @@ function showWaiting(table) {
   fill(
     $('#waiting'),
     h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'),
-    link ? h('p', {}, 'Invite link: ', h('input', { readonly: true, value: link, size: '60', 'data-testid': 'invite-link' })) : null,
-    link ? h('button', { type: 'button', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, 'Copy the link') : null,
+    link ? h('p', { class: 'share' }, 'Invite link, for your opponent: ', linkField('Invite link', link, 'invite-link')) : null,
+    // The match, and so its watch link, exists once someone joins: the table shows it then.
+    h('p', { class: 'hint', 'data-testid': 'waiting-watch' }, table.watch_code
+      ? 'Watch link: shown at the table as soon as the match starts. It carries this private table\'s watch code: give it only to those you want watching.'
+      : 'Watch link: shown at the table as soon as the match starts; anyone may watch a public table\'s match.'),
     h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: cancelWaiting }, 'Cancel the table'),
   );
   $('#waiting').hidden = false;
@@ -213,7 +218,7 @@ function showWaiting(table) {
 async function cancelWaiting() {
   if (!lobby.waiting) return;
   try {
-    await api.cancelTable(lobby.waiting.table_id);
+    rememberTable(await api.cancelTable(lobby.waiting.table_id));
     lobby.waiting = null;
     $('#waiting').hidden = true;
     refresh();
@@ -226,6 +231,7 @@ export async function join(tableId, code) {
   try {
     await ensurePlayer();
     const joined = await api.joinTable(tableId, code);
+    rememberTable(joined.table); // a private table's watch code, given to its guest
     expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
   } catch (err) {
@@ -236,6 +242,7 @@ export async function join(tableId, code) {
 async function accept(tableId) {
   try {
     const joined = await api.acceptChallenge(tableId);
+    rememberTable(joined.table);
     expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
   } catch (err) {

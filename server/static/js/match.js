@@ -7,12 +7,14 @@ import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { describeMove, findLegal, renderTable } from './table.js';
+import { cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
 import { dragging, enableDrag, moveCard } from './arrange.js';
 import { pref, setPref } from './prefs.js';
 
 import { hideClock, showClock } from './clock.js';
+import { rememberTable, showWatchLink } from './share.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -59,6 +61,7 @@ export function closeMatch() {
   if (game.matchId) closeChat();
   if (game.feed) game.feed.close();
   game.feed = null;
+  fill($('#share'));
   game.matchId = null;
   game.open = null;
   game.view = null;
@@ -79,7 +82,10 @@ export function closeMatch() {
  * settle (a test, an assistive tool) must not read the empty or previous table. An answer
  * that comes back after the page moved on (another screen, another match) is dropped. */
 export async function openMatch(id) {
-  if (game.open && game.open.id === id && (game.view || game.open.loading)) return show('table');
+  if (game.open && game.open.id === id && (game.view || game.open.loading)) {
+    show('table');
+    return game.view;
+  }
   closeMatch();
   const player = savedPlayer();
   if (!player) {
@@ -109,6 +115,7 @@ export async function openMatch(id) {
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.connect();
+    showWatchLink($('#share'), id, () => game.open === open);
     if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
   } catch (err) {
     if (game.open !== open) return;
@@ -126,6 +133,7 @@ export async function openMatch(id) {
       setBusy();
     }
   }
+  return game.open === open ? game.view : null;
 }
 
 function remember(view) {
@@ -443,10 +451,36 @@ export function setUpHand() {
   });
 }
 
+/** What to do before a card can go, on the player's up-card or draw turn (null on any
+ * other: between turns a card is only chosen to be moved within the hand). */
+function drawFirst(view) {
+  if (!view.to_act.includes(view.seat)) return null;
+  if (view.phase === 'up_card') return 'Take the up-card (T) or pass (X) first.';
+  if (view.phase !== 'draw') return null;
+  return findLegal(view, 'draw_discard') ? 'Draw first: stock (S) or pile (P).' : 'Draw first: stock (S).';
+}
+
+/** Why D, K or G did nothing: said, not silent. */
+function whyNot(view, key) {
+  const first = drawFirst(view);
+  if (first) return first;
+  if (view.phase !== 'discard' || !view.to_act.includes(view.seat)) return null;
+  if (!game.ui.selected) return 'Choose a card to discard first: click it, or pick it with ← and →.';
+  if (key === 'd') return 'That card cannot be discarded now.';
+  if (key === 'k' && view.knock_limit === 0) return 'The knock limit is 0 in this hand: only gin goes out.';
+  if (key === 'k') return `You cannot knock discarding ${cardName(game.ui.selected)}: a knock must leave ${view.knock_limit} or less deadwood.`;
+  return `You cannot go gin discarding ${cardName(game.ui.selected)}: gin leaves no deadwood at all.`;
+}
+
 /** First click chooses a card, a second click on it discards it. */
 function clickCard(card) {
   const view = game.view;
-  if (!view || view.phase !== 'discard' || !view.to_act.includes(view.seat)) return;
+  if (!view) return;
+  if (view.phase !== 'discard' || !view.to_act.includes(view.seat)) {
+    const first = drawFirst(view);
+    if (first) toast(first, 'info');
+    return;
+  }
   if (game.ui.selected === card && findLegal(view, 'discard', { card })) {
     act({ type: 'discard', card });
     return;
@@ -505,8 +539,9 @@ export function onTableKey(event) {
   if (button) {
     event.preventDefault();
     button.click();
-  } else if (key === 'd' && game.view && game.view.phase === 'discard' && game.view.to_act.includes(game.view.seat)) {
-    toast(game.ui.selected ? 'That card cannot be discarded now.' : 'Choose a card to discard first: click it, or pick it with ← and →.', 'info');
+  } else if (['d', 'k', 'g'].includes(key) && game.view && !game.ui.busy) {
+    const why = whyNot(game.view, key);
+    if (why) toast(why, 'info');
   }
 }
 
@@ -526,6 +561,7 @@ async function rematch() {
   const old = game.matchId;
   try {
     const offer = await api.rematch(old);
+    rememberTable(offer); // a private match's rematch is private too, with a code of its own
     if (game.matchId !== old) return; // the page left the match meanwhile
     if (offer.status === 'started') {
       location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
@@ -537,6 +573,7 @@ async function rematch() {
     const poll = async () => {
       if (game.matchId !== old) return;
       const latest = await api.getRematch(old).catch(() => null);
+      rememberTable(latest);
       if (latest && latest.status === 'started') {
         location.hash = `#/match/${encodeURIComponent(latest.match_id)}`;
         return;

@@ -63,10 +63,15 @@ export function settlementPanel(view, s, me) {
   const r = view.rules;
   const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
   const bonus = (seat) => (seat === s.winner ? s.bonus : 0);
+  const resigned = s.resigned === null || s.resigned === undefined ? null : who(s.resigned);
   return h(
     'div',
     { class: 'result settlement', 'data-testid': 'settlement' },
     h('h2', {}, `${who(s.winner)} ${s.winner === me ? 'win' : 'wins'} the match`),
+    resigned
+      ? h('p', { 'data-testid': 'settlement-resigned' },
+        `The match was resigned: ${resigned === 'You' ? 'you' : resigned} resigned. The hand in play was not scored; the hands won so far stand.`)
+      : null,
     h(
       'table',
       {},

@@ -28,6 +28,11 @@ function basics() {
     ),
     section('Laying off', p('After a plain knock (never after gin) the defender may add cards to the knocker\'s melds: a fourth card to a set, or a card at either end of a run. Those cards stop counting as deadwood.')),
     section('The undercut', p('If the defender ends with deadwood equal to or lower than the knocker\'s, the defender wins the hand: the difference plus the undercut bonus. A tie is an undercut.')),
+    section(
+      'No progress',
+      p(`A hand is washed when it makes no progress: once the players have taken ${PRESETS.arcadia.pile_draw_limit} face-up cards between them in one hand (the up-card and every draw from the discard pile count; stock draws do not), the next plain discard washes the hand: no score, no box, the same dealer deals again. A knock, gin or big gin is still scored normally.`),
+      p(`The label under the discard pile counts them ("3 of ${PRESETS.arcadia.pile_draw_limit} taken"), and the table says so when a hand comes near the limit.`),
+    ),
     section('Boxes and the match bonus', p('Each hand won banks a ', h('b', {}, 'box'), '. When someone reaches the target, every box is worth the box bonus, and the winner adds the ', h('b', {}, 'match bonus'), '. If the stock runs down to two cards with no knock, the hand is a wash: nobody scores.')),
   ];
 }

@@ -147,11 +147,24 @@ function piles(view, ui) {
       under ? cardFace(under, { classes: 'under' }) : null,
       top ? cardFace(top, { classes: `top ${flashPile}` }) : h('span', { class: 'card empty' }),
       h('span', { class: 'count', title: view.pile_draw_limit ? 'Face-up cards taken this hand; at the limit the hand is washed' : undefined },
-        view.pile_draw_limit
-          ? `${view.discard_pile.length} in pile, ${view.pile_draws} of ${view.pile_draw_limit} taken`
-          : `${view.discard_pile.length} in pile`),
+        h('span', {}, `${view.discard_pile.length} in pile`),
+        view.pile_draw_limit ? h('span', { 'data-testid': 'pile-draws' }, `${view.pile_draws} of ${view.pile_draw_limit} taken`) : null),
     ),
   ];
+}
+
+/** The no-progress rule, said once a hand comes near it (within a tenth of the limit, at
+ * least the last two takes): the pile's count alone is easy to miss, and a phone cannot
+ * show its tooltip. Null while the hand is far from it, or the rule is off. */
+export function progressNote(view) {
+  const limit = view.pile_draw_limit;
+  if (!limit || view.phase === 'hand_over' || view.phase === 'match_over') return null;
+  const left = limit - view.pile_draws;
+  if (left > Math.max(2, Math.ceil(limit / 10))) return null;
+  const taken = `${view.pile_draws} of ${limit} face-up cards taken this hand`;
+  return left > 0
+    ? `No progress: ${taken}. At ${limit}, the next plain discard washes the hand (no score); a knock or gin still scores.`
+    : `No progress: ${taken}. The next plain discard washes the hand (no score); a knock or gin still scores.`;
 }
 
 function turnText(view) {
@@ -227,7 +240,7 @@ function myHand(view, ui) {
     });
   };
   return handGroups(view, pref('sort'), ui.order).map(({ kind, cards }) =>
-    h('span', { class: `group ${kind}`, 'aria-label': kind === 'hand' ? null : kind }, cards.map(cardButton)),
+    h('span', { class: `group ${kind}`, role: kind === 'hand' ? null : 'group', 'aria-label': kind === 'hand' ? null : kind }, cards.map(cardButton)),
   );
 }
 
@@ -381,7 +394,8 @@ function layoutChooser(layouts, chosen) {
       },
       layout.melds.map((m) => cardGroup(m, { classes: 'meld' })),
       layout.deadwood.length ? cardGroup(byRank(layout.deadwood), { classes: 'deadwood', label: 'deadwood' }) : null,
-      i === 0 ? h('small', {}, ' suggested') : null,
+      h('small', { 'data-testid': 'layout-deadwood' }, `deadwood ${layout.deadwood_points}`),
+      i === 0 ? h('small', {}, ' · suggested') : null,
     )),
   );
 }
@@ -444,6 +458,9 @@ export function renderTable(view, ui) {
   fill($('#opponent'), opponentArea(view, ui));
   fill($('#piles'), piles(view, ui));
   fill($('#turn'), turnText(view));
+  const note = progressNote(view);
+  fill($('#progress-note'), note || '');
+  $('#progress-note').hidden = !note;
   fill($('#knockarea'), knockArea(view, ui));
   $('#knockarea').hidden = !(view.knock && view.phase === 'layoff');
   const over = view.phase === 'hand_over' || view.phase === 'match_over';

@@ -6,12 +6,21 @@ import { pref, setPref } from './prefs.js';
 
 const PENDING = 'ginrummy.tour-pending'; // this tab dealt a match, or asked for the tour again
 
-const STEPS = [
-  ['#hand', 'Your hand. The page groups your melds and counts your deadwood below it. Choose a card, then discard it (click it again, press D, or drag it onto the pile).'],
-  ['#piles', 'The stock (face down) and the discard pile (face up). Each turn, draw one card from either, then discard one.'],
-  ['#actions', 'Your buttons. When a discard leaves 10 or less deadwood, Knock appears here; with no deadwood at all, Gin.'],
-  ['#nav-rules', 'Melds, knocking, the undercut and the scoring are explained under "How to play", with examples. Enjoy the game!'],
-];
+/** The steps, for the match on the table: the knock limit is its hand's (a custom rule
+ * set or Oklahoma's up-card may make it other than 10). */
+function steps(view) {
+  const limit = view ? view.knock_limit : null;
+  const oklahoma = view && view.rules.oklahoma ? ' (under Oklahoma the up-card sets it each hand)' : '';
+  const knock = limit === 0
+    ? `Your buttons. Knock and Gin are always here, greyed until you may use them: this hand's knock limit is 0${oklahoma}, so only Gin goes out, with no deadwood at all.`
+    : `Your buttons. Knock and Gin are always here, greyed until you may use them: Knock when a discard leaves ${limit === null ? 'no more deadwood than the knock limit' : `${limit} or less deadwood (this hand's knock limit${oklahoma})`}, Gin when it leaves none.`;
+  return [
+    ['#hand', 'Your hand. The page groups your melds and counts your deadwood below it. Choose a card, then discard it (click it again, press D, or drag it onto the pile).'],
+    ['#piles', 'The stock (face down) and the discard pile (face up). Each turn, draw one card from either, then discard one.'],
+    ['#actions', knock],
+    ['#nav-rules', 'Melds, knocking, the undercut and the scoring are explained under "How to play", with examples. Enjoy the game!'],
+  ];
+}
 
 /** The next table opened shows the tour (a new deal, or the rules screen's "again"). */
 export function resetTour() {
@@ -23,26 +32,27 @@ export function expectTour() {
   if (!pref('tourSeen')) sessionStorage.setItem(PENDING, '1');
 }
 
-/** Shows the tour on the table if this person has not dismissed it and a match just opened. */
-export function maybeTour() {
+/** Shows the tour on the table if this person has not dismissed it and a match just opened
+ * (``view``: its view, as openMatch resolves). */
+export function maybeTour(view) {
   if (pref('tourSeen') || !sessionStorage.getItem(PENDING) || $('#tour')) return;
   if (document.body.dataset.screen !== 'table') return; // the opening was left for another screen
   const box = h('aside', { id: 'tour', class: 'tour', role: 'dialog', 'aria-label': 'A tour of the table', 'data-testid': 'tour' });
   $('#screen-table').prepend(box);
-  step(box, 0);
+  step(box, steps(view), 0);
 }
 
-function step(box, n) {
+function step(box, all, n) {
   for (const el of $$('.tour-target')) el.classList.remove('tour-target');
-  const [target, text] = STEPS[n];
+  const [target, text] = all[n];
   const el = $(target);
   if (el) el.classList.add('tour-target');
-  const last = n === STEPS.length - 1;
+  const last = n === all.length - 1;
   fill(
     box,
-    h('p', { 'data-testid': 'tour-step', dataset: { step: String(n + 1) } }, h('b', {}, `${n + 1} of ${STEPS.length}. `), text),
+    h('p', { 'data-testid': 'tour-step', dataset: { step: String(n + 1) } }, h('b', {}, `${n + 1} of ${all.length}. `), text),
     h('div', { class: 'tour-buttons' },
-      last ? null : h('button', { type: 'button', class: 'primary', 'data-testid': 'tour-next', onclick: () => step(box, n + 1) }, 'Next'),
+      last ? null : h('button', { type: 'button', class: 'primary', 'data-testid': 'tour-next', onclick: () => step(box, all, n + 1) }, 'Next'),
       h('button', { type: 'button', 'data-testid': 'tour-close', onclick: () => closeTour(box) }, last ? 'Done' : 'Skip the tour')),
   );
 }

@@ -30,7 +30,7 @@ export async function showWatch(root, matchId, code) {
     );
     render(root, first.view, null);
   } catch (err) {
-    fill(root, h('p', { 'data-testid': 'watch-error' }, problemText(err)));
+    fill(root, h('p', { 'data-testid': 'watch-error' }, watchError(err, code)));
     return;
   }
   const query = code ? `?watch_code=${encodeURIComponent(code)}` : '';
@@ -51,6 +51,15 @@ export async function showWatch(root, matchId, code) {
   }, path);
   watching.feed.connect();
   if (watching.seats.every((ref) => ref.kind !== 'ai')) openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
+}
+
+/** Why the match cannot be watched; a private match's refusal in the page's own words
+ * (the problem's title and detail say the same thing twice). */
+function watchError(err, code) {
+  if (!(err && err.problem && err.problem.rule === 'watch_code_required')) return problemText(err);
+  return code
+    ? 'This link\'s watch code is not this match\'s: ask one of its players for the watch link again.'
+    : 'This match is private: it is watched only with the watch link one of its players shares (the link ends with its watch code).';
 }
 
 function seatLabel(view, seat) {

@@ -38,8 +38,16 @@ export function narrate(event, players, me) {
       return `${headline(event, players, me)}.`;
     case 'hand_washed':
       return `Hand ${event.hand_number} washed${event.reason === 'no_progress' ? ' (no progress)' : ''}: no score.`;
-    case 'match_settled':
-      return `${who(event.winner)} won the match, ${event.totals[0]} to ${event.totals[1]}.`;
+    case 'hand_acknowledged':
+      return `${who(event.seat)} ${who(event.seat) === 'You' ? 'are' : 'is'} ready for the next hand.`;
+    case 'resigned':
+      return `${who(event.seat)} resigned.`;
+    case 'match_settled': {
+      // The winner's total first, whichever seat won.
+      const score = `${event.totals[event.winner]} to ${event.totals[1 - event.winner]}`;
+      const resigned = event.resigned === null || event.resigned === undefined ? '' : ` (${who(event.resigned) === 'You' ? 'you' : who(event.resigned)} resigned)`;
+      return `${who(event.winner)} won the match${resigned}, ${score}.`;
+    }
     case 'turn_timed_out':
       return event.between_hands
         ? `${who(event.seat)} ran out of time; the server dealt on.`
@@ -47,7 +55,7 @@ export function narrate(event, players, me) {
     case 'match_claimed':
       return `${who(event.seat)} claimed the match (${event.reason === 'absence' ? 'the opponent is away' : 'three timeouts in a row'}).`;
     default:
-      return event.type;
+      return 'The match moved on.'; // an event this page does not know: never its raw name
   }
 }
 

@@ -1,0 +1,115 @@
+"""The watch link, from the page (the review of the page, item 1).
+
+In real Chromium against a real server (the fixtures of test_page.py): both players of a
+table's match see its watch link at the table and copy it with a button that says so; a
+third page opens the link and watches. A private table's link carries its watch code,
+which only its two players are given (the API's answers to them); a page that opens the
+match without it is told so in one plain sentence and never sees the code.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import unquote
+
+import httpx
+from playwright.sync_api import Page
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    DELAY_MS,
+    browser,
+    settle,
+    site,
+)
+from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401 (fixtures)
+
+
+def _token(page: Page) -> str:
+    token: str = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
+    return token
+
+
+def _copied(page: Page, site: str) -> str:  # noqa: F811
+    """Click the watch link's Copy button; the page confirms, and the clipboard has it."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    page.click("[data-testid=watch-link-copy]")
+    page.wait_for_selector("[data-testid=watch-link-copy]:has-text('Copied')")
+    assert "Watch link copied" in page.inner_text("#toast")
+    text: str = page.evaluate("navigator.clipboard.readText()")
+    return text
+
+
+def test_a_public_tables_players_see_and_copy_its_watch_link(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    alice, bob, carol = pages
+    enter_lobby(alice, site, "Alice")
+    alice.click("[data-testid=open-table]")
+    alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    assert "Watch link" in alice.inner_text("[data-testid=waiting-watch]")
+    enter_lobby(bob, site, "Bob")
+    bob.wait_for_selector(
+        "[data-testid=open-tables] li:has-text('Alice') [data-testid=join]"
+    ).click()
+    for page in (alice, bob):
+        page.wait_for_selector("body[data-screen=table]")
+        settle(page)
+    match_id = bob.evaluate("localStorage.getItem('ginrummy.match')")
+    link = f"{site}/#/watch/{match_id}"
+    for page in (alice, bob):
+        field = page.wait_for_selector("[data-testid=watch-link]")
+        assert field.input_value() == link  # type: ignore[union-attr]
+    assert _copied(bob, site) == link
+    carol.goto(link)
+    carol.wait_for_selector("[data-testid=watch-score]")
+    assert "Watching: Alice against Bob" in carol.inner_text("#watch h1")
+
+
+def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    alice, bob, carol = pages
+    enter_lobby(alice, site, "Ann")
+    alice.check("#table-private")
+    alice.click("[data-testid=open-table]")
+    invite = alice.wait_for_selector("[data-testid=invite-link]").input_value()  # type: ignore[union-attr]
+    assert "watch code" in alice.inner_text("[data-testid=waiting-watch]")
+    table_id = unquote(invite.split("#/join/")[1].split("/")[0])
+
+    bob.goto(f"{site}/?delay={DELAY_MS}#/lobby")  # Bob has no player yet: he names himself
+    bob.fill("[data-testid=lobby-name]", "Ben")
+    bob.click("[data-testid=enter-lobby]")
+    bob.wait_for_function("localStorage.getItem('ginrummy.player') !== null")
+    bob.goto(invite)
+    bob.click("[data-testid=join-invite]")
+    for page in (alice, bob):
+        page.wait_for_selector("body[data-screen=table]")
+        settle(page)
+    match_id = bob.evaluate("localStorage.getItem('ginrummy.match')")
+    # The code the API gives the host (and the guest): the page shows no other.
+    table = httpx.get(
+        f"{site}/v1/tables/{table_id}", headers={"Authorization": f"Bearer {_token(alice)}"}
+    ).json()
+    code = table["watch_code"]
+    assert code and table["match_id"] == match_id
+    link = f"{site}/#/watch/{match_id}/{code}"
+    for page in (alice, bob):
+        field = page.wait_for_selector("[data-testid=watch-link]")
+        assert field.input_value() == link  # type: ignore[union-attr]
+    assert _copied(alice, site) == link
+    # A reload keeps it (the guest was given the code once, when he joined).
+    bob.reload()
+    assert bob.wait_for_selector("[data-testid=watch-link]").input_value() == link  # type: ignore[union-attr]
+
+    # Without the code, the match is refused in one sentence, and the code is nowhere.
+    carol.goto(f"{site}/#/watch/{match_id}")
+    error = carol.wait_for_selector("[data-testid=watch-error]").inner_text()  # type: ignore[union-attr]
+    assert error.startswith("This match is private:")
+    assert error.count("watch code") == 1
+    assert code not in carol.content()
+    # With the link, Carol watches.
+    carol.goto(link)
+    carol.wait_for_selector("[data-testid=watch-score]")
+    assert "Watching: Ann against Ben" in carol.inner_text("#watch h1")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain import errors
 from domain.clock import (
@@ -26,7 +27,7 @@ from domain.events import (
     TurnTimedOut,
 )
 from domain.match import decide, evolve, legal_commands
-from domain.rules import Clock, make_rules, validate_clock
+from domain.rules import MIN_CLOCK_MS, Clock, make_rules, validate_clock
 from domain.state import MatchState
 
 T0 = 1_000_000
@@ -35,14 +36,21 @@ T0 = 1_000_000
 class Log:
     """A match and its clock, moved by commands and timeouts at chosen times."""
 
-    def __init__(self, clock: Clock | None, seed: str = "clock-seed") -> None:
+    def __init__(
+        self, clock: Clock | None, seed: str = "clock-seed", *, recorded_clock: Clock | None = None
+    ) -> None:
+        """``recorded_clock``: a clock as a log recorded before ``MIN_CLOCK_MS`` holds it
+        (the decider would refuse it now; the fold takes what the log says)."""
         self.state: MatchState | None = None
         self.clock: ClockState | None = None
         self.events: list[Event] = []
         start = StartMatch(
             match_id="m", players=("a", "b"), rules=make_rules(), seed=seed, clock=clock
         )
-        self.record(decide(None, start), T0)
+        started = decide(None, start)
+        if recorded_clock is not None:
+            started[0] = replace(started[0], clock=recorded_clock)
+        self.record(started, T0)
 
     def record(self, events: list[Event], at_ms: int) -> list[Event]:
         for event in events:
@@ -90,6 +98,46 @@ def test_a_clock_is_a_time_per_move_or_a_bank() -> None:
                 match_id="m", players=("a", "b"), rules=make_rules(), seed="s", clock=Clock()
             ),
         )
+
+
+def test_a_clock_gives_at_least_a_second_per_move_or_in_the_bank() -> None:
+    """Under a second no player over a network can move in time (docs/rules.md)."""
+    assert MIN_CLOCK_MS == 1000
+    assert validate_clock(Clock(per_move_ms=1000))
+    assert validate_clock(Clock(bank_ms=1000, increment_ms=0))
+    for too_short in (Clock(per_move_ms=999), Clock(bank_ms=999), Clock(per_move_ms=1)):
+        with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
+            validate_clock(too_short)
+    with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
+        decide(
+            None,
+            StartMatch(
+                match_id="m",
+                players=("a", "b"),
+                rules=make_rules(),
+                seed="s",
+                clock=Clock(per_move_ms=999),
+            ),
+        )
+
+
+def test_a_bad_clock_says_what_is_wrong() -> None:
+    with pytest.raises(errors.InvalidClock, match="neither was given"):
+        validate_clock(Clock())
+    with pytest.raises(errors.InvalidClock, match="not both"):
+        validate_clock(Clock(per_move_ms=1000, bank_ms=1000))
+
+
+def test_a_match_recorded_under_a_clock_below_the_floor_replays_unchanged() -> None:
+    """The floor refuses new clocks only: folding never validates, so a match started
+    under a 1 ms clock before there was a floor replays with the deadlines it had."""
+    log = Log(None, recorded_clock=Clock(per_move_ms=1))
+    assert log.state is not None and log.clock is not None
+    assert log.clock.clock == Clock(per_move_ms=1)
+    seat = log.seat_to_act()
+    due = deadline(log.state, log.clock, None)
+    assert due is not None and due.at_ms == T0 + 1 and due.seats == (seat,)
+    assert log.time_out(T0 + 1)[0] == TurnTimedOut(seat=seat)
 
 
 def test_no_clock_no_deadline() -> None:

@@ -139,12 +139,32 @@ async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
                 "/v1/tables", json={"rules": "arcadia", "clock": clock}
             )
             assert response.status_code == 422, response.text
-        response = await player.client.post("/v1/tables", json={"clock": {"per_move_ms": 1000, "bank_ms": 5}})  # fmt: skip
+        response = await player.client.post("/v1/tables", json={"clock": {"per_move_ms": 1000, "bank_ms": 60_000}})  # fmt: skip
         assert response.json()["rule"] == "invalid_clock"
         table = await open_table(player, clock={"bank_ms": 60_000, "increment_ms": 2000})
         assert table["clock"] == {"per_move_ms": None, "bank_ms": 60_000, "increment_ms": 2000}
         listed = (await player.client.get("/v1/tables")).json()["tables"]
         assert [t["clock"] for t in listed] == [table["clock"]]
+    finally:
+        await player.close()
+
+
+async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(server: ServerProcess) -> None:  # fmt: skip
+    """A 1 ms clock was accepted: every turn of both seats timed out, and the host won a
+    rated match by claiming timeouts it had as many of (docs/rules.md, "Clocks")."""
+    player = await Player.create(server.url, "Host")
+    try:
+        for clock in ({"per_move_ms": 1}, {"per_move_ms": 999}, {"bank_ms": 999}):
+            for path in ("/v1/tables", "/v1/matches"):
+                response = await player.client.post(path, json={"rules": "arcadia", "clock": clock})  # fmt: skip
+                assert response.status_code == 422, response.text
+                assert ">= 1000" in response.json()["detail"], response.text
+        assert (await player.client.get("/v1/tables")).json()["tables"] == []
+        for clock, says in (({}, "neither"), ({"per_move_ms": 1000, "bank_ms": 1000}, "not both")):
+            response = await player.client.post("/v1/tables", json={"clock": clock})
+            assert response.json()["rule"] == "invalid_clock" and says in response.json()["detail"]
+        table = await open_table(player, clock={"per_move_ms": 1000})  # the floor itself
+        assert table["clock"]["per_move_ms"] == 1000
     finally:
         await player.close()
 

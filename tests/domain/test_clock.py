@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from domain import errors
 from domain.clock import (
+    TIMEOUTS_TO_CLAIM,
     Claim,
     ClockState,
     TimeOut,
@@ -203,6 +204,50 @@ def test_three_timeouts_in_a_row_let_the_opponent_claim() -> None:
     assert events[1] == Resigned(seat=absent)
     assert isinstance(events[2], MatchSettled) and events[2].winner == present
     assert events[2].resigned == absent
+
+
+def both_idle(log: Log, per_move_ms: int) -> int:
+    """Time out every turn until each seat has timed out enough to be claimed from;
+    returns the time of the last timeout."""
+    assert log.state is not None and log.clock is not None
+    now = T0
+    while min(log.clock.in_a_row) < TIMEOUTS_TO_CLAIM:
+        now += per_move_ms
+        log.time_out(now)
+        assert log.state.phase != "hand_over", "pick a seed whose first hand runs longer"
+    return now
+
+
+def test_a_claimant_who_timed_out_as_often_may_not_claim_by_timeouts() -> None:
+    """Both seats idle: the stand-in plays every turn of both, so neither is there to
+    claim the other's timeouts, until it plays a turn of its own in time."""
+    log = Log(Clock(per_move_ms=1000))
+    now = both_idle(log, 1000)
+    assert log.state is not None and log.clock is not None
+    assert log.clock.in_a_row == (TIMEOUTS_TO_CLAIM, TIMEOUTS_TO_CLAIM)
+    for seat in (0, 1):
+        claim = Claim(seat=seat, now_ms=now, grace_ms=60_000, away_since_ms=None)
+        with pytest.raises(errors.ClaimTooEarly, match=f"seat {seat} has itself timed out 3"):
+            decide_claim(log.state, log.clock, claim)
+    present = log.seat_to_act()
+    log.first_legal(now + 100)  # a move of its own, in time: its run is over
+    assert log.clock.in_a_row[present] == 0
+    claim = Claim(seat=present, now_ms=now + 100, grace_ms=60_000, away_since_ms=None)
+    assert decide_claim(log.state, log.clock, claim)[0] == MatchClaimed(present, "timeouts")
+
+
+def test_a_claim_recorded_before_the_claimant_rule_replays_unchanged() -> None:
+    """A log holds ``MatchClaimed`` and the fold takes it as recorded: a claim the old
+    server granted under a 1 ms clock, both seats timed out, still settles the match."""
+    log = Log(None, recorded_clock=Clock(per_move_ms=1))
+    now = both_idle(log, 1)
+    assert log.state is not None and log.clock is not None
+    claim = Claim(seat=0, now_ms=now, grace_ms=60_000, away_since_ms=None)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, claim)  # what the server decides now
+    log.record([MatchClaimed(seat=0, reason="timeouts"), *decide(log.state, Resign(1))], now)
+    assert log.state.settlement is not None
+    assert log.state.settlement.winner == 0 and log.state.settlement.resigned == 1
 
 
 def test_a_move_of_ones_own_resets_the_count() -> None:

@@ -169,6 +169,41 @@ async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(server: S
         await player.close()
 
 
+async def test_a_claimant_that_timed_out_as_often_cannot_claim(database_url: str, tmp_path: Path) -> None:  # fmt: skip
+    """Both seats idle under a 1 s clock: after three timeouts each the host's claim is
+    refused, and the match goes on (the stand-in plays both) with nobody's rating moved."""
+    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        table = await open_table(host, rules="arcadia", clock=ONE_SECOND)
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["match"]["rated"]
+        match_id = joined.json()["match"]["match_id"]
+        for _ in range(200):  # six turns of a second each, nobody moving
+            answer = await host.view(match_id)
+            if min(answer["view"]["clock"]["timeouts_in_a_row"]) >= 3:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"still {answer['view']['clock']['timeouts_in_a_row']}")
+        for player in (host, guest):
+            claim = await player.client.post(f"/v1/matches/{match_id}/claim")
+            assert claim.status_code == 409, claim.text
+            assert claim.json()["rule"] == "claim_too_early"
+            assert "itself timed out" in claim.json()["detail"]
+        view = await wait_version_past(host, match_id, (await host.view(match_id))["version"])
+        assert view["view"]["settlement"] is None  # the stand-in plays on
+        assert "match_claimed" not in types((await host.events(match_id))["events"])
+        rating = (await host.client.get(f"/v1/players/{guest.id}/rating")).json()
+        assert rating["rating"] == 1500 and rating["games"] == 0
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_claim_after_three_timeouts_in_a_row(database_url: str, tmp_path: Path) -> None:
     server = ServerProcess(database_url, tmp_path, **FAST).start()

@@ -40,7 +40,8 @@ from domain.rules import Clock
 from domain.state import MatchState
 from domain.views import ClockView, player_view
 
-TIMEOUTS_TO_CLAIM = 3  # timeouts in a row after which the opponent may claim the match
+# timeouts in a row after which the opponent may claim the match, unless it has as many
+TIMEOUTS_TO_CLAIM = 3
 STAND_IN: Level = "easy"  # the house AI level that plays a turn whose time ran out
 
 # A seat's own moves in a turn: each resets its run of timeouts. Its "ready" between
@@ -234,6 +235,12 @@ def decide_timeout(state: MatchState, clock: ClockState, cmd: TimeOut) -> list[E
 ClaimReason = Literal["timeouts", "absence"]
 
 
+def _timed_out_too_often(clock: ClockState, seat: int) -> bool:
+    """``seat`` has timed out enough turns in a row to be claimed from: the stand-in
+    plays its turns, so it is not there to play them itself."""
+    return clock.in_a_row[seat] >= TIMEOUTS_TO_CLAIM
+
+
 def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReason | None:
     """Why ``cmd.seat`` may claim the match now, or None if it may not.
 
@@ -242,7 +249,9 @@ def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReaso
     who plays over plain HTTP is never "connected"), so a claimant cannot stall on its own
     turn and then claim."""
     absent = 1 - cmd.seat
-    if clock.in_a_row[absent] >= TIMEOUTS_TO_CLAIM:
+    # A claimant whose turns the stand-in plays too is not there either: when both time
+    # out, the clock is too short for them, and neither has left the other waiting.
+    if _timed_out_too_often(clock, absent) and not _timed_out_too_often(clock, cmd.seat):
         return "timeouts"
     if cmd.away_since_ms is not None and absent in state.to_act():
         waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
@@ -259,8 +268,14 @@ def decide_claim(state: MatchState, clock: ClockState, cmd: Claim) -> list[Event
     if cmd.seat not in (0, 1):
         raise errors.IllegalCommand(f"seat must be 0 or 1, got {cmd.seat!r}")
     reason = claim_reason(state, clock, cmd)
+    absent = 1 - cmd.seat
+    if reason is None and _timed_out_too_often(clock, absent):  # the claimant has too
+        raise errors.ClaimTooEarly(
+            f"seat {cmd.seat} has itself timed out {clock.in_a_row[cmd.seat]} turns in a row, "
+            f"as seat {absent} has: a claim by timeouts needs a claimant who plays its own "
+            f"turns (make a move in time first)"
+        )
     if reason is None:
-        absent = 1 - cmd.seat
         raise errors.ClaimTooEarly(
             f"seat {absent} has timed out {clock.in_a_row[absent]} turn(s) in a row "
             f"(a claim needs {TIMEOUTS_TO_CLAIM}) and has not been away, while it is to act, "

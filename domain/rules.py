@@ -139,15 +139,27 @@ class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 MAX_CLOCK_MS = 24 * 3600 * 1000
+# The least time a player over a network can meet: a move is a round trip to the server
+# plus a person's or a bot's decision. Under it every turn of both seats times out, the
+# stand-in AI plays the whole match, and the timeouts decide who may claim it.
+MIN_CLOCK_MS = 1000
 
 
 def validate_clock(clock: Clock) -> Clock:
-    """Exactly one of a time per move or a bank, each a positive time of at most a day."""
-    if (clock.per_move_ms is None) == (clock.bank_ms is None):
+    """Exactly one of a time per move or a bank, each from 1 s to a day.
+
+    Only a new clock is validated (a command); a recorded one is folded as it is, so a
+    match or table recorded under a smaller clock replays unchanged."""
+    if clock.per_move_ms is None and clock.bank_ms is None:
+        raise InvalidClock("a clock needs a time per move or a time bank; neither was given")
+    if clock.per_move_ms is not None and clock.bank_ms is not None:
         raise InvalidClock("a clock has either a time per move or a time bank, not both")
     limit = clock.per_move_ms if clock.per_move_ms is not None else clock.bank_ms
-    if not (isinstance(limit, int) and 0 < limit <= MAX_CLOCK_MS):
-        raise InvalidClock("a clock's time must be more than 0 and at most a day")
+    if not (isinstance(limit, int) and MIN_CLOCK_MS <= limit <= MAX_CLOCK_MS):
+        raise InvalidClock(
+            f"a clock's time must be at least {MIN_CLOCK_MS} ms (a move needs a round trip "
+            f"and a decision) and at most a day, got {limit!r} ms"
+        )
     if not (isinstance(clock.increment_ms, int) and 0 <= clock.increment_ms <= MAX_CLOCK_MS):
         raise InvalidClock("a clock's increment must be between 0 and a day")
     if clock.per_move_ms is not None and clock.increment_ms:

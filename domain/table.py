@@ -264,6 +264,8 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
         )
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
+    if state.clock is not None:
+        validate_clock(state.clock)  # opened before the floor: its match could not start
     guest_seed = cmd.guest_seed
     if state.seed is None:
         guest_seed = None  # a table opened before fair deals: its match has one seed

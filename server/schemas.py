@@ -17,7 +17,15 @@ from msgspec import UNSET, Meta, UnsetType
 from domain.commands import AnySeatCommand
 from domain.events import AnyEvent
 from domain.melds import Arrangement
-from domain.rules import PRESETS, Clock, Rules, make_rules, validate_clock
+from domain.rules import (
+    MAX_CLOCK_MS,
+    MIN_CLOCK_MS,
+    PRESETS,
+    Clock,
+    Rules,
+    make_rules,
+    validate_clock,
+)
 from domain.seeds import CLIENT_SEED_PATTERN
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView
@@ -169,13 +177,14 @@ def rules_of(requested: PresetName | CustomRules) -> Rules:
     return make_rules(requested.preset, **requested.overrides())
 
 
-ClockMs = Annotated[int, Meta(ge=1, le=86_400_000)]
+ClockMs = Annotated[int, Meta(ge=MIN_CLOCK_MS, le=MAX_CLOCK_MS)]  # 1 s to a day
 
 
 class ClockSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A move clock (docs/rules.md, "Clocks"): ``per_move_ms`` for every turn, or a time
     bank ``bank_ms`` that each turn spends and each finished turn tops up by
-    ``increment_ms``. Give exactly one of ``per_move_ms`` and ``bank_ms``."""
+    ``increment_ms``. Give exactly one of ``per_move_ms`` and ``bank_ms``, from 1000 (a
+    move is a round trip and a decision) to a day."""
 
     per_move_ms: ClockMs | None = None
     bank_ms: ClockMs | None = None

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain import errors
 from domain.clock import (
+    TIMEOUTS_TO_CLAIM,
     Claim,
     ClockState,
     TimeOut,
@@ -26,7 +28,7 @@ from domain.events import (
     TurnTimedOut,
 )
 from domain.match import decide, evolve, legal_commands
-from domain.rules import Clock, make_rules, validate_clock
+from domain.rules import MIN_CLOCK_MS, Clock, make_rules, validate_clock
 from domain.state import MatchState
 
 T0 = 1_000_000
@@ -35,14 +37,21 @@ T0 = 1_000_000
 class Log:
     """A match and its clock, moved by commands and timeouts at chosen times."""
 
-    def __init__(self, clock: Clock | None, seed: str = "clock-seed") -> None:
+    def __init__(
+        self, clock: Clock | None, seed: str = "clock-seed", *, recorded_clock: Clock | None = None
+    ) -> None:
+        """``recorded_clock``: a clock as a log recorded before ``MIN_CLOCK_MS`` holds it
+        (the decider would refuse it now; the fold takes what the log says)."""
         self.state: MatchState | None = None
         self.clock: ClockState | None = None
         self.events: list[Event] = []
         start = StartMatch(
             match_id="m", players=("a", "b"), rules=make_rules(), seed=seed, clock=clock
         )
-        self.record(decide(None, start), T0)
+        started = decide(None, start)
+        if recorded_clock is not None:
+            started[0] = replace(started[0], clock=recorded_clock)
+        self.record(started, T0)
 
     def record(self, events: list[Event], at_ms: int) -> list[Event]:
         for event in events:
@@ -90,6 +99,46 @@ def test_a_clock_is_a_time_per_move_or_a_bank() -> None:
                 match_id="m", players=("a", "b"), rules=make_rules(), seed="s", clock=Clock()
             ),
         )
+
+
+def test_a_clock_gives_at_least_a_second_per_move_or_in_the_bank() -> None:
+    """Under a second no player over a network can move in time (docs/rules.md)."""
+    assert MIN_CLOCK_MS == 1000
+    assert validate_clock(Clock(per_move_ms=1000))
+    assert validate_clock(Clock(bank_ms=1000, increment_ms=0))
+    for too_short in (Clock(per_move_ms=999), Clock(bank_ms=999), Clock(per_move_ms=1)):
+        with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
+            validate_clock(too_short)
+    with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
+        decide(
+            None,
+            StartMatch(
+                match_id="m",
+                players=("a", "b"),
+                rules=make_rules(),
+                seed="s",
+                clock=Clock(per_move_ms=999),
+            ),
+        )
+
+
+def test_a_bad_clock_says_what_is_wrong() -> None:
+    with pytest.raises(errors.InvalidClock, match="neither was given"):
+        validate_clock(Clock())
+    with pytest.raises(errors.InvalidClock, match="not both"):
+        validate_clock(Clock(per_move_ms=1000, bank_ms=1000))
+
+
+def test_a_match_recorded_under_a_clock_below_the_floor_replays_unchanged() -> None:
+    """The floor refuses new clocks only: folding never validates, so a match started
+    under a 1 ms clock before there was a floor replays with the deadlines it had."""
+    log = Log(None, recorded_clock=Clock(per_move_ms=1))
+    assert log.state is not None and log.clock is not None
+    assert log.clock.clock == Clock(per_move_ms=1)
+    seat = log.seat_to_act()
+    due = deadline(log.state, log.clock, None)
+    assert due is not None and due.at_ms == T0 + 1 and due.seats == (seat,)
+    assert log.time_out(T0 + 1)[0] == TurnTimedOut(seat=seat)
 
 
 def test_no_clock_no_deadline() -> None:
@@ -155,6 +204,50 @@ def test_three_timeouts_in_a_row_let_the_opponent_claim() -> None:
     assert events[1] == Resigned(seat=absent)
     assert isinstance(events[2], MatchSettled) and events[2].winner == present
     assert events[2].resigned == absent
+
+
+def both_idle(log: Log, per_move_ms: int) -> int:
+    """Time out every turn until each seat has timed out enough to be claimed from;
+    returns the time of the last timeout."""
+    assert log.state is not None and log.clock is not None
+    now = T0
+    while min(log.clock.in_a_row) < TIMEOUTS_TO_CLAIM:
+        now += per_move_ms
+        log.time_out(now)
+        assert log.state.phase != "hand_over", "pick a seed whose first hand runs longer"
+    return now
+
+
+def test_a_claimant_who_timed_out_as_often_may_not_claim_by_timeouts() -> None:
+    """Both seats idle: the stand-in plays every turn of both, so neither is there to
+    claim the other's timeouts, until it plays a turn of its own in time."""
+    log = Log(Clock(per_move_ms=1000))
+    now = both_idle(log, 1000)
+    assert log.state is not None and log.clock is not None
+    assert log.clock.in_a_row == (TIMEOUTS_TO_CLAIM, TIMEOUTS_TO_CLAIM)
+    for seat in (0, 1):
+        claim = Claim(seat=seat, now_ms=now, grace_ms=60_000, away_since_ms=None)
+        with pytest.raises(errors.ClaimTooEarly, match=f"seat {seat} has itself timed out 3"):
+            decide_claim(log.state, log.clock, claim)
+    present = log.seat_to_act()
+    log.first_legal(now + 100)  # a move of its own, in time: its run is over
+    assert log.clock.in_a_row[present] == 0
+    claim = Claim(seat=present, now_ms=now + 100, grace_ms=60_000, away_since_ms=None)
+    assert decide_claim(log.state, log.clock, claim)[0] == MatchClaimed(present, "timeouts")
+
+
+def test_a_claim_recorded_before_the_claimant_rule_replays_unchanged() -> None:
+    """A log holds ``MatchClaimed`` and the fold takes it as recorded: a claim the old
+    server granted under a 1 ms clock, both seats timed out, still settles the match."""
+    log = Log(None, recorded_clock=Clock(per_move_ms=1))
+    now = both_idle(log, 1)
+    assert log.state is not None and log.clock is not None
+    claim = Claim(seat=0, now_ms=now, grace_ms=60_000, away_since_ms=None)
+    with pytest.raises(errors.ClaimTooEarly):
+        decide_claim(log.state, log.clock, claim)  # what the server decides now
+    log.record([MatchClaimed(seat=0, reason="timeouts"), *decide(log.state, Resign(1))], now)
+    assert log.state.settlement is not None
+    assert log.state.settlement.winner == 0 and log.state.settlement.resigned == 1
 
 
 def test_a_move_of_ones_own_resets_the_count() -> None:

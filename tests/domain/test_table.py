@@ -10,7 +10,7 @@ import pytest
 from domain import errors
 from domain import table as t
 from domain.deck import seed_commitment
-from domain.rules import PRESETS, Rules
+from domain.rules import PRESETS, Clock, Rules
 from domain.seeds import ClientSeed
 
 OPENED_MS = 1_000_000
@@ -199,3 +199,28 @@ def test_a_table_opened_before_fair_deals_is_joined_as_before() -> None:
         state, t.JoinTable(guest="guest", now_ms=OPENED_MS + 5, match_id="m1", guest_seed=given)
     )
     assert events == [t.TableJoined(guest="guest", match_id="m1", joined_ms=OPENED_MS + 5)]
+
+
+def test_a_new_table_clock_is_at_least_a_second() -> None:
+    with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
+        opened(clock=Clock(per_move_ms=999))
+    assert opened(clock=Clock(bank_ms=1000)).clock == Clock(bank_ms=1000)
+
+
+def test_a_table_recorded_under_a_clock_below_the_floor_replays_but_is_not_joined() -> None:
+    """It folds as recorded; a join would start a match under a clock refused now, so it
+    is refused before anything is recorded (the table stays open until it expires)."""
+    recorded = t.TableOpened(  # as recorded before clocks had a floor
+        table_id="t1",
+        host="host",
+        rules=PRESETS["arcadia"],
+        private=False,
+        opened_ms=OPENED_MS,
+        expires_ms=DUE_MS,
+        clock=Clock(per_move_ms=1),
+    )
+    state = t.fold([recorded])
+    assert state.clock == Clock(per_move_ms=1)
+    assert state.open_at(OPENED_MS + 5)
+    with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
+        join(state)

@@ -139,7 +139,7 @@ async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
                 "/v1/tables", json={"rules": "arcadia", "clock": clock}
             )
             assert response.status_code == 422, response.text
-        response = await player.client.post("/v1/tables", json={"clock": {"per_move_ms": 1000, "bank_ms": 5}})  # fmt: skip
+        response = await player.client.post("/v1/tables", json={"clock": {"per_move_ms": 1000, "bank_ms": 60_000}})  # fmt: skip
         assert response.json()["rule"] == "invalid_clock"
         table = await open_table(player, clock={"bank_ms": 60_000, "increment_ms": 2000})
         assert table["clock"] == {"per_move_ms": None, "bank_ms": 60_000, "increment_ms": 2000}
@@ -147,6 +147,61 @@ async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
         assert [t["clock"] for t in listed] == [table["clock"]]
     finally:
         await player.close()
+
+
+async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(server: ServerProcess) -> None:  # fmt: skip
+    """A 1 ms clock was accepted: every turn of both seats timed out, and the host won a
+    rated match by claiming timeouts it had as many of (docs/rules.md, "Clocks")."""
+    player = await Player.create(server.url, "Host")
+    try:
+        for clock in ({"per_move_ms": 1}, {"per_move_ms": 999}, {"bank_ms": 999}):
+            for path in ("/v1/tables", "/v1/matches"):
+                response = await player.client.post(path, json={"rules": "arcadia", "clock": clock})  # fmt: skip
+                assert response.status_code == 422, response.text
+                assert ">= 1000" in response.json()["detail"], response.text
+        assert (await player.client.get("/v1/tables")).json()["tables"] == []
+        for clock, says in (({}, "neither"), ({"per_move_ms": 1000, "bank_ms": 1000}, "not both")):
+            response = await player.client.post("/v1/tables", json={"clock": clock})
+            assert response.json()["rule"] == "invalid_clock" and says in response.json()["detail"]
+        table = await open_table(player, clock={"per_move_ms": 1000})  # the floor itself
+        assert table["clock"]["per_move_ms"] == 1000
+    finally:
+        await player.close()
+
+
+async def test_a_claimant_that_timed_out_as_often_cannot_claim(database_url: str, tmp_path: Path) -> None:  # fmt: skip
+    """Both seats idle under a 1 s clock: after three timeouts each the host's claim is
+    refused, and the match goes on (the stand-in plays both) with nobody's rating moved."""
+    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        table = await open_table(host, rules="arcadia", clock=ONE_SECOND)
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["match"]["rated"]
+        match_id = joined.json()["match"]["match_id"]
+        for _ in range(200):  # six turns of a second each, nobody moving
+            answer = await host.view(match_id)
+            if min(answer["view"]["clock"]["timeouts_in_a_row"]) >= 3:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"still {answer['view']['clock']['timeouts_in_a_row']}")
+        for player in (host, guest):
+            claim = await player.client.post(f"/v1/matches/{match_id}/claim")
+            assert claim.status_code == 409, claim.text
+            assert claim.json()["rule"] == "claim_too_early"
+            assert "itself timed out" in claim.json()["detail"]
+        view = await wait_version_past(host, match_id, (await host.view(match_id))["version"])
+        assert view["view"]["settlement"] is None  # the stand-in plays on
+        assert "match_claimed" not in types((await host.events(match_id))["events"])
+        rating = (await host.client.get(f"/v1/players/{guest.id}/rating")).json()
+        assert rating["rating"] == 1500 and rating["games"] == 0
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

@@ -80,8 +80,10 @@ _TYPES: tuple[ProblemType, ...] = (
        "Creating a match, table or challenge with `rules`.",
        "Send a preset name or a rule set within the ranges docs/rules.md gives."),
     _p("invalid_clock", 422, "Not a move clock",
-       "A move clock with both a time per move and a bank, or neither, or a time out of range.",
-       "Creating a match, table or challenge with `clock`.",
+       "A move clock with both a time per move and a bank, or neither; or, offering a rematch, "
+       "a clock recorded before the 1 s floor (a time out of range in a request is refused by "
+       "the schema, as `invalid_request`).",
+       "Creating a match, table or challenge with `clock`, or offering a rematch.",
        "Send either `per_move_ms` or `bank_ms` (with an optional `increment_ms`) in range."),
     _p("invalid_client_seed", 422, "Not a usable client seed",
        "A client seed that is not 1 to 64 letters, digits or `._~-`.",

@@ -36,7 +36,7 @@ from domain.events import (
     UpCardTaken,
 )
 from domain.match import apply, decide, evolve, fold
-from domain.rules import Clock
+from domain.rules import MIN_CLOCK_MS, Clock
 from domain.state import MatchState
 from domain.views import ClockView, player_view
 
@@ -172,7 +172,10 @@ def deadline(
     settings, seat = clock.clock, clock.running
     if settings is None or seat is None or seat in untimed:
         return None
-    allowed = settings.per_move_ms if settings.per_move_ms is not None else clock.bank_ms[seat]
+    if settings.per_move_ms is not None:
+        allowed = settings.per_move_ms
+    else:  # an empty bank still leaves a turn the floor's time, or the stand-in plays them all
+        allowed = max(clock.bank_ms[seat], MIN_CLOCK_MS)
     return Deadline(clock.since_ms + allowed, (seat,))
 
 
@@ -241,6 +244,11 @@ def _timed_out_too_often(clock: ClockState, seat: int) -> bool:
     return clock.in_a_row[seat] >= TIMEOUTS_TO_CLAIM
 
 
+def _plays_its_own_turns(clock: ClockState, seat: int) -> bool:
+    """``seat``'s latest turn was its own move, in time (none timed out since)."""
+    return clock.in_a_row[seat] == 0
+
+
 def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReason | None:
     """Why ``cmd.seat`` may claim the match now, or None if it may not.
 
@@ -250,8 +258,10 @@ def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReaso
     turn and then claim."""
     absent = 1 - cmd.seat
     # A claimant whose turns the stand-in plays too is not there either: when both time
-    # out, the clock is too short for them, and neither has left the other waiting.
-    if _timed_out_too_often(clock, absent) and not _timed_out_too_often(clock, cmd.seat):
+    # out, the clock is too short for them, and neither has left the other waiting. So its
+    # latest turn must be its own: when both idle, their timeouts alternate, and a claimant
+    # at two when the other reaches three is as absent as the other.
+    if _timed_out_too_often(clock, absent) and _plays_its_own_turns(clock, cmd.seat):
         return "timeouts"
     if cmd.away_since_ms is not None and absent in state.to_act():
         waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
@@ -269,11 +279,11 @@ def decide_claim(state: MatchState, clock: ClockState, cmd: Claim) -> list[Event
         raise errors.IllegalCommand(f"seat must be 0 or 1, got {cmd.seat!r}")
     reason = claim_reason(state, clock, cmd)
     absent = 1 - cmd.seat
-    if reason is None and _timed_out_too_often(clock, absent):  # the claimant has too
+    if reason is None and _timed_out_too_often(clock, absent):  # the claimant timed out too
         raise errors.ClaimTooEarly(
-            f"seat {cmd.seat} has itself timed out {clock.in_a_row[cmd.seat]} turns in a row, "
-            f"as seat {absent} has: a claim by timeouts needs a claimant who plays its own "
-            f"turns (make a move in time first)"
+            f"seat {cmd.seat} has itself timed out {clock.in_a_row[cmd.seat]} turn(s) in a row "
+            f"while seat {absent} timed out {clock.in_a_row[absent]}: a claim by timeouts needs "
+            f"a claimant whose latest turn was its own (make a move in time first)"
         )
     if reason is None:
         raise errors.ClaimTooEarly(

@@ -227,13 +227,46 @@ def test_a_claimant_who_timed_out_as_often_may_not_claim_by_timeouts() -> None:
     assert log.clock.in_a_row == (TIMEOUTS_TO_CLAIM, TIMEOUTS_TO_CLAIM)
     for seat in (0, 1):
         claim = Claim(seat=seat, now_ms=now, grace_ms=60_000, away_since_ms=None)
-        with pytest.raises(errors.ClaimTooEarly, match=f"seat {seat} has itself timed out 3"):
+        with pytest.raises(errors.ClaimTooEarly, match=f"seat {seat} has itself timed out 3 "):
             decide_claim(log.state, log.clock, claim)
     present = log.seat_to_act()
     log.first_legal(now + 100)  # a move of its own, in time: its run is over
     assert log.clock.in_a_row[present] == 0
     claim = Claim(seat=present, now_ms=now + 100, grace_ms=60_000, away_since_ms=None)
     assert decide_claim(log.state, log.clock, claim)[0] == MatchClaimed(present, "timeouts")
+
+
+def test_when_both_idle_the_first_to_three_timeouts_is_not_claimed_by_one_at_two() -> None:
+    """Both idle, their timeouts alternate: when one seat reaches three, the other has
+    two, and is no more there than the first; its latest turn was not its own."""
+    log = Log(Clock(per_move_ms=1000))
+    assert log.state is not None and log.clock is not None
+    now = T0
+    while max(log.clock.in_a_row) < TIMEOUTS_TO_CLAIM:
+        now += 1000
+        log.time_out(now)
+    claimed = log.clock.in_a_row.index(TIMEOUTS_TO_CLAIM)
+    claimant = 1 - claimed
+    assert log.clock.in_a_row[claimant] == TIMEOUTS_TO_CLAIM - 1
+    claim = Claim(seat=claimant, now_ms=now, grace_ms=60_000, away_since_ms=None)
+    with pytest.raises(errors.ClaimTooEarly, match=f"seat {claimant} has itself timed out 2 "):
+        decide_claim(log.state, log.clock, claim)
+
+
+def test_an_empty_bank_still_leaves_each_turn_the_floors_time() -> None:
+    """A bank of 1 s with no increment is spent in a second of thinking; after that each
+    turn still has MIN_CLOCK_MS, or the stand-in would play every turn of that seat."""
+    log = Log(Clock(bank_ms=MIN_CLOCK_MS))
+    assert log.state is not None and log.clock is not None
+    seat = log.seat_to_act()
+    log.act(PassUpCard(seat), T0 + 900)  # 100 ms of the bank left
+    assert log.clock.bank_ms[seat] == 100
+    later = T0 + 900
+    while log.seat_to_act() != seat:
+        later += 10
+        log.first_legal(later)
+    due = deadline(log.state, log.clock, None)
+    assert due is not None and due.at_ms == later + MIN_CLOCK_MS  # not later + 100
 
 
 def test_a_claim_recorded_before_the_claimant_rule_replays_unchanged() -> None:

@@ -284,8 +284,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],
         middleware=[
-            RefuseLargeBody(settings.max_body_bytes),
             BodyDeadline(settings.body_timeout_s),
+            RefuseLargeBody(settings.max_body_bytes),
             RefuseEmptyBody(),
         ],
         request_class=DepthCheckedRequest,

@@ -73,7 +73,8 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Seconds of quiet after which a player stream (`GET /v1/me/stream`, `WS /v1/me/live`) "
         "and the lobby feed send a `ping`. A player stream over plain HTTP whose client has "
         "hung up is noticed at its next write, so this is also how long such a player may "
-        "still count as present; lower it behind a proxy that closes idle connections sooner.",
+        "still count as present; lower it behind a proxy that closes idle connections sooner "
+        "(at least 0.1).",
     ),
     (
         "ws_queue_size",
@@ -212,6 +213,8 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
 POSITIVE_SECONDS = frozenset(
     {"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s", "stream_ping_s"}
 )
+# Every open stream wakes up this often to ping: less than this would be a busy loop.
+MIN_STREAM_PING_S = 0.1
 COUNTS = frozenset({"ai_processes"})  # how many of something: 0 or more
 AT_LEAST_ONE = frozenset({"db_connections"})
 
@@ -270,6 +273,10 @@ class Settings:
                 isinstance(value, float) and math.isfinite(value) and value > 0
             ):
                 raise SystemExit(f"{var}={raw!r} must be a positive number of seconds")
+            if name == "stream_ping_s" and not (
+                isinstance(value, float) and value >= MIN_STREAM_PING_S
+            ):
+                raise SystemExit(f"{var}={raw!r} must be at least {MIN_STREAM_PING_S} seconds")
             if name in COUNTS and not (isinstance(value, int) and value >= 0):
                 raise SystemExit(f"{var}={raw!r} must be 0 or more")
             if name in AT_LEAST_ONE and not (isinstance(value, int) and value >= 1):

@@ -1,10 +1,12 @@
-"""A body over the size limit is a 413 on every route, before anything reads it.
+"""A body over the size limit is a 413 on every route that takes a body method.
 
 Litestar checks ``request_max_body_size`` only as a handler reads its body, so a route
 that takes none (``POST …/cancel``, ``POST /v1/me/tokens``) took a body of any size
-and ignored it, while the README promises a 413 for larger bodies. The declared
-``Content-Length`` is enough here: a route that takes no body never reads one, and a
-route that does still stops at the limit as it reads.
+and ignored it, while the README promises a 413 for larger bodies. A declared
+``Content-Length`` over the limit is refused at once. A body sent without one (chunked)
+to a route that takes no body is read here, and refused once it passes the limit; a
+route that reads its body stops at the limit itself as it reads. This runs inside
+``BodyDeadline``, so a slow body is cut off by its time limit here too.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
 
 METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})  # as openapi_plugins.BODY_METHODS
 
@@ -27,11 +29,44 @@ class RefuseLargeBody(ASGIMiddleware):
         if scope.get("method") not in METHODS:  # a GET's body is nobody's business
             await next_app(scope, receive, send)
             return
-        for name, value in scope["headers"]:
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                raise HTTPException(
-                    status_code=413,
-                    detail=f"the request body is over {self.max_bytes} bytes",
-                    headers={"Connection": "close"},  # its body is left unread
-                )
-        await next_app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None:
+            if length.isdigit() and int(length) > self.max_bytes:
+                raise self._too_large()
+            await next_app(scope, receive, send)
+            return
+        if "data" in scope["route_handler"].parsed_fn_signature.parameters:
+            await next_app(scope, receive, send)  # it reads, and Litestar stops at the limit
+            return
+        await next_app(scope, await self._drained(receive), send)
+
+    async def _drained(self, receive: Receive) -> Receive:
+        """Read a body the route will not (refusing it past the limit); the route then
+        sees an empty one, and anything after it (a disconnect) as it comes."""
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.max_bytes:
+                raise self._too_large()
+            if not message.get("more_body", False):
+                break
+        sent = False
+
+        async def replay() -> ReceiveMessage:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        return replay
+
+    def _too_large(self) -> HTTPException:
+        return HTTPException(
+            status_code=413,
+            detail=f"the request body is over {self.max_bytes} bytes",
+            headers={"Connection": "close"},  # its body is left unread
+        )

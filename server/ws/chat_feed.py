@@ -29,9 +29,8 @@ async def relay_chat(session: LiveSession) -> None:
     """
     chat = session.services.chat
     watch = session.services.hub.watch(stream_of(session.match_id))  # first: no post slips by
-    sent = (
-        session.chat_after
-    )  # ?chat_after=N, read on connecting; None: from the chat's version then
+    # ?chat_after=N, read on connecting; None: from the chat's version then
+    sent = session.chat_after
     woke = True
     try:
         while True:

@@ -62,8 +62,9 @@ SEND_TIMEOUT_S = 10.0
 _encoder = msgspec.json.Encoder()
 
 
-# As HTTP's Idempotency-Key header: at most 200 characters, and no NUL (no header has one).
-SocketKey = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00]*$")]
+# As HTTP's Idempotency-Key header: 1 to 200 characters (an empty key would bind every move
+# of a client with an unset key to one request), and no NUL (no header has one).
+SocketKey = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"^[^\x00]*$")]
 
 
 class ClientMessage(msgspec.Struct, frozen=True):

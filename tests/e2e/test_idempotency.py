@@ -183,6 +183,9 @@ async def test_a_key_from_one_match_is_refused_in_another(server: ServerProcess)
     async with websockets.connect(live_url(server, match_id, player)) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
         action = {"type": "action", "action": next_action(second["view"])}
+        empty = await exchange(ws, {**action, "idempotency_key": ""})  # as over HTTP: a 422
+        assert [f["type"] for f in empty] == ["error"], empty
+        assert empty[0]["problem"]["rule"] == "invalid_request", empty
         frames = await exchange(ws, {**action, "idempotency_key": "SAME"})
         assert [f["type"] for f in frames] == ["error"], frames
         assert frames[0]["problem"]["rule"] == REUSED, frames

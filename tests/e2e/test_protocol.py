@@ -8,6 +8,7 @@ import json
 import os
 import sqlite3
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,12 @@ async def test_a_stale_version_is_a_409_and_changes_nothing(server: ServerProces
     await player.close()
 
 
+async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
+    """A body sent in pieces: httpx then sends no Content-Length (Transfer-Encoding: chunked)."""
+    for part in parts:
+        yield part
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: ServerProcess) -> None:
     player = await Player.create(server.url)
@@ -229,6 +236,12 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
         # a route that takes no body is no way around the limit
         (client.post("/v1/me/tokens", content=b"[" * 20000), 413, "payload-too-large"),
         (client.post(f"/v1/matches/{match_id}/rematch", content=b"[" * 20000), 413, None),
+        (  # sent without a Content-Length (chunked): read, and refused past the limit
+            client.post("/v1/me/tokens", content=chunked(b"[" * 10000, b"[" * 10000)),
+            413,
+            "payload-too-large",
+        ),
+        (client.post(url, content=chunked(b"[" * 10000, b"[" * 10000)), 413, None),
         (
             client.post("/v1/matches/nope/actions", json={"action": {"type": "draw_stock"}}),
             404,

@@ -54,6 +54,12 @@ def test_a_clock_setting_is_a_positive_number_of_seconds(variable: str, raw: str
         Settings.from_env({variable: raw})
 
 
+def test_the_stream_ping_is_no_busy_loop() -> None:
+    with pytest.raises(SystemExit, match="GINRUMMY_STREAM_PING_S"):
+        Settings.from_env({"GINRUMMY_STREAM_PING_S": "1e-6"})
+    assert Settings.from_env({"GINRUMMY_STREAM_PING_S": "0.1"}).stream_ping_s == 0.1
+
+
 def test_the_ai_processes_are_zero_or_more() -> None:
     assert Settings.from_env({"GINRUMMY_AI_PROCESSES": "0"}).ai_processes == 0
     for raw in ("-1", "two"):

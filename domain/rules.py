@@ -145,6 +145,22 @@ MAX_CLOCK_MS = 24 * 3600 * 1000
 MIN_CLOCK_MS = 1000
 
 
+def meets_the_floor(clock: Clock) -> bool:
+    """Whether a recorded clock gives at least ``MIN_CLOCK_MS`` (one from before it may not)."""
+    limit = clock.per_move_ms if clock.per_move_ms is not None else clock.bank_ms
+    return limit is not None and limit >= MIN_CLOCK_MS
+
+
+def raised_to_the_floor(clock: Clock) -> Clock:
+    """A recorded clock with its time raised to ``MIN_CLOCK_MS`` where it was less: a
+    rematch of a match played before the floor keeps its clock as near as it may."""
+    if clock.per_move_ms is not None:
+        return msgspec.structs.replace(clock, per_move_ms=max(clock.per_move_ms, MIN_CLOCK_MS))
+    if clock.bank_ms is not None:
+        return msgspec.structs.replace(clock, bank_ms=max(clock.bank_ms, MIN_CLOCK_MS))
+    return clock
+
+
 def validate_clock(clock: Clock) -> Clock:
     """Exactly one of a time per move or a bank, each from 1 s to a day.
 

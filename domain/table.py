@@ -27,7 +27,7 @@ import msgspec
 
 from domain import errors
 from domain.deck import seed_commitment
-from domain.rules import Clock, Rules, validate, validate_clock
+from domain.rules import MIN_CLOCK_MS, Clock, Rules, meets_the_floor, validate, validate_clock
 from domain.seeds import ClientSeed, check_client_seed
 
 TableStatus = Literal["open", "started", "cancelled", "declined", "expired"]
@@ -264,8 +264,11 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
         )
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
-    if state.clock is not None:
-        validate_clock(state.clock)  # opened before the floor: its match could not start
+    if state.clock is not None and not meets_the_floor(state.clock):
+        raise errors.InvalidClock(  # opened before the floor: its match could not start
+            f"this table was opened with a clock under today's floor of {MIN_CLOCK_MS} ms, "
+            "so its match cannot start; its host may open another"
+        )
     guest_seed = cmd.guest_seed
     if state.seed is None:
         guest_seed = None  # a table opened before fair deals: its match has one seed

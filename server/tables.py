@@ -25,7 +25,7 @@ import msgspec
 
 from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
-from domain.rules import Clock, Rules
+from domain.rules import Clock, Rules, raised_to_the_floor
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.players import Players
 from infra.projections import Projector
@@ -217,7 +217,10 @@ class TableService:
                     hints=state.hints,
                     client_seed=client_seed,
                     rated=state.rated,  # a rated match's rematch is rated, an unrated one's not
-                    clock=record.clock.clock,  # the same clock as the match it plays again
+                    # the same clock as the match it plays again (at least today's floor)
+                    clock=None
+                    if record.clock.clock is None
+                    else raised_to_the_floor(record.clock.clock),
                 )
             except ConcurrencyConflict:
                 continue  # the opponent offered in the same moment: look again

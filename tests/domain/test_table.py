@@ -10,7 +10,7 @@ import pytest
 from domain import errors
 from domain import table as t
 from domain.deck import seed_commitment
-from domain.rules import PRESETS, Clock, Rules
+from domain.rules import PRESETS, Clock, Rules, raised_to_the_floor, validate_clock
 from domain.seeds import ClientSeed
 
 OPENED_MS = 1_000_000
@@ -222,5 +222,15 @@ def test_a_table_recorded_under_a_clock_below_the_floor_replays_but_is_not_joine
     state = t.fold([recorded])
     assert state.clock == Clock(per_move_ms=1)
     assert state.open_at(OPENED_MS + 5)
-    with pytest.raises(errors.InvalidClock, match="at least 1000 ms"):
-        join(state)
+    with pytest.raises(errors.InvalidClock, match="opened with a clock under today's floor"):
+        join(state)  # said as the guest can act on: it sent no clock
+
+
+def test_a_rematch_keeps_a_recorded_clock_raised_to_the_floor() -> None:
+    assert raised_to_the_floor(Clock(per_move_ms=1)) == Clock(per_move_ms=1000)
+    assert raised_to_the_floor(Clock(bank_ms=5, increment_ms=7)) == Clock(
+        bank_ms=1000, increment_ms=7
+    )
+    kept = Clock(bank_ms=60_000, increment_ms=2000)
+    assert raised_to_the_floor(kept) == kept
+    assert validate_clock(raised_to_the_floor(Clock(per_move_ms=1)))

@@ -16,30 +16,31 @@ from playwright.sync_api import Browser, Page
 from domain.rules import PRESETS
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     TIMEOUT_MS,
-    api_view,
     browser,
     page,
     settle,
     site,
 )
-from tests.e2e.test_page_layout import act, new_match, open_match, overflow, sign_in
+from tests.e2e.test_page_layout import (
+    advance_until,
+    my_turn_to,
+    new_match,
+    open_match,
+    overflow,
+    sign_in,
+)
 
 
 def to_my_discard_with_a_pile_take(base: str, token: str, match_id: str) -> dict[str, Any]:
     """Take a face-up card (the up-card, or the pile's top) as soon as one is offered."""
-    view = api_view(base, token, match_id)
-    for _ in range(20):
-        if view["phase"] == "discard" and 0 in view["to_act"] and view["pile_draws"]:
-            return view
-        by_type = {cmd["type"]: cmd for cmd in view["legal"]}
-        choice = (
-            by_type.get("take_up_card")
-            or by_type.get("draw_discard")
-            or by_type.get("discard")
-            or by_type["pass_up_card"]
-        )
-        view = act(base, token, match_id, choice)
-    raise AssertionError("never took a face-up card")
+    return advance_until(
+        base,
+        token,
+        match_id,
+        lambda view: my_turn_to("discard")(view) and view["pile_draws"] > 0,
+        ("take_up_card", "draw_discard", "discard", "pass_up_card"),
+        steps=20,
+    )
 
 
 def test_how_to_play_says_the_no_progress_rule_in_the_rule_books_words(

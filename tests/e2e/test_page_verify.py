@@ -23,6 +23,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     stored,
 )
+from tests.e2e.test_page_layout import new_match, sign_in
 
 
 def play_out(base: str, token: str, match_id: str) -> None:
@@ -144,22 +145,11 @@ def test_a_practice_match_is_not_provable_and_a_changed_deck_is_not_verified(
     """A seeded (practice) match's decks are recomputed and match, but the server's seed
     alone chose them: the page says "Not provable", as the CLI says NOT PROVABLE; a deck
     changed on its way to the browser is a failure, "Not verified", as the CLI's FAILED."""
-    player = httpx.post(f"{site}/v1/players", json={"name": "Pia"}).json()
+    player, match_id = new_match(site, "Pia", "page-verify", {"preset": "arcadia", "target": 1})
     token = player["token"]
-    created = httpx.post(
-        f"{site}/v1/matches",
-        json={"level": "easy", "rules": {"preset": "arcadia", "target": 1}, "seed": "page-verify"},
-        headers={"Authorization": f"Bearer {token}"},
-    )
-    assert created.status_code == 201, created.text
-    match_id = created.json()["match_id"]
     play_out(site, token, match_id)
     hands = sum(e["type"] == "dealt" for e in whole_log(site, token, match_id))
-    page.goto(f"{site}/")
-    page.evaluate(
-        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
-        {"id": player["id"], "name": "Pia", "token": token},
-    )
+    sign_in(page, site, player)
 
     def verify() -> Any:
         page.goto(f"{site}/#/history")

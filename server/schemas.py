@@ -199,7 +199,22 @@ def clock_of(requested: ClockSettings | None) -> Clock | None:
 
 
 # A display name: 1-40 characters, no NUL (PostgreSQL cannot hold it; SQLite would).
-PlayerName = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[^\x00]*$")]
+# What the schema cannot say is checked in server/http/players.py (check_name).
+PlayerName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[^\x00]*$",
+        description=(
+            "A display name, kept as typed. Refused (422 invalid_request) when nothing in it"
+            " shows (only spaces, zero-width or blank characters such as U+2800), or when,"
+            " compared after NFKC, without spaces or invisible characters and in any case,"
+            " it is how a house AI is shown: a level (`hard`), `ai:` and a level, or"
+            " anything starting `ai:` or `Computer (`."
+        ),
+    ),
+]
 
 
 class CreatePlayerRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

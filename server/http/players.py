@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -15,6 +16,7 @@ from domain.deck import seed_commitment
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
 from server.http.limits import rate_limited
+from server.match_service import AI_PREFIX
 from server.problems import InvalidRequest, NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,
@@ -30,17 +32,53 @@ from server.schemas import (
 )
 from server.services import services_of
 
-# How the house AIs appear in lists (``ai:hard``, "hard") and on the page ("Computer (hard)").
-HOUSE_NAMES = frozenset(LEVELS) | {f"ai:{level}" for level in LEVELS}
+# How the house AIs appear in lists (``ai:hard``, "hard") and on the page ("Computer (hard)"),
+# compared without spaces: a name is compared in its `comparable` form.
+HOUSE_NAMES = frozenset(LEVELS) | {f"{AI_PREFIX}{level}" for level in LEVELS}
+HOUSE_PREFIXES = (AI_PREFIX, "computer(")
+
+# Characters that show nothing but are neither format characters (Cf) nor white space:
+# fillers that count as letters (Hangul), combining joiners and variation selectors, and
+# the braille blank (a symbol). Unicode's Default_Ignorable_Code_Point, plus U+2800.
+INVISIBLE = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def shows_nothing(char: str) -> bool:
+    """A character with no mark of its own: white space, a format character, a filler."""
+    point = ord(char)
+    return (
+        char.isspace()
+        or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp", "Cc")
+        or any(low <= point <= high for low, high in INVISIBLE)
+    )
+
+
+def comparable(name: str) -> str:
+    """The name as two names that look alike compare: NFKC (full-width letters, a no-break
+    space become plain ones), without what shows nothing, casefolded."""
+    folded = unicodedata.normalize("NFKC", name)
+    return "".join(char for char in folded if not shows_nothing(char)).casefold()
 
 
 def check_name(name: str) -> None:
     """A name someone can see, and not one a house AI goes by: a person must not pass
-    for the house in listings and on the leaderboard."""
-    shown = name.strip().casefold()
-    if not shown:
-        raise InvalidRequest("name: must have a visible character")
-    if shown in HOUSE_NAMES or shown.startswith(("ai:", "computer (")):
+    for the house in listings and on the leaderboard. The name is kept as typed; only
+    the check sees it normalised."""
+    shown = comparable(name)
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in shown):
+        raise InvalidRequest("name: must have a visible letter, digit, punctuation or symbol")
+    if shown in HOUSE_NAMES or shown.startswith(HOUSE_PREFIXES):
         raise InvalidRequest(f"name: {name.strip()!r} is how a house AI is shown; choose another")
 
 
@@ -135,10 +173,10 @@ class PlayersController(Controller):
         """Change your own display name; your id, token and matches stay as they are."""
         services = services_of(state)
         caller = await services.authenticate(request.headers.get("authorization"))
+        if player_id != caller.id:  # whatever the name: another player's is not yours to judge
+            raise NotYou("a token can rename only its own player")
         data = await strict_body(request, RenamePlayerRequest)
         check_name(data.name)
-        if player_id != caller.id:
-            raise NotYou("a token can rename only its own player")
         player = await services.players.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")

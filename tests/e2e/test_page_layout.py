@@ -8,7 +8,7 @@ with a real mouse, a real touch sequence (Chrome's DevTools touch input) and the
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,15 +81,39 @@ def new_match(
     return player, created.json()["match_id"]
 
 
+def advance_until(
+    base: str,
+    token: str,
+    match_id: str,
+    done: Callable[[dict[str, Any]], bool],
+    preferred: Sequence[str],
+    steps: int = 10,
+) -> dict[str, Any]:
+    """Play seat 0 through the API until ``done(view)``: each step, the first legal command
+    (as the engine lists them) of the first type in ``preferred`` that it offers."""
+    view = api_view(base, token, match_id)
+    for _ in range(steps):
+        if done(view):
+            return view
+        offered = [
+            next(cmd for cmd in view["legal"] if cmd["type"] == kind)
+            for kind in preferred
+            if any(cmd["type"] == kind for cmd in view["legal"])
+        ]
+        assert offered, f"none of {list(preferred)} is legal: {view['legal']}"
+        view = act(base, token, match_id, offered[0])
+    raise AssertionError(f"not there after {steps} steps: {view['phase']}, {view['to_act']}")
+
+
+def my_turn_to(phase: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda view: view["phase"] == phase and 0 in view["to_act"]
+
+
 def to_my_discard(base: str, token: str, match_id: str) -> dict[str, Any]:
     """Pass or draw from the stock until the human seat holds eleven cards and must discard."""
-    view = api_view(base, token, match_id)
-    for _ in range(10):
-        if view["phase"] == "discard" and 0 in view["to_act"]:
-            return view
-        by_type = {cmd["type"]: cmd for cmd in view["legal"]}
-        view = act(base, token, match_id, by_type.get("pass_up_card") or by_type["draw_stock"])
-    raise AssertionError(f"never my discard: {view['phase']}")
+    return advance_until(
+        base, token, match_id, my_turn_to("discard"), ("pass_up_card", "draw_stock")
+    )
 
 
 def to_hand_over(base: str, token: str, match_id: str) -> dict[str, Any]:

@@ -16,30 +16,31 @@ from playwright.sync_api import Browser, Page
 from domain.rules import PRESETS
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     TIMEOUT_MS,
-    api_view,
     browser,
     page,
     settle,
     site,
 )
-from tests.e2e.test_page_layout import act, new_match, open_match, overflow, sign_in
+from tests.e2e.test_page_layout import (
+    advance_until,
+    my_turn_to,
+    new_match,
+    open_match,
+    overflow,
+    sign_in,
+)
 
 
 def to_my_discard_with_a_pile_take(base: str, token: str, match_id: str) -> dict[str, Any]:
     """Take a face-up card (the up-card, or the pile's top) as soon as one is offered."""
-    view = api_view(base, token, match_id)
-    for _ in range(20):
-        if view["phase"] == "discard" and 0 in view["to_act"] and view["pile_draws"]:
-            return view
-        by_type = {cmd["type"]: cmd for cmd in view["legal"]}
-        choice = (
-            by_type.get("take_up_card")
-            or by_type.get("draw_discard")
-            or by_type.get("discard")
-            or by_type["pass_up_card"]
-        )
-        view = act(base, token, match_id, choice)
-    raise AssertionError("never took a face-up card")
+    return advance_until(
+        base,
+        token,
+        match_id,
+        lambda view: my_turn_to("discard")(view) and view["pile_draws"] > 0,
+        ("take_up_card", "draw_discard", "discard", "pass_up_card"),
+        steps=20,
+    )
 
 
 def test_how_to_play_says_the_no_progress_rule_in_the_rule_books_words(
@@ -52,6 +53,39 @@ def test_how_to_play_says_the_no_progress_rule_in_the_rule_books_words(
     text = page.inner_text("#rules")
     assert f"once the players have taken {limit} face-up cards between them in one hand" in text
     assert "stock draws do not" in text and "no score, no box, the same dealer deals again" in text
+
+
+def test_how_to_play_from_a_match_says_that_matchs_limit_or_that_the_rule_is_off(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    presets = PRESETS["arcadia"].pile_draw_limit
+    player, custom = new_match(
+        site, "Cleo", "no-progress-rules-7", {"preset": "arcadia", "pile_draw_limit": 7}
+    )
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/rules/{custom}")
+    rule = page.wait_for_selector("[data-testid=no-progress-rule][data-limit='7']")
+    assert rule is not None
+    assert "once the players have taken 7 face-up cards between them in one hand" in (
+        rule.inner_text()
+    )
+    assert rule.inner_text().startswith("In this match, a hand is washed")
+    assert '("3 of 7 taken")' in page.inner_text("#rules")
+    assert f"have taken {presets} face-up" not in page.inner_text("#rules")
+
+    player, off = new_match(
+        site, "Otto", "no-progress-rules-off", {"preset": "arcadia", "pile_draw_limit": None}
+    )
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/rules/{off}")
+    rule = page.wait_for_selector("[data-testid=no-progress-rule][data-limit='off']")
+    assert rule is not None
+    assert rule.inner_text().startswith("Off in this match:")
+    text = page.inner_text("#rules")
+    assert "once the players have taken" not in text and 'taken")' not in text
+    # the presets' number is still given, as the presets', not as this match's
+    assert f"Under the presets a hand that makes no progress is washed: once {presets}" in text
 
 
 def test_the_table_says_when_a_hand_nears_the_no_progress_limit(

@@ -8,6 +8,8 @@ was: its actions sit in the page's flow, under the hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,6 @@ from playwright.sync_api import Browser, Page
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     TIMEOUT_MS,
-    api_view,
     browser,
     screenshot,
     settle,
@@ -23,7 +24,14 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     tour_dismissed,
 )
-from tests.e2e.test_page_layout import act, new_match, open_match, overflow, sign_in
+from tests.e2e.test_page_layout import (
+    advance_until,
+    my_turn_to,
+    new_match,
+    open_match,
+    overflow,
+    sign_in,
+)
 
 PHONE = {"width": 390, "height": 844}
 IN_REACH = """
@@ -35,15 +43,31 @@ IN_REACH = """
 """
 
 
-def to_my_draw(base: str, token: str, match_id: str) -> dict[str, Any]:
-    """Pass the up-card (or discard what the engine lists first) until seat 0 must draw."""
-    view = api_view(base, token, match_id)
-    for _ in range(10):
-        if view["phase"] == "draw" and 0 in view["to_act"]:
-            return view
-        by_type = {cmd["type"]: cmd for cmd in view["legal"]}
-        view = act(base, token, match_id, by_type.get("pass_up_card") or by_type["discard"])
-    raise AssertionError(f"never my draw: {view['phase']}")
+@contextmanager
+def at_my_draw(
+    browser: Browser,  # noqa: F811
+    site: str,  # noqa: F811
+    name: str,
+    seed: str,
+    viewport: dict[str, int],
+    **device: bool,
+) -> Iterator[Page]:
+    """A new match's table, open in a browser of that size, seat 0 to draw: the up-card
+    passed (or the first discard the engine lists made) until then."""
+    context = browser.new_context(viewport=viewport, **device)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        player, match_id = new_match(site, name, seed)
+        advance_until(
+            site, player["token"], match_id, my_turn_to("draw"), ("pass_up_card", "discard")
+        )
+        sign_in(page, site, player)
+        tour_dismissed(page)
+        open_match(page, site, match_id)
+        yield page
+    finally:
+        context.close()
 
 
 def _reach(page: Page, testid: str) -> list[Any]:
@@ -56,15 +80,9 @@ def test_the_actions_are_on_screen_after_drawing_on_a_phone(
     browser: Browser,  # noqa: F811
     shots: Path,  # noqa: F811
 ) -> None:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        player, match_id = new_match(site, "Pia", "phone-actions")
-        to_my_draw(site, player["token"], match_id)
-        sign_in(page, site, player)
-        tour_dismissed(page)
-        open_match(page, site, match_id)
+    with at_my_draw(
+        browser, site, "Pia", "phone-actions", PHONE, has_touch=True, is_mobile=True
+    ) as page:
         top, bottom, hit = _reach(page, "draw-stock")
         assert top >= 0 and bottom <= PHONE["height"] and hit, (top, bottom)
         page.click("#actions [data-testid=draw-stock]")
@@ -82,26 +100,16 @@ def test_the_actions_are_on_screen_after_drawing_on_a_phone(
         page.locator("#hand .card.playable").last.scroll_into_view_if_needed()
         page.locator("#hand .card.playable").last.click()
         assert _reach(page, "discard")[2]
-    finally:
-        context.close()
 
 
 def test_the_desktop_actions_stay_in_the_flow_under_the_hand(
     site: str,  # noqa: F811
     browser: Browser,  # noqa: F811
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        player, match_id = new_match(site, "Dora", "desktop-actions")
-        to_my_draw(site, player["token"], match_id)
-        sign_in(page, site, player)
-        tour_dismissed(page)
-        open_match(page, site, match_id)
+    with at_my_draw(
+        browser, site, "Dora", "desktop-actions", {"width": 1280, "height": 800}
+    ) as page:
         assert page.eval_on_selector("#actions", "el => getComputedStyle(el).position") == "static"
         hand = page.locator("#mine").bounding_box()
         actions = page.locator("#actions").bounding_box()
         assert hand and actions and actions["y"] >= hand["y"] + hand["height"]
-    finally:
-        context.close()

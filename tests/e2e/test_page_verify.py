@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.e2e.harness import as_action
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
@@ -23,6 +23,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     stored,
 )
+from tests.e2e.test_page_layout import new_match, sign_in
 
 
 def play_out(base: str, token: str, match_id: str) -> None:
@@ -135,3 +136,47 @@ def test_without_the_box_the_page_asks_for_no_hints_and_works_without_advice(
             page.wait_for_timeout(50)
     assert page.get_attribute("body", "data-phase") == "discard"
     assert "best discard" not in page.inner_text("#screen-table"), "no advice is shown"
+
+
+def test_a_practice_match_is_not_provable_and_a_changed_deck_is_not_verified(
+    site: str,
+    page: Page,
+) -> None:
+    """A seeded (practice) match's decks are recomputed and match, but the server's seed
+    alone chose them: the page says "Not provable", as the CLI says NOT PROVABLE; a deck
+    changed on its way to the browser is a failure, "Not verified", as the CLI's FAILED."""
+    player, match_id = new_match(site, "Pia", "page-verify", {"preset": "arcadia", "target": 1})
+    token = player["token"]
+    play_out(site, token, match_id)
+    hands = sum(e["type"] == "dealt" for e in whole_log(site, token, match_id))
+    sign_in(page, site, player)
+
+    def verify() -> Any:
+        page.goto(f"{site}/#/history")
+        page.reload()
+        row = page.wait_for_selector(f"tr[data-match-id='{match_id}']")
+        assert row is not None
+        row.wait_for_selector("[data-testid=verify]").click()
+        return row.wait_for_selector("[data-testid=verify-result][data-verified]")
+
+    result = verify()
+    assert result.get_attribute("data-verified") == "unprovable", result.inner_text()
+    said = result.inner_text()
+    assert said.startswith(f"Not provable: {hands} hand"), said
+    assert "recomputed and matching, but no player gave a seed" in said
+    assert "Not verified" not in said
+
+    def swap_two_cards(route: Route) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        scored = next(e["event"] for e in body["events"] if e["event"]["type"] == "hand_scored")
+        scored["deck"][0], scored["deck"][1] = scored["deck"][1], scored["deck"][0]
+        route.fulfill(response=answer, json=body)
+
+    page.route(f"**/v1/matches/{match_id}/events*", swap_two_cards)
+    result = verify()
+    assert result.get_attribute("data-verified") == "false", result.inner_text()
+    said = result.inner_text()
+    assert said.startswith("Not verified: "), said
+    assert "the revealed deck or salt is not the seeds'" in said
+    assert "Not provable" not in said

@@ -39,31 +39,51 @@ def _copied(page: Page, site: str) -> str:  # noqa: F811
     return text
 
 
+def _open_table(host: Page, site: str, name: str, *, private: bool = False) -> None:  # noqa: F811
+    enter_lobby(host, site, name)
+    if private:
+        host.check("#table-private")
+    host.click("[data-testid=open-table]")
+
+
+def _both_seated(alice: Page, bob: Page) -> str:
+    """Wait until both players are at the table; the match's id."""
+    for page in (alice, bob):
+        page.wait_for_selector("body[data-screen=table]")
+        settle(page)
+    match_id: str = bob.evaluate("localStorage.getItem('ginrummy.match')")
+    return match_id
+
+
+def _both_show(alice: Page, bob: Page, link: str) -> None:
+    for page in (alice, bob):
+        field = page.wait_for_selector("[data-testid=watch-link]")
+        assert field.input_value() == link  # type: ignore[union-attr]
+
+
+def _watches(carol: Page, link: str, title: str) -> None:
+    carol.goto(link)
+    carol.wait_for_selector("[data-testid=watch-score]")
+    assert title in carol.inner_text("#watch h1")
+
+
 def test_a_public_tables_players_see_and_copy_its_watch_link(
     site: str,  # noqa: F811
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
     alice, bob, carol = pages
-    enter_lobby(alice, site, "Alice")
-    alice.click("[data-testid=open-table]")
+    _open_table(alice, site, "Alice")
     alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
     assert "Watch link" in alice.inner_text("[data-testid=waiting-watch]")
     enter_lobby(bob, site, "Bob")
     bob.wait_for_selector(
         "[data-testid=open-tables] li:has-text('Alice') [data-testid=join]"
     ).click()
-    for page in (alice, bob):
-        page.wait_for_selector("body[data-screen=table]")
-        settle(page)
-    match_id = bob.evaluate("localStorage.getItem('ginrummy.match')")
+    match_id = _both_seated(alice, bob)
     link = f"{site}/#/watch/{match_id}"
-    for page in (alice, bob):
-        field = page.wait_for_selector("[data-testid=watch-link]")
-        assert field.input_value() == link  # type: ignore[union-attr]
+    _both_show(alice, bob, link)
     assert _copied(bob, site) == link
-    carol.goto(link)
-    carol.wait_for_selector("[data-testid=watch-score]")
-    assert "Watching: Alice against Bob" in carol.inner_text("#watch h1")
+    _watches(carol, link, "Watching: Alice against Bob")
 
 
 def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
@@ -71,9 +91,7 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
     alice, bob, carol = pages
-    enter_lobby(alice, site, "Ann")
-    alice.check("#table-private")
-    alice.click("[data-testid=open-table]")
+    _open_table(alice, site, "Ann", private=True)
     invite = alice.wait_for_selector("[data-testid=invite-link]").input_value()  # type: ignore[union-attr]
     assert "watch code" in alice.inner_text("[data-testid=waiting-watch]")
     table_id = unquote(invite.split("#/join/")[1].split("/")[0])
@@ -84,10 +102,7 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     bob.wait_for_function("localStorage.getItem('ginrummy.player') !== null")
     bob.goto(invite)
     bob.click("[data-testid=join-invite]")
-    for page in (alice, bob):
-        page.wait_for_selector("body[data-screen=table]")
-        settle(page)
-    match_id = bob.evaluate("localStorage.getItem('ginrummy.match')")
+    match_id = _both_seated(alice, bob)
     # The code the API gives the host (and the guest): the page shows no other.
     table = httpx.get(
         f"{site}/v1/tables/{table_id}", headers={"Authorization": f"Bearer {_token(alice)}"}
@@ -95,9 +110,7 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     code = table["watch_code"]
     assert code and table["match_id"] == match_id
     link = f"{site}/#/watch/{match_id}/{code}"
-    for page in (alice, bob):
-        field = page.wait_for_selector("[data-testid=watch-link]")
-        assert field.input_value() == link  # type: ignore[union-attr]
+    _both_show(alice, bob, link)
     assert _copied(alice, site) == link
     # A reload keeps it (the guest was given the code once, when he joined).
     bob.reload()
@@ -110,6 +123,4 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     assert error.count("watch code") == 1
     assert code not in carol.content()
     # With the link, Carol watches.
-    carol.goto(link)
-    carol.wait_for_selector("[data-testid=watch-score]")
-    assert "Watching: Ann against Ben" in carol.inner_text("#watch h1")
+    _watches(carol, link, "Watching: Ann against Ben")

@@ -446,6 +446,25 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
         (ada.client.patch(profile, json={"name": "ai:medium"}), 422, "invalid-request"),
         (ada.client.patch(profile, json={"name": "Computer (easy)"}), 422, "invalid-request"),
         (anonymous.post("/v1/players", json={"name": " baseline "}), 422, "invalid-request"),
+        # ...nor by a name that only looks different: a no-break space, no space, a zero-width
+        # space, full-width letters; nor hide behind characters that show nothing
+        *(
+            (ada.client.patch(profile, json={"name": name}), 422, "invalid-request")
+            for name in (
+                "Computer\u00a0(hard)",
+                "Computer(hard)",
+                "ai :hard",
+                "Hard\u200b",
+                "\uff28\uff41\uff52\uff44",
+                "AI:\u2060random",
+                "\u200b",
+                "\u2800",
+                "\u3164\u00a0\ufe0f",
+            )
+        ),
+        # another player's name is not yours to change, whatever the name
+        (other.client.patch(profile, json={"name": "Hard"}), 403, "not-you"),
+        (other.client.patch(profile, json={"name": "\u200b"}), 403, "not-you"),
         (ada.client.patch(profile, json={"name": "Ada", "admin": True}), 422, None),
         (ada.client.patch("/v1/players/nobody", json={"name": "X"}), 403, "not-you"),
     ]
@@ -457,6 +476,11 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
             assert response.json()["type"].endswith(rule)
     assert (await ada.client.get(profile)).json()["name"] == "Ada Lovelace"
     assert (await ada.client.get("/v1/players/nobody")).status_code == 404
+    # a name is kept as typed: only the check sees it normalised
+    for name in ("Ada\u00a0Lovelace", "Hard Rock", "\u2800Zo\u00eb"):
+        renamed = await ada.client.patch(profile, json={"name": name})
+        assert renamed.status_code == 200, renamed.text
+        assert (await other.client.get(profile)).json()["name"] == name
     for client in (ada, other):
         await client.close()
     await anonymous.aclose()

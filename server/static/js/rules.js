@@ -10,8 +10,30 @@ import { resetTour } from './tour.js';
 const section = (title, ...body) => h('section', { class: 'rules-part' }, h('h2', {}, title), ...body);
 const p = (...text) => h('p', {}, ...text);
 
+/** The no-progress rule in the numbers of the match being played (its view's rules), or,
+ * opened from no match, the presets' (they all wash a hand at the same count). */
+function noProgress(rules) {
+  const presets = PRESETS.arcadia.pile_draw_limit;
+  const limit = rules ? rules.pile_draw_limit : presets;
+  const washes = 'the next plain discard washes the hand: no score, no box, the same dealer deals again. A knock, gin or big gin is still scored normally.';
+  if (limit === null || limit === undefined) {
+    return section(
+      'No progress',
+      h('p', { 'data-testid': 'no-progress-rule', dataset: { limit: 'off' } }, 'Off in this match: a hand goes on however many face-up cards are taken, until someone knocks or the stock runs down to two cards.'),
+      p(`Under the presets a hand that makes no progress is washed: once ${presets} face-up cards are taken between the players in one hand (the up-card and every draw from the discard pile count; stock draws do not), ${washes}`),
+    );
+  }
+  return section(
+    'No progress',
+    h('p', { 'data-testid': 'no-progress-rule', dataset: { limit: String(limit) } },
+      rules ? 'In this match, a' : 'A',
+      ` hand is washed when it makes no progress: once the players have taken ${limit} face-up cards between them in one hand (the up-card and every draw from the discard pile count; stock draws do not), ${washes}`),
+    p(`The label under the discard pile counts them ("3 of ${limit} taken"), and the table says so when a hand comes near the limit.`),
+  );
+}
+
 /** The game in short: each part says what the player sees at the table. */
-function basics() {
+function basics(noProgressSlot) {
   return [
     section('The aim', p('Make melds, keep your loose cards low, and be first to the target (100 points) over several hands.')),
     section(
@@ -28,11 +50,7 @@ function basics() {
     ),
     section('Laying off', p('After a plain knock (never after gin) the defender may add cards to the knocker\'s melds: a fourth card to a set, or a card at either end of a run. Those cards stop counting as deadwood.')),
     section('The undercut', p('If the defender ends with deadwood equal to or lower than the knocker\'s, the defender wins the hand: the difference plus the undercut bonus. A tie is an undercut.')),
-    section(
-      'No progress',
-      p(`A hand is washed when it makes no progress: once the players have taken ${PRESETS.arcadia.pile_draw_limit} face-up cards between them in one hand (the up-card and every draw from the discard pile count; stock draws do not), the next plain discard washes the hand: no score, no box, the same dealer deals again. A knock, gin or big gin is still scored normally.`),
-      p(`The label under the discard pile counts them ("3 of ${PRESETS.arcadia.pile_draw_limit} taken"), and the table says so when a hand comes near the limit.`),
-    ),
+    noProgressSlot,
     section('Boxes and the match bonus', p('Each hand won banks a ', h('b', {}, 'box'), '. When someone reaches the target, every box is worth the box bonus, and the winner adds the ', h('b', {}, 'match bonus'), '. If the stock runs down to two cards with no knock, the hand is a wash: nobody scores.')),
   ];
 }
@@ -90,13 +108,15 @@ function matchRules(rules) {
 
 export function showRules(root, matchId, { onError } = {}) {
   const slot = h('div', { 'data-testid': 'match-rules-slot' });
+  // the presets' numbers until the match's rules come, or for good when opened from no match
+  const progress = h('div', { 'data-testid': 'no-progress-slot' }, noProgress(null));
   const back = matchId ? h('p', {}, h('a', { href: `#/match/${encodeURIComponent(matchId)}` }, '← Back to the match')) : null;
   fill(
     root,
     h('h1', { id: 'rules-title' }, 'How to play'),
     back,
     slot,
-    basics(),
+    basics(progress),
     presets(),
     examples(),
     section(
@@ -106,7 +126,10 @@ export function showRules(root, matchId, { onError } = {}) {
     ),
   );
   if (matchId && savedPlayer()) {
-    api.getMatch(matchId).then((data) => fill(slot, matchRules(data.view.rules))).catch((e) => onError && onError(e));
+    api.getMatch(matchId).then((data) => {
+      fill(slot, matchRules(data.view.rules));
+      fill(progress, noProgress(data.view.rules));
+    }).catch((e) => onError && onError(e));
   }
 }
 

@@ -50,6 +50,10 @@ async function shuffle(key) {
   return cards;
 }
 
+/** Not a sign of tampering (domain/verify.py's UNPROVABLE): the decks can be recomputed and
+ * checked, but with no player's seed in them the server alone could have chosen them. */
+export const UNPROVABLE = 'no player gave a seed: the server\'s seed alone fixed every deck, so the decks prove nothing';
+
 /** Every problem with the deal of a finished match's complete log (its events); none: proved. */
 export async function dealProblems(events) {
   const started = events[0];
@@ -59,7 +63,7 @@ export async function dealProblems(events) {
   const problems = [];
   if (hex(await sha256(`seed:${seed}`)) !== started.seed_commitment) problems.push('the server seed does not match its commitment');
   const client = started.client_seeds ? started.client_seeds.map((s) => s.seed) : null;
-  if (!client) problems.push('no player gave a seed: the server\'s seed alone fixed every deck, so the decks prove nothing');
+  if (!client) problems.push(UNPROVABLE);
   for (const [seat, given] of (started.client_seeds || []).entries()) {
     if (given.at_ms < started.seed_committed_ms) problems.push(`seat ${seat}'s seed was given before the server committed`);
   }
@@ -109,10 +113,16 @@ function makeButton(matchId) {
       const events = await wholeLog(matchId);
       const problems = await dealProblems(events);
       const hands = events.filter((e) => e.type === 'dealt').length;
-      said.dataset.verified = String(!problems.length);
-      said.textContent = problems.length
-        ? `Not verified: ${problems.join('; ')}.`
-        : `Fair deal verified: ${hands} ${hands === 1 ? 'hand' : 'hands'}, every deck, salt and the first dealer recomputed in your browser.`;
+      const counted = `${hands} ${hands === 1 ? 'hand' : 'hands'}`;
+      // as the CLI says NOT PROVABLE or FAILED: decks that match but only the server chose
+      // are no failure, and a real failure is not to be read as merely unprovable
+      const unprovable = problems.length === 1 && problems[0] === UNPROVABLE;
+      said.dataset.verified = problems.length ? (unprovable ? 'unprovable' : 'false') : 'true';
+      said.textContent = !problems.length
+        ? `Fair deal verified: ${counted}, every deck, salt and the first dealer recomputed in your browser.`
+        : unprovable
+          ? `Not provable: ${counted}, every deck, salt and the first dealer recomputed and matching, but ${UNPROVABLE}.`
+          : `Not verified: ${problems.join('; ')}.`;
     } catch (err) {
       said.dataset.verified = 'false';
       said.textContent = `Could not verify: ${err.message || err}`;

@@ -53,6 +53,7 @@ from server.http.health import healthz, readyz
 from server.http.house_matches import create_house_match
 from server.http.leaderboard import get_leaderboard
 from server.http.matches import MatchesController
+from server.http.media_type import RequireJsonBody
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
 from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
@@ -286,6 +287,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=[
             BodyDeadline(settings.body_timeout_s),
             RefuseLargeBody(settings.max_body_bytes),
+            RequireJsonBody(),
             RefuseEmptyBody(),
         ],
         request_class=DepthCheckedRequest,

@@ -94,6 +94,12 @@ _TYPES: tuple[ProblemType, ...] = (
        "A body over `GINRUMMY_MAX_BODY_BYTES`, or a socket message over "
        "`GINRUMMY_WS_MAX_MESSAGE_BYTES`.",
        "Send a smaller request; no valid request comes near the limit."),
+    _p("unsupported_media_type", 415, "The body is not sent as JSON",
+       "The request body's `Content-Type` names something other than JSON.",
+       "A request to a route that reads a JSON body, labelled `text/plain`, "
+       "`application/x-www-form-urlencoded` (curl's `-d` without `-H`) or anything but "
+       "`application/json` or a `+json` type. A body with no `Content-Type` is read as JSON.",
+       "Send `Content-Type: application/json`."),
     _p("request_timeout", 408, "The request body did not arrive in time",
        "The body did not finish arriving within `GINRUMMY_BODY_TIMEOUT_S`; the server closed "
        "the connection.",

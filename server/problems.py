@@ -191,6 +191,7 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
             405: "method_not_allowed",
             408: "request_timeout",
             413: "payload_too_large",
+            415: "unsupported_media_type",
         }.get(exc.status_code, "invalid_request")
         return make_problem(rule, str(exc.detail), exc.status_code)
     return make_problem("internal_error", "unexpected server error", 500)
@@ -311,6 +312,7 @@ def problem_responses(
         409: "Stale version, concurrent change, or match not finished",
         408: "The request body did not arrive within GINRUMMY_BODY_TIMEOUT_S",
         413: "Request body too large",
+        415: "The body is labelled as something other than JSON",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         429: "Too many requests: wait the seconds `Retry-After` says",
         503: "Database unavailable",
@@ -323,6 +325,7 @@ def problem_responses(
             media_type=PROBLEM_MEDIA_TYPE,
             generate_examples=False,
         )
-        # A route that reads a body (413) may also find it too slow to arrive (408).
-        for status in sorted({400, 422, 503, *statuses, *((408,) if 413 in statuses else ())})
+        # A route that reads a body (413) may also find it too slow to arrive (408), or
+        # labelled as something other than JSON (415).
+        for status in sorted({400, 422, 503, *statuses, *((408, 415) if 413 in statuses else ())})
     }

@@ -242,6 +242,25 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
             "payload-too-large",
         ),
         (client.post(url, content=chunked(b"[" * 10000, b"[" * 10000)), 413, None),
+        # a body labelled as anything but JSON (a cross-site form or text/plain post)
+        (
+            client.post(
+                url,
+                content=b'{"action": {"type": "draw_stock"}}',
+                headers={"content-type": "text/plain"},
+            ),
+            415,
+            "unsupported-media-type",
+        ),
+        (
+            client.post(
+                "/v1/players",
+                content=b'{"name": "Mallory"}',
+                headers={"content-type": "application/x-www-form-urlencoded"},
+            ),
+            415,
+            "unsupported-media-type",
+        ),
         (
             client.post("/v1/matches/nope/actions", json={"action": {"type": "draw_stock"}}),
             404,

@@ -14,6 +14,7 @@ from infra import errors as infra_errors
 from server.auth import bearer_token, hash_token, new_token
 from server.config import SETTINGS_TABLE, Settings, settings_markdown
 from server.fanout import Hub
+from server.http.media_type import is_json
 from server.problem_types import PROBLEM_TYPES
 from server.problems import ServerError, Unauthorized, problem_for
 from server.schemas import Action, CustomRules, to_command
@@ -240,3 +241,14 @@ def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
     }
     for line, shown in lines.items():
         assert "s3cr" not in mask(line) and shown in mask(line), mask(line)
+
+
+def test_a_json_label_is_recognised_with_parameters_and_in_any_case() -> None:
+    for label in (
+        b"application/json",
+        b"Application/JSON; charset=utf-8",
+        b"application/problem+json",
+    ):
+        assert is_json(label), label
+    for label in (b"text/plain", b"application/x-www-form-urlencoded", b"text/json", b""):
+        assert not is_json(label), label

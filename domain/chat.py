@@ -11,11 +11,17 @@ what it finds, so the limit holds however many processes serve the match.
 A mute is personal: the muter is not shown the opponent's later messages, which are
 still recorded (``hidden_from`` names the seat that must not see them) and shown to
 spectators and to their author. Whether a seat is muted is told to nobody else.
+
+Mutes are recorded in the chat's stream, so a post and a mute are ordered by the store
+and a post is decided on the mute it follows; but readers never see the stream's
+versions. They number the messages alone (``ChatState.messages``, ``numbered``): a
+mute takes no number, so the muted seat and spectators cannot find it as a gap.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from functools import reduce
 from typing import ClassVar
 
@@ -129,9 +135,12 @@ AnyChatCommand = PostMessage | MuteOpponent | UnmuteOpponent
 
 
 class ChatState(msgspec.Struct, frozen=True):
-    """What the rules need: who has muted whom, and each seat's latest post times."""
+    """What the rules need: who has muted whom, and each seat's latest post times.
+    ``version`` is the stream's (mutes count; the store's business only), ``messages``
+    the number of messages posted, the chat's version as every reader is told it."""
 
     version: int = 0
+    messages: int = 0
     muted: tuple[bool, bool] = (False, False)  # muted[s]: seat s has muted the other
     recent: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # the last BURST post times
 
@@ -186,7 +195,12 @@ def evolve(state: ChatState | None, event: ChatEvent) -> ChatState:
     if isinstance(event, MessagePosted):
         recent = list(state.recent)
         recent[event.seat] = (*recent[event.seat], event.posted_ms)[-BURST:]
-        return ChatState(version=version, muted=state.muted, recent=(recent[0], recent[1]))
+        return ChatState(
+            version=version,
+            messages=state.messages + 1,
+            muted=state.muted,
+            recent=(recent[0], recent[1]),
+        )
     if isinstance(event, OpponentMuted | OpponentUnmuted):
         muted = list(state.muted)
         muted[event.seat] = isinstance(event, OpponentMuted)
@@ -196,6 +210,13 @@ def evolve(state: ChatState | None, event: ChatEvent) -> ChatState:
 
 def fold(events: list[ChatEvent], state: ChatState | None = None) -> ChatState:
     return reduce(evolve, events, state or ChatState())
+
+
+def numbered(events: Sequence[ChatEvent], first: int = 1) -> list[tuple[int, MessagePosted]]:
+    """The messages among a chat's events, each with its number as readers see it
+    (``first`` for the first one): mutes and unmutes are skipped and take no number."""
+    posts = [event for event in events if isinstance(event, MessagePosted)]
+    return list(enumerate(posts, start=first))
 
 
 def visible_to(event: MessagePosted, seat: int | None) -> bool:

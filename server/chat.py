@@ -35,7 +35,8 @@ def now_ms() -> int:
 
 class ChatMessage(msgspec.Struct, frozen=True):
     """One message as readers get it: no card, no view, only who said what and when.
-    ``version`` is its place in the chat's own stream (not the match's version)."""
+    ``version`` is its number among the chat's messages (1, 2, 3...; not the match's
+    version): muting and unmuting take no number, so nobody else can tell of them."""
 
     version: int
     seat: int
@@ -43,11 +44,9 @@ class ChatMessage(msgspec.Struct, frozen=True):
     posted_at: str
 
 
-def message_of(recorded: RecordedEvent) -> ChatMessage:
-    event = recorded.event
-    assert isinstance(event, c.MessagePosted)
+def message_of(number: int, event: c.MessagePosted) -> ChatMessage:
     return ChatMessage(
-        version=recorded.version,
+        version=number,
         seat=event.seat,
         text=event.text,
         posted_at=datetime.fromtimestamp(event.posted_ms / 1000, UTC).isoformat(),
@@ -55,17 +54,21 @@ def message_of(recorded: RecordedEvent) -> ChatMessage:
 
 
 class ChatRecord(msgspec.Struct, frozen=True):
-    """A chat as read: its state and its stored events, in version order."""
+    """A chat as read: its state, its stored events in stream order, and its messages
+    alone, the n-th at ``posts[n - 1]``: readers page by that number, which no mute
+    moves, never by the stream's version (which would show a mute as a gap)."""
 
     state: c.ChatState
     events: list[RecordedEvent]
+    posts: list[c.MessagePosted]
 
-    def messages(self, seat: int | None, after: int = 0) -> list[RecordedEvent]:
-        """The posts after a version that ``seat`` (None: a spectator) may be shown."""
+    def messages(self, seat: int | None, after: int = 0) -> list[tuple[int, c.MessagePosted]]:
+        """The messages numbered after ``after`` that ``seat`` (None: a spectator) may be
+        shown, each with its number."""
         return [
-            recorded
-            for recorded in self.events[after:]
-            if isinstance(recorded.event, c.MessagePosted) and c.visible_to(recorded.event, seat)
+            (number, post)
+            for number, post in enumerate(self.posts[after:], start=after + 1)
+            if c.visible_to(post, seat)
         ]
 
 
@@ -83,7 +86,7 @@ class ChatService:
 
     async def load(self, match_id: str, at_least: int | None = None) -> ChatRecord:
         """The chat caught up with the store (empty if nobody has said anything)."""
-        cached = self._cache.get(match_id) or ChatRecord(state=c.ChatState(), events=[])
+        cached = self._cache.get(match_id) or ChatRecord(state=c.ChatState(), events=[], posts=[])
         if at_least is not None and cached.state.version >= at_least:
             return cached
         try:
@@ -92,8 +95,12 @@ class ChatService:
             )
         except StreamNotFound:
             new = []
-        state = c.fold([r.event for r in new], cached.state)  # type: ignore[misc]
-        record = ChatRecord(state=state, events=[*cached.events, *new])
+        events: list[c.ChatEvent] = [r.event for r in new]  # type: ignore[misc]
+        record = ChatRecord(
+            state=c.fold(events, cached.state),
+            events=[*cached.events, *new],
+            posts=[*cached.posts, *(post for _, post in c.numbered(events))],
+        )
         latest = self._cache.get(match_id)
         if latest is not None and latest.state.version > record.state.version:
             return latest  # a concurrent load got further
@@ -107,13 +114,15 @@ class ChatService:
         """The player's seat in an existing match (MatchNotFound, NotYourMatch)."""
         return seat_of((await self.matches.load(match_id)).state, player_id)
 
-    async def post(self, match_id: str, player_id: str, text: str) -> RecordedEvent:
-        """Record a message from the player's seat; the recorded post is returned."""
+    async def post(self, match_id: str, player_id: str, text: str) -> ChatMessage:
+        """Record a message from the player's seat; it is returned as readers see it."""
         seat = await self.seat(match_id, player_id)
         record, version = await self._decide(
             match_id, lambda: c.PostMessage(seat=seat, text=text, now_ms=now_ms())
         )
-        return record.events[version - 1]
+        # its number: the messages up to its stream version, however many mutes came before
+        number = sum(isinstance(r.event, c.MessagePosted) for r in record.events[:version])
+        return message_of(number, record.posts[number - 1])
 
     async def mute(self, match_id: str, player_id: str, muted: bool) -> ChatRecord:
         """Mute (or unmute) the opponent for the player's seat; twice is the same as once."""

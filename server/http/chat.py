@@ -38,9 +38,10 @@ class PostChatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class ChatPage(msgspec.Struct, frozen=True):
     """Messages after ``after``, oldest first, as the reader may see them (a seat is not
-    shown the messages it muted). ``version`` is the chat's latest version; ask again
-    with ``after`` = the last message's version while ``more`` is true. ``seat`` and
-    ``muted`` (whether you muted your opponent) are null for a spectator."""
+    shown the messages it muted). ``version`` is the chat's latest version, the number
+    of messages posted (muting and unmuting do not count); ask again with ``after`` =
+    the last message's version while ``more`` is true. ``seat`` and ``muted`` (whether
+    you muted your opponent) are null for a spectator."""
 
     match_id: str
     version: int
@@ -121,8 +122,8 @@ async def get_chat(
     shown = record.messages(seat, after)
     return ChatPage(
         match_id=match_id,
-        version=record.state.version,
-        messages=[message_of(recorded) for recorded in shown[:limit]],
+        version=record.state.messages,
+        messages=[message_of(number, post) for number, post in shown[:limit]],
         more=len(shown) > limit,
         seat=seat,
         muted=record.state.muted[seat] if seat is not None else None,
@@ -158,7 +159,7 @@ async def post_chat(
     services = services_of(state)
     player = await services.authenticate(request.headers.get("authorization"))
     data = await strict_body(request, PostChatRequest)
-    return message_of(await services.chat.post(match_id, player.id, data.text))
+    return await services.chat.post(match_id, player.id, data.text)
 
 
 @post(

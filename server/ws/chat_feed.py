@@ -4,7 +4,8 @@ Chat is a stream of its own (``chat:<match id>``), so it has a watch of its own 
 hub and a task of its own beside the socket's game pump; both share the socket's queue
 (a client too slow for either is closed as too slow). A seat is never sent a message
 it muted; a spectator gets every message. Frames carry the socket's match version, as
-every frame does, and the message its chat version, for ``GET …/chat?after=``.
+every frame does, and the message its number in the chat, for ``GET …/chat?after=``. A
+mute wakes the task as any append does, and sends nothing: no reader is told of it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ async def relay_chat(session: LiveSession) -> None:
     """
     chat = session.services.chat
     watch = session.services.hub.watch(stream_of(session.match_id))  # first: no post slips by
-    # ?chat_after=N, read on connecting; None: from the chat's version then
+    # ?chat_after=N, read on connecting; None: from the chat's version then. A number of
+    # messages (ChatState.messages), never the stream's version, which mutes move.
     sent = session.chat_after
     woke = True
     try:
@@ -42,16 +44,16 @@ async def relay_chat(session: LiveSession) -> None:
                     woke = await watch.wait()
                     continue
                 if sent is None:
-                    sent = record.state.version
-                for recorded in record.messages(session.seat, sent):
+                    sent = record.state.messages
+                for number, post in record.messages(session.seat, sent):
                     session.enqueue(
                         {
                             "type": "chat",
                             "version": session.version(),
-                            "message": message_of(recorded),
+                            "message": message_of(number, post),
                         }
                     )
-                sent = max(sent, record.state.version)
+                sent = max(sent, record.state.messages)
             woke = await watch.wait()
     finally:
         session.services.hub.unwatch(watch)

@@ -137,3 +137,43 @@ def test_muting_twice_or_unmuting_an_unmuted_seat_records_nothing() -> None:
 def test_canned_messages_are_valid_messages() -> None:
     for text in c.CANNED:
         assert c.clean(text) == text and len(text) <= c.MAX_LENGTH
+
+
+def _played(mute: bool) -> list[c.ChatEvent]:
+    """Seat 0 posts three messages; with ``mute``, seat 1 mutes it before the second
+    and unmutes before the third."""
+    events: list[c.ChatEvent] = []
+    script: list[c.AnyChatCommand] = [c.PostMessage(seat=0, text="one", now_ms=T0)]
+    if mute:
+        script.append(c.MuteOpponent(seat=1, now_ms=T0 + 1))
+    script.append(c.PostMessage(seat=0, text="two", now_ms=T0 + 2))
+    if mute:
+        script.append(c.UnmuteOpponent(seat=1, now_ms=T0 + 3))
+    script.append(c.PostMessage(seat=0, text="three", now_ms=T0 + 4))
+    for command in script:
+        events += c.decide(c.fold(events), command)
+    return events
+
+
+def test_a_mute_takes_no_number_readers_see() -> None:
+    """The reviewer's case: the muted seat's messages are numbered 1, 2, 3 and the chat
+    is at 3 whether or not it was muted; only the stream's own version counts mutes."""
+    muted, plain = _played(mute=True), _played(mute=False)
+    assert (c.fold(muted).version, c.fold(plain).version) == (5, 3)
+    assert c.fold(muted).messages == c.fold(plain).messages == 3
+    numbers = [(n, e.text) for n, e in c.numbered(muted)]
+    assert numbers == [(n, e.text) for n, e in c.numbered(plain)]
+    assert numbers == [(1, "one"), (2, "two"), (3, "three")]
+    # the muter is not shown "two", and its own gap is the only one anyone sees
+    assert [n for n, e in c.numbered(muted) if c.visible_to(e, 1)] == [1, 3]
+    for reader in (0, None):
+        assert [n for n, e in c.numbered(muted) if c.visible_to(e, reader)] == [1, 2, 3]
+
+
+def test_muting_and_unmuting_leave_the_message_count_alone() -> None:
+    state = c.fold(c.decide(None, c.PostMessage(seat=0, text="hi", now_ms=T0)))
+    muted = c.fold(c.decide(state, c.MuteOpponent(seat=1, now_ms=T0 + 1)), state)
+    assert (muted.messages, muted.version) == (1, 2)
+    unmuted = c.fold(c.decide(muted, c.UnmuteOpponent(seat=1, now_ms=T0 + 2)), muted)
+    assert (unmuted.messages, unmuted.version) == (1, 3)
+    assert c.numbered(c.decide(muted, c.UnmuteOpponent(seat=1, now_ms=T0 + 2)), first=2) == []

@@ -16,6 +16,8 @@ import httpx
 import pytest
 import websockets
 
+from domain import chat as c
+from infra.store import open_store
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.tables import join, open_table
@@ -299,5 +301,142 @@ async def test_posts_racing_on_one_process_respect_the_limit(server: ServerProce
         page = (await guest.client.get(f"/v1/matches/{match_id}/chat")).json()
         assert {m["text"] for m in page["messages"]} == texts and page["version"] == 5
     finally:
+        await host.close()
+        await guest.close()
+
+
+def without_time(message: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in message.items() if k != "posted_at"}
+
+
+async def paged(client: httpx.AsyncClient, match_id: str) -> list[tuple[int, str]]:
+    """Every message a reader may see, one page of one at a time, by ``after``."""
+    seen: list[tuple[int, str]] = []
+    after, more = 0, True
+    while more:
+        page = (await client.get(f"/v1/matches/{match_id}/chat?after={after}&limit=1")).json()
+        seen += [(m["version"], m["text"]) for m in page["messages"]]
+        after, more = (seen[-1][0] if seen else after), page["more"]
+    return seen
+
+
+async def chatted(server: ServerProcess, mute: bool) -> dict[str, Any]:
+    """The reviewer's scenario: the host (A) talks, the guest (B) mutes it and unmutes,
+    or not; everything the host and a spectator can observe, timestamps aside."""
+    host, guest, _, match_id = await seated(server.url)
+    base = f"{server.ws_url}/v1/matches/{match_id}"
+    host_ws = await connect(f"{base}/live", host.token)
+    watcher = await connect(f"{base}/watch")
+    spectator = httpx.AsyncClient(base_url=server.url)
+    seen: dict[str, Any] = {"answers": [], "host_pages": [], "spectator_pages": []}
+
+    async def look() -> None:
+        for reader, key in ((host.client, "host_pages"), (spectator, "spectator_pages")):
+            page = (await reader.get(f"/v1/matches/{match_id}/chat")).json()
+            page["messages"] = [without_time(m) for m in page["messages"]]
+            seen[key].append({k: v for k, v in page.items() if k != "match_id"})
+
+    async def host_says(text: str) -> None:
+        answer = await say(host, match_id, text)
+        assert answer.status_code == 201, answer.text
+        seen["answers"].append(without_time(answer.json()))
+        await look()
+
+    async def guest_sets(muted: bool) -> None:
+        if mute:
+            settings = await guest.client.post(
+                f"/v1/matches/{match_id}/chat/{'un' * (not muted)}mute"
+            )
+            assert settings.json()["muted"] is muted
+        await look()
+
+    try:
+        await host_says("one")
+        await guest_sets(True)
+        await host_says("two")
+        assert (await say(guest, match_id, "hey")).status_code == 201
+        await guest_sets(False)
+        await host_says("three")
+        await wait_for(lambda: "three" in host_ws.texts() and "three" in watcher.texts())
+        seen["host_frames"] = [without_time(f["message"]) for f in host_ws.of("chat")]
+        seen["watch_frames"] = [without_time(f["message"]) for f in watcher.of("chat")]
+        seen["host_paged"] = await paged(host.client, match_id)
+        seen["spectator_paged"] = await paged(spectator, match_id)
+        seen["guest_paged"] = await paged(guest.client, match_id)
+        # a socket reconnecting from a number gets the messages after it, as GET would
+        again = await connect(f"{base}/live?chat_after=1", host.token)
+        await wait_for(lambda: "three" in again.texts())
+        seen["host_resumed"] = [without_time(f["message"]) for f in again.of("chat")]
+        await again.close()
+        return seen
+    finally:
+        for socket in (host_ws, watcher):
+            await socket.close()
+        await spectator.aclose()
+        await host.close()
+        await guest.close()
+
+
+async def test_a_mute_is_invisible_to_the_muted_player_and_to_spectators(
+    server: ServerProcess,
+) -> None:
+    """The chat the host and a spectator see, versions, pages, frames and answers, is the
+    same whether or not the guest muted and unmuted the host; only the guest can tell."""
+    muted, plain = await chatted(server, mute=True), await chatted(server, mute=False)
+    assert {k: v for k, v in muted.items() if k != "guest_paged"} == {
+        k: v for k, v in plain.items() if k != "guest_paged"
+    }
+    assert [a["version"] for a in muted["answers"]] == [1, 2, 4]
+    # A's page after B's mute (and after the unmute) says what it said before it
+    assert [p["version"] for p in muted["host_pages"]] == [1, 1, 2, 3, 4]
+    everything = [(1, "one"), (2, "two"), (3, "hey"), (4, "three")]
+    assert muted["host_paged"] == muted["spectator_paged"] == everything
+    assert [(m["version"], m["text"]) for m in muted["host_frames"]] == everything
+    assert [m["version"] for m in muted["host_resumed"]] == [2, 3, 4]
+    # the muter pages past the message it was not shown, by the same numbers
+    assert muted["guest_paged"] == [(1, "one"), (3, "hey"), (4, "three")]
+    assert plain["guest_paged"] == everything
+
+
+async def test_an_old_log_with_mutes_in_the_chat_stream_reads_as_before(
+    server: ServerProcess,
+) -> None:
+    """A chat recorded before messages were numbered apart (mutes in its stream, as ever)
+    loads: the muter still misses what it muted and is still muted; readers number the
+    messages 1, 2, 3 with no gap where the mutes are."""
+    host, guest, _, match_id = await seated(server.url)
+    store = await open_store(server.database_url, migrate=False)
+    try:
+        await store.append(
+            c.stream_of(match_id),
+            0,
+            [
+                c.MessagePosted(seat=0, text="one", posted_ms=1_000),
+                c.OpponentMuted(seat=1, muted_ms=2_000),
+                c.MessagePosted(seat=0, text="two", posted_ms=3_000, hidden_from=1),
+                c.OpponentUnmuted(seat=1, unmuted_ms=4_000),
+                c.MessagePosted(seat=0, text="three", posted_ms=5_000),
+                c.OpponentMuted(seat=1, muted_ms=6_000),
+            ],
+        )
+    finally:
+        await store.close()
+    spectator = httpx.AsyncClient(base_url=server.url)
+    try:
+        page = (await guest.client.get(f"/v1/matches/{match_id}/chat")).json()
+        assert [(m["version"], m["text"]) for m in page["messages"]] == [(1, "one"), (3, "three")]
+        assert (page["version"], page["muted"]) == (3, True)
+        assert await paged(guest.client, match_id) == [(1, "one"), (3, "three")]
+        everything = [(1, "one"), (2, "two"), (3, "three")]
+        for reader in (host.client, spectator):
+            assert await paged(reader, match_id) == everything
+        # the mute recorded last still holds; the next message is numbered on
+        answer = await say(host, match_id, "four")
+        assert answer.json()["version"] == 4
+        page = (await guest.client.get(f"/v1/matches/{match_id}/chat?after=3")).json()
+        assert (page["messages"], page["version"]) == ([], 4)
+        assert await paged(spectator, match_id) == [*everything, (4, "four")]
+    finally:
+        await spectator.aclose()
         await host.close()
         await guest.close()

@@ -105,7 +105,7 @@ def _serve(host: str | None, port: int | None) -> int:
 
     from server import logs
     from server.app import create_app
-    from server.config import Settings, worker_count
+    from server.config import Settings, worker_count, ws_transport_max_bytes
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
@@ -117,7 +117,9 @@ def _serve(host: str | None, port: int | None) -> int:
         "host": host or settings.host,
         "port": port or settings.port,
         "log_level": settings.log_level,
-        "ws_max_size": settings.ws_max_message_bytes,
+        # Above the application's limit, so that an over-long message gets its error
+        # frame (payload_too_large) rather than a bare 1009; still a hard ceiling.
+        "ws_max_size": ws_transport_max_bytes(settings),
         # A player stream never ends by itself: on shutdown, wait this long for clients
         # to leave, then close them (a bot reconnects to the next server and resumes).
         "timeout_graceful_shutdown": 10,

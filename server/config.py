@@ -87,7 +87,9 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "ws_max_message_bytes",
         "GINRUMMY_WS_MAX_MESSAGE_BYTES",
         "16384",
-        "Largest accepted client WebSocket message.",
+        "Largest accepted client WebSocket message, in bytes: a larger one gets an `error` "
+        "frame `payload_too_large` and the socket stays open; one over 4 times this is "
+        "cut off by the WebSocket layer (close 1009), so memory stays bounded.",
     ),
     (
         "tail_poll_ms",
@@ -291,6 +293,17 @@ def settings_markdown() -> str:
         shown = f"`{default}`" if default else "(empty)"
         lines.append(f"| `{var}` | {shown} | {text} |")
     return "\n".join(lines) + "\n"
+
+
+# The WebSocket layer (uvicorn's ``ws_max_size``) takes messages up to this many times
+# ``ws_max_message_bytes``, so that the application sees one over its limit and answers
+# with an error frame; a larger one is a hard ceiling the transport enforces (1009).
+WS_TRANSPORT_FACTOR = 4
+
+
+def ws_transport_max_bytes(settings: Settings) -> int:
+    """The largest message the WebSocket layer reads at all (uvicorn's ``ws_max_size``)."""
+    return WS_TRANSPORT_FACTOR * settings.ws_max_message_bytes
 
 
 def worker_count(settings: Settings) -> int:

@@ -85,17 +85,23 @@ class TokenWatch:
 
 async def until_set(items: AsyncIterator[T], dead: asyncio.Event) -> AsyncIterator[T]:
     """``items`` until they end or ``dead`` is set, whichever comes first; then
-    ``items`` is closed (its ``finally`` runs)."""
+    ``items`` is closed (its ``finally`` runs).
+
+    Each step of ``items`` runs in a task of its own, so a consumer that is cancelled
+    (an NDJSON client hanging up, say) may leave one suspended inside ``items``. Closing
+    ``items`` then would raise "aclose(): asynchronous generator is already running":
+    the step is cancelled and awaited first, and ``items`` closed after it, in a task
+    that finishes even if the consumer is cancelled again while it waits (as anyio's
+    cancel scopes do, at every await).
+    """
     waiting = asyncio.ensure_future(dead.wait())
+    following: asyncio.Future[T] | None = None
     try:
         while True:
             following = asyncio.ensure_future(anext(items))
             await asyncio.wait({following, waiting}, return_when=asyncio.FIRST_COMPLETED)
             if not following.done():
-                following.cancel()
-                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
-                    await following
-                return
+                return  # dead: the step is cancelled and ``items`` closed below
             try:
                 item = following.result()
             except StopAsyncIteration:
@@ -103,6 +109,25 @@ async def until_set(items: AsyncIterator[T], dead: asyncio.Event) -> AsyncIterat
             yield item
     finally:
         waiting.cancel()
-        aclose = getattr(items, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        closing = asyncio.ensure_future(_close_after(following, items))
+        _closing.add(closing)
+        closing.add_done_callback(_closing.discard)
+        await asyncio.shield(closing)
+
+
+# Closings that outlive a consumer cancelled while it waited for them (a strong
+# reference, so that the loop does not drop them half-way).
+_closing: set[asyncio.Future[None]] = set()
+
+
+async def _close_after(step: asyncio.Future[T] | None, items: AsyncIterator[T]) -> None:
+    """Stop ``step`` (a pending ``anext(items)``), then close ``items``."""
+    if step is not None:
+        step.cancel()  # a no-op if it is done
+        # Its outcome is moot (an item nobody will read, or the cancellation), but it
+        # is taken, so that asyncio does not log it as never retrieved.
+        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, Exception):
+            await step
+    aclose = getattr(items, "aclose", None)
+    if aclose is not None:
+        await aclose()

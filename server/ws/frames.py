@@ -77,15 +77,26 @@ async def refuse(socket: WebSocket[Any, Any, Any], exc: ServerError) -> None:
 async def relay_frames(
     socket: WebSocket[Any, Any, Any], frames: AsyncIterator[dict[str, Any]], dead: asyncio.Event
 ) -> None:
-    """Send the frames until the client leaves or ``dead`` is set."""
+    """Send the frames until the client leaves or ``dead`` is set. A message over
+    ``GINRUMMY_WS_MAX_MESSAGE_BYTES`` gets an ``error`` frame (``payload_too_large``),
+    as on the match sockets, and the socket stays open."""
+    limit = services_of(socket.app.state).settings.ws_max_message_bytes
+    sending = asyncio.Lock()  # the frames and an error frame, one whole message at a time
+
+    async def send(frame: dict[str, Any]) -> None:
+        async with sending:
+            await socket.send_text(_encoder.encode(frame).decode())
 
     async def send_frames() -> None:
         async for frame in until_set(frames, dead):
-            await socket.send_text(_encoder.encode(frame).decode())
+            await send(frame)
 
     async def read_until_closed() -> None:
         while True:
-            await socket.receive_text()  # anything the client says is a sign of life
+            text = await socket.receive_text()  # anything the client says is a sign of life
+            if len(text.encode()) > limit:
+                problem = make_problem("payload_too_large", f"messages are at most {limit} bytes")
+                await send({"type": "error", "problem": problem})
 
     tasks = [asyncio.create_task(send_frames()), asyncio.create_task(read_until_closed())]
     try:

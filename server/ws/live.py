@@ -250,7 +250,7 @@ class LiveSession:
         while True:
             text = await self.socket.receive_text()
             self.last_heard = time.monotonic()
-            if len(text) > limit:
+            if len(text.encode()) > limit:  # bytes, as the docs say (not characters)
                 self.error(make_problem("payload_too_large", f"messages are at most {limit} bytes"))
                 continue
             try:

@@ -437,6 +437,10 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
         joined = await join(bot, table["table_id"])
         match_id = joined.json()["match"]["match_id"]
         await pass_the_turn(host, match_id)
+        for _ in range(3):  # hang up as a bot that restarts does, a few times
+            async with bot.client.stream("GET", "/v1/me/stream") as stream:
+                assert json.loads(await asyncio.wait_for(anext(stream.aiter_lines()), 10))
+            await asyncio.sleep(0.3)
         async with bot.client.stream("GET", "/v1/me/stream") as stream:
             lines = stream.aiter_lines()
             assert json.loads(await asyncio.wait_for(anext(lines), 10))["type"]
@@ -456,6 +460,10 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
                 break
         assert away.status_code == 200, away.text
         assert away.json()["view"]["settlement"]["resigned"] == 1
+        # A client hanging up is no server error: once each hang-up logged a traceback
+        # ("aclose(): asynchronous generator is already running").
+        log = server.log_path.read_text()
+        assert "Traceback" not in log and "Exception in ASGI" not in log, log
     finally:
         await host.close()
         await bot.close()

@@ -195,3 +195,58 @@ async def test_a_socket_action_cut_off_by_its_client_still_gets_the_ais_reply(
     assert applied >= 12
     assert not stalled, f"the AI never replied after trials {stalled}"
     assert "live socket failed" not in server.log_path.read_text()  # a drop is no error
+
+
+async def next_of(ws: Any, kind: str) -> dict[str, Any]:
+    """The next frame of this type (snapshots, chat and pings may come first)."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if frame["type"] == kind:
+            return frame
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_message_over_the_limit_gets_an_error_frame_and_the_socket_stays(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Over ``GINRUMMY_WS_MAX_MESSAGE_BYTES``: an ``error`` frame ``payload_too_large``
+    and the socket goes on, as docs/api.md's Limits table says (once the WebSocket layer
+    closed it with a bare 1009). Over four times the limit the WebSocket layer's hard
+    ceiling closes with 1009, so what one socket can make the server hold stays bounded."""
+    server = ServerProcess(database_url, tmp_path).start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="big")
+        match_id = match["match_id"]
+        too_long = json.dumps({"type": "chat", "text": "x" * 16470})  # 16 KiB + a bit
+        multibyte = json.dumps({"type": "chat", "text": "é" * 9000}, ensure_ascii=False)
+        assert len(multibyte) < 16384 < len(multibyte.encode())  # the limit is in bytes
+        sockets = {
+            "live": f"/v1/matches/{match_id}/live?token={player.token}",
+            "watch": f"/v1/matches/{match_id}/watch",
+            "player": f"/v1/me/live?token={player.token}",
+        }
+        for name, path in sockets.items():
+            async with websockets.connect(server.ws_url + path) as ws:
+                for message in (too_long, multibyte):
+                    await ws.send(message)
+                    error = await next_of(ws, "error")
+                    assert error["problem"]["status"] == 413, (name, error)
+                    assert error["problem"]["type"] == "/problems/payload-too-large", (name, error)
+                if name != "player":  # the player socket answers nothing; it stays open
+                    await ws.send(json.dumps({"type": "ping"}))
+                    assert (await next_of(ws, "pong"))["version"] == match["version"]
+                else:
+                    await ws.send(too_long)
+                    assert (await next_of(ws, "error"))["problem"]["status"] == 413
+
+            async with websockets.connect(server.ws_url + path) as ws:
+                await ws.send(json.dumps({"type": "chat", "text": "x" * (4 * 16384)}))
+                frames, code = await drain(ws)
+                assert code == 1009, (name, frames)
+                assert all(frame["type"] != "error" for frame in frames), (name, frames)
+        await player.close()
+        log = server.log_path.read_text()
+        assert "Traceback" not in log, log
+    finally:
+        server.stop()

@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import anyio
 import pytest
 
 from infra.database import create_engine
 from infra.tokens import Tokens
 from server import token_watch
-from server.token_watch import TokenWatch
+from server.token_watch import TokenWatch, until_set
 
 
 async def test_a_check_the_database_fails_is_logged_and_the_watch_goes_on(
@@ -59,3 +61,61 @@ async def test_a_connection_that_holds_a_token_revoked_here_just_before_is_ended
     watch.forget({"alive"})
     assert live.is_set()
     await engine.dispose()
+
+
+async def _endless(closed: asyncio.Event) -> AsyncIterator[int]:
+    """Items that come only now and then, so a consumer waits inside a step."""
+    try:
+        yield 1
+        await asyncio.sleep(3600)
+        yield 2
+    finally:
+        closed.set()
+
+
+async def test_a_consumer_cancelled_mid_step_closes_its_items_without_an_error() -> None:
+    """A client hanging up cancels the consumer while a step of ``items`` is suspended
+    in its own task: ``items`` is closed all the same, and nothing raises "aclose():
+    asynchronous generator is already running" (once an ERROR per NDJSON hang-up)."""
+    closed = asyncio.Event()
+    seen: list[int] = []
+
+    async def consume() -> None:
+        async for item in until_set(_endless(closed), asyncio.Event()):
+            seen.append(item)
+
+    consumer = asyncio.create_task(consume())
+    await asyncio.sleep(0.05)
+    consumer.cancel()
+    result = await asyncio.gather(consumer, return_exceptions=True)
+    assert isinstance(result[0], asyncio.CancelledError), result
+    await asyncio.wait_for(closed.wait(), 1)
+    assert seen == [1]
+
+
+async def test_a_consumer_in_an_anyio_scope_that_is_cancelled_closes_its_items() -> None:
+    """Litestar's ``Stream`` cancels through an anyio scope, which cancels again at
+    every await: ``items`` is still closed, by a task of its own."""
+    closed = asyncio.Event()
+
+    async def consume() -> None:
+        with anyio.CancelScope() as scope:
+            async for _ in until_set(_endless(closed), asyncio.Event()):
+                scope.cancel()
+
+    await asyncio.wait_for(consume(), 1)
+    await asyncio.wait_for(closed.wait(), 1)
+
+
+async def test_items_are_closed_when_the_token_dies() -> None:
+    closed = asyncio.Event()
+    dead = asyncio.Event()
+    seen = []
+
+    async def consume() -> None:
+        async for item in until_set(_endless(closed), dead):
+            seen.append(item)
+            dead.set()
+
+    await asyncio.wait_for(consume(), 1)
+    assert closed.is_set() and seen == [1]

@@ -14,7 +14,9 @@ from __future__ import annotations
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from server.http.empty_body import replaying
 
 METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})  # as openapi_plugins.BODY_METHODS
 
@@ -53,16 +55,7 @@ class RefuseLargeBody(ASGIMiddleware):
                 raise self._too_large()
             if not message.get("more_body", False):
                 break
-        sent = False
-
-        async def replay() -> ReceiveMessage:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        return replay
+        return replaying({"type": "http.request", "body": b"", "more_body": False}, receive)
 
     def _too_large(self) -> HTTPException:
         return HTTPException(

@@ -23,13 +23,18 @@ class RefuseEmptyBody(ASGIMiddleware):
         first = await receive()
         if first["type"] == "http.request" and not first["body"] and not first["more_body"]:
             raise ClientException("the request body is empty; send JSON")
-        replayed = False
+        await next_app(scope, replaying(first, receive), send)
 
-        async def receive_again() -> ReceiveMessage:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return first
 
-        await next_app(scope, receive_again, send)
+def replaying(first: ReceiveMessage, receive: Receive) -> Receive:
+    """``receive`` with ``first`` (a message already taken from it) given back first."""
+    given = False
+
+    async def receive_again() -> ReceiveMessage:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return first
+
+    return receive_again

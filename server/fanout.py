@@ -18,6 +18,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 
+from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
 from infra.waiting import wait_set
 
 log = logging.getLogger("ginrummy.fanout")
@@ -105,8 +106,11 @@ class Hub:
             del self._watches[watch.match_id]
 
     def publish(self, match_id: str, version: int) -> None:
-        for hose in self._firehoses:
-            hose.notify(match_id, version)
+        # A chat's appends are no player stream's or the lobby's business, and waking
+        # them would shift their next ping: a mute would show as a late ping.
+        if not match_id.startswith(CHAT_STREAM_PREFIX):
+            for hose in self._firehoses:
+                hose.notify(match_id, version)
         for watch in tuple(self._watches.get(match_id, ())):
             try:
                 watch.notify(version)

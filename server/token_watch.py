@@ -12,7 +12,7 @@ A revocation on this process ends its connections at once (``forget``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator
@@ -22,6 +22,7 @@ from infra.tokens import Tokens
 from server.background import every
 
 T = TypeVar("T")
+log = logging.getLogger("ginrummy.stream")
 
 CHECK_S = 0.5
 FORGOTTEN_KEPT = 10_000  # revoked here lately (a hold after it is dead at once)
@@ -126,8 +127,12 @@ async def _close_after(step: asyncio.Future[T] | None, items: AsyncIterator[T]) 
         step.cancel()  # a no-op if it is done
         # Its outcome is moot (an item nobody will read, or the cancellation), but it
         # is taken, so that asyncio does not log it as never retrieved.
-        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, Exception):
+        try:
             await step
+        except (asyncio.CancelledError, StopAsyncIteration):
+            pass
+        except Exception:  # the stream failed as it stopped (its presence, say): say so
+            log.warning("a stream failed while it was being closed", exc_info=True)
     aclose = getattr(items, "aclose", None)
     if aclose is not None:
         await aclose()

@@ -261,6 +261,15 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
             415,
             "unsupported-media-type",
         ),
+        (  # unlabelled, from a browser (a page's Blob body skips the preflight too)
+            client.post(
+                "/v1/players",
+                content=b'{"name": "Mallory"}',
+                headers={"origin": "https://elsewhere.example"},
+            ),
+            415,
+            "unsupported-media-type",
+        ),
         (
             client.post("/v1/matches/nope/actions", json={"action": {"type": "draw_stock"}}),
             404,

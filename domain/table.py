@@ -195,7 +195,7 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
     if isinstance(command, DeclineTable):
         if command.player != state.invitee:
             raise errors.NotInvited("only the challenged player may decline")
-        _require_open(state, command.now_ms)
+        _require_open(state, command.now_ms, "this challenge was accepted: its match has started")
         return [TableDeclined(declined_ms=command.now_ms)]
     if isinstance(command, ExpireTable):
         if state.status == "open" and command.now_ms < state.expires_ms:

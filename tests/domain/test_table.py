@@ -89,6 +89,10 @@ def test_the_host_alone_may_cancel_and_may_not_join() -> None:
         join(started, guest="host")
     with pytest.raises(errors.TableFull, match="resign the match"):  # says what to do instead
         t.decide(started, t.CancelTable(player="host", now_ms=OPENED_MS + 9))
+    challenge = opened(invitee="guest")
+    accepted = t.fold(join(challenge), challenge)
+    with pytest.raises(errors.TableFull, match="was accepted"):  # not "both seats are taken"
+        t.decide(accepted, t.DeclineTable(player="guest", now_ms=OPENED_MS + 9))
 
 
 def test_a_private_table_needs_its_invite_code_and_only_that() -> None:

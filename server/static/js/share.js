@@ -45,9 +45,10 @@ export function rememberTable(table) {
 export async function watchCodeOf(matchId) {
   if (load(CODES_KEY)[matchId]) return load(CODES_KEY)[matchId];
   for (const tableId of Object.keys(load(TABLES_KEY))) {
-    const table = await api.table(tableId).catch(() => null);
+    // Forgotten only when it is gone (404) or not ours (403); a failed read is asked again.
+    const table = await api.table(tableId).catch((err) => ([403, 404].includes(err && err.status) ? null : undefined));
     if (table) rememberTable(table);
-    else store(TABLES_KEY, tableId, null);
+    else if (table === null) store(TABLES_KEY, tableId, null);
   }
   return load(CODES_KEY)[matchId] || null;
 }
@@ -94,8 +95,15 @@ async function copy(field, button, label) {
  * for as a spectator would: a private match refuses, and then only a note is shown. */
 export async function showWatchLink(el, matchId, current) {
   fill(el);
-  const code = await watchCodeOf(matchId);
-  const open = code ? true : await api.spectate(matchId).then(() => true, () => false);
+  let code = await watchCodeOf(matchId);
+  let open = code ? true : await api.spectate(matchId).then(() => true, () => false);
+  // A private table opened here whose start this page has not yet read back: ask again
+  // for a few seconds before settling for the note (a busy server answers late).
+  for (let tries = 0; !open && tries < 5 && Object.keys(load(TABLES_KEY)).length && current(); tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    code = await watchCodeOf(matchId);
+    open = Boolean(code);
+  }
   if (!current()) return;
   if (!open) {
     fill(el, h('p', { class: 'hint', 'data-testid': 'watch-link-private' },

@@ -97,9 +97,10 @@ export async function showWatchLink(el, matchId, current) {
   fill(el);
   let code = await watchCodeOf(matchId);
   let open = code ? true : await api.spectate(matchId).then(() => true, () => false);
-  // A private table opened here whose start this page has not yet read back: ask again
-  // for a few seconds before settling for the note (a busy server answers late).
-  for (let tries = 0; !open && tries < 5 && Object.keys(load(TABLES_KEY)).length && current(); tries += 1) {
+  // A private match whose code this page is about to be given (the join's answer can
+  // arrive after the player stream has opened the match) or read back (a table opened
+  // here): ask again for a few seconds before settling for the note.
+  for (let tries = 0; !open && tries < 5 && current(); tries += 1) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     code = await watchCodeOf(matchId);
     open = Boolean(code);

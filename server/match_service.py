@@ -154,6 +154,15 @@ def seat_of(state: MatchState, player_id: str) -> int:
     raise NotYourMatch("your token holds no seat in this match")
 
 
+def reader_seat(record: MatchRecord, player_id: str) -> int | None:
+    """Who may read a match's log: its seats (as their seat) and the host who started it
+    between two house AIs to watch (as a spectator, ``None``; the whole log once it is over)."""
+    started = record.events[0].match_event if record.events else None
+    if isinstance(started, MatchStarted) and started.host == player_id:
+        return None
+    return seat_of(record.state, player_id)
+
+
 def versioned(events: Sequence[RecordedEvent], seat: int | None) -> list[VersionedEvent]:
     """Events as a seat may see them; ``seat=None`` with ``complete`` handled by the caller."""
     return [

@@ -12,7 +12,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from domain.melds import arrange
 from server import action_keys
 from server.http.limits import rate_limited
-from server.match_service import AI_PREFIX, seat_of, versioned
+from server.match_service import AI_PREFIX, reader_seat, versioned
 from server.problems import (
     MatchNotFinished,
     VersionOutOfRange,
@@ -187,11 +187,12 @@ class MatchesController(Controller):
         after: Annotated[int, QueryParameter(gt=-1)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 200,
     ) -> EventsPage:
-        """A page of the log: redacted for you while the match runs, complete once over."""
+        """A page of the log: redacted for you while the match runs, complete once over.
+        The host of a match between two house AIs reads it as a spectator until it ends."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         record = await services.matches.play_ai(match_id)
-        seat = seat_of(record.state, player.id)
+        seat = reader_seat(record, player.id)
         page = record.events[after : after + limit]
         complete = record.state.settlement is not None
         if complete:
@@ -214,12 +215,13 @@ class MatchesController(Controller):
         match_id: MatchId,
         at: Annotated[int | None, QueryParameter(ge=1)] = None,
     ) -> ReplayResponse:
-        """The complete state (both hands, the stock) after event ``at`` of a finished match."""
+        """The complete state (both hands, the stock) after event ``at`` of a finished
+        match, for its players (and the host of a match between two house AIs)."""
         refuse_null(request, "at")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         record = await services.matches.load(match_id)
-        seat_of(record.state, player.id)
+        reader_seat(record, player.id)
         if record.state.settlement is None:
             raise MatchNotFinished("replays show every hand, so only finished matches have one")
         last = record.state.version

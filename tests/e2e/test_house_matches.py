@@ -124,8 +124,52 @@ async def test_two_house_ais_play_to_the_end_one_watched_move_at_a_time(
         assert listed[0]["scores"] == list(final.totals)
         mine = await host.client.get(f"/v1/matches/{match_id}")
         assert mine.status_code == 403  # the host watches; it holds no seat
+        # ...but the match is the host's: once over, its whole log and replay are too
+        log = await host.client.get(f"/v1/matches/{match_id}/events?limit=1000")
+        assert log.status_code == 200, log.text
+        Checker().check(log, "/v1/matches/{match_id}/events")
+        assert log.json()["complete"] is True
+        assert [e["version"] for e in log.json()["events"]] == sorted(states)
+        dealt = [e["event"] for e in log.json()["events"] if e["event"]["type"] == "dealt"]
+        assert dealt and all(d["deck"] for d in dealt)  # the stock's order, as players get it
+        replay = await host.client.get(f"/v1/matches/{match_id}/replay")
+        assert replay.status_code == 200, replay.text
+        assert replay.json()["at"] == versions[-1]
     finally:
         await host.close()
+        server.stop()
+
+
+async def test_the_host_reads_a_running_house_matchs_log_as_a_spectator_and_nobody_else_does(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_AI_PACE_MS="3000").start()
+    host = await Player.create(server.url, "Host")
+    stranger = await Player.create(server.url, "Stranger")
+    try:
+        created = await host.client.post(
+            "/v1/house-matches", json={"seats": ["ai:easy", "ai:medium"], "rules": SHORT}
+        )
+        assert created.status_code == 201, created.text
+        match_id = created.json()["match_id"]
+        log = await host.client.get(f"/v1/matches/{match_id}/events")
+        assert log.status_code == 200, log.text
+        page = log.json()
+        assert page["complete"] is False  # one AI decision every 3 s: the hand has begun
+        events = [e["event"] for e in page["events"]]
+        dealt = [e for e in events if e["type"] == "dealt"]
+        assert dealt and all(d["deck"] is None and d["hand"] is None for d in dealt)
+        assert events[0]["type"] == "match_started" and events[0]["seed"] is None
+        drawn = [e for e in events if e["type"] == "drew" and e["source"] == "stock"]
+        assert all(d["card"] is None for d in drawn)
+        early = await host.client.get(f"/v1/matches/{match_id}/replay")
+        assert early.status_code == 409 and early.json()["rule"] == "match_not_finished"
+        for path in ("events", "replay"):
+            refused = await stranger.client.get(f"/v1/matches/{match_id}/{path}")
+            assert refused.status_code == 403, (path, refused.text)
+    finally:
+        await host.close()
+        await stranger.close()
         server.stop()
 
 

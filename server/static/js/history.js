@@ -73,7 +73,9 @@ export async function showHistory(root, { onError }) {
               h(
                 'td',
                 {},
-                m.watching
+                m.status === 'finished' && m.watching
+                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay')
+                  : m.watching
                   ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch')
                   : m.status === 'finished'
                   ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay'), ' ', verifyButton(m.match_id)]
@@ -96,8 +98,7 @@ const practiceMark = () => h('span', { class: 'hint', 'data-testid': 'practice' 
 
 export function customRules(cell, m) {
   if (typeof m.rules === 'string' && m.rules.includes('+')) {
-    api
-      .getMatch(m.match_id)
+    (m.watching ? api.spectate(m.match_id) : api.getMatch(m.match_id))
       .then((data) => fill(cell, rulesLine(data.view.rules), m.practice ? practiceMark() : null))
       .catch(() => {});
   }

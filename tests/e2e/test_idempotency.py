@@ -162,6 +162,12 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(server: Server
         )
         assert [f["type"] for f in other] == ["error"], other
         assert other[0]["problem"]["rule"] == REUSED and other[0]["problem"]["status"] == 422
+    # A client that lost its socket and retries on a new one: the snapshot holds the move,
+    # and the retry changes nothing and sends no frame (as the documents say).
+    async with websockets.connect(live_url(server, match_id, player)) as ws:
+        snapshot = json.loads(await ws.recv())
+        assert (snapshot["type"], snapshot["version"]) == ("snapshot", after["version"])
+        assert await exchange(ws, {"type": "action", "idempotency_key": "K", **first}) == []
     assert await player.view(match_id) == after
     by_http = await player.act(match_id, next_action(after["view"]), key="K")
     assert by_http.status_code == 422 and by_http.json()["rule"] == REUSED

@@ -223,6 +223,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             limits=limits,
             presence=presence,
         )
+        app.state.services.draining.install()  # uvicorn's signal handlers are in place now
         tune_after_start()
         try:
             yield

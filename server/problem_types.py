@@ -389,6 +389,12 @@ _TYPES: tuple[ProblemType, ...] = (
        "half-way.",
        "Any request while the database is down.",
        _RETRY_LATER),
+    _p("server_restarting", 503, "The server is restarting; reconnect",
+       "The server process holding your stream was asked to stop (a restart or a deploy). "
+       "The stream ends with this line rather than being cut; nothing of yours is lost.",
+       "The last line of `GET /v1/me/stream` (NDJSON) when its process stops; a WebSocket "
+       "is closed with 1012 instead.",
+       "Reconnect, to this or another process: the stream starts again from what is open now."),
     _p("internal_error", 500, "Internal server error",
        "An unexpected error in the server; it is logged.",
        "Any request that meets a bug.",

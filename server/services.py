@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
@@ -23,6 +23,7 @@ from infra.tokens import Tokens
 from server.auth import bearer_token, hash_token, new_token
 from server.chat import ChatService
 from server.config import Settings
+from server.draining import Draining
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
 from server.keys_in_flight import KeysInFlight
@@ -66,6 +67,7 @@ class Services:
     known_tokens: KnownTokens
     limits: RateLimits
     presence: Presence
+    draining: Draining = field(default_factory=Draining)
 
     async def authenticate(self, authorization: str | None) -> Player:
         return await self.player_for_token(bearer_token(authorization))

@@ -16,12 +16,13 @@ from litestar.response import Stream
 
 from server.auth import bearer_token, hash_token
 from server.player_stream import PlayerStream
-from server.problems import Unauthorized, problem_for, problem_responses
+from server.problems import Unauthorized, make_problem, problem_for, problem_responses
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL, until_set
 from server.ws.frames import relay
 
 _encoder = msgspec.json.Encoder()
+STOPPING = "this server process is stopping; reconnect, to it or another one"
 
 
 @get(
@@ -40,22 +41,28 @@ async def stream_player_events(state: State, request: Request[Any, Any, Any]) ->
     """One stream for all your matches: a bot connects once and plays for ever. On
     (re)connecting it first says what is open now: each challenge, then each active
     match (``match_started``, and ``your_turn`` where you are to act). If the token is
-    revoked or expires, the stream ends with an ``error`` line (``unauthorized``)."""
+    revoked or expires, the stream ends with an ``error`` line (``unauthorized``); if the
+    server process stops, with one that says so (``server_restarting``): reconnect."""
     services = services_of(state)
     token = bearer_token(request.headers.get("authorization"))
     player = await services.player_for_token(token)
     token_hash = hash_token(token)
 
     async def lines() -> AsyncIterator[bytes]:
-        dead = services.token_watch.hold(token_hash)  # held while the answer streams
+        ended = services.token_watch.hold(token_hash)  # held while the answer streams
+        services.draining.hold(ended)  # ...and set by a stopping process too
         try:
-            async for frame in until_set(PlayerStream(services, player.id).frames(), dead):
+            async for frame in until_set(PlayerStream(services, player.id).frames(), ended):
                 yield _encoder.encode(frame) + b"\n"
-            if dead.is_set():
+            if services.draining.begun:
+                problem = make_problem("server_restarting", STOPPING)
+                yield _encoder.encode({"type": "error", "problem": problem}) + b"\n"
+            elif ended.is_set():
                 problem = problem_for(Unauthorized(REVOKED_DETAIL))
                 yield _encoder.encode({"type": "error", "problem": problem}) + b"\n"
         finally:
-            services.token_watch.release(token_hash, dead)
+            services.token_watch.release(token_hash, ended)
+            services.draining.release(ended)
 
     return Stream(lines(), media_type="application/x-ndjson")
 

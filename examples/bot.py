@@ -91,6 +91,11 @@ class Bot:
             invitee = challenge["invitee"]
             if invitee is not None and invitee["id"] == self.me:
                 self.http.post(f"/v1/challenges/{challenge['table_id']}/accept")
+        elif kind == "error":  # the stream's last line: a restart, or a dead token
+            problem = frame["problem"]
+            if problem["rule"] == "unauthorized":
+                sys.exit(f"the stream ended: {problem['detail']}")
+            self.say(event="reconnecting", reason=problem["rule"])
         elif kind == "match_started" and frame["seat"] is None:
             # Watched, not played (POST /v1/house-matches with this bot's token): it has
             # no turn to take, and its end is neither one of --matches nor to rematch.

@@ -33,6 +33,23 @@ _encoder = msgspec.json.Encoder()
 Frames = Callable[[Services, str], AsyncIterator[dict[str, Any]]]
 
 
+async def receive_message(socket: WebSocket[Any, Any, Any]) -> str | bytes:
+    """The client's next message, text or binary. Litestar's ``receive_text`` reads a
+    binary message as ``""``, which hid its size and content: a binary message is read
+    as JSON in UTF-8, as a text one, and counts its bytes against the same limit."""
+    event = await socket.receive()
+    if event["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(detail="disconnect event", code=event["code"])
+    text: str | None = event.get("text")  # type: ignore[assignment]
+    data: bytes | None = event.get("bytes")  # type: ignore[assignment]
+    return text if text is not None else (data or b"")
+
+
+def size_of(message: str | bytes) -> int:
+    """A message's size in bytes, as ``GINRUMMY_WS_MAX_MESSAGE_BYTES`` counts it."""
+    return len(message.encode()) if isinstance(message, str) else len(message)
+
+
 def upgrade_required() -> Response[bytes]:
     """The answer to a plain GET of a socket's address: 426 names the protocol
     (RFC 9110 §15.5.22)."""
@@ -93,8 +110,8 @@ async def relay_frames(
 
     async def read_until_closed() -> None:
         while True:
-            text = await socket.receive_text()  # anything the client says is a sign of life
-            if len(text.encode()) > limit:
+            message = await receive_message(socket)  # anything it says is a sign of life
+            if size_of(message) > limit:
                 problem = make_problem("payload_too_large", f"messages are at most {limit} bytes")
                 await send({"type": "error", "problem": problem})
 

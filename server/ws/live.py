@@ -50,7 +50,7 @@ from server.schemas import ActionRequest
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat
-from server.ws.frames import upgrade_required
+from server.ws.frames import receive_message, size_of, upgrade_required
 
 log = logging.getLogger("ginrummy.ws")
 
@@ -248,9 +248,9 @@ class LiveSession:
     async def reader(self) -> None:
         limit = self.services.settings.ws_max_message_bytes
         while True:
-            text = await self.socket.receive_text()
+            text = await receive_message(self.socket)
             self.last_heard = time.monotonic()
-            if len(text.encode()) > limit:  # bytes, as the docs say (not characters)
+            if size_of(text) > limit:  # bytes, as the docs say (not characters)
                 self.error(make_problem("payload_too_large", f"messages are at most {limit} bytes"))
                 continue
             try:
@@ -371,7 +371,7 @@ class LiveSession:
         if token:
             return str(token)
         async with asyncio.timeout(AUTH_TIMEOUT_S):
-            text = await self.socket.receive_text()
+            text = await receive_message(self.socket)
         try:
             first = json_depth.decode(text, ClientMessage)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

@@ -228,13 +228,15 @@ async def test_a_message_over_the_limit_gets_an_error_frame_and_the_socket_stays
         }
         for name, path in sockets.items():
             async with websockets.connect(server.ws_url + path) as ws:
-                for message in (too_long, multibyte):
+                for message in (too_long, multibyte, too_long.encode()):  # text and binary
                     await ws.send(message)
                     error = await next_of(ws, "error")
                     assert error["problem"]["status"] == 413, (name, error)
                     assert error["problem"]["type"] == "/problems/payload-too-large", (name, error)
                 if name != "player":  # the player socket answers nothing; it stays open
                     await ws.send(json.dumps({"type": "ping"}))
+                    assert (await next_of(ws, "pong"))["version"] == match["version"]
+                    await ws.send(json.dumps({"type": "ping"}).encode())  # binary, as text
                     assert (await next_of(ws, "pong"))["version"] == match["version"]
                 else:
                     await ws.send(too_long)

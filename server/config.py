@@ -162,14 +162,14 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "rate_actions_per_player",
         "GINRUMMY_RATE_ACTIONS_PER_PLAYER",
         "1200",
-        "Moves, claims and chat messages one player may send per window, over HTTP and sockets"
+        "Moves, claims, chat messages and mutes one player may send per window, over HTTP and sockets"
         " together. 0: no limit.",
     ),
     (
         "rate_actions_per_address",
         "GINRUMMY_RATE_ACTIONS_PER_ADDRESS",
         "6000",
-        "Moves, claims and chat messages one client address may send per window. 0: no limit.",
+        "Moves, claims, chat messages and mutes one client address may send per window. 0: no limit.",
     ),
     (
         "body_timeout_s",

@@ -169,7 +169,8 @@ async def post_chat(
     tags=["chat"],
     status_code=200,
     security=[{"bearer": []}],
-    responses=problem_responses(401, 403, 404, 409),
+    responses=problem_responses(401, 403, 404, 409, 429),
+    before_request=rate_limited("actions"),  # each one is recorded: counted with the moves
 )
 async def mute_opponent(state: State, request: AnyRequest, match_id: MatchId) -> ChatSettings:
     """Your opponent's later messages are not shown to you (over HTTP or a socket); they
@@ -187,7 +188,8 @@ async def mute_opponent(state: State, request: AnyRequest, match_id: MatchId) ->
     tags=["chat"],
     status_code=200,
     security=[{"bearer": []}],
-    responses=problem_responses(401, 403, 404, 409),
+    responses=problem_responses(401, 403, 404, 409, 429),
+    before_request=rate_limited("actions"),
 )
 async def unmute_opponent(state: State, request: AnyRequest, match_id: MatchId) -> ChatSettings:
     """Messages posted from now on are shown to you; those posted while muted stay hidden."""

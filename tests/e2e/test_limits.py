@@ -267,6 +267,29 @@ async def test_chat_messages_count_against_a_players_rate_limit_across_matches(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_mutes_count_against_a_players_rate_limit(database_url: str, tmp_path: Path) -> None:
+    """Each mute and unmute is recorded: counted with the moves, so toggling cannot fill
+    the log; a refused one changes nothing."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_ACTIONS_PER_PLAYER="3"
+    ).start()
+    ada = await Player.create(server.url, "Ada")
+    try:
+        match_id = (await ada.new_match())["match_id"]
+        for path, muted in (("mute", True), ("unmute", False), ("mute", True)):
+            toggled = await ada.client.post(f"/v1/matches/{match_id}/chat/{path}")
+            assert toggled.status_code == 200, toggled.text
+            assert toggled.json()["muted"] is muted
+        refused = await ada.client.post(f"/v1/matches/{match_id}/chat/unmute")
+        assert_rate_limited(refused, 600)
+        chat = (await ada.client.get(f"/v1/matches/{match_id}/chat")).json()
+        assert chat["muted"] is True  # the refused unmute changed nothing
+    finally:
+        await ada.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_claims_count_against_a_players_rate_limit_http_and_socket(
     database_url: str, tmp_path: Path
 ) -> None:

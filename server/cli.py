@@ -105,7 +105,7 @@ def _serve(host: str | None, port: int | None) -> int:
 
     from server import logs
     from server.app import create_app
-    from server.config import Settings, worker_count, ws_transport_max_bytes
+    from server.config import Settings, proxies_of, worker_count, ws_transport_max_bytes
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
@@ -120,9 +120,13 @@ def _serve(host: str | None, port: int | None) -> int:
         # Above the application's limit, so that an over-long message gets its error
         # frame (payload_too_large) rather than a bare 1009; still a hard ceiling.
         "ws_max_size": ws_transport_max_bytes(settings),
-        # A player stream never ends by itself: on shutdown, wait this long for clients
-        # to leave, then close them (a bot reconnects to the next server and resumes).
+        # On shutdown, wait this long for requests in flight (player streams end at once:
+        # server/draining.py), then close what is left.
         "timeout_graceful_shutdown": 10,
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: anyone on
+        # the host could pick the address the rate limits count. Only the proxies named.
+        "proxy_headers": bool(proxies_of(settings.trusted_proxies)),
+        "forwarded_allow_ips": proxies_of(settings.trusted_proxies) or None,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]

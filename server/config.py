@@ -6,6 +6,7 @@ documentation in ``docs/configuration.md``, so the two cannot drift apart.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Mapping
@@ -172,6 +173,14 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Moves, claims, chat messages and mutes one client address may send per window. 0: no limit.",
     ),
     (
+        "trusted_proxies",
+        "GINRUMMY_TRUSTED_PROXIES",
+        "",
+        "Addresses (comma-separated IPs or networks, or `*`) of reverse proxies whose "
+        "`X-Forwarded-For` and `X-Forwarded-Proto` name the client. Empty: none, so the "
+        "client address the rate limits count is the TCP peer's, whoever sends the header.",
+    ),
+    (
         "body_timeout_s",
         "GINRUMMY_BODY_TIMEOUT_S",
         "10",
@@ -246,6 +255,7 @@ class Settings:
     rate_creates_per_address: int = 300
     rate_actions_per_player: int = 1200
     rate_actions_per_address: int = 6000
+    trusted_proxies: str = ""
     body_timeout_s: float = 10.0
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
@@ -283,7 +293,20 @@ class Settings:
                 raise SystemExit(f"{var}={raw!r} must be 0 or more")
             if name in AT_LEAST_ONE and not (isinstance(value, int) and value >= 1):
                 raise SystemExit(f"{var}={raw!r} must be 1 or more")
+            if name == "trusted_proxies" and not all(map(_is_network, proxies_of(raw))):
+                raise SystemExit(f"{var}={raw!r} must be IPs or networks, comma-separated, or *")
         return cls(**values)  # type: ignore[arg-type]
+
+
+def proxies_of(raw: str) -> list[str]:
+    return [part.strip() for part in raw.split(",") if part.strip()]
+
+
+def _is_network(part: str) -> bool:
+    try:
+        return part == "*" or bool(ipaddress.ip_network(part, strict=False))
+    except ValueError:
+        return False
 
 
 def settings_markdown() -> str:

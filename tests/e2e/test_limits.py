@@ -267,6 +267,40 @@ async def test_chat_messages_count_against_a_players_rate_limit_across_matches(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("trusted", ["", "127.0.0.1"])
+async def test_x_forwarded_for_names_the_client_only_from_a_trusted_proxy(
+    database_url: str, tmp_path: Path, trusted: str
+) -> None:
+    """uvicorn trusts the header from 127.0.0.1 by default, so anyone on the host could
+    choose the address the limits count; the server trusts only the proxies it is told of."""
+    server = ServerProcess(
+        database_url,
+        tmp_path,
+        GINRUMMY_RATE_WINDOW_S="600",
+        GINRUMMY_RATE_CREATES_PER_ADDRESS="2",
+        GINRUMMY_TRUSTED_PROXIES=trusted,
+    ).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            answers = [
+                await client.post(
+                    "/v1/players",
+                    json={"name": f"Guest {n}"},
+                    headers={"X-Forwarded-For": f"203.0.113.{n}"},
+                )
+                for n in range(3)
+            ]
+        statuses = [answer.status_code for answer in answers]
+        if trusted:  # three clients, as the proxy says: one each
+            assert statuses == [201, 201, 201], statuses
+        else:  # one client (the TCP peer), whatever the header says
+            assert statuses[:2] == [201, 201], statuses
+            assert_rate_limited(answers[2], 600)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_mutes_count_against_a_players_rate_limit(database_url: str, tmp_path: Path) -> None:
     """Each mute and unmute is recorded: counted with the moves, so toggling cannot fill
     the log; a refused one changes nothing."""

@@ -38,6 +38,14 @@ def test_settings_come_from_the_documented_variables() -> None:
         Settings.from_env({"GINRUMMY_PORT": "eighty"})
 
 
+def test_trusted_proxies_are_addresses_or_networks() -> None:
+    for raw in ("", "127.0.0.1", "10.0.0.0/8, ::1", "*"):
+        assert Settings.from_env({"GINRUMMY_TRUSTED_PROXIES": raw}).trusted_proxies == raw
+    for raw in ("localhost", "10.0.0.0/40", "127.0.0.1;10.0.0.1"):
+        with pytest.raises(SystemExit, match="GINRUMMY_TRUSTED_PROXIES"):
+            Settings.from_env({"GINRUMMY_TRUSTED_PROXIES": raw})
+
+
 @pytest.mark.parametrize("raw", ["0", "-1", "nan", "inf"])
 @pytest.mark.parametrize(
     "variable",

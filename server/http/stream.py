@@ -73,5 +73,6 @@ def _player_frames(services: Services, player_id: str) -> AsyncIterator[dict[str
 
 @websocket("/v1/me/live", name="player-live")
 async def player_live(socket: WebSocket[Any, Any, Any]) -> None:
-    """The same frames over a WebSocket (token as a bearer header or ``?token=``)."""
+    """The same frames over a WebSocket (token as a bearer header, ``?token=`` or an
+    ``auth`` first message)."""
     await relay(socket, _player_frames)

@@ -17,6 +17,7 @@ import msgspec
 from litestar import Response, WebSocket
 from litestar.exceptions import WebSocketDisconnect
 
+from server import json_depth
 from server.auth import bearer_token, hash_token
 from server.problems import (
     ServerError,
@@ -59,16 +60,45 @@ def upgrade_required() -> Response[bytes]:
     return problem_response(problem, {"Upgrade": "websocket", "Connection": "Upgrade"})
 
 
+AUTH_TIMEOUT_S = 10.0
+NEEDS_AUTH = "the first message must be {'type':'auth','token':...}"
+
+
+class AuthMessage(msgspec.Struct, frozen=True):
+    """A socket's first message when its token came neither as a header nor as
+    ``?token=``: a browser's WebSocket sends no header, and a proxy may log a URL."""
+
+    type: str
+    token: str | None = None
+    after: int | None = None
+
+
+def auth_of(message: str | bytes) -> AuthMessage:
+    try:
+        first = json_depth.decode(message, AuthMessage)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise Unauthorized(NEEDS_AUTH) from exc
+    if first.type != "auth" or not first.token:
+        raise Unauthorized(NEEDS_AUTH)
+    return first
+
+
 async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
-    """Accept, authenticate (bearer header or ``?token=``), then send ``frames_for``'s
-    frames for the player until either side closes; a bad token, or one revoked or
-    expired while the socket is open: an error frame, 4401."""
+    """Accept, authenticate (bearer header, ``?token=`` or an ``auth`` first message),
+    then send ``frames_for``'s frames for the player until either side closes; a bad
+    token, or one revoked or expired while the socket is open: an error frame, 4401."""
     await socket.accept()
     services = services_of(socket.app.state)
     try:
         header = socket.headers.get("authorization")
         token = bearer_token(header) if header else socket.query_params.get("token", "")
+        if not token:
+            async with asyncio.timeout(AUTH_TIMEOUT_S):
+                token = str(auth_of(await receive_message(socket)).token)
         player = await services.player_for_token(token)
+    except TimeoutError:
+        await refuse(socket, Unauthorized(NEEDS_AUTH))
+        return
     except ServerError as exc:
         await refuse(socket, exc)
         return

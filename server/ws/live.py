@@ -50,13 +50,12 @@ from server.schemas import ActionRequest
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat
-from server.ws.frames import receive_message, size_of, upgrade_required
+from server.ws.frames import AUTH_TIMEOUT_S, auth_of, receive_message, size_of, upgrade_required
 
 log = logging.getLogger("ginrummy.ws")
 
 CLOSE_TOO_SLOW = 4408
 CLOSE_SILENT = 4000
-AUTH_TIMEOUT_S = 10.0
 SEND_TIMEOUT_S = 10.0
 
 _encoder = msgspec.json.Encoder()
@@ -371,13 +370,7 @@ class LiveSession:
         if token:
             return str(token)
         async with asyncio.timeout(AUTH_TIMEOUT_S):
-            text = await receive_message(self.socket)
-        try:
-            first = json_depth.decode(text, ClientMessage)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise Unauthorized("the first message must be {'type':'auth','token':...}") from exc
-        if first.type != "auth" or not first.token:
-            raise Unauthorized("the first message must be {'type':'auth','token':...}")
+            first = auth_of(await receive_message(self.socket))
         if first.after is not None:
             if first.after < 0:
                 raise InvalidRequest(f"after: must be a version, 0 or more; got {first.after}")

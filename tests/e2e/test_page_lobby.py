@@ -26,13 +26,17 @@ def pages(browser: Browser) -> Iterator[tuple[Page, Page, Page]]:  # noqa: F811
     contexts = [browser.new_context(viewport={"width": 1000, "height": 860}) for _ in range(3)]
     tabs = [context.new_page() for context in contexts]
     errors: list[str] = []
+    sockets: list[str] = []
     for tab in tabs:
         tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tab.on("websocket", lambda socket: sockets.append(socket.url))
         tab.set_default_timeout(TIMEOUT_MS)
     yield tabs[0], tabs[1], tabs[2]
     for context in contexts:
         context.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
+    # the page signs its sockets in with a first message: no token in a URL a proxy logs
+    assert sockets and not [url for url in sockets if "token" in url], sockets
 
 
 def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811

@@ -179,3 +179,33 @@ async def test_a_token_revoked_on_one_process_is_dead_on_another_with_its_socket
         await player.close()
         first.stop()
         second.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_player_and_lobby_sockets_take_the_token_in_a_first_message(
+    server: ServerProcess,
+) -> None:
+    """A browser's WebSocket sends no header, and a proxy may log ``?token=``: the page
+    signs in with an ``auth`` message, as on a match's socket; a wrong one is a 4401."""
+    player = await Player.create(server.url, "Browser")
+    try:
+        for path, first_type in (("/v1/me/live", None), ("/v1/tables/live", "tables")):
+            async with websockets.connect(server.ws_url + path) as ws:
+                await ws.send(json.dumps({"type": "auth", "token": player.token}))
+                if first_type is not None:
+                    assert json.loads(await ws.recv())["type"] == first_type
+                match = await player.new_match()  # the player stream announces it
+                if first_type is None:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    assert (frame["type"], frame["match_id"]) == (
+                        "match_started",
+                        match["match_id"],
+                    )
+            for wrong in ({"type": "auth", "token": "nope"}, {"type": "ping"}, "not json"):
+                async with websockets.connect(server.ws_url + path) as ws:
+                    await ws.send(wrong if isinstance(wrong, str) else json.dumps(wrong))
+                    frames, code = await closing_frames(ws)
+                    assert code == 4401, (path, wrong, frames)
+                    assert frames[-1]["problem"]["rule"] == "unauthorized", frames
+    finally:
+        await player.close()

@@ -34,11 +34,17 @@ export function closeLobby() {
   lobby.poll = null;
 }
 
+/** A socket that signs in with its first message, not ``?token=``: a proxy may log a URL. */
+function signedIn(socket, player) {
+  socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'auth', token: player.token })));
+  return socket;
+}
+
 /** The live list (WS /v1/tables/live): the whole list, then each table that opens or closes. */
 function listen(player) {
   if (lobby.list) return;
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  const socket = new WebSocket(`${scheme}://${location.host}/v1/tables/live?token=${encodeURIComponent(player.token)}`);
+  const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/tables/live`), player);
   lobby.list = socket;
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
@@ -81,7 +87,7 @@ async function follow(player) {
   const running = await api.listMatches('active').catch(() => ({ matches: [] }));
   lobby.known = new Set(running.matches.map((m) => m.match_id));
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  const socket = new WebSocket(`${scheme}://${location.host}/v1/me/live?token=${encodeURIComponent(player.token)}`);
+  const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/me/live`), player);
   lobby.stream = socket;
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);

@@ -58,6 +58,7 @@ from server.http.players import PlayersController, get_me, issue_token, revoke_t
 from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
 from server.http.rulebook import DOCUMENT_HANDLERS
+from server.http.security_headers import add_security_headers
 from server.http.spectators import get_spectator_view
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
@@ -295,6 +296,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     allow_every_method.learn(app)
     answer_head_as_get(app)
+    add_security_headers(app)
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     declare_retry_after(app.openapi_schema)

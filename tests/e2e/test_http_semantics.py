@@ -187,3 +187,30 @@ async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> 
     assert refused.status_code == 405
     assert {m.strip() for m in refused.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
     await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_answer_tells_a_browser_how_to_treat_it(server: ServerProcess) -> None:
+    """nosniff, no referrer and no framing on every answer (a handler's, a static file's,
+    a 404's); the page's own-origin content security policy on the page only (the
+    problem pages and the API docs keep inline styles, and only the framing rule)."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+        answers = {
+            path: await client.get(path)
+            for path in ("/", "/js/app.js", "/v1/chat/canned", "/nowhere", "/problems/rate-limited")
+        }
+        answers["HEAD /"] = await client.head("/")
+    for path, answer in answers.items():
+        assert answer.headers["x-content-type-options"] == "nosniff", path
+        assert answer.headers["referrer-policy"] == "no-referrer", path
+        assert answer.headers["x-frame-options"] == "DENY", path
+    assert answers["/nowhere"].status_code == 404
+    for page in ("/", "HEAD /"):
+        policy = answers[page].headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, policy
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, policy
+    problem_page = answers["/problems/rate-limited"]
+    assert problem_page.headers["content-security-policy"] == "frame-ancestors 'none'"
+    assert answers["/v1/chat/canned"].status_code == 200
+    for path in ("/js/app.js", "/v1/chat/canned", "/nowhere"):
+        assert "content-security-policy" not in answers[path].headers, path

@@ -120,10 +120,24 @@ def page(browser: Browser) -> Iterator[Page]:
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
     tab.set_default_timeout(TIMEOUT_MS)
     yield tab
     context.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def wait_until(page: Page, expression: str, timeout: float | None = None) -> None:
+    """Wait until the JavaScript ``expression`` is true. Playwright evaluates a bare
+    expression with ``eval``, which the page's content security policy forbids; a
+    function it calls directly."""
+    page.wait_for_function(f"() => ({expression})", timeout=timeout)
+
+
+def refused_by_policy(console_text: str) -> list[str]:
+    """What the page's content security policy refused (Chromium says so on the console):
+    the page must need nothing it forbids."""
+    return [console_text] if "Content Security Policy" in console_text else []
 
 
 def api_view(base: str, token: str, match_id: str) -> dict[str, Any]:
@@ -317,7 +331,7 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
     assert page.get_attribute("body", "data-version") == str(view["version"])
     if view["phase"] == "hand_over":
         page.keyboard.press("n")
-        page.wait_for_function(f"document.body.dataset.version > {view['version']}")
+        wait_until(page, f"document.body.dataset.version > {view['version']}")
         settle(page)
         after = api_view(site, token, match_id)
         assert after["hand_number"] == view["hand_number"] + 1
@@ -659,7 +673,7 @@ def test_a_new_name_renames_the_player_and_keeps_its_matches(site: str, page: Pa
 
     page.fill("#name", "Ada Lovelace")
     page.click("[data-testid=start]")
-    page.wait_for_function(f"localStorage.getItem('ginrummy.match') !== {json.dumps(first)}")
+    wait_until(page, f"localStorage.getItem('ginrummy.match') !== {json.dumps(first)}")
     same_token, second = stored(page)
     assert same_token == token and second != first
     player = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
@@ -670,7 +684,7 @@ def test_a_new_name_renames_the_player_and_keeps_its_matches(site: str, page: Pa
     assert "Ada Lovelace" in page.inner_text("#who")
     # Only the hash changes, so the table is on screen already: wait for the match itself.
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{first}")
-    page.wait_for_function(f"localStorage.getItem('ginrummy.match') === {json.dumps(first)}")
+    wait_until(page, f"localStorage.getItem('ginrummy.match') === {json.dumps(first)}")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
     assert stored(page) == (token, first), "the first match still opens for the renamed player"
@@ -721,7 +735,7 @@ def test_a_keyboard_player_keeps_focus_on_the_table_after_acting(site: str, page
     version = page.get_attribute("body", "data-version")
     page.focus("#actions button:not([disabled])")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"document.body.dataset.version !== {json.dumps(version)}")
+    wait_until(page, f"document.body.dataset.version !== {json.dumps(version)}")
     settle(page)
     focus = page.evaluate(
         """() => { const el = document.activeElement;
@@ -780,7 +794,7 @@ def test_the_page_catches_up_after_the_server_restarts(browser: Browser, tmp_pat
         )
         assert moved.status_code == 200, moved.text
         version = str(moved.json()["version"])
-        page.wait_for_function(f"document.body.dataset.version === {json.dumps(version)}")
+        wait_until(page, f"document.body.dataset.version === {json.dumps(version)}")
         settle(page)
         after = moved.json()["view"]
         assert page.evaluate("document.body.dataset.phase") == after["phase"]

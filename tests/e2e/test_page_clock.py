@@ -12,6 +12,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     browser,
     page,
     site,
+    wait_until,
 )
 
 
@@ -30,8 +31,8 @@ def test_the_page_counts_down_the_seat_to_acts_time(site: str, page: Page) -> No
     page.wait_for_selector("#clock:not([hidden])")
     first = page.inner_text("#clock")
     assert re.fullmatch(r"Your time: (40|39|3\d) s", first), first
-    page.wait_for_function(
-        f"document.getElementById('clock').innerText !== {json.dumps(first)}", timeout=5000
+    wait_until(
+        page, f"document.getElementById('clock').innerText !== {json.dumps(first)}", timeout=5000
     )  # it counts down on its own, between views
     page.goto(f"{site}/#/watch/{match_id}")
     page.wait_for_selector("[data-testid=watch-clock]:not([hidden])")
@@ -40,6 +41,4 @@ def test_the_page_counts_down_the_seat_to_acts_time(site: str, page: Page) -> No
     untimed = httpx.post(f"{site}/v1/matches", json={}, headers=headers).json()["match_id"]
     page.goto(f"{site}/#/match/{untimed}")
     page.wait_for_selector("body[data-screen=table]")
-    page.wait_for_function(
-        "!document.getElementById('clock') || document.getElementById('clock').hidden"
-    )
+    wait_until(page, "!document.getElementById('clock') || document.getElementById('clock').hidden")

@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Page
 
 from domain.cards import DECK
-from tests.e2e.test_page import browser, page, site  # noqa: F401 (fixtures)
+from tests.e2e.test_page import browser, page, site, wait_until  # noqa: F401 (fixtures)
 
 CARDS = frozenset(DECK)
 
@@ -38,7 +38,7 @@ def test_two_computers_are_started_and_watched_from_the_start_screen(
     assert heading == "Watching: Computer (random) against Computer (baseline)", heading
     # The match goes on by itself, one paced decision at a time, and the page follows it.
     first = int(page.evaluate("document.body.dataset.version"))
-    page.wait_for_function(f"Number(document.body.dataset.version) > {first + 2}")
+    wait_until(page, f"Number(document.body.dataset.version) > {first + 2}")
     # A spectator's page: no hand is drawn, and the one card face is the pile's top.
     token = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
     spectator = httpx.get(f"{site}/v1/matches/{match_id}/spectator").json()

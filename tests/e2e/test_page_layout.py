@@ -29,6 +29,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     shots,
     shown_hand,
     site,
+    wait_until,
 )
 
 RANKS = "A23456789TJQK"
@@ -352,8 +353,9 @@ def test_dragging_reorders_the_hand_with_a_mouse_by_touch_and_from_the_keyboard(
         point = {"x": x + (tx - 8 - x) * step / 10, "y": y + (ty - y) * step / 10}
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    tab.wait_for_function(
-        f"document.querySelectorAll('#hand [data-card]')[1].dataset.card === {json.dumps(last)}"
+    wait_until(
+        tab,
+        f"document.querySelectorAll('#hand [data-card]')[1].dataset.card === {json.dumps(last)}",
     )
     after_touch = shown_hand(tab)
     assert tab.evaluate(types) == ["mouse", "touch"]
@@ -380,7 +382,7 @@ def test_dragging_reorders_the_hand_with_a_mouse_by_touch_and_from_the_keyboard(
     mine = tab.get_attribute("body", "data-version")
     tab.click(f"#hand [data-card='{card}']")
     tab.click(f"#hand [data-card='{card}']")  # the second click discards it
-    tab.wait_for_function(f"document.body.dataset.version !== {json.dumps(mine)}")
+    wait_until(tab, f"document.body.dataset.version !== {json.dumps(mine)}")
     settle(tab)
     now = shown_hand(tab)
     assert card not in now
@@ -404,9 +406,7 @@ def test_the_drawn_card_is_marked_until_the_discard(site: str, tab: Page) -> Non
         other = next(c for c in view["hand"] if c != drawn)
         tab.click(f"#hand [data-card='{other}']")
         tab.click(f"#hand [data-card='{other}']")
-        tab.wait_for_function(
-            f"document.body.dataset.version !== {json.dumps(str(view['version']))}"
-        )
+        wait_until(tab, f"document.body.dataset.version !== {json.dumps(str(view['version']))}")
         settle(tab)
         assert tab.query_selector("#hand .card.drawn") is None, "unmarked once the turn is over"
         if tab.get_attribute("body", "data-phase") != "draw":

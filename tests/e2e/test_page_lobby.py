@@ -16,6 +16,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     TIMEOUT_MS,
     browser,
     click_next_legal_action,
+    refused_by_policy,
     settle,
     site,
 )
@@ -29,6 +30,7 @@ def pages(browser: Browser) -> Iterator[tuple[Page, Page, Page]]:  # noqa: F811
     sockets: list[str] = []
     for tab in tabs:
         tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tab.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
         tab.on("websocket", lambda socket: sockets.append(socket.url))
         tab.set_default_timeout(TIMEOUT_MS)
     yield tabs[0], tabs[1], tabs[2]

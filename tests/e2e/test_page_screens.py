@@ -24,6 +24,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     settle,
     shots,
     site,
+    wait_until,
 )
 from tests.e2e.test_page_layout import (
     act,
@@ -235,16 +236,18 @@ def test_a_custom_rule_set_says_what_it_changed_in_the_lists(site: str, page: Pa
     page.goto(f"{site}/#/")
     resume = page.wait_for_selector("#resume:not([hidden]) li")
     assert resume is not None
-    page.wait_for_function(
-        "document.querySelector('#resume li').textContent.includes('knock ≤ 5 (was knock ≤ 10)')"
+    wait_until(
+        page,
+        "document.querySelector('#resume li').textContent.includes('knock ≤ 5 (was knock ≤ 10)')",
     )
     assert "+custom" not in page.inner_text("#resume")
     page.click("#nav-history")
     row = f"tr[data-match-id='{match_id}'] td[data-label=Rules]"
     page.wait_for_selector(row)
-    page.wait_for_function(
+    wait_until(
+        page,
         f"document.querySelector({json.dumps(row)}).textContent"
-        " === 'arkadium, changed: knock ≤ 5 (was knock ≤ 10) (practice)'"  # custom: practice
+        " === 'arkadium, changed: knock ≤ 5 (was knock ≤ 10) (practice)'",  # custom: practice
     )
 
 

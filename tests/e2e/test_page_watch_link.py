@@ -20,6 +20,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
     settle,
     site,
+    wait_until,
 )
 from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401 (fixtures)
 
@@ -99,7 +100,7 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     bob.goto(f"{site}/?delay={DELAY_MS}#/lobby")  # Bob has no player yet: he names himself
     bob.fill("[data-testid=lobby-name]", "Ben")
     bob.click("[data-testid=enter-lobby]")
-    bob.wait_for_function("localStorage.getItem('ginrummy.player') !== null")
+    wait_until(bob, "localStorage.getItem('ginrummy.player') !== null")
     bob.goto(invite)
     bob.click("[data-testid=join-invite]")
     match_id = _both_seated(alice, bob)

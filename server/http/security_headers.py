@@ -1,0 +1,68 @@
+"""Headers that tell a browser how to treat every answer, the page's above all.
+
+Every answer: ``nosniff`` (a JSON or text answer is never run as a script or a page),
+no ``Referer`` sent from the page (an invite link's code stays in the fragment, but
+nothing else leaks either), and no framing by another site (the page has Resign and
+Sign out buttons a frame could trick a player into clicking). The page itself gets a
+content security policy of its own origin only: its scripts, styles and sockets are
+all served here, so an injected script or style would not run even if text ever
+reached the DOM as markup. The problem pages (one inline stylesheet) and the API docs
+(Redoc, which injects styles) keep only the framing rule.
+
+It wraps the app's ASGI handler, ahead of routing, so a 404 or a static file gets the
+headers as a handler's answer does.
+"""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+EVERY_ANSWER = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+PAGE_POLICY = (
+    b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    b"frame-ancestors 'none'"
+)
+NO_FRAMING = b"frame-ancestors 'none'"
+OWN_STYLE_PATHS = ("/schema", "/problems")  # HTML with inline or injected styles
+
+
+def add_security_headers(app: Litestar) -> None:
+    app.asgi_handler = _SecurityHeaders(app.asgi_handler)
+
+
+def policy_for(path: str, content_type: bytes) -> bytes | None:
+    """The Content-Security-Policy of an HTML answer at ``path``; None for other media."""
+    if not content_type.lower().startswith(b"text/html"):
+        return None
+    return NO_FRAMING if path.startswith(OWN_STYLE_PATHS) else PAGE_POLICY
+
+
+class _SecurityHeaders:
+    def __init__(self, next_app: ASGIApp) -> None:
+        self.next_app = next_app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.next_app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                named = {name.lower() for name, _ in headers}
+                headers += [(n, v) for n, v in EVERY_ANSWER if n not in named]
+                content_type = next((v for n, v in headers if n.lower() == b"content-type"), b"")
+                policy = policy_for(scope["path"], content_type)
+                if policy is not None and b"content-security-policy" not in named:
+                    headers.append((b"content-security-policy", policy))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.next_app(scope, receive, send_with_headers)

@@ -107,6 +107,7 @@ def start_server(
             for what in ("CREATES", "ACTIONS")
             for who in ("PLAYER", "ADDRESS")
         },
+        "GINRUMMY_CONNECTIONS_PER_ADDRESS": "0",
     }
     paths = [str(p) for p in (code, hooks) if p is not None]
     if paths:  # that checkout's packages shadow this one's editable install

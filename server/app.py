@@ -47,6 +47,7 @@ from server.http.chat import (
     post_chat,
     unmute_opponent,
 )
+from server.http.connection_cap import cap_connections
 from server.http.empty_body import RefuseEmptyBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
@@ -297,6 +298,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     allow_every_method.learn(app)
     answer_head_as_get(app)
     add_security_headers(app)
+    cap_connections(app, settings.connections_per_address)
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     declare_retry_after(app.openapi_schema)

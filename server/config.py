@@ -173,6 +173,14 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Moves, claims, chat messages and mutes one client address may send per window. 0: no limit.",
     ),
     (
+        "connections_per_address",
+        "GINRUMMY_CONNECTIONS_PER_ADDRESS",
+        "100",
+        "WebSockets and NDJSON player streams one client address may hold open at once, "
+        "in each server process; past it a socket hears `too_many_connections` and closes "
+        "4429, a stream is a 429. 0: no limit.",
+    ),
+    (
         "trusted_proxies",
         "GINRUMMY_TRUSTED_PROXIES",
         "",
@@ -226,7 +234,7 @@ POSITIVE_SECONDS = frozenset(
 )
 # Every open stream wakes up this often to ping: less than this would be a busy loop.
 MIN_STREAM_PING_S = 0.1
-COUNTS = frozenset({"ai_processes"})  # how many of something: 0 or more
+COUNTS = frozenset({"ai_processes", "connections_per_address"})  # how many of something: 0 or more
 AT_LEAST_ONE = frozenset({"db_connections"})
 
 
@@ -255,6 +263,7 @@ class Settings:
     rate_creates_per_address: int = 300
     rate_actions_per_player: int = 1200
     rate_actions_per_address: int = 6000
+    connections_per_address: int = 100
     trusted_proxies: str = ""
     body_timeout_s: float = 10.0
     next_hand_timeout_s: float = 30.0

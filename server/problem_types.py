@@ -185,6 +185,13 @@ _TYPES: tuple[ProblemType, ...] = (
        "A row with that unique key (a player id, a token) is stored already.",
        "Creating something whose id is taken; practically never with server-made ids.",
        "Send the request again; the server picks a new id."),
+    _p("too_many_connections", 429, "Too many open sockets and streams from this address",
+       "This client address already holds as many WebSockets and NDJSON player streams on "
+       "this server process as `GINRUMMY_CONNECTIONS_PER_ADDRESS` allows.",
+       "Opening a socket (an `error` frame, then close 4429) or `GET /v1/me/stream` past "
+       "the limit.",
+       "Close a socket or stream you no longer need (one per match you follow, one player "
+       "stream per player is enough), then open it again."),
     _p("rate_limited", 429, "Too many requests; retry after the time in Retry-After",
        "This player or client address made too many requests of this kind in the window.",
        "Creating players, matches, tables or challenges, acting, claiming and chatting, past the "

@@ -31,7 +31,7 @@ STOPPING = "this server process is stopping; reconnect, to it or another one"
     summary="Your live stream: challenges, matches that start, matches awaiting your move",
     tags=["players"],
     security=[{"bearer": []}],
-    responses=problem_responses(401),
+    responses=problem_responses(401, 429),
     media_type="application/x-ndjson",
     response_description="Newline-delimited JSON, one frame per line (see asyncapi.yaml, "
     "channel `player`): challenge, challenge_closed, match_started, your_turn, "

@@ -28,7 +28,7 @@ RATE_LIMITS_OFF = {
     f"GINRUMMY_RATE_{what}_PER_{who}": "0"
     for what in ("CREATES", "ACTIONS")
     for who in ("PLAYER", "ADDRESS")
-}
+} | {"GINRUMMY_CONNECTIONS_PER_ADDRESS": "0"}
 
 
 def free_port() -> int:

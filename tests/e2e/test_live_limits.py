@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -14,6 +15,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
+from tests.e2e.test_openapi_conformance import frame_validators
 
 
 def tiny_buffer_socket(port: int) -> socket.socket:
@@ -250,5 +252,50 @@ async def test_a_message_over_the_limit_gets_an_error_frame_and_the_socket_stays
         await player.close()
         log = server.log_path.read_text()
         assert "Traceback" not in log, log
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_address_holds_at_most_so_many_sockets_and_streams(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Past ``GINRUMMY_CONNECTIONS_PER_ADDRESS`` (watch sockets need no token; one
+    address opened 400): a socket hears ``too_many_connections`` and closes 4429, a
+    player stream is a 429; closing one lets the next in, and plain requests go on."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_CONNECTIONS_PER_ADDRESS="3").start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="many")
+        watch_url = f"{server.ws_url}/v1/matches/{match['match_id']}/watch"
+        async with contextlib.AsyncExitStack() as held:
+            sockets = [await held.enter_async_context(websockets.connect(watch_url)) for _ in "abc"]
+            for ws in sockets:
+                assert (await next_of(ws, "snapshot"))["version"] == match["version"]
+            for path, channel in (
+                (watch_url, ("watch", "receiveWatch")),
+                (f"{server.ws_url}/v1/me/live?token={player.token}", ("player", "receivePlayer")),
+            ):
+                async with websockets.connect(path) as refused:
+                    frames, code = await drain(refused)
+                assert code == 4429, frames
+                assert [f["problem"]["rule"] for f in frames] == ["too_many_connections"]
+                validator = frame_validators(*channel)["error"]
+                assert not [e.message for e in validator.iter_errors(frames[0])], frames
+            stream = await player.client.get("/v1/me/stream")
+            assert stream.status_code == 429, stream.text
+            assert stream.headers["content-type"] == "application/problem+json"
+            assert stream.json()["rule"] == "too_many_connections"
+            assert (await player.view(match["match_id"]))["version"] == match["version"]
+            await sockets.pop().close()  # its place is free once the server has let it go
+            for _ in range(50):
+                async with websockets.connect(watch_url) as again:
+                    first = json.loads(await asyncio.wait_for(again.recv(), 10))
+                if first["type"] == "snapshot":
+                    break
+                assert first["problem"]["rule"] == "too_many_connections", first
+                await asyncio.sleep(0.1)
+            assert first["type"] == "snapshot", first
+        await player.close()
     finally:
         server.stop()

@@ -188,6 +188,8 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(server: ServerPro
         await refused(await say(host, match_id, "x" * 281), 422, "message_too_long")
         await refused(await say(host, match_id, "x" * 2001), 422, "invalid_request")
         await refused(await say(host, match_id, " \u202e\u2066\x00\n "), 422, "empty_message")
+        for blank in ("\u3164\u3164\u3164", "\u2800\u2800", "\u115f", "\ufe0f"):  # show nothing
+            await refused(await say(host, match_id, blank), 422, "empty_message")
         for not_text in (5, None, ["hi"], {"text": "hi"}):
             await refused(await say(host, match_id, not_text), 422, "invalid_request")
         await refused(await host.client.post(path, json={"txt": "hi"}), 422, "invalid_request")

@@ -526,6 +526,14 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
         " the text around it; send it without"
     )
     lookalike = await anonymous.post("/v1/players", json={"name": "h\u0430rd"})
+    for body in (b'{"name": "\\ud800"}', b'{"name": "\\udc00x"}', b'{"name": "\\ud800\\u0041"}'):
+        lone = await anonymous.post(
+            "/v1/players", content=body, headers={"content-type": "application/json"}
+        )
+        assert lone.status_code == 400 and lone.json()["rule"] == "malformed_json", lone.text
+        assert lone.json()["detail"].startswith("the JSON text is not valid Unicode: \\u"), (
+            lone.text
+        )
     assert "is how a house AI is shown" in lookalike.json()["detail"]
     # a name is kept as typed: only the check sees it normalised
     for name in (

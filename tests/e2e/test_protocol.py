@@ -795,6 +795,9 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: Serve
         response = await player.client.request(method, path, json=body)
         assert 400 <= response.status_code < 500, (path, response.status_code, response.text)
         assert response.headers["content-type"].startswith("application/problem+json")
+        if body is None or "%00" in path:  # an id: the same answer on SQLite as on PostgreSQL
+            assert response.status_code == 422, (path, response.text)
+            assert response.json()["rule"] == "unstorable_text", (path, response.text)
     renamed = (await player.client.get(f"/v1/players/{player.id}")).json()["name"]
     assert renamed == "tester", "the refused rename changed nothing"
     async with websockets.connect(live_url(server, match["match_id"])) as ws:
@@ -811,7 +814,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: Serve
     async with websockets.connect(live_url(server, "a%00b")) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         refusal = json.loads(await ws.recv())
-        assert refusal["type"] == "error" and 400 <= refusal["problem"]["status"] < 500, refusal
+        assert refusal["type"] == "error" and refusal["problem"]["status"] == 422, refusal
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await ws.recv()
         assert closed.value.rcvd is not None

@@ -2,8 +2,8 @@
 
 The chat is a stream of its own (``chat:<match id>``), so the game's log stays the
 game's and a chat message never moves the match's version. Every rule is decided here
-from the commands alone: the text is cleaned (control and bidirectional-override
-characters removed) and measured, and the flood limit counts the seat's recent posts
+from the commands alone: the text is cleaned (domain/text.py: control, format and
+bidirectional characters removed, stacked marks cut), must show something and is measured, and the flood limit counts the seat's recent posts
 by the times the commands carry (``now_ms``). Two processes posting at once decide on
 the same stream version and the store lets one append win; the other decides again on
 what it finds, so the limit holds however many processes serve the match.
@@ -20,7 +20,6 @@ mute takes no number, so the muted seat and spectators cannot find it as a gap.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from functools import reduce
 from typing import ClassVar
@@ -28,12 +27,13 @@ from typing import ClassVar
 import msgspec
 
 from domain import errors
+from domain.text import MAX_MARKS as MAX_MARKS  # combining marks kept in a row
+from domain.text import clean, visible
 
 STREAM_PREFIX = "chat:"
 MAX_LENGTH = 280  # characters (code points), after cleaning
 BURST = 5  # messages a seat may post...
 WINDOW_MS = 10_000  # ...within this many milliseconds
-MAX_MARKS = 4  # combining marks kept in a row ("Zalgo" text stacks dozens)
 CANNED = (
     "Hello!",
     "Good luck",
@@ -45,38 +45,9 @@ CANNED = (
     "Good game",
 )
 
-# Format characters (Unicode category Cf) are removed, the bidirectional embeddings,
-# overrides and isolates (U+202A-U+202E, U+2066-U+2069) and marks (U+200E, U+200F,
-# U+061C) among them, but not the joiners that emoji and some scripts need.
-_KEPT_FORMAT = frozenset("\u200c\u200d")
-_SPACES = frozenset("\t\n\r\v\f\x1c\x1d\x1e\x1f\x85\u2028\u2029")
-
 
 def stream_of(match_id: str) -> str:
     return STREAM_PREFIX + match_id
-
-
-def clean(text: str) -> str:
-    """The text as it is posted: NFC, line breaks and tabs as spaces, control, format
-    and surrogate characters removed, runs of spaces made one, no space at either end."""
-    kept: list[str] = []
-    marks = 0
-    for char in unicodedata.normalize("NFC", text):
-        if char in _SPACES:
-            kept.append(" ")
-            marks = 0
-            continue
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cs") or (category == "Cf" and char not in _KEPT_FORMAT):
-            continue
-        if category in ("Mn", "Me"):
-            marks += 1
-            if marks > MAX_MARKS:
-                continue
-        else:
-            marks = 0
-        kept.append(char)
-    return " ".join("".join(kept).split())
 
 
 # --- events ------------------------------------------------------------------------------
@@ -167,6 +138,10 @@ def _post(state: ChatState, cmd: PostMessage) -> MessagePosted:
     text = clean(cmd.text)
     if not text:
         raise errors.EmptyMessage("the message is empty once control characters are removed")
+    if not visible(text):
+        raise errors.EmptyMessage(
+            "the message shows nothing: blank, filler and joining characters alone are not text"
+        )
     if len(text) > MAX_LENGTH:
         raise errors.MessageTooLong(
             f"a message is at most {MAX_LENGTH} characters; this one has {len(text)}"

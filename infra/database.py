@@ -2,7 +2,10 @@
 
 SQLite: WAL (readers never block the writer), a long busy timeout, and transactions we
 begin ourselves, so a write transaction can be ``BEGIN IMMEDIATE``: it takes the write
-lock before reading the log head, which is what serialises appends on SQLite.
+lock before reading the log head, which is what serialises appends on SQLite. It also
+refuses U+0000 in any text it is given, to write or to look up, as PostgreSQL does
+(``UnstorableText``): an answer must not depend on the backend (a match id with a NUL
+was a 404 on SQLite and a 422 on PostgreSQL).
 PostgreSQL: asyncpg with a pool of ``MAX_CONNECTIONS`` (a setting), each kept once opened.
 """
 
@@ -19,7 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from infra.errors import BadDatabaseUrl
+from infra.errors import BadDatabaseUrl, UnstorableText
 
 DEFAULT_SQLITE_PATH = Path("data") / "ginrummy.sqlite3"
 URL_ENV = "GINRUMMY_DATABASE_URL"
@@ -127,6 +130,18 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     def _on_begin(conn: Any) -> None:
         immediate = conn.get_execution_options().get(IMMEDIATE, False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def _refuse_nul(
+        _conn: Any, _cursor: Any, _statement: str, parameters: Any, _context: Any, many: bool
+    ) -> None:
+        for row in parameters if many else (parameters,):
+            values = row.values() if isinstance(row, dict) else (row or ())
+            if any(isinstance(value, str) and "\x00" in value for value in values):
+                raise UnstorableText(NUL_REFUSED)
+
+
+NUL_REFUSED = "text with the NUL character (U+0000) cannot be stored or looked up"
 
 
 @asynccontextmanager

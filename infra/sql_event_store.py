@@ -38,7 +38,7 @@ from domain.events import encode_event, event_type
 from domain.log import Storable, StoredEvent, decode_stored
 from infra.append_pg import append_group
 from infra.append_plan import AppendRequest, Decided, StoredCommand, plan
-from infra.database import IMMEDIATE, one_statement
+from infra.database import IMMEDIATE, NUL_REFUSED, one_statement
 from infra.errors import (
     ConcurrencyConflict,
     InfraError,
@@ -499,9 +499,7 @@ def translate_errors() -> Iterator[None]:
         raise ConcurrencyConflict(f"a concurrent append won: {error.orig}") from error
     except sa_exc.DBAPIError as error:
         if getattr(error.orig, "sqlstate", None) in _UNSTORABLE_TEXT:
-            raise UnstorableText(
-                "text with the NUL character (U+0000) cannot be stored or looked up"
-            ) from error
+            raise UnstorableText(NUL_REFUSED) from error
         if error.connection_invalidated or isinstance(
             error, (sa_exc.OperationalError, sa_exc.InterfaceError)
         ):

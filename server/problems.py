@@ -38,6 +38,12 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     rule: str
     instance: str | None = None
 
+    def __post_init__(self) -> None:
+        """A detail past ``DETAIL_LIMIT`` is cut (it may quote input), however the problem
+        is built: through ``make_problem`` or not, for HTTP, a stream or a socket."""
+        if len(self.detail) > DETAIL_LIMIT:
+            msgspec.structs.force_setattr(self, "detail", self.detail[: DETAIL_LIMIT - 1] + "…")
+
 
 class ServerError(Exception):
     """A refusal decided by the server layer itself (auth, lookup, limits)."""
@@ -145,9 +151,7 @@ DETAIL_LIMIT = 500  # characters: a detail that quotes a client's 5,000-characte
 
 
 def make_problem(rule: str, detail: str, status: int | None = None) -> Problem:
-    """The problem for ``rule``; a detail past ``DETAIL_LIMIT`` is cut (it may quote input)."""
-    if len(detail) > DETAIL_LIMIT:
-        detail = detail[: DETAIL_LIMIT - 1] + "…"
+    """The problem for ``rule``; a detail past ``DETAIL_LIMIT`` is cut (``Problem`` cuts it)."""
     known = PROBLEM_TYPES.get(rule)  # every rule the server raises is there (a test checks)
     known_status, title = (
         (known.status, known.title)

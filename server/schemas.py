@@ -207,11 +207,15 @@ PlayerName = Annotated[
         max_length=40,
         pattern=r"^[^\x00]*$",
         description=(
-            "A display name, kept as typed. Refused (422 invalid_request) when nothing in it"
-            " shows (only spaces, zero-width or blank characters such as U+2800), or when,"
-            " compared after NFKC, without spaces or invisible characters and in any case,"
-            " it is how a house AI is shown: a level (`hard`), `ai:` and a level, or"
-            " anything starting `ai:` or `Computer (`."
+            "A display name, kept as typed. Refused (422 invalid_request) when it holds"
+            " what a chat message would lose (control characters, line breaks and tabs,"
+            " bidirectional controls such as U+202E, zero-width spaces, a joiner with"
+            " nothing to join, more than 4 combining marks in a row), when nothing in it"
+            " shows (only spaces or blank characters such as U+2800 and U+3164), or when,"
+            " compared after NFKC, without spaces or invisible characters, with Cyrillic,"
+            " Greek and other letters that look Latin read as Latin and in any case, it is"
+            " how a house AI is shown: a level (`hard`), `ai:` and a level, or anything"
+            " starting `ai:` or `Computer (`."
         ),
     ),
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -13,6 +12,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.ai import LEVELS
 from domain.deck import seed_commitment
+from domain.text import comparable, first_unclean, visible
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
 from server.http.limits import rate_limited
@@ -33,51 +33,23 @@ from server.schemas import (
 from server.services import services_of
 
 # How the house AIs appear in lists (``ai:hard``, "hard") and on the page ("Computer (hard)"),
-# compared without spaces: a name is compared in its `comparable` form.
+# compared without spaces: a name is compared in its `comparable` form (domain/text.py:
+# NFKC, without what shows nothing, Cyrillic and Greek letters that look Latin as Latin).
 HOUSE_NAMES = frozenset(LEVELS) | {f"{AI_PREFIX}{level}" for level in LEVELS}
 HOUSE_PREFIXES = (AI_PREFIX, "computer(")
 
-# Characters that show nothing but are neither format characters (Cf) nor white space:
-# fillers that count as letters (Hangul), combining joiners and variation selectors, and
-# the braille blank (a symbol). Unicode's Default_Ignorable_Code_Point, plus U+2800.
-INVISIBLE = (
-    (0x034F, 0x034F),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),
-    (0x2800, 0x2800),
-    (0x3164, 0x3164),
-    (0xFE00, 0xFE0F),
-    (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFF8),
-    (0xE0000, 0xE0FFF),
-)
-
-
-def shows_nothing(char: str) -> bool:
-    """A character with no mark of its own: white space, a format character, a filler."""
-    point = ord(char)
-    return (
-        char.isspace()
-        or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp", "Cc")
-        or any(low <= point <= high for low, high in INVISIBLE)
-    )
-
-
-def comparable(name: str) -> str:
-    """The name as two names that look alike compare: NFKC (full-width letters, a no-break
-    space become plain ones), without what shows nothing, casefolded."""
-    folded = unicodedata.normalize("NFKC", name)
-    return "".join(char for char in folded if not shows_nothing(char)).casefold()
-
 
 def check_name(name: str) -> None:
-    """A name someone can see, and not one a house AI goes by: a person must not pass
-    for the house in listings and on the leaderboard. The name is kept as typed; only
-    the check sees it normalised."""
-    shown = comparable(name)
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in shown):
+    """A name someone can see, shown as typed, and not one a house AI goes by: a person
+    must not pass for the house in listings and on the leaderboard. A name is kept as
+    typed, so what a chat message would lose (domain/text.py: control and bidirectional
+    characters, stray joiners, stacked marks) is refused here rather than removed."""
+    unclean = first_unclean(name)
+    if unclean is not None:
+        raise InvalidRequest(f"name: holds {unclean}; send it without")
+    if not visible(name):
         raise InvalidRequest("name: must have a visible letter, digit, punctuation or symbol")
+    shown = comparable(name)
     if shown in HOUSE_NAMES or shown.startswith(HOUSE_PREFIXES):
         raise InvalidRequest(f"name: {name.strip()!r} is how a house AI is shown; choose another")
 

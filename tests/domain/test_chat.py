@@ -42,13 +42,29 @@ def test_a_message_is_recorded_cleaned_with_its_seat_and_time() -> None:
         ("cafe\u0301", "caf\u00e9"),  # NFC
         ("z" + "\u0336" * 40, "z" + "\u0336" * c.MAX_MARKS),  # stacked combining marks
         ("\ud800lone", "lone"),  # a lone surrogate
+        ("ok\u200d\u200d", "ok"),  # joiners that join nothing
     ],
 )
 def test_control_and_format_characters_are_removed(raw: str, cleaned: str) -> None:
     assert c.clean(raw) == cleaned
 
 
-@pytest.mark.parametrize("text", ["", "   ", "\u202e\u202c", "\x00\x01\n\t", "\u2066\u2069\u200b"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "\u202e\u202c",
+        "\x00\x01\n\t",
+        "\u2066\u2069\u200b",
+        # characters that show nothing, refused in names too
+        "\u3164\u3164\u3164",
+        "\u2800\u2800",
+        "\u115f",
+        "\ufe0f",
+        "\u200d\u200d",
+    ],
+)
 def test_a_message_empty_after_cleaning_is_refused(text: str) -> None:
     with pytest.raises(errors.EmptyMessage):
         c.decide(None, c.PostMessage(seat=0, text=text, now_ms=T0))

@@ -188,10 +188,15 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(server: ServerPro
         await refused(await say(host, match_id, "x" * 281), 422, "message_too_long")
         await refused(await say(host, match_id, "x" * 2001), 422, "invalid_request")
         await refused(await say(host, match_id, " \u202e\u2066\x00\n "), 422, "empty_message")
+        for blank in ("\u3164\u3164\u3164", "\u2800\u2800", "\u115f", "\ufe0f"):  # show nothing
+            await refused(await say(host, match_id, blank), 422, "empty_message")
         for not_text in (5, None, ["hi"], {"text": "hi"}):
             await refused(await say(host, match_id, not_text), 422, "invalid_request")
         await refused(await host.client.post(path, json={"txt": "hi"}), 422, "invalid_request")
         await refused(await host.client.post(path, content=b"{"), 400, "malformed_json")
+        lone = await host.client.post(path, content=b'{"text": "\\ud800"}')  # half a pair
+        await refused(lone, 400, "malformed_json")
+        assert "not valid Unicode" in lone.json()["detail"], lone.text
         await refused(await say(stranger, match_id, "hi"), 403, "not_your_match")
         await refused(await anonymous.post(path, json={"text": "hi"}), 401, "unauthorized")
         await refused(await say(host, "no-such-match", "hi"), 404, "match_not_found")

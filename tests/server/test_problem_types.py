@@ -16,7 +16,7 @@ import server.app  # noqa: F401 (imports every module that defines a ServerError
 from domain import errors as domain_errors
 from infra import errors as infra_errors
 from server.problem_types import BY_SLUG, PROBLEM_TYPES
-from server.problems import ServerError, make_problem, problem_for
+from server.problems import DETAIL_LIMIT, Problem, ServerError, make_problem, problem_for
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 #: Codes that never reach a client: ``ginrummy verify`` prints this one on stderr.
@@ -96,3 +96,23 @@ def test_a_problem_made_by_name_uses_the_registry() -> None:
         409,
         "The match has moved on since that version",
     )
+
+
+def test_every_problem_cuts_its_detail_however_it_is_built() -> None:
+    """A detail may quote input (an id, a field): no path that builds a problem, through
+    ``make_problem`` or not, may send a client's 10,000 characters back."""
+    long = "no player '" + "x" * 10_000 + "'"
+    built = [
+        make_problem("player_not_found", long),
+        problem_for(infra_errors.UnstorableText(long)),
+        Problem(
+            type="/problems/not-found",
+            title="No such resource",
+            status=404,
+            detail=long,
+            rule="not_found",
+        ),
+    ]
+    for problem in built:
+        assert len(problem.detail) == DETAIL_LIMIT and problem.detail.endswith("…"), problem
+    assert make_problem("player_not_found", "x" * DETAIL_LIMIT).detail == "x" * DETAIL_LIMIT

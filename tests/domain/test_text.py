@@ -1,0 +1,108 @@
+"""The text rules names and chat share: what is cleaned away, what shows, what compares alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import text as t
+
+
+@pytest.mark.parametrize(
+    ("raw", "cleaned"),
+    [
+        ("ok\u200d\u200d", "ok"),  # joiners that join nothing
+        ("\u200dhi", "hi"),
+        ("a \u200d b", "a b"),
+        ("a\u200d\u200db", "a\u200db"),  # one at a time
+        (
+            "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+            "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+        ),
+        ("\u2764\ufe0f\u200d\U0001f525", "\u2764\ufe0f\u200d\U0001f525"),  # after a selector
+        (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        ),
+        ("\u202e(drah) retupmoC\u202c", "(drah) retupmoC"),
+        ("a" + "\u0301" * 39, "\u00e1" + "\u0301" * t.MAX_MARKS),  # composed, then capped
+    ],
+)
+def test_clean_keeps_joiners_only_where_they_join(raw: str, cleaned: str) -> None:
+    assert t.clean(raw) == cleaned
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        ("\u202e(drah) retupmoC\u202c", "U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control"),
+        ("Ada\u2066", "U+2066 LEFT-TO-RIGHT ISOLATE, a bidirectional control"),
+        ("a" + "\u0301" * 39, "U+0301 COMBINING ACUTE ACCENT, more than 4 combining marks"),
+        ("Ada\u200b", "U+200B ZERO WIDTH SPACE, an invisible format character"),
+        ("Ada\u200d", "U+200D ZERO WIDTH JOINER, a zero-width joiner with nothing"),
+        ("Ada\tL", "U+0009, a line break or tab"),
+        ("a\x00b", "U+0000, a control character"),
+        ("\ud800", "U+D800, a lone surrogate"),
+    ],
+)
+def test_a_name_learns_what_chat_would_remove_from_it(raw: str, why: str) -> None:
+    found = t.first_unclean(raw)
+    assert found is not None and found.startswith(why), found
+    assert t.clean(raw) != raw
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ada",
+        "Ada\u00a0Lovelace",
+        "  Ada  ",
+        "Zo\u00eb",
+        "Zoe\u0308",
+        "\u2800Zo\u00eb",
+        "a" + "\u0301" * 4,
+        "\U0001f468\u200d\U0001f469",
+        "\u0645\u06cc\u200c\u062e\u0648",
+    ],
+)
+def test_what_chat_keeps_a_name_may_hold(name: str) -> None:
+    assert t.first_unclean(name) is None
+
+
+@pytest.mark.parametrize(
+    "blank", ["\u3164\u3164\u3164", "\u2800\u2800", "\u115f", "\ufe0f", "\u0301", " \u00a0"]
+)
+def test_fillers_selectors_and_lone_marks_show_nothing(blank: str) -> None:
+    assert not t.visible(blank)
+
+
+@pytest.mark.parametrize("shown", ["a", "\u2764\ufe0f", "7", "!", "\ud55c", "\u2800x"])
+def test_a_letter_digit_punctuation_or_symbol_shows(shown: str) -> None:
+    assert t.visible(shown)
+
+
+@pytest.mark.parametrize(
+    ("lookalike", "plain"),
+    [
+        ("h\u0430rd", "hard"),  # Cyrillic a
+        ("\u041d\u0410rd", "hard"),  # Cyrillic capitals En and A
+        ("\u0420\u0410\u041d", "pah"),  # Cyrillic Er is drawn as a P, not an R
+        ("\u0421omputer (hard)", "computer(hard)"),  # Cyrillic Es
+        ("\u0391\u0399:\u0397ARD", "ai:hard"),  # Greek capitals
+        ("ai\ua789hard", "ai:hard"),  # a modifier-letter colon
+        ("\uff28\uff41\uff52\uff44", "hard"),  # full width (NFKC)
+        ("\u0435\u0430s\u0443", "easy"),
+        ("m\u0435d\u0456um", "medium"),
+    ],
+)
+def test_letters_that_look_latin_compare_as_latin(lookalike: str, plain: str) -> None:
+    assert t.comparable(lookalike) == plain
+
+
+def test_a_letter_looks_latin_in_the_case_it_is_drawn_in() -> None:
+    assert t.comparable("\u0397") == "h"  # Greek capital Eta is drawn as H...
+    assert t.comparable("\u03b7") == "\u03b7"  # ...its small letter is not
+
+
+def test_every_confusable_maps_one_character_to_one_ascii_one() -> None:
+    for char, latin in t.CONFUSABLES.items():
+        assert len(char) == 1 and len(latin) == 1 and latin.isascii() and not char.isascii()

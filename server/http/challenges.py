@@ -62,7 +62,11 @@ class ChallengesController(Controller):
         """Challenge the player ``to`` (by id) under a preset or custom rules; it waits
         until accepted, declined, cancelled or expired. ``to: null`` opens a public seek;
         ``to: "ai:<level>"`` challenges the house AI, which accepts at once (the answer
-        then has the match's id), so a bot can play the house through its stream."""
+        then has the match's id), so a bot can play the house through its stream.
+        A sender has at most one open challenge to the same player (409
+        `already_challenged`) and 10 open in all (409 `too_many_open_challenges`); a seek
+        counts as a table (409 `too_many_open_tables` past 3). Challenges you were sent
+        never count."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ChallengeRequest)

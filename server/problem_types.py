@@ -189,8 +189,9 @@ _TYPES: tuple[ProblemType, ...] = (
        "Send the request again; the server picks a new id."),
     _p("rate_limited", 429, "Too many requests; retry after the time in Retry-After",
        "This player or client address made too many requests of this kind in the window.",
-       "Creating players, matches, tables or challenges, acting, claiming and chatting, past the "
-       "limits in docs/configuration.md.",
+       "Creating players, matches, tables, challenges or tokens (a rotation too), acting, "
+       "claiming, chatting, and joining, accepting, declining or cancelling a table or "
+       "challenge, past the limits in docs/configuration.md.",
        "Wait the seconds `Retry-After` says (a socket's `error` frame says `retry_after`)."),
     # Matches
     _p("match_not_finished", 409, "The match is not finished",

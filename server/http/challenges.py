@@ -111,7 +111,8 @@ class ChallengesController(Controller):
         operation_id="acceptChallenge",
         summary="Accept a challenge: the match starts",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 422),
+        responses=problem_responses(401, 403, 404, 409, 422, 429),
+        before_request=rate_limited("actions"),
     )
     async def accept(
         self,
@@ -134,7 +135,8 @@ class ChallengesController(Controller):
         operation_id="declineChallenge",
         summary="Decline a challenge addressed to you",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 429),
+        before_request=rate_limited("actions"),
     )
     async def decline(
         self, state: State, request: AnyRequest, challenge_id: ChallengeId
@@ -151,7 +153,8 @@ class ChallengesController(Controller):
         operation_id="cancelChallenge",
         summary="Withdraw a challenge you sent",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 429),
+        before_request=rate_limited("actions"),
     )
     async def cancel(
         self, state: State, request: AnyRequest, challenge_id: ChallengeId

@@ -196,7 +196,8 @@ class TablesController(Controller):
         operation_id="joinTable",
         summary="Take the free seat and start the match",
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 413, 422),
+        responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
+        before_request=rate_limited("actions"),  # an answer to a table, not a creation
     )
     async def join_table(
         self, state: State, request: AnyRequest, table_id: TableId, data: JSONBody[JoinTableRequest]
@@ -217,7 +218,8 @@ class TablesController(Controller):
         operation_id="cancelTable",
         summary="Cancel your table before anyone joins",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 429),
+        before_request=rate_limited("actions"),
     )
     async def cancel_table(self, state: State, request: AnyRequest, table_id: TableId) -> TableView:
         """The host closes its open table; nobody can join it afterwards."""

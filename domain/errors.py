@@ -193,6 +193,25 @@ class TableNotDue(TableError):
     rule = "table_not_due"
 
 
+class TooManyOpenTables(TableError):
+    """A host has at most ``MAX_OPEN_TABLES`` tables (public, private or open seeks)
+    waiting for an opponent at once (``domain.table.check_room``)."""
+
+    rule = "too_many_open_tables"
+
+
+class AlreadyChallenged(TableError):
+    """A sender has at most one open challenge (a rematch offer included) to one player."""
+
+    rule = "already_challenged"
+
+
+class TooManyOpenChallenges(TableError):
+    """A sender has at most ``MAX_OPEN_CHALLENGES`` challenges open at once, to everyone."""
+
+    rule = "too_many_open_challenges"
+
+
 class InvalidClientSeed(IllegalCommand):
     """A client seed that is not 1-64 letters, digits or ``._~-`` (docs/fair-deal.md)."""
 

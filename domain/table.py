@@ -20,6 +20,7 @@ the commitment was published.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
 from functools import reduce
 from typing import ClassVar, Literal
 
@@ -177,6 +178,56 @@ class TableState(msgspec.Struct, frozen=True):
     def open_at(self, now_ms: int) -> bool:
         """Open and not yet due: what the lobby lists and a guest may join."""
         return self.status == "open" and now_ms < self.expires_ms
+
+
+# --- how much one host may have open at once ----------------------------------------------
+#
+# A rule over all of a host's tables, not one: the service gathers the host's open tables
+# and asks ``check_room`` before it opens another (server/tables.py). Only what a host
+# opened counts, never the challenges it was sent, so a player or bot challenged by many
+# may accept (or decline) every one of them.
+
+MAX_OPEN_TABLES = 3  # tables with no invitee (public, private, open seeks): a few, as lichess
+MAX_CHALLENGES_TO_ONE = 1  # challenges (rematch offers included) from one sender to one player
+MAX_OPEN_CHALLENGES = 10  # challenges one sender has open to everyone together
+
+
+class Hosted(msgspec.Struct, frozen=True):
+    """One of a host's tables that is open now: its id, and whom it challenges (None:
+    a table anyone may join, or a private one anyone with the code may)."""
+
+    table_id: str
+    invitee: str | None = None
+
+
+def check_room(host: str, invitee: str | None, hosted: Sequence[Hosted]) -> None:
+    """Whether ``host``, whose open tables are ``hosted``, may open one more table
+    (``invitee`` None) or challenge ``invitee``; a TableError naming the cap if not.
+    The refusal says what frees a place: answering, cancelling or the tables' expiry."""
+    if invitee is None:
+        tables = [h.table_id for h in hosted if h.invitee is None]
+        if len(tables) >= MAX_OPEN_TABLES:
+            raise errors.TooManyOpenTables(
+                f"you already have {len(tables)} open tables, the most a host may have "
+                f"waiting at once ({MAX_OPEN_TABLES}): cancel one (POST /v1/tables/{{id}}/"
+                f"cancel) or wait until one is joined or expires "
+                f"({', '.join(tables[:MAX_OPEN_TABLES])})"
+            )
+        return
+    to_them = [h.table_id for h in hosted if h.invitee == invitee]
+    if len(to_them) >= MAX_CHALLENGES_TO_ONE:
+        raise errors.AlreadyChallenged(
+            f"you already have an open challenge to this player ({to_them[0]}), and a "
+            f"sender may have {MAX_CHALLENGES_TO_ONE} open to the same player: wait for "
+            f"their answer or withdraw it (POST /v1/challenges/{to_them[0]}/cancel)"
+        )
+    challenges = [h.table_id for h in hosted if h.invitee is not None]
+    if len(challenges) >= MAX_OPEN_CHALLENGES:
+        raise errors.TooManyOpenChallenges(
+            f"you already have {len(challenges)} open challenges, the most a player may "
+            f"have waiting at once ({MAX_OPEN_CHALLENGES}): withdraw one (POST "
+            "/v1/challenges/{id}/cancel) or wait until one is answered or expires"
+        )
 
 
 def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEvent]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.table import MAX_OPEN_CHALLENGES, MAX_OPEN_TABLES
+
 PROBLEMS_PATH = "/problems/"
 
 
@@ -194,8 +196,9 @@ _TYPES: tuple[ProblemType, ...] = (
        "stream per player is enough), then open it again."),
     _p("rate_limited", 429, "Too many requests; retry after the time in Retry-After",
        "This player or client address made too many requests of this kind in the window.",
-       "Creating players, matches, tables or challenges, acting, claiming and chatting, past the "
-       "limits in docs/configuration.md.",
+       "Creating players, matches, tables, challenges or tokens (a rotation too), acting, "
+       "claiming, chatting, and joining, accepting, declining or cancelling a table or "
+       "challenge, past the limits in docs/configuration.md.",
        "Wait the seconds `Retry-After` says (a socket's `error` frame says `retry_after`)."),
     # Matches
     _p("match_not_finished", 409, "The match is not finished",
@@ -338,6 +341,31 @@ _TYPES: tuple[ProblemType, ...] = (
        "The challenged player declined.",
        "Accepting, declining or cancelling a declined challenge.",
        "Send a new challenge, or challenge someone else."),
+    _p("too_many_open_tables", 409, "You have as many open tables as a host may",
+       f"A host has at most {MAX_OPEN_TABLES} tables (public, private or open seeks) waiting "
+       "for an opponent "
+       "at once; this one was not opened and nothing changed. Challenges you were sent "
+       "never count.",
+       f"`POST /v1/tables`, or `POST /v1/challenges` with `to: null`, while {MAX_OPEN_TABLES} of "
+       "yours are open.",
+       "Cancel one of yours (`POST /v1/tables/{id}/cancel`; `detail` names them) or wait "
+       "until one is joined or expires, then open again."),
+    _p("already_challenged", 409, "You already have an open challenge to this player",
+       "A sender has at most one open challenge (a rematch offer included) to the same "
+       "player; this one was not sent and nothing changed.",
+       "`POST /v1/challenges`, or offering a rematch, while a challenge of yours to that "
+       "player waits for an answer.",
+       "Wait for the answer to the one `detail` names, or withdraw it "
+       "(`POST /v1/challenges/{id}/cancel`) and send the new one."),
+    _p("too_many_open_challenges", 409, "You have as many open challenges as a player may",
+       f"A sender has at most {MAX_OPEN_CHALLENGES} challenges (rematch offers included) waiting "
+       "for an answer "
+       "at once, to everyone together; this one was not sent and nothing changed. "
+       "Challenges you were sent never count.",
+       f"`POST /v1/challenges`, or offering a rematch, while {MAX_OPEN_CHALLENGES} of yours are "
+       "open.",
+       "Withdraw one (`GET /v1/challenges` lists yours; `POST /v1/challenges/{id}/cancel`) "
+       "or wait until one is answered or expires."),
     _p("watch_code_required", 403, "A private match is watched only with its watch code",
        "A match from a private table is watched only with its watch code.",
        "A spectator view or `watch` socket of such a match without `watch_code`.",

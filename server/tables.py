@@ -13,13 +13,14 @@ first append is at version 0, so it can only ever start once).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import msgspec
 
@@ -34,6 +35,7 @@ from infra.projections.lobby import (
     LobbyRow,
     open_challenges,
     open_public_tables,
+    open_tables_of,
     overdue_tables,
 )
 from infra.sql_event_store import SqlEventStore
@@ -68,6 +70,7 @@ class TableService:
         self.projector = projector
         self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, t.TableState] = OrderedDict()
+        self._opening: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # host: lock, users
         self.players = Players(store.engine)
 
     async def _append(self, table_id: str, expected: int, events: list[t.TableEvent]) -> None:
@@ -115,8 +118,9 @@ class TableService:
         Its match is dealt fairly from the host's committed server seed (taken now)
         and the seats' client seeds (server/fair_deal.py).
         A given ``table_id`` is opened once: a second open is a ConcurrencyConflict.
-        A table the rules refuse (a challenge to oneself) is refused before the seed is
-        taken, so the refusal changes nothing."""
+        A table the rules refuse (a challenge to oneself, or one more than the host may
+        have open: ``t.check_room``) is refused before the seed is taken, so the refusal
+        changes nothing. A challenge to the house AI is not counted: it is accepted at once."""
         table_id = table_id or uuid.uuid4().hex
         now = now_ms()
         unseeded = t.OpenTable(
@@ -135,19 +139,45 @@ class TableService:
             clock=clock,
         )
         t.decide(None, unseeded)  # the table's own refusals, before a seed is used up
-        server_seed, committed_ms = await take_server_seed(self.players, host)
-        now = now_ms()
-        command = msgspec.structs.replace(
-            unseeded,
-            now_ms=now,
-            expires_ms=now + ttl_s * 1000,
-            seed=server_seed,
-            seed_committed_ms=committed_ms,
-            host_seed=seat_seed(host, client_seed, now),
-        )
-        events = t.decide(None, command)
-        await self._append(table_id, 0, events)
+        async with self._one_open_at_a_time(host):
+            if invitee is None or not is_house_ai(invitee):  # the house accepts at once
+                t.check_room(host, invitee, await self.hosted_by(host))
+            server_seed, committed_ms = await take_server_seed(self.players, host)
+            now = now_ms()
+            command = msgspec.structs.replace(
+                unseeded,
+                now_ms=now,
+                expires_ms=now + ttl_s * 1000,
+                seed=server_seed,
+                seed_committed_ms=committed_ms,
+                host_seed=seat_seed(host, client_seed, now),
+            )
+            events = t.decide(None, command)
+            await self._append(table_id, 0, events)
         return t.fold(events)
+
+    async def hosted_by(self, host: str) -> list[t.Hosted]:
+        """The tables ``host`` has open now, from the lobby projection (caught up first,
+        so a table this process has just opened is counted)."""
+        await self.projector.catch_up("lobby")
+        rows = await open_tables_of(self.store.engine, host, now_ms())
+        return [t.Hosted(table_id, invitee) for table_id, invitee in rows]
+
+    @contextlib.asynccontextmanager
+    async def _one_open_at_a_time(self, host: str) -> AsyncIterator[None]:
+        """A host's opens in this process, one after the other, from counting its open
+        tables to recording the new one: twenty opens sent at once cannot all count the
+        same two tables and all pass the cap. (Server processes do not share this lock;
+        a burst split over N processes may pass the cap by at most N - 1 tables.)"""
+        lock, users = self._opening.setdefault(host, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._opening[host]
 
     async def join(
         self, table_id: str, guest: str, invite_code: str | None, client_seed: str | None = None

@@ -139,6 +139,22 @@ async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list
             return [row[0] for row in (await conn.execute(query)).all()]
 
 
+async def open_tables_of(
+    engine: AsyncEngine, host: str, now_ms: int
+) -> list[tuple[str, str | None]]:
+    """Every table ``host`` has open at ``now_ms`` (public, private, seeks, challenges and
+    rematch offers), oldest first, each with its invitee (None: not a challenge)."""
+    c = lobby_tables.c
+    query = (
+        select(c.table_id, c.invitee)
+        .where(c.status == "open", c.expires_ms > now_ms, c.host == host)
+        .order_by(c.opened_ms, c.table_id)
+    )
+    with translate_errors():
+        async with engine.connect() as conn:
+            return [(row.table_id, row.invitee) for row in (await conn.execute(query)).all()]
+
+
 async def overdue_tables(engine: AsyncEngine, now_ms: int, limit: int = 100) -> list[str]:
     """Open tables whose time has run out but whose TableExpired is not recorded yet."""
     c = lobby_tables.c

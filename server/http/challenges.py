@@ -62,7 +62,11 @@ class ChallengesController(Controller):
         """Challenge the player ``to`` (by id) under a preset or custom rules; it waits
         until accepted, declined, cancelled or expired. ``to: null`` opens a public seek;
         ``to: "ai:<level>"`` challenges the house AI, which accepts at once (the answer
-        then has the match's id), so a bot can play the house through its stream."""
+        then has the match's id), so a bot can play the house through its stream.
+        A sender has at most one open challenge to the same player (409
+        `already_challenged`) and 10 open in all (409 `too_many_open_challenges`); a seek
+        counts as a table (409 `too_many_open_tables` past 3). Challenges you were sent
+        never count."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ChallengeRequest)
@@ -107,7 +111,8 @@ class ChallengesController(Controller):
         operation_id="acceptChallenge",
         summary="Accept a challenge: the match starts",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 422),
+        responses=problem_responses(401, 403, 404, 409, 422, 429),
+        before_request=rate_limited("actions"),
     )
     async def accept(
         self,
@@ -130,7 +135,8 @@ class ChallengesController(Controller):
         operation_id="declineChallenge",
         summary="Decline a challenge addressed to you",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 429),
+        before_request=rate_limited("actions"),
     )
     async def decline(
         self, state: State, request: AnyRequest, challenge_id: ChallengeId
@@ -147,7 +153,8 @@ class ChallengesController(Controller):
         operation_id="cancelChallenge",
         summary="Withdraw a challenge you sent",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 429),
+        before_request=rate_limited("actions"),
     )
     async def cancel(
         self, state: State, request: AnyRequest, challenge_id: ChallengeId

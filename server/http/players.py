@@ -240,7 +240,8 @@ def iso_ms(epoch_ms: int | None) -> str | None:
     tags=["players"],
     status_code=200,
     security=[{"bearer": []}],
-    responses=problem_responses(401),
+    responses=problem_responses(401, 429),
+    before_request=rate_limited("creates"),  # it issues a token, as POST /v1/me/tokens does
 )
 async def rotate_token(state: State, request: Request[Any, Any, Any]) -> TokenIssued:
     """A new token for your player; the token you sent stops working at once (on every

@@ -119,7 +119,7 @@ class TablesController(Controller):
         operation_id="openTable",
         summary="Open a table and wait for an opponent",
         status_code=201,
-        responses=problem_responses(400, 401, 413, 422, 429),
+        responses=problem_responses(400, 401, 409, 413, 422, 429),
         before_request=rate_limited("creates"),
     )
     async def open_table(
@@ -127,7 +127,8 @@ class TablesController(Controller):
     ) -> TableView:
         """Open a table under a preset or custom rules, with an optional move clock; a private
         one gets an invite code (for the opponent) and a watch code (for spectators), shown
-        only to its players."""
+        only to its players. A host has at most 3 tables waiting at once (409
+        `too_many_open_tables`: cancel one, or wait until one is joined or expires)."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, OpenTableRequest)
@@ -195,7 +196,8 @@ class TablesController(Controller):
         operation_id="joinTable",
         summary="Take the free seat and start the match",
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 413, 422),
+        responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
+        before_request=rate_limited("actions"),  # an answer to a table, not a creation
     )
     async def join_table(
         self, state: State, request: AnyRequest, table_id: TableId, data: JSONBody[JoinTableRequest]
@@ -216,7 +218,8 @@ class TablesController(Controller):
         operation_id="cancelTable",
         summary="Cancel your table before anyone joins",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409),
+        responses=problem_responses(401, 403, 404, 409, 429),
+        before_request=rate_limited("actions"),
     )
     async def cancel_table(self, state: State, request: AnyRequest, table_id: TableId) -> TableView:
         """The host closes its open table; nobody can join it afterwards."""

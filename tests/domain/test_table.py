@@ -238,3 +238,53 @@ def test_a_rematch_keeps_a_recorded_clock_raised_to_the_floor() -> None:
     kept = Clock(bank_ms=60_000, increment_ms=2000)
     assert raised_to_the_floor(kept) == kept
     assert validate_clock(raised_to_the_floor(Clock(per_move_ms=1)))
+
+
+# --- how much one host may have open at once (check_room) -----------------------------
+
+
+def tables(n: int) -> list[t.Hosted]:
+    return [t.Hosted(f"t{i}") for i in range(n)]
+
+
+def challenges(*invitees: str) -> list[t.Hosted]:
+    return [t.Hosted(f"c{i}", invitee) for i, invitee in enumerate(invitees)]
+
+
+def test_a_host_may_have_a_few_tables_open_and_no_more() -> None:
+    for n in range(t.MAX_OPEN_TABLES):
+        t.check_room("host", None, tables(n))
+    with pytest.raises(errors.TooManyOpenTables) as refused:
+        t.check_room("host", None, tables(t.MAX_OPEN_TABLES))
+    detail = str(refused.value)
+    assert f"({t.MAX_OPEN_TABLES})" in detail and "cancel" in detail and "t0" in detail
+    assert refused.value.rule == "too_many_open_tables"
+    # a host over the cap from before it existed is refused too, and told its first tables
+    with pytest.raises(errors.TooManyOpenTables) as over:
+        t.check_room("host", None, tables(60))
+    assert "t59" not in str(over.value)
+
+
+def test_challenges_do_not_count_as_tables_nor_tables_as_challenges() -> None:
+    many = challenges(*(f"p{i}" for i in range(t.MAX_OPEN_CHALLENGES)))
+    t.check_room("host", None, many + tables(t.MAX_OPEN_TABLES - 1))
+    t.check_room("host", "someone", tables(t.MAX_OPEN_TABLES) + many[:-1])
+
+
+def test_one_open_challenge_from_a_sender_to_the_same_player() -> None:
+    with pytest.raises(errors.AlreadyChallenged) as refused:
+        t.check_room("host", "bob", challenges("ann", "bob"))
+    assert "c1" in str(refused.value) and "/v1/challenges/c1/cancel" in str(refused.value)
+    t.check_room("host", "cy", challenges("ann", "bob"))  # another player: allowed
+
+
+def test_a_sender_has_a_bounded_number_of_challenges_open_in_all() -> None:
+    open_now = challenges(*(f"p{i}" for i in range(t.MAX_OPEN_CHALLENGES - 1)))
+    t.check_room("host", "newcomer", open_now)
+    with pytest.raises(errors.TooManyOpenChallenges) as refused:
+        t.check_room("host", "newcomer", [*open_now, t.Hosted("last", "another")])
+    assert f"({t.MAX_OPEN_CHALLENGES})" in str(refused.value)
+
+
+def test_the_caps_are_a_few_tables_one_challenge_per_player_and_ten_in_all() -> None:
+    assert (t.MAX_OPEN_TABLES, t.MAX_CHALLENGES_TO_ONE, t.MAX_OPEN_CHALLENGES) == (3, 1, 10)

@@ -94,6 +94,82 @@ async def test_over_a_limit_is_a_429_with_retry_after_and_changes_nothing(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_joining_and_answering_count_with_the_moves_and_a_refusal_changes_nothing(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Found by review: join, accept, decline and cancel were not limited at all."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_ACTIONS_PER_PLAYER="2"
+    ).start()
+    try:
+        ada = await Player.create(server.url, "Ada")
+        bob = await Player.create(server.url, "Bob")
+        cy = await Player.create(server.url, "Cy")
+        tables = [(await ada.client.post("/v1/tables", json={})).json() for _ in range(3)]
+        to_bob = [
+            (await p.client.post("/v1/challenges", json={"to": bob.id})).json() for p in (ada, cy)
+        ]
+        # Ada: two cancels, then a third is refused and her table stays open.
+        for table in tables[:2]:
+            answer = await ada.client.post(f"/v1/tables/{table['table_id']}/cancel")
+            assert answer.status_code == 200, answer.text
+        refused = await ada.client.post(f"/v1/tables/{tables[2]['table_id']}/cancel")
+        assert_rate_limited(refused, 600)
+        refused = await ada.client.post(f"/v1/challenges/{to_bob[0]['table_id']}/cancel")
+        assert_rate_limited(refused, 600)
+        # Bob: a join and a decline, then his accept is refused and nothing starts.
+        joined = await bob.client.post(f"/v1/tables/{tables[2]['table_id']}/join", json={})
+        assert joined.status_code == 200, joined.text
+        declined = await bob.client.post(f"/v1/challenges/{to_bob[0]['table_id']}/decline")
+        assert declined.status_code == 200, declined.text
+        refused = await bob.client.post(f"/v1/challenges/{to_bob[1]['table_id']}/accept")
+        assert_rate_limited(refused, 600)
+        listed = (await bob.client.get("/v1/challenges")).json()["challenges"]
+        assert [(c["table_id"], c["status"]) for c in listed] == [(to_bob[1]["table_id"], "open")]
+        # Cy, whose budget is whole, may still take a seat: the limit is Bob's own.
+        table = (await cy.client.post("/v1/tables", json={})).json()
+        refused = await bob.client.post(f"/v1/tables/{table['table_id']}/join", json={})
+        assert_rate_limited(refused, 600)
+        assert [t["table_id"] for t in (await cy.client.get("/v1/tables")).json()["tables"]] == [
+            table["table_id"]
+        ]
+        for player in (ada, bob, cy):
+            await player.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_rotating_a_token_counts_with_the_creations(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Found by review: 300 rotations in a row all succeeded."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_CREATES_PER_PLAYER="3"
+    ).start()
+    try:
+        ada = await Player.create(server.url, "Ada")
+        token = ada.token
+        for _ in range(3):
+            rotated = await ada.client.post(
+                "/v1/me/tokens/rotate", headers={"Authorization": f"Bearer {token}"}
+            )
+            assert rotated.status_code == 200, rotated.text
+            token = rotated.json()["token"]
+        refused = await ada.client.post(
+            "/v1/me/tokens/rotate", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert_rate_limited(refused, 600)
+        assert "player" in refused.json()["detail"]
+        # the refusal changed nothing: the token sent still works
+        me = await ada.client.get("/v1/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.status_code == 200 and me.json()["id"] == ada.id, me.text
+        await ada.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_window_ends_and_the_client_may_go_on(database_url: str, tmp_path: Path) -> None:
     server = ServerProcess(
         database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="2", GINRUMMY_RATE_CREATES_PER_ADDRESS="1"

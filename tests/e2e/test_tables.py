@@ -435,3 +435,183 @@ async def test_both_seats_ready_at_once_is_not_a_stale_version(server: ServerPro
     finally:
         await host.close()
         await guest.close()
+
+
+# Found by a security review: one host opened 60 public tables in a minute and filled the
+# lobby; another sent 60 challenges to one player. A host has a few tables open at once,
+# a sender one challenge to the same player and ten in all; the refusals change nothing.
+
+
+async def _seed_commitment(player: Player) -> str:
+    me = await player.client.get("/v1/me")
+    assert me.status_code == 200, me.text
+    return str(me.json()["seed_commitment"])
+
+
+def _refused(answer: httpx.Response, rule: str) -> str:
+    assert answer.status_code == 409, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    problem = answer.json()
+    assert (problem["rule"], problem["type"]) == (rule, f"/problems/{rule.replace('_', '-')}")
+    return str(problem["detail"])
+
+
+async def test_a_host_keeps_three_tables_open_and_a_fourth_is_refused_changing_nothing(
+    server: ServerProcess,
+) -> None:
+    host = await Player.create(server.url, "Host")
+    other = await Player.create(server.url, "Other")
+    try:
+        public = await open_table(host)
+        private = await open_table(host, private=True)
+        seek = await host.client.post("/v1/challenges", json={"to": None})  # a public table
+        assert seek.status_code == 201, seek.text
+        lobby = (await other.client.get("/v1/tables")).json()["tables"]
+        commitment = await _seed_commitment(host)
+
+        for fourth in (
+            host.client.post("/v1/tables", json={"rules": QUICK_RULES}),
+            host.client.post("/v1/tables", json={"private": True}),
+            host.client.post("/v1/challenges", json={"to": None}),
+        ):
+            detail = _refused(await fourth, "too_many_open_tables")
+            assert "3" in detail and "cancel" in detail, detail
+        assert (await other.client.get("/v1/tables")).json()["tables"] == lobby
+        assert {t["table_id"] for t in lobby} == {public["table_id"], seek.json()["table_id"]}
+        assert await _seed_commitment(host) == commitment, "a refusal used up the host's seed"
+
+        # A challenge is not a table: the host may still challenge someone.
+        challenge = await host.client.post("/v1/challenges", json={"to": other.id})
+        assert challenge.status_code == 201, challenge.text
+        # Another host is not held back by this one.
+        assert (await open_table(other))["status"] == "open"
+
+        # A place frees when a table closes: cancelled, or joined.
+        cancelled = await host.client.post(f"/v1/tables/{private['table_id']}/cancel")
+        assert cancelled.status_code == 200, cancelled.text
+        again = await open_table(host)
+        _refused(await host.client.post("/v1/tables", json={}), "too_many_open_tables")
+        assert (await join(other, again["table_id"])).status_code == 200
+        assert (await open_table(host))["status"] == "open"
+    finally:
+        await host.close()
+        await other.close()
+
+
+async def test_opens_sent_at_once_cannot_pass_the_cap_together(server: ServerProcess) -> None:
+    host = await Player.create(server.url, "Host")
+    other = await Player.create(server.url, "Other")
+    try:
+        answers = await asyncio.gather(
+            *(host.client.post("/v1/tables", json={"rules": QUICK_RULES}) for _ in range(12))
+        )
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [201] * 3 + [409] * 9, [a.text for a in answers]
+        listed = (await other.client.get("/v1/tables")).json()["tables"]
+        assert sorted(t["table_id"] for t in listed) == sorted(
+            a.json()["table_id"] for a in answers if a.status_code == 201
+        )
+    finally:
+        await host.close()
+        await other.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_expired_table_no_longer_counts(database_url: str, tmp_path: Path) -> None:
+    quick = ServerProcess(database_url, tmp_path, GINRUMMY_TABLE_TTL_S="1").start()
+    host = await Player.create(quick.url, "Host")
+    try:
+        for _ in range(3):
+            await open_table(host)
+        _refused(await host.client.post("/v1/tables", json={}), "too_many_open_tables")
+        await asyncio.sleep(1.2)  # past their time, recorded or not
+        assert (await open_table(host))["status"] == "open"
+    finally:
+        await host.close()
+        quick.stop()
+
+
+async def test_one_challenge_to_the_same_player_and_ten_in_all_refusals_change_nothing(
+    server: ServerProcess,
+) -> None:
+    sender = await Player.create(server.url, "Sender")
+    victim = await Player.create(server.url, "Victim")
+    others = [await Player.create(server.url, f"Other {n}") for n in range(10)]
+    try:
+        first = await sender.client.post("/v1/challenges", json={"to": victim.id})
+        assert first.status_code == 201, first.text
+        first_id = first.json()["table_id"]
+        commitment = await _seed_commitment(sender)
+        for _ in range(3):
+            again = await sender.client.post("/v1/challenges", json={"to": victim.id})
+            detail = _refused(again, "already_challenged")
+            assert first_id in detail and f"/v1/challenges/{first_id}/cancel" in detail, detail
+        listed = (await victim.client.get("/v1/challenges")).json()["challenges"]
+        assert [c["table_id"] for c in listed] == [first_id]
+        assert await _seed_commitment(sender) == commitment
+
+        # Another sender is not held back by this one's challenge to the same player.
+        third_party = await others[0].client.post("/v1/challenges", json={"to": victim.id})
+        assert third_party.status_code == 201, third_party.text
+        # Declined, it frees its place: the sender may ask once more.
+        declined = await victim.client.post(f"/v1/challenges/{first_id}/decline")
+        assert declined.status_code == 200, declined.text
+        second = await sender.client.post("/v1/challenges", json={"to": victim.id})
+        assert second.status_code == 201, second.text
+
+        # Ten open in all, to ten players; the eleventh player is refused.
+        for other in others[:9]:
+            sent = await sender.client.post("/v1/challenges", json={"to": other.id})
+            assert sent.status_code == 201, sent.text
+        mine = (await sender.client.get("/v1/challenges")).json()["challenges"]
+        assert len([c for c in mine if c["host"]["id"] == sender.id]) == 10
+        detail = _refused(
+            await sender.client.post("/v1/challenges", json={"to": others[9].id}),
+            "too_many_open_challenges",
+        )
+        assert "10" in detail and "cancel" in detail, detail
+        assert (await others[9].client.get("/v1/challenges")).json()["challenges"] == []
+        # The house AI accepts at once: its challenge never waits, so it is not refused.
+        house = await sender.client.post("/v1/challenges", json={"to": "ai:easy"})
+        assert house.status_code == 201 and house.json()["status"] == "started", house.text
+        # Withdrawing one frees a place.
+        withdrawn = await sender.client.post(f"/v1/challenges/{second.json()['table_id']}/cancel")
+        assert withdrawn.status_code == 200, withdrawn.text
+        late = await sender.client.post("/v1/challenges", json={"to": others[9].id})
+        assert late.status_code == 201, late.text
+    finally:
+        for p in (sender, victim, *others):
+            await p.close()
+
+
+async def test_a_bot_challenged_by_many_accepts_them_all(server: ServerProcess) -> None:
+    """The caps count what a player sent, never what it was sent."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        made = await client.post("/v1/players", json={"name": "Busy bot", "kind": "bot"})
+        assert made.status_code == 201, made.text
+    bot = Player(
+        httpx.AsyncClient(
+            base_url=server.url,
+            timeout=30,
+            headers={"Authorization": f"Bearer {made.json()['token']}"},
+        ),
+        made.json()["token"],
+        made.json()["id"],
+    )
+    senders = [await Player.create(server.url, f"Fan {n}") for n in range(12)]
+    try:
+        for sender in senders:
+            sent = await sender.client.post("/v1/challenges", json={"to": bot.id})
+            assert sent.status_code == 201, sent.text
+        waiting = (await bot.client.get("/v1/challenges")).json()["challenges"]
+        assert len(waiting) == 12
+        for challenge in waiting:
+            accepted = await bot.client.post(f"/v1/challenges/{challenge['table_id']}/accept")
+            assert accepted.status_code == 200, accepted.text
+        # and with twelve matches running, it may still open its own tables and challenges
+        assert (await open_table(bot))["status"] == "open"
+        sent = await bot.client.post("/v1/challenges", json={"to": senders[0].id})
+        assert sent.status_code == 201, sent.text
+    finally:
+        for p in (bot, *senders):
+            await p.close()

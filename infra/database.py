@@ -110,10 +110,10 @@ MAX_CONNECTIONS = 20
 def create_engine(url: str | None = None, connections: int = MAX_CONNECTIONS) -> AsyncEngine:
     url = resolve_url(url)
     if is_sqlite(url):
-        engine = create_async_engine(url, connect_args={"timeout": 60})
+        engine = create_async_engine(url, connect_args={"timeout": 60}, hide_parameters=True)
         _configure_sqlite(engine)
         return engine
-    return create_async_engine(url, pool_size=connections, max_overflow=0)
+    return create_async_engine(url, pool_size=connections, max_overflow=0, hide_parameters=True)
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -318,3 +318,47 @@ async def test_command_lookups_made_together_share_one_query(store: SqlEventStor
     # out went together in the next.
     keys_asked = [statement.rsplit(" IN ", 1)[1].count(",") + 1 for statement in in_turn]
     assert keys_asked == [1, 2]
+
+
+async def test_a_failed_append_never_quotes_its_events(store: SqlEventStore) -> None:
+    """A write the database refuses is logged with its exception (a 500 or 503), and the
+    events it carried may hold cards no one else may see (the AI's stock draw, a deal's
+    deck): the exception must name the statement, never its parameters."""
+    s = stream()
+    await store.append(s, 0, batch(1))
+    async with store.engine.begin() as connection:
+        if store.is_postgres:
+            await connection.exec_driver_sql(
+                "CREATE FUNCTION refuse_events() RETURNS trigger AS $$ BEGIN "
+                "RAISE EXCEPTION 'no space left on device'; END $$ LANGUAGE plpgsql"
+            )
+            await connection.exec_driver_sql(
+                "CREATE TRIGGER refuse_events BEFORE INSERT ON events "
+                "FOR EACH ROW EXECUTE FUNCTION refuse_events()"
+            )
+        else:
+            await connection.exec_driver_sql(
+                "CREATE TRIGGER refuse_events BEFORE INSERT ON events "
+                "BEGIN SELECT RAISE(ABORT, 'no space left on device'); END"
+            )
+    try:
+        with pytest.raises(Exception) as refused:
+            await store.append(s, 1, [Discarded(seat=1, card="QS")], command_id="secret")
+        told = "".join(str(e) + repr(e) for e in _chain(refused.value))
+        assert "no space left" in told  # the cause is there...
+        assert "QS" not in told and "secret" not in told, told  # ...the parameters are not
+    finally:
+        async with store.engine.begin() as connection:
+            await connection.exec_driver_sql(
+                "DROP TRIGGER refuse_events" + (" ON events" if store.is_postgres else "")
+            )
+            if store.is_postgres:
+                await connection.exec_driver_sql("DROP FUNCTION refuse_events()")
+
+
+def _chain(error: BaseException | None) -> list[BaseException]:
+    seen = []
+    while error is not None and error not in seen:
+        seen.append(error)
+        error = error.__cause__ or error.__context__
+    return seen

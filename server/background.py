@@ -13,14 +13,24 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from infra.errors import StoreUnavailable
+from server.repeated_failures import RepeatedFailures, skipped_note
+
 log = logging.getLogger("ginrummy.server")
 
 
 async def every(interval: float, work: Callable[[], Awaitable[object]], what: str) -> None:
-    """Await ``work()`` every ``interval`` seconds until cancelled; log and go on if it fails."""
+    """Await ``work()`` every ``interval`` seconds until cancelled; log and go on if it
+    fails. The database being away is one warning line; any other failure a traceback;
+    either, repeated, at most once every 30 s (with how many were not logged)."""
+    failures = RepeatedFailures()
     while True:
         await asyncio.sleep(interval)
         try:
             await work()
-        except Exception:  # cancellation is a BaseException and still ends the loop
-            log.exception("%s failed; retrying later", what)
+        except StoreUnavailable as exc:
+            if (skipped := failures.due("store")) is not None:
+                log.warning("%s: %s; retrying%s", what, exc, skipped_note(skipped))
+        except Exception as exc:  # cancellation is a BaseException and still ends the loop
+            if (skipped := failures.due(type(exc).__name__)) is not None:
+                log.exception("%s failed; retrying later%s", what, skipped_note(skipped))

@@ -22,6 +22,7 @@ from litestar.params import ParameterKwarg
 from domain import errors as domain_errors
 from infra import errors as infra_errors
 from server.problem_types import PROBLEM_TYPES, PROBLEMS_PATH
+from server.repeated_failures import RepeatedFailures, skipped_note
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -274,9 +275,21 @@ def problem_response(problem: Problem, headers: Mapping[str, str] | None = None)
     )
 
 
+_failures = RepeatedFailures()
+
+
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     problem = problem_for(exc, request)
-    if problem.status >= 500:
+    if isinstance(exc, infra_errors.StoreUnavailable):  # expected in an outage: no traceback
+        if (skipped := _failures.due("store")) is not None:
+            log.warning(
+                "database unavailable (503) on %s %s: %s%s",
+                request.method,
+                request.url.path,
+                exc,
+                skipped_note(skipped),
+            )
+    elif problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
     headers = dict(exc.headers or {}) if isinstance(exc, HTTPException | ServerError) else {}
     retry_after = getattr(exc, "retry_after_s", None)  # a limit says when to come back

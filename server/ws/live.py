@@ -190,12 +190,14 @@ class LiveSession:
                 await self.catch_up()
 
     async def catch_up(self) -> None:
-        wanted = None if self.resume_after is not None else self.watch.latest
+        after, self.resume_after = self.resume_after, None
+        # The cached match, as for any wake; the store only for a version it has not
+        # reached (a resume past it: made on another process, not yet announced here).
+        wanted = max(self.watch.latest, after or 0)
         record = await self.services.matches.load(self.match_id, at_least=wanted)
         self.record = record
         assert self.state is not None
-        if self.resume_after is not None:
-            after, self.resume_after = self.resume_after, None
+        if after is not None:
             behind = record.state.version - after
             if after < 0 or behind < 0:
                 self.error(make_problem("version_out_of_range", f"cannot resume after {after}"))
@@ -203,7 +205,8 @@ class LiveSession:
             if behind > self.queue.maxsize // 2:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper
                 return
-            self.state = record.state_at(after) if after > 0 else None
+            # from the state last sent when the client is at or past it, else a mark
+            self.state = record.state_at(after, known=self.state) if after > 0 else None
         self.send_events(record)
 
     def start(self, record: MatchRecord) -> None:

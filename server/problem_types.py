@@ -186,9 +186,9 @@ _TYPES: tuple[ProblemType, ...] = (
        "Creating something whose id is taken; practically never with server-made ids.",
        "Send the request again; the server picks a new id."),
     _p("rate_limited", 429, "Too many requests; retry after the time in Retry-After",
-       "This player or client address made too many requests of this kind in the window.",
+       "This player, client address or socket made too many requests of this kind in the window.",
        "Creating players, matches, tables or challenges, acting, claiming and chatting, past the "
-       "limits in docs/configuration.md.",
+       "limits in docs/configuration.md; a socket's `resume` past 5 in any 10 seconds.",
        "Wait the seconds `Retry-After` says (a socket's `error` frame says `retry_after`)."),
     # Matches
     _p("match_not_finished", 409, "The match is not finished",

@@ -37,6 +37,7 @@ from infra.players import Player
 from server import action_keys, json_depth
 from server.auth import bearer_token, hash_token
 from server.chat import RAW_TEXT_LIMIT
+from server.limits import Allowance, RateLimited
 from server.match_service import MatchRecord, seat_of
 from server.problems import (
     InvalidRequest,
@@ -55,6 +56,10 @@ from server.ws.frames import receive_message, size_of, upgrade_required
 log = logging.getLogger("ginrummy.ws")
 
 CLOSE_TOO_SLOW = 4408
+# A reconnecting client resumes once (and better with ?after=); each resume may send
+# half a queue of frames, so a client that loops on it is refused, not served.
+RESUMES_ALLOWED = 5  # per socket, in any RESUME_WINDOW_S
+RESUME_WINDOW_S = 10.0
 CLOSE_SILENT = 4000
 AUTH_TIMEOUT_S = 10.0
 SEND_TIMEOUT_S = 10.0
@@ -135,6 +140,7 @@ class LiveSession:
         self.last_heard = time.monotonic()
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
         self.present = False  # counted in its seat's presence (a seat's socket only)
+        self.resumes = Allowance(RESUMES_ALLOWED, RESUME_WINDOW_S)
 
     # --- frames -----------------------------------------------------------------------
 
@@ -271,6 +277,11 @@ class LiveSession:
         elif message.type == "resume":
             if message.after is None:
                 self.error(make_problem("invalid_request", "resume needs 'after': a version"))
+                return
+            try:
+                self.resumes.spend("resumes per socket")
+            except RateLimited as exc:
+                self.error(problem_for(exc), exc.retry_after)  # not resumed; the socket stays
                 return
             self.resume_after = message.after
             self.watch.notify(0)

@@ -56,13 +56,13 @@ from server.ws.frames import receive_message, size_of, upgrade_required
 log = logging.getLogger("ginrummy.ws")
 
 CLOSE_TOO_SLOW = 4408
+CLOSE_SILENT = 4000
+AUTH_TIMEOUT_S = 10.0
+SEND_TIMEOUT_S = 10.0
 # A reconnecting client resumes once (and better with ?after=); each resume may send
 # half a queue of frames, so a client that loops on it is refused, not served.
 RESUMES_ALLOWED = 5  # per socket, in any RESUME_WINDOW_S
 RESUME_WINDOW_S = 10.0
-CLOSE_SILENT = 4000
-AUTH_TIMEOUT_S = 10.0
-SEND_TIMEOUT_S = 10.0
 
 _encoder = msgspec.json.Encoder()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -33,6 +34,27 @@ class RateLimited(ServerError):
         super().__init__(detail)
         self.retry_after = retry_after
         self.headers = {"Retry-After": str(retry_after)}
+
+
+class Allowance:
+    """At most ``count`` uses in any ``window_s`` seconds, counted in memory: for what one
+    connection asks of its own process, which no other process needs to count."""
+
+    def __init__(self, count: int, window_s: float) -> None:
+        self.window_s = window_s
+        self.used: deque[float] = deque(maxlen=count)
+
+    def spend(self, what: str, now: float | None = None) -> None:
+        """Count one use; RateLimited, and nothing counted, if the window holds ``count``."""
+        now = time.monotonic() if now is None else now
+        if len(self.used) == self.used.maxlen and now - self.used[0] < self.window_s:
+            retry_after = max(1, math.ceil(self.used[0] + self.window_s - now))
+            raise RateLimited(
+                f"at most {self.used.maxlen} {what} in any {self.window_s:g} s; "
+                f"retry in {retry_after} s",
+                retry_after,
+            )
+        self.used.append(now)
 
 
 @dataclass(frozen=True)

@@ -195,10 +195,11 @@ _TYPES: tuple[ProblemType, ...] = (
        "Close a socket or stream you no longer need (one per match you follow, one player "
        "stream per player is enough), then open it again."),
     _p("rate_limited", 429, "Too many requests; retry after the time in Retry-After",
-       "This player or client address made too many requests of this kind in the window.",
+       "This player, client address or socket made too many requests of this kind in the window.",
        "Creating players, matches, tables, challenges or tokens (a rotation too), acting, "
        "claiming, chatting, and joining, accepting, declining or cancelling a table or "
-       "challenge, past the limits in docs/configuration.md.",
+       "challenge, past the limits in docs/configuration.md; a socket's `resume` past 5 in "
+       "any 10 seconds.",
        "Wait the seconds `Retry-After` says (a socket's `error` frame says `retry_after`)."),
     # Matches
     _p("match_not_finished", 409, "The match is not finished",

@@ -37,6 +37,7 @@ from infra.players import Player
 from server import action_keys, json_depth
 from server.auth import bearer_token, hash_token
 from server.chat import RAW_TEXT_LIMIT
+from server.limits import Allowance, RateLimited
 from server.match_service import MatchRecord, seat_of
 from server.problems import (
     InvalidRequest,
@@ -57,6 +58,10 @@ log = logging.getLogger("ginrummy.ws")
 CLOSE_TOO_SLOW = 4408
 CLOSE_SILENT = 4000
 SEND_TIMEOUT_S = 10.0
+# A reconnecting client resumes once (and better with ?after=); each resume may send
+# half a queue of frames, so a client that loops on it is refused, not served.
+RESUMES_ALLOWED = 5  # per socket, in any RESUME_WINDOW_S
+RESUME_WINDOW_S = 10.0
 
 _encoder = msgspec.json.Encoder()
 
@@ -134,6 +139,7 @@ class LiveSession:
         self.last_heard = time.monotonic()
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
         self.present = False  # counted in its seat's presence (a seat's socket only)
+        self.resumes = Allowance(RESUMES_ALLOWED, RESUME_WINDOW_S)
 
     # --- frames -----------------------------------------------------------------------
 
@@ -189,12 +195,14 @@ class LiveSession:
                 await self.catch_up()
 
     async def catch_up(self) -> None:
-        wanted = None if self.resume_after is not None else self.watch.latest
+        after, self.resume_after = self.resume_after, None
+        # The cached match, as for any wake; the store only for a version it has not
+        # reached (a resume past it: made on another process, not yet announced here).
+        wanted = max(self.watch.latest, after or 0)
         record = await self.services.matches.load(self.match_id, at_least=wanted)
         self.record = record
         assert self.state is not None
-        if self.resume_after is not None:
-            after, self.resume_after = self.resume_after, None
+        if after is not None:
             behind = record.state.version - after
             if after < 0 or behind < 0:
                 self.error(make_problem("version_out_of_range", f"cannot resume after {after}"))
@@ -202,7 +210,8 @@ class LiveSession:
             if behind > self.queue.maxsize // 2:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper
                 return
-            self.state = record.state_at(after) if after > 0 else None
+            # from the state last sent when the client is at or past it, else a mark
+            self.state = record.state_at(after, known=self.state) if after > 0 else None
         self.send_events(record)
 
     def start(self, record: MatchRecord) -> None:
@@ -267,6 +276,11 @@ class LiveSession:
         elif message.type == "resume":
             if message.after is None:
                 self.error(make_problem("invalid_request", "resume needs 'after': a version"))
+                return
+            try:
+                self.resumes.spend("resumes per socket")
+            except RateLimited as exc:
+                self.error(problem_for(exc), exc.retry_after)  # not resumed; the socket stays
                 return
             self.resume_after = message.after
             self.watch.notify(0)

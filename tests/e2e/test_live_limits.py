@@ -1,4 +1,4 @@
-"""Live sockets that misbehave: a client that stops reading, a client that goes silent."""
+"""Live sockets that misbehave: a client that stops reading, goes silent, or resumes in a loop."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from server.ws.live import RESUMES_ALLOWED
 from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
+from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.test_openapi_conformance import frame_validators
 
 
@@ -296,6 +298,85 @@ async def test_an_address_holds_at_most_so_many_sockets_and_streams(
                 assert first["problem"]["rule"] == "too_many_connections", first
                 await asyncio.sleep(0.1)
             assert first["type"] == "snapshot", first
+        await player.close()
+    finally:
+        server.stop()
+
+
+def of(frames: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [frame for frame in frames if frame["type"] == kind]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_socket_that_resumes_in_a_loop_is_refused_and_stays_open(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Each resume may send half a queue of frames, and ``watch`` needs no token: past
+    RESUMES_ALLOWED in the window a resume gets an ``error`` frame ``rate_limited`` with
+    ``retry_after`` and is not performed; the socket goes on. What the resumes allowed
+    replay (from a kept state, not the match's start) still hides every secret card."""
+    server = ServerProcess(database_url, tmp_path).start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(seed="loop", rules={"preset": "classic", "target": 500})
+        match_id, view, version = match["match_id"], match["view"], match["version"]
+        rng = random.Random(7)
+        while version < 45:  # past a kept state (every 32 versions) and then some
+            legal = [a for a in view["legal"] if a["type"] != "resign"]
+            body = (await player.act(match_id, as_action(rng.choice(legal)), version)).json()
+            view, version = body["view"], body["version"]
+        after = version - 10
+        sockets = {
+            "watch": (f"/v1/matches/{match_id}/watch", None, ("watch", "receiveWatch")),
+            "live": (
+                f"/v1/matches/{match_id}/live?token={player.token}",
+                0,
+                ("live", "receiveFeed"),
+            ),
+        }
+        received: dict[str, list[dict[str, Any]]] = {}
+        for name, (path, _, _) in sockets.items():
+            frames = received[name] = []
+            async with websockets.connect(server.ws_url + path) as ws:
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+                assert frames[0]["type"] == "snapshot" and frames[0]["version"] == version
+                for _ in range(RESUMES_ALLOWED + 3):
+                    await ws.send(json.dumps({"type": "resume", "after": after}))
+                await ws.send(json.dumps({"type": "ping"}))
+
+                # the pong, the three refusals, and the replay of a resume allowed
+                while not (
+                    of(frames, "pong")
+                    and len(of(frames, "error")) == 3
+                    and any(f["version"] == version for f in of(frames, "event"))
+                ):
+                    frames.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+            refusals = of(frames, "error")
+            assert len(refusals) == 3, (name, refusals)
+            for refusal in refusals:
+                problem = refusal["problem"]
+                assert (problem["rule"], problem["status"]) == ("rate_limited", 429), refusal
+                assert problem["type"] == "/problems/rate-limited", refusal
+                assert 1 <= refusal["retry_after"] <= 10, refusal
+                assert "resumes" in problem["detail"], refusal
+            replayed = [f["version"] for f in of(frames, "event")]
+            assert replayed[: version - after] == list(range(after + 1, version + 1)), name
+        log = (await player.events(match_id))["events"]  # seat 0's redaction: the match runs
+        live_events = [f for f in received["live"] if f["type"] == "event"][: version - after]
+        assert [f["event"] for f in live_events] == [e["event"] for e in log[after:version]]
+        assert live_events[-1]["view"] == received["live"][0]["view"]  # as the snapshot
+
+        resigned = await player.act(match_id, {"type": "resign"})
+        assert resigned.status_code == 200, resigned.text
+        states = states_by_version((await player.events(match_id))["events"])  # complete now
+        for name, (_, seat, (channel, operation)) in sockets.items():
+            validators = frame_validators(channel, operation)
+            recorder = Recorder()
+            for frame in received[name]:
+                errors = [e.message for e in validators[frame["type"]].iter_errors(frame)]
+                assert not errors, (name, frame["type"], errors[:3])
+                recorder.add(frame["version"], frame)
+            assert recorder.assert_no_leaks(states, seat) == len(received[name])
         await player.close()
     finally:
         server.stop()

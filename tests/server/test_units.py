@@ -15,6 +15,7 @@ from server.auth import bearer_token, hash_token, new_token
 from server.config import SETTINGS_TABLE, Settings, settings_markdown
 from server.fanout import Hub
 from server.http.media_type import is_json
+from server.limits import Allowance, RateLimited
 from server.problem_types import PROBLEM_TYPES
 from server.problems import ServerError, Unauthorized, problem_for
 from server.schemas import Action, CustomRules, to_command
@@ -25,6 +26,21 @@ def _subclasses(base: type) -> list[type]:
     for cls in base.__subclasses__():
         found += [cls, *_subclasses(cls)]
     return found
+
+
+def test_an_allowance_refuses_past_its_count_in_any_window_and_counts_no_refusal() -> None:
+    resumes = Allowance(2, 10.0)
+    resumes.spend("resumes", now=100.0)
+    resumes.spend("resumes", now=104.0)
+    for now, wait in ((104.5, 6), (109.9, 1)):  # refused until the first use is 10 s old
+        with pytest.raises(RateLimited) as refused:
+            resumes.spend("resumes", now=now)
+        assert refused.value.retry_after == wait
+    assert "at most 2 resumes in any 10 s; retry in 1 s" in str(refused.value)
+    resumes.spend("resumes", now=110.0)  # the window slid past the first (refusals not counted)
+    with pytest.raises(RateLimited) as refused:
+        resumes.spend("resumes", now=110.0)
+    assert refused.value.retry_after == 4  # the second use leaves the window at 114
 
 
 def test_settings_come_from_the_documented_variables() -> None:

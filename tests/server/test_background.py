@@ -30,6 +30,7 @@ async def test_a_failing_round_is_logged_and_the_next_one_runs(
         loop.cancel()
         with pytest.raises(asyncio.CancelledError):
             await loop
-    assert len(rounds) >= 4
-    assert caplog.text.count("doing the work failed; retrying later") == 2
+    assert len(rounds) >= 4  # it went on after both failures
+    # the first is logged with its traceback; the same again so soon only counted
+    assert caplog.text.count("doing the work failed; retrying later") == 1
     assert "an error nobody foresaw" in caplog.text

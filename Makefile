@@ -41,7 +41,7 @@ test: setup lint
 	. scripts/test-env.sh && $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: setup
-	. scripts/test-env.sh && $(BIN)/python -m benchmarks
+	TEST_DB_NAME=$${TEST_DB_NAME:-ginrummy_bench} && . scripts/test-env.sh && $(BIN)/python -m benchmarks
 
 openapi: setup
 	$(BIN)/ginrummy openapi > openapi/openapi.json

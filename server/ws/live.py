@@ -317,7 +317,7 @@ class LiveSession:
             # with the AI's reply appended, as an HTTP action does when its client leaves.
             await asyncio.shield(acting)
         except Exception as exc:
-            self.error(problem_for(exc))  # a 5xx is logged by _finished
+            self.error(problem_for(exc), retry_after_of(exc))  # a 5xx is logged by _finished
         self.watch.notify(0)
 
     async def claim(self) -> None:

@@ -82,6 +82,7 @@ async def test_over_a_limit_is_a_429_with_retry_after_and_changes_nothing(
                 if frame["type"] == "error":
                     assert frame["problem"]["rule"] == "rate_limited", frame
                     assert frame["problem"]["status"] == 429
+                    assert 1 <= frame["retry_after"] <= 600, frame  # as HTTP's Retry-After
                     break
         before = (await ada.view(match_id))["version"]
         refused = await ada.act(match_id, {"type": "draw_stock"})

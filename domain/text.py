@@ -11,8 +11,12 @@ the same verdicts (``_verdicts``), character by character:
   "Computer (hard)" or flip the rest of a line, the direction marks (U+200E, U+200F,
   U+061C), zero-width spaces, the byte-order mark;
 - the zero-width joiner and non-joiner (U+200D, U+200C) stay only between two
-  characters that show (as in an emoji family, or a Persian word), one at a time;
-  anywhere else (at either end, next to a space, doubled) they join nothing and go;
+  characters that show (as in an emoji family, or a Persian word), one at a time, or
+  after a virama at a word's end (Malayalam's chillu letters, written "അവന്‍" before
+  Unicode 5.1 and by some keyboards still); anywhere else (at either end, next to a
+  space, doubled) they join nothing and go;
+- tag characters (U+E0020-U+E007F, format characters too) stay after a black flag
+  (U+1F3F4) or another tag: they spell the flags of Scotland, England and Wales;
 - a run of combining marks longer than ``MAX_MARKS`` (counted after NFC composition) is
   cut there: "Zalgo" text stacks dozens and draws over the lines around it;
 - line breaks and tabs become spaces in a message; a name may not hold them.
@@ -28,6 +32,9 @@ from collections.abc import Iterator
 
 MAX_MARKS = 4  # combining marks kept in a row
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner, zero-width joiner
+VIRAMA = 9  # the canonical combining class of a virama (a vowel killer)
+BLACK_FLAG = "\U0001f3f4"
+TAGS = range(0xE0020, 0xE0080)  # the tag letters and the cancel tag of a flag sequence
 LINE_BREAKS = frozenset("\t\n\r\v\f\x1c\x1d\x1e\x1f\x85\u2028\u2029")
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -98,13 +105,17 @@ def _verdicts(text: str) -> Iterator[tuple[str, str | None]]:
         category = unicodedata.category(char)
         if char in JOINERS:
             following = chars[index + 1] if index + 1 < len(chars) else ""
-            if _shows(previous) and _shows(following):
+            after_virama = bool(previous) and unicodedata.combining(previous) == VIRAMA
+            if _shows(previous) and (_shows(following) or after_virama):
                 previous = char
                 yield char, KEEP
             else:
                 yield char, "a zero-width joiner with nothing on one side to join"
             continue
-        if category == "Cc":
+        if ord(char) in TAGS and (previous == BLACK_FLAG or (previous and ord(previous) in TAGS)):
+            marks, previous = 0, char
+            yield char, KEEP
+        elif category == "Cc":
             yield char, "a control character"
         elif category == "Cs":
             yield char, "a lone surrogate"

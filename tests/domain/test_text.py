@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from domain import text as t
@@ -62,10 +64,22 @@ def test_a_name_learns_what_chat_would_remove_from_it(raw: str, why: str) -> Non
         "a" + "\u0301" * 4,
         "\U0001f468\u200d\U0001f469",
         "\u0645\u06cc\u200c\u062e\u0648",
+        # a joiner after a virama at a word's end: Malayalam's chillu letters (a review
+        # found these refused), with ZWJ and with ZWNJ
+        "\u0d05\u0d35\u0d28\u0d4d\u200d",
+        "\u0d38\u0d41\u0d30\u0d47\u0d37\u0d4d\u200c Nair",
+        # the flag of Scotland: a black flag and tag letters, format characters too
+        "Ada \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
     ],
 )
 def test_what_chat_keeps_a_name_may_hold(name: str) -> None:
     assert t.first_unclean(name) is None
+    assert t.clean(name) == " ".join(unicodedata.normalize("NFC", name).split())
+
+
+@pytest.mark.parametrize("raw", ["\U000e0067abc", "ab\U000e0067", "a\u200d", "\u0d4d \u200d"])
+def test_tags_and_joiners_with_nothing_to_belong_to_still_go(raw: str) -> None:
+    assert t.first_unclean(raw) is not None
 
 
 @pytest.mark.parametrize(

@@ -297,8 +297,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     allow_every_method.learn(app)
     answer_head_as_get(app)
-    add_security_headers(app)
     cap_connections(app, settings.connections_per_address)
+    add_security_headers(app)  # outermost: a refusal by the cap has the headers too
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     declare_retry_after(app.openapi_schema)

@@ -32,8 +32,14 @@ def cap_connections(app: Litestar, per_address: int) -> None:
 
 def is_long_lived(scope: Scope) -> bool:
     return scope["type"] == ScopeType.WEBSOCKET or (
-        scope["type"] == ScopeType.HTTP and scope["path"] in STREAM_PATHS
+        scope["type"] == ScopeType.HTTP and routed_path(scope["path"]) in STREAM_PATHS
     )
+
+
+def routed_path(path: str) -> str:
+    """The path as the router matches it: ``/v1/me//stream`` and ``/v1/me/stream/`` reach
+    the stream's handler too (a review opened uncapped streams so)."""
+    return "/" + "/".join(part for part in path.split("/") if part)
 
 
 class _ConnectionCap:

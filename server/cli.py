@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the HTTP/WebSocket server")
     serve.add_argument("--host", help="interface (default GINRUMMY_HOST or 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port (default GINRUMMY_PORT or 8000)")
+    serve.add_argument("--port", type=_port, help="port (default GINRUMMY_PORT or 8000)")
     commands.add_parser("openapi", help="print the OpenAPI document (JSON)")
     replay = commands.add_parser(
         "replay",
@@ -89,6 +89,18 @@ def _event_number(text: str) -> int:
     if number < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not an event number (1, 2, ...)")
     return number
+
+
+def _port(text: str) -> int:
+    """A port as GINRUMMY_PORT accepts one (1–65535), so a bad --port is a usage error."""
+    from server.config import Refused, read_setting
+
+    try:
+        port = read_setting("port", text)
+    except Refused as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} {exc}") from None
+    assert isinstance(port, int)
+    return port
 
 
 def openapi_json() -> str:

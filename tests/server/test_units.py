@@ -223,6 +223,17 @@ def test_the_page_directory_must_hold_the_page(tmp_path: Path) -> None:
     assert Settings.from_env({"GINRUMMY_STATIC_DIR": str(tmp_path)}).static_dir == str(tmp_path)
 
 
+def test_a_bad_port_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from server.cli import main
+
+    for raw in ("83636", "0", "-1", "http"):
+        with pytest.raises(SystemExit) as refused:
+            main(["serve", "--port", raw])
+        assert refused.value.code == 2
+        said = capsys.readouterr().err
+        assert f"argument --port: {raw!r} " in said and "1–65535" in said, said
+
+
 @pytest.mark.parametrize(
     "error",
     [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 from typing import Any
 
@@ -115,12 +116,24 @@ def openapi_json() -> str:
 def _serve(host: str | None, port: int | None) -> int:
     import uvicorn
 
+    from infra.database import describe, resolve_url
     from server import logs
     from server.app import create_app
-    from server.config import Settings, proxies_of, worker_count, ws_transport_max_bytes
+    from server.config import (
+        Settings,
+        proxies_of,
+        unknown_variables,
+        worker_count,
+        ws_transport_max_bytes,
+    )
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
+    log = logging.getLogger("ginrummy.config")
+    for warning in unknown_variables():
+        log.warning(warning)
+    # Which store, said once: a misspelt or missing GINRUMMY_DATABASE_URL means SQLite.
+    log.info("event store: %s", describe(resolve_url(settings.database_url or None)))
     # Migrate before the server starts, so an unreachable database is one clear line
     # here rather than a traceback from the lifespan (which migrates again, at no cost).
     asyncio.run(_migrate(settings.database_url or None))

@@ -10,6 +10,7 @@ somewhere else.
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import math
 import os
@@ -17,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
+
+PREFIX = "GINRUMMY_"
 
 
 class Check(Protocol):
@@ -423,6 +426,20 @@ def read_setting(name: str, raw: str) -> object:
     if check is not None and not check.admits(value):
         raise Refused(f"must be {accepted(var, check)}")
     return value
+
+
+def unknown_variables(env: Mapping[str, str] | None = None) -> list[str]:
+    """A warning for each ``GINRUMMY_*`` variable set that names no setting: it is
+    ignored, so a misspelt ``GINRUMMY_DATABSE_URL`` would quietly mean SQLite."""
+    env = os.environ if env is None else env
+    known = {var.removeprefix(PREFIX): var for _, var, *_ in SETTINGS_TABLE}
+    warnings = []
+    for name in sorted(env):
+        if name.startswith(PREFIX) and name not in known.values():
+            close = difflib.get_close_matches(name.removeprefix(PREFIX).upper(), known, n=1)
+            hint = f"; did you mean {known[close[0]]}?" if close else ""
+            warnings.append(f"{name} is not a setting of this server and is ignored{hint}")
+    return warnings
 
 
 def proxies_of(raw: str) -> list[str]:

@@ -223,6 +223,39 @@ def test_the_page_directory_must_hold_the_page(tmp_path: Path) -> None:
     assert Settings.from_env({"GINRUMMY_STATIC_DIR": str(tmp_path)}).static_dir == str(tmp_path)
 
 
+def test_an_unknown_ginrummy_variable_is_warned_of_with_the_likely_name() -> None:
+    from server.config import unknown_variables
+
+    warnings = unknown_variables(
+        {
+            "GINRUMMY_DATABSE_URL": "postgresql://db/game",
+            "GINRUMMY_port": "9000",
+            "GINRUMMY_COLOUR": "blue",
+            "GINRUMMY_PORT": "9000",  # known: no warning
+            "PORT": "1",  # not ours
+        }
+    )
+    assert warnings == [
+        "GINRUMMY_COLOUR is not a setting of this server and is ignored",
+        "GINRUMMY_DATABSE_URL is not a setting of this server and is ignored;"
+        " did you mean GINRUMMY_DATABASE_URL?",
+        "GINRUMMY_port is not a setting of this server and is ignored; did you mean GINRUMMY_PORT?",
+    ]
+    assert unknown_variables({var: default for _, var, default, *_ in SETTINGS_TABLE}) == []
+
+
+def test_the_store_is_named_without_user_password_or_query() -> None:
+    from infra.database import describe, resolve_url
+
+    url = resolve_url("postgres://alice:s3cret@db.internal:6543/games?sslmode=require")
+    said = describe(url)
+    assert said == "the PostgreSQL database games on db.internal:6543"
+    said = describe(resolve_url("postgresql:///games?host=/run/postgresql&password=s3cret"))
+    assert said == "the PostgreSQL database games on /run/postgresql:5432"
+    said = describe(resolve_url("sqlite:///data/x.sqlite3", create_dirs=False))
+    assert said == f"the SQLite file {Path('data/x.sqlite3').resolve()}"
+
+
 def test_a_bad_port_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     from server.cli import main
 

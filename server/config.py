@@ -474,10 +474,15 @@ def ws_transport_max_bytes(settings: Settings) -> int:
 
 
 def worker_count(settings: Settings) -> int:
-    """The workers to run: as set, else one per core on PostgreSQL and one on SQLite."""
+    """The workers to run: as set, else one per core on PostgreSQL and one on SQLite
+    (however the URL spells PostgreSQL: ``postgres://`` too, as the store reads it)."""
+    from infra.database import is_sqlite, resolve_url
+
     if settings.workers > 0:
         return settings.workers
-    if settings.database_url.startswith("postgresql"):
+    if settings.database_url and not is_sqlite(
+        resolve_url(settings.database_url, create_dirs=False)
+    ):
         return os.cpu_count() or 1
     return 1
 

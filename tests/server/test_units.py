@@ -244,6 +244,30 @@ def test_an_unknown_ginrummy_variable_is_warned_of_with_the_likely_name() -> Non
     assert unknown_variables({var: default for _, var, default, *_ in SETTINGS_TABLE}) == []
 
 
+@pytest.mark.parametrize(
+    ("url", "postgres"),
+    [
+        ("", False),
+        ("sqlite:///data/other.sqlite3", False),
+        ("sqlite+aiosqlite:///data/other.sqlite3", False),
+        ("postgresql://db/game", True),
+        ("postgres://db/game", True),  # the store reads it as PostgreSQL: so do the workers
+        ("postgresql+asyncpg://db/game", True),
+    ],
+)
+def test_workers_are_one_per_core_on_any_spelling_of_postgresql(url: str, postgres: bool) -> None:
+    import os
+
+    from server.config import worker_count
+
+    settings = Settings.from_env({"GINRUMMY_DATABASE_URL": url})
+    assert worker_count(settings) == ((os.cpu_count() or 1) if postgres else 1)
+    assert (
+        worker_count(Settings.from_env({"GINRUMMY_DATABASE_URL": url, "GINRUMMY_WORKERS": "3"}))
+        == 3
+    )
+
+
 def test_the_store_is_named_without_user_password_or_query() -> None:
     from infra.database import describe, resolve_url
 

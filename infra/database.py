@@ -72,12 +72,15 @@ def sqlite_file(url: str) -> Path | None:
 
 
 def describe(url: str) -> str:
-    """The database a URL names, for a message: the SQLite file's absolute path, or the
-    PostgreSQL URL without its password."""
+    """The database a URL names, for a message or a log line: the SQLite file's absolute
+    path, or the PostgreSQL database, host and port; never a user, password or query
+    parameter (``?password=`` and ``?sslkey=`` are as secret as the password)."""
     file = sqlite_file(url)
     if file is not None:
         return f"the SQLite file {file}"
-    return f"the PostgreSQL database {make_url(url).render_as_string(hide_password=True)}"
+    parsed = make_url(url)
+    host = parsed.host or parsed.query.get("host") or "localhost"  # a socket dir: ?host=
+    return f"the PostgreSQL database {parsed.database} on {host}:{parsed.port or 5432}"
 
 
 def is_sqlite(url: str) -> bool:

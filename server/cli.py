@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
 from typing import Any
 
@@ -21,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the HTTP/WebSocket server")
     serve.add_argument("--host", help="interface (default GINRUMMY_HOST or 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="port (default GINRUMMY_PORT or 8000)")
+    serve.add_argument("--port", type=_port, help="port (default GINRUMMY_PORT or 8000)")
     commands.add_parser("openapi", help="print the OpenAPI document (JSON)")
     replay = commands.add_parser(
         "replay",
@@ -91,6 +92,18 @@ def _event_number(text: str) -> int:
     return number
 
 
+def _port(text: str) -> int:
+    """A port as GINRUMMY_PORT accepts one (1–65535), so a bad --port is a usage error."""
+    from server.config import Refused, read_setting
+
+    try:
+        port = read_setting("port", text)
+    except Refused as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} {exc}") from None
+    assert isinstance(port, int)
+    return port
+
+
 def openapi_json() -> str:
     """The OpenAPI document exactly as committed in openapi/openapi.json."""
     from server.app import create_app
@@ -103,12 +116,24 @@ def openapi_json() -> str:
 def _serve(host: str | None, port: int | None) -> int:
     import uvicorn
 
+    from infra.database import describe, resolve_url
     from server import logs
     from server.app import create_app
-    from server.config import Settings, proxies_of, worker_count, ws_transport_max_bytes
+    from server.config import (
+        Settings,
+        proxies_of,
+        unknown_variables,
+        worker_count,
+        ws_transport_max_bytes,
+    )
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
+    log = logging.getLogger("ginrummy.config")
+    for warning in unknown_variables():
+        log.warning(warning)
+    # Which store, said once: a misspelt or missing GINRUMMY_DATABASE_URL means SQLite.
+    log.info("event store: %s", describe(resolve_url(settings.database_url or None)))
     # Migrate before the server starts, so an unreachable database is one clear line
     # here rather than a traceback from the lifespan (which migrates again, at no cost).
     asyncio.run(_migrate(settings.database_url or None))

@@ -1,19 +1,93 @@
 """Server settings, read once from ``GINRUMMY_*`` environment variables.
 
-One table (``SETTINGS_TABLE``) is the single source for the defaults and for the
-documentation in ``docs/configuration.md``, so the two cannot drift apart.
+One table (``SETTINGS_TABLE``) is the single source for the defaults, for the values
+each setting accepts and for the documentation in ``docs/configuration.md``, so the
+three cannot drift apart. A value a setting does not accept stops the server at start
+with one line naming the variable and what it must be: a guess (a port taken modulo
+65536, a zero sweep that spins, a queue of size 0 that is unbounded) fails later and
+somewhere else.
 """
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Protocol
 
-# (field, environment variable, default, description)
-SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
+PREFIX = "GINRUMMY_"
+
+
+class Check(Protocol):
+    """The values one setting accepts; ``str`` says which, after "must be"."""
+
+    def admits(self, value: Any) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A finite number from ``low`` (or above it, when ``above``) up to ``high``."""
+
+    low: float
+    high: float | None = None
+    above: bool = False
+
+    def admits(self, value: float) -> bool:
+        over_low = value > self.low if self.above else value >= self.low
+        return over_low and (self.high is None or value <= self.high)
+
+    def __str__(self) -> str:
+        if self.high is not None:
+            return f"{self.low:g}–{self.high:g}"
+        return f"more than {self.low:g}" if self.above else f"{self.low:g} or more"
+
+
+AT_LEAST_0 = Bounds(0)  # 0 means off, none or for ever: each such row's text says which
+AT_LEAST_1 = Bounds(1)
+MORE_THAN_0 = Bounds(0, above=True)  # a time: 0 would loop busily or act at once
+# Every open socket or stream wakes up this often to ping: less would be a busy loop.
+PING_PERIOD = Bounds(0.1)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    choices: tuple[str, ...]
+
+    def admits(self, value: str) -> bool:
+        return value.lower() in self.choices
+
+    def __str__(self) -> str:
+        return "one of " + ", ".join(self.choices)
+
+
+# uvicorn's levels (its LOG_LEVELS; a test checks), which the logging set-up knows too.
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+class PageDirectory:
+    """Empty (the bundled page), or a directory holding the page's index.html."""
+
+    def admits(self, value: str) -> bool:
+        return not value or (Path(value) / "index.html").is_file()
+
+    def __str__(self) -> str:
+        return "a directory holding index.html (or empty: the bundled page)"
+
+
+class Networks:
+    def admits(self, value: str) -> bool:
+        return all(map(_is_network, proxies_of(value)))
+
+    def __str__(self) -> str:
+        return "IPs or networks, comma-separated, or *"
+
+
+# (field, environment variable, default, description, the values it accepts)
+SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
     (
         "database_url",
         "GINRUMMY_DATABASE_URL",
@@ -21,6 +95,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Event store URL. Empty: the embedded SQLite file `./data/ginrummy.sqlite3`. "
         "PostgreSQL: `postgresql://user@host:5432/db` (libpq's `?sslmode=` is understood); "
         "SQLite: `sqlite:///path/to/file` (a file: memory is not shared).",
+        None,
     ),
     (
         "db_connections",
@@ -32,9 +107,22 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "back (at most 30 s, then it is answered 503 `store_unavailable`). Size PostgreSQL's `max_connections` for this times the processes "
         "(workers × servers), plus one each for the live fan-out and whatever else uses "
         "the database. Ignored on SQLite.",
+        AT_LEAST_1,
     ),
-    ("host", "GINRUMMY_HOST", "127.0.0.1", "Interface `ginrummy serve` listens on."),
-    ("port", "GINRUMMY_PORT", "8000", "TCP port `ginrummy serve` listens on."),
+    (
+        "host",
+        "GINRUMMY_HOST",
+        "127.0.0.1",
+        "Interface `ginrummy serve` listens on.",
+        None,
+    ),
+    (
+        "port",
+        "GINRUMMY_PORT",
+        "8000",
+        "TCP port `ginrummy serve` listens on (1–65535).",
+        Bounds(1, 65535),
+    ),
     (
         "ai_time_cap_ms",
         "GINRUMMY_AI_TIME_CAP_MS",
@@ -43,7 +131,8 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "(its decisions measure p95 15–45 ms here, depending on the day; the cap only guards "
         "the worst case: hard's work is bounded by a count, and a decision the cap cuts short "
         "is logged as a warning on `ginrummy.ai`, since it may differ from the same decision "
-        "on an idle machine).",
+        "on an idle machine). At least 1.",
+        AT_LEAST_1,
     ),
     (
         "ai_processes",
@@ -53,19 +142,22 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "runs beside the request loop instead of holding it (and uses a second core). "
         "0: hard thinks in a thread, as the light levels always do. The same decisions "
         "either way.",
+        AT_LEAST_0,
     ),
     (
         "max_body_bytes",
         "GINRUMMY_MAX_BODY_BYTES",
         "16384",
         "Largest accepted HTTP request body; larger bodies get a 413 problem.",
+        AT_LEAST_1,
     ),
     (
         "ws_heartbeat_s",
         "GINRUMMY_WS_HEARTBEAT_S",
         "15",
-        "Seconds between heartbeat pings on a live socket; a socket silent for three "
-        "intervals is closed.",
+        "Seconds between heartbeat pings on a live socket (at least 0.1); a socket silent "
+        "for three intervals is closed.",
+        PING_PERIOD,
     ),
     (
         "stream_ping_s",
@@ -76,13 +168,15 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "hung up is noticed at its next write, so this is also how long such a player may "
         "still count as present; lower it behind a proxy that closes idle connections sooner "
         "(at least 0.1).",
+        PING_PERIOD,
     ),
     (
         "ws_queue_size",
         "GINRUMMY_WS_QUEUE_SIZE",
         "256",
-        "Frames buffered per socket; a client that falls this far behind is dropped "
-        "(it reconnects and resumes from its last version).",
+        "Frames buffered per socket (at least 1); a client that falls this far behind is "
+        "dropped (it reconnects and resumes from its last version).",
+        AT_LEAST_1,
     ),
     (
         "ws_max_message_bytes",
@@ -91,21 +185,31 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Largest accepted client WebSocket message, in bytes: a larger one gets an `error` "
         "frame `payload_too_large` and the socket stays open; one over 4 times this is "
         "cut off by the WebSocket layer (close 1009), so memory stays bounded.",
+        AT_LEAST_1,
     ),
     (
         "tail_poll_ms",
         "GINRUMMY_TAIL_POLL_MS",
         "200",
-        "How often the global-log tailer polls on SQLite (PostgreSQL uses LISTEN/NOTIFY "
-        "and polls only as a fallback).",
+        "How often the global-log tailer polls on SQLite, in milliseconds (PostgreSQL uses "
+        "LISTEN/NOTIFY and polls only as a fallback).",
+        AT_LEAST_1,
     ),
     (
         "static_dir",
         "GINRUMMY_STATIC_DIR",
         "",
-        "Directory of the web page served at `/`. Empty: the bundled `server/static`.",
+        "Directory of the web page served at `/`; it must hold `index.html`, or the server "
+        "refuses to start. Empty: the bundled `server/static`.",
+        PageDirectory(),
     ),
-    ("log_level", "GINRUMMY_LOG_LEVEL", "info", "Log level (debug, info, warning, error)."),
+    (
+        "log_level",
+        "GINRUMMY_LOG_LEVEL",
+        "info",
+        "Log level: critical, error, warning, info, debug or trace (uvicorn's levels).",
+        OneOf(LOG_LEVELS),
+    ),
     (
         "workers",
         "GINRUMMY_WORKERS",
@@ -114,6 +218,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "one on SQLite (an embedded file takes one writer at a time). Each worker is a "
         "whole server process sharing the database and the live fan-out, as separate "
         "servers do.",
+        AT_LEAST_0,
     ),
     (
         "table_ttl_s",
@@ -121,6 +226,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "600",
         "Seconds an open table waits for an opponent when its host names no time "
         "(`expires_in_s`); then it closes as expired.",
+        AT_LEAST_1,
     ),
     (
         "table_sweep_s",
@@ -128,6 +234,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "5",
         "How often each server process records the expiry of tables whose time has run "
         "out (a table past its time is never listed nor joinable, recorded or not).",
+        MORE_THAN_0,
     ),
     (
         "token_ttl_s",
@@ -136,6 +243,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Seconds a new bearer token (from `POST /v1/players` or a rotation) stays valid; "
         "0: until it is rotated or revoked. An expired token is a 401, and the sockets "
         "it opened close with 4401.",
+        AT_LEAST_0,
     ),
     (
         "rate_window_s",
@@ -144,6 +252,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Length of the rate limits' fixed window, in seconds. The counts are kept in the "
         "database, so every server process shares them; over a limit is a 429 problem "
         "with `Retry-After`.",
+        AT_LEAST_1,
     ),
     (
         "rate_creates_per_player",
@@ -151,6 +260,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "60",
         "Matches, tables, challenges, rematch offers and tokens (another, or a rotation) one "
         "player may create per window (all its tokens together). 0: no limit.",
+        AT_LEAST_0,
     ),
     (
         "rate_creates_per_address",
@@ -158,6 +268,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "300",
         "Players, matches, tables, challenges, rematch offers and tokens one client address "
         "may create per window. 0: no limit.",
+        AT_LEAST_0,
     ),
     (
         "rate_actions_per_player",
@@ -166,6 +277,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Moves, claims, chat messages, mutes and answers in the lobby (joining or "
         "cancelling a table; accepting, declining or cancelling a challenge) one player "
         "may send per window, over HTTP and sockets together. 0: no limit.",
+        AT_LEAST_0,
     ),
     (
         "rate_actions_per_address",
@@ -173,6 +285,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "6000",
         "Moves, claims, chat messages, mutes and lobby answers (join, accept, decline, "
         "cancel) one client address may send per window. 0: no limit.",
+        AT_LEAST_0,
     ),
     (
         "connections_per_address",
@@ -181,6 +294,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "WebSockets and NDJSON player streams one client address may hold open at once, "
         "in each server process; past it a socket hears `too_many_connections` and closes "
         "4429, a stream is a 429. 0: no limit.",
+        AT_LEAST_0,
     ),
     (
         "trusted_proxies",
@@ -189,6 +303,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "Addresses (comma-separated IPs or networks, or `*`) of reverse proxies whose "
         "`X-Forwarded-For` and `X-Forwarded-Proto` name the client. Empty: none, so the "
         "client address the rate limits count is the TCP peer's, whoever sends the header.",
+        Networks(),
     ),
     (
         "body_timeout_s",
@@ -196,6 +311,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "10",
         "Seconds a client has to send a request's whole body once its headers are in; a "
         "slower one is answered 408 and its connection closed. 0: wait for ever.",
+        AT_LEAST_0,
     ),
     (
         "next_hand_timeout_s",
@@ -203,6 +319,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "30",
         "Between hands of a match between two players (no house AI), how long each seat "
         "has to say it is ready before the server says so for it and the next hand is dealt.",
+        MORE_THAN_0,
     ),
     (
         "absence_grace_s",
@@ -210,6 +327,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "120",
         "How long a player may be away (no live socket or player stream open, and no move) "
         "before its opponent may claim the match.",
+        MORE_THAN_0,
     ),
     (
         "clock_sweep_s",
@@ -217,6 +335,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "0.5",
         "How often each server process looks for matches whose seat to act has run out of "
         "time (move clocks and the next-hand timeout), and plays the late turns.",
+        MORE_THAN_0,
     ),
     (
         "ai_pace_ms",
@@ -225,19 +344,9 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str], ...] = (
         "In a match between two house AIs (`POST /v1/house-matches`), the pause before "
         "each AI decision, so that spectators can follow; 0 plays such a match to its end "
         "at once. Matches with a person or a bot keep the AI's immediate replies.",
+        AT_LEAST_0,
     ),
 )
-
-
-# The clock's times: 0 or less would sweep or ping in a busy loop, deal the next hand before
-# anyone could read the last one, or let a claim in the moment a socket drops.
-POSITIVE_SECONDS = frozenset(
-    {"clock_sweep_s", "next_hand_timeout_s", "absence_grace_s", "stream_ping_s"}
-)
-# Every open stream wakes up this often to ping: less than this would be a busy loop.
-MIN_STREAM_PING_S = 0.1
-COUNTS = frozenset({"ai_processes", "connections_per_address"})  # how many of something: 0 or more
-AT_LEAST_ONE = frozenset({"db_connections"})
 
 
 @dataclass(frozen=True)
@@ -275,38 +384,62 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Settings from the environment; a malformed number is a startup error, not a guess."""
+        """Settings from the environment; a value a setting does not accept is a start-up
+        error (``SystemExit``, one line), not a guess."""
         env = os.environ if env is None else env
-        types = {f.name: f.type for f in fields(cls)}
         values: dict[str, object] = {}
-        for name, var, default, _ in SETTINGS_TABLE:
+        for name, var, default, _, _ in SETTINGS_TABLE:
             raw = env.get(var, default)
-            kind = types[name]
             try:
-                if kind == "int":
-                    values[name] = int(raw)
-                elif kind == "float":
-                    values[name] = float(raw)
-                else:
-                    values[name] = raw
-            except ValueError as exc:
-                raise SystemExit(f"{var}={raw!r} is not a valid {kind}") from exc
-            value = values[name]
-            if name in POSITIVE_SECONDS and not (
-                isinstance(value, float) and math.isfinite(value) and value > 0
-            ):
-                raise SystemExit(f"{var}={raw!r} must be a positive number of seconds")
-            if name == "stream_ping_s" and not (
-                isinstance(value, float) and value >= MIN_STREAM_PING_S
-            ):
-                raise SystemExit(f"{var}={raw!r} must be at least {MIN_STREAM_PING_S} seconds")
-            if name in COUNTS and not (isinstance(value, int) and value >= 0):
-                raise SystemExit(f"{var}={raw!r} must be 0 or more")
-            if name in AT_LEAST_ONE and not (isinstance(value, int) and value >= 1):
-                raise SystemExit(f"{var}={raw!r} must be 1 or more")
-            if name == "trusted_proxies" and not all(map(_is_network, proxies_of(raw))):
-                raise SystemExit(f"{var}={raw!r} must be IPs or networks, comma-separated, or *")
+                values[name] = read_setting(name, raw)
+            except Refused as exc:
+                raise SystemExit(f"{var}={raw!r} {exc}") from None
         return cls(**values)  # type: ignore[arg-type]
+
+
+class Refused(ValueError):
+    """A setting's text that is no value it accepts; the message says what it must be."""
+
+
+_UNITS = {"_S": " seconds", "_MS": " milliseconds", "_BYTES": " bytes"}
+
+
+def accepted(var: str, check: Check) -> str:
+    """What a setting's value must be, in words: "1 or more bytes", "one of ..."."""
+    unit = next((word for end, word in _UNITS.items() if var.endswith(end)), "")
+    return f"{check}{unit}" if isinstance(check, Bounds) else str(check)
+
+
+def read_setting(name: str, raw: str) -> object:
+    """The value of setting ``name`` (a ``Settings`` field) that ``raw`` spells, or
+    ``Refused``. Also for a command-line option that overrides a setting (``--port``)."""
+    var, check = _CHECKS[name]
+    kind = _KINDS[name]
+    must = f" (it must be {accepted(var, check)})" if check is not None else ""
+    value: object
+    try:
+        value = int(raw) if kind == "int" else float(raw) if kind == "float" else raw
+    except ValueError:
+        raise Refused(f"is not a {'whole ' if kind == 'int' else ''}number{must}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Refused(f"is not a finite number{must}")
+    if check is not None and not check.admits(value):
+        raise Refused(f"must be {accepted(var, check)}")
+    return value
+
+
+def unknown_variables(env: Mapping[str, str] | None = None) -> list[str]:
+    """A warning for each ``GINRUMMY_*`` variable set that names no setting: it is
+    ignored, so a misspelt ``GINRUMMY_DATABSE_URL`` would quietly mean SQLite."""
+    env = os.environ if env is None else env
+    known = {var.removeprefix(PREFIX): var for _, var, *_ in SETTINGS_TABLE}
+    warnings = []
+    for name in sorted(env):
+        if name.startswith(PREFIX) and name not in known.values():
+            close = difflib.get_close_matches(name.removeprefix(PREFIX).upper(), known, n=1)
+            hint = f"; did you mean {known[close[0]]}?" if close else ""
+            warnings.append(f"{name} is not a setting of this server and is ignored{hint}")
+    return warnings
 
 
 def proxies_of(raw: str) -> list[str]:
@@ -323,7 +456,7 @@ def _is_network(part: str) -> bool:
 def settings_markdown() -> str:
     """The configuration table as Markdown, for docs/configuration.md."""
     lines = ["| variable | default | meaning |", "|---|---|---|"]
-    for _, var, default, text in SETTINGS_TABLE:
+    for _, var, default, text, _ in SETTINGS_TABLE:
         shown = f"`{default}`" if default else "(empty)"
         lines.append(f"| `{var}` | {shown} | {text} |")
     return "\n".join(lines) + "\n"
@@ -341,9 +474,18 @@ def ws_transport_max_bytes(settings: Settings) -> int:
 
 
 def worker_count(settings: Settings) -> int:
-    """The workers to run: as set, else one per core on PostgreSQL and one on SQLite."""
+    """The workers to run: as set, else one per core on PostgreSQL and one on SQLite
+    (however the URL spells PostgreSQL: ``postgres://`` too, as the store reads it)."""
+    from infra.database import is_sqlite, resolve_url
+
     if settings.workers > 0:
         return settings.workers
-    if settings.database_url.startswith("postgresql"):
+    if settings.database_url and not is_sqlite(
+        resolve_url(settings.database_url, create_dirs=False)
+    ):
         return os.cpu_count() or 1
     return 1
+
+
+_CHECKS = {name: (var, check) for name, var, _, _, check in SETTINGS_TABLE}
+_KINDS = {field.name: str(field.type) for field in fields(Settings)}

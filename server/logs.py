@@ -16,6 +16,8 @@ import logging
 import re
 from urllib.parse import unquote_plus
 
+from uvicorn.logging import TRACE_LOG_LEVEL
+
 _SECRET_PARAMETER = re.compile(r"(?:token|invite_code|watch_code)$", re.IGNORECASE)
 _PARAMETER = re.compile(r"([^\s&?;=\"']+=)[^&\s\"']+")
 _SECRETS = (
@@ -68,8 +70,10 @@ class DropFrameDumps(logging.Filter):
 
 def install(level: str = "info") -> None:
     """Mask tokens on the root handlers and uvicorn's, whatever configured them."""
+    logging.addLevelName(TRACE_LOG_LEVEL, "TRACE")  # uvicorn's level below debug, as it names it
     logging.basicConfig(level=level.upper())
-    if level.lower() != "debug":  # Alembic's lines at each start; ginrummy.migrate says what ran
+    # Alembic's lines at each start (ginrummy.migrate says what ran), unless debugging.
+    if level.lower() not in ("debug", "trace"):
         logging.getLogger("alembic").setLevel(logging.WARNING)
     masking = MaskTokens()
     for name in ("uvicorn.error", "websockets.server"):  # uvicorn hands the library its logger

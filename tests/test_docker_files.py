@@ -19,7 +19,7 @@ from server.config import SETTINGS_TABLE
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-SETTINGS = {variable for _, variable, _, _ in SETTINGS_TABLE}
+SETTINGS = {variable for _, variable, *_ in SETTINGS_TABLE}
 
 
 def _instructions(name: str) -> list[str]:

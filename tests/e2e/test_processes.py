@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 import websockets
+from sqlalchemy.engine import make_url
 
 from domain.commands import AnySeatCommand
 from domain.match import apply, fold
@@ -20,7 +24,7 @@ from infra.store import open_store
 from server.action_keys import request_hash
 from server.schemas import ActionRequest
 from tests.e2e.conftest import BACKENDS
-from tests.e2e.harness import Player, ServerProcess, as_action, drop_database
+from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action, drop_database
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
@@ -285,3 +289,87 @@ async def test_actions_alternating_between_two_processes_never_conflict_wrongly(
     finally:
         first.stop()
         second.stop()
+
+
+# A setting out of its range stops `ginrummy serve` before it touches the store, with one
+# line naming the variable and what it must be: once, a port was taken modulo 65536, a
+# zero sweep spun a core, and a log level uvicorn does not know was a traceback.
+BAD_STARTS = [
+    (
+        {"GINRUMMY_LOG_LEVEL": "warn"},
+        [],
+        "GINRUMMY_LOG_LEVEL='warn' must be one of critical, error, warning, info, debug, trace",
+    ),
+    (
+        {"GINRUMMY_LOG_LEVEL": "verbose"},
+        [],
+        "GINRUMMY_LOG_LEVEL='verbose' must be one of critical, error, warning, info, debug, trace",
+    ),
+    ({"GINRUMMY_PORT": "83636"}, [], "GINRUMMY_PORT='83636' must be 1–65535"),
+    ({}, ["--port", "83636"], "ginrummy serve: error: argument --port: '83636' must be 1–65535"),
+    ({"GINRUMMY_TABLE_SWEEP_S": "0"}, [], "GINRUMMY_TABLE_SWEEP_S='0' must be more than 0 seconds"),
+    (
+        {"GINRUMMY_STATIC_DIR": "/nonexistent"},
+        [],
+        "GINRUMMY_STATIC_DIR='/nonexistent' must be a directory holding index.html"
+        " (or empty: the bundled page)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("env", "args", "said"), BAD_STARTS)
+def test_a_setting_out_of_range_stops_serve_at_once_with_one_line(
+    tmp_path: Path, env: dict[str, str], args: list[str], said: str
+) -> None:
+    database = tmp_path / "ginrummy.sqlite3"
+    started = time.monotonic()
+    done = subprocess.run(
+        [str(GINRUMMY), "serve", *args],
+        env={**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite:///{database}", **env},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.monotonic() - started < 30
+    assert done.returncode == (2 if args else 1), done.stderr  # 2: argparse's usage error
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("usage: ")]
+    assert lines == [said], done.stderr
+    assert not database.exists(), "refused before the store is opened"
+
+
+async def test_serve_warns_of_an_unknown_variable_and_names_its_store(tmp_path: Path) -> None:
+    database = tmp_path / "ginrummy.sqlite3"
+    server = ServerProcess(
+        f"sqlite:///{database}",
+        tmp_path,
+        GINRUMMY_LOG_LEVEL="info",
+        GINRUMMY_DATABSE_URL="postgresql://alice:s3cret@db.internal/games",
+    ).start()
+    server.stop()
+    log = server.log_path.read_text()
+    assert (
+        "WARNING:ginrummy.config:GINRUMMY_DATABSE_URL is not a setting of this server and is"
+        " ignored; did you mean GINRUMMY_DATABASE_URL?"
+    ) in log, log
+    assert f"INFO:ginrummy.config:event store: the SQLite file {database.resolve()}\n" in log, log
+    assert "s3cret" not in log and "alice" not in log
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_the_store_line_names_postgresql_without_user_or_password(
+    database_url: str, tmp_path: Path
+) -> None:
+    url = make_url(database_url)
+    if url.password is None:  # this machine's PostgreSQL trusts local connections
+        url = url.set(password="not-the-password-3e1f")
+    password = str(url.password)
+    # postgres:// as many providers print it, which the store reads as PostgreSQL too
+    spelled = url.set(drivername="postgres").render_as_string(hide_password=False)
+    server = ServerProcess(spelled, tmp_path, GINRUMMY_LOG_LEVEL="info").start()
+    server.stop()
+    log = server.log_path.read_text()
+    said = f"the PostgreSQL database {url.database} on {url.host}:{url.port or 5432}"
+    assert f"INFO:ginrummy.config:event store: {said}\n" in log, log
+    assert password not in log and f"{url.username}@" not in log, log

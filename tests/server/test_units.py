@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -48,7 +50,7 @@ def test_settings_come_from_the_documented_variables() -> None:
     assert settings.port == 9001 and settings.ws_heartbeat_s == 2.5
     assert Settings.from_env({}) == Settings()
     table = settings_markdown()
-    for _, variable, _, _ in SETTINGS_TABLE:
+    for _, variable, *_ in SETTINGS_TABLE:
         assert f"`{variable}`" in table
     with pytest.raises(SystemExit):
         Settings.from_env({"GINRUMMY_PORT": "eighty"})
@@ -101,6 +103,208 @@ def test_the_database_connections_are_one_or_more() -> None:
     for raw in ("0", "-2", "many"):
         with pytest.raises(SystemExit, match="GINRUMMY_DB_CONNECTIONS"):
             Settings.from_env({"GINRUMMY_DB_CONNECTIONS": raw})
+
+
+# Values each setting refuses at start (one line naming the variable), per its range in
+# SETTINGS_TABLE: each once meant a busy loop, an unbounded queue, a port modulo 65536, a
+# token for ever, every request refused, or a traceback from logging or uvicorn.
+REFUSED = [
+    ("GINRUMMY_TABLE_SWEEP_S", "0"),
+    ("GINRUMMY_TABLE_SWEEP_S", "-1"),
+    ("GINRUMMY_WS_HEARTBEAT_S", "0"),
+    ("GINRUMMY_WS_HEARTBEAT_S", "-3"),
+    ("GINRUMMY_WS_HEARTBEAT_S", "0.001"),
+    ("GINRUMMY_PORT", "83636"),
+    ("GINRUMMY_PORT", "65536"),
+    ("GINRUMMY_PORT", "0"),
+    ("GINRUMMY_PORT", "-1"),
+    ("GINRUMMY_TOKEN_TTL_S", "-5"),
+    ("GINRUMMY_TOKEN_TTL_S", "inf"),
+    ("GINRUMMY_TOKEN_TTL_S", "nan"),
+    ("GINRUMMY_RATE_WINDOW_S", "0"),
+    ("GINRUMMY_RATE_WINDOW_S", "-60"),
+    ("GINRUMMY_TABLE_TTL_S", "0"),
+    ("GINRUMMY_TABLE_TTL_S", "-1"),
+    ("GINRUMMY_MAX_BODY_BYTES", "0"),
+    ("GINRUMMY_MAX_BODY_BYTES", "-5"),
+    ("GINRUMMY_WS_QUEUE_SIZE", "0"),
+    ("GINRUMMY_WS_QUEUE_SIZE", "-1"),
+    ("GINRUMMY_WORKERS", "-2"),
+    ("GINRUMMY_AI_PACE_MS", "-100"),
+    ("GINRUMMY_AI_TIME_CAP_MS", "-1"),
+    ("GINRUMMY_AI_TIME_CAP_MS", "0"),
+    ("GINRUMMY_BODY_TIMEOUT_S", "-1"),
+    ("GINRUMMY_BODY_TIMEOUT_S", "inf"),
+    ("GINRUMMY_RATE_CREATES_PER_PLAYER", "-1"),
+    ("GINRUMMY_RATE_CREATES_PER_ADDRESS", "-1"),
+    ("GINRUMMY_RATE_ACTIONS_PER_PLAYER", "-1"),
+    ("GINRUMMY_RATE_ACTIONS_PER_ADDRESS", "-1"),
+    ("GINRUMMY_CONNECTIONS_PER_ADDRESS", "-1"),
+    ("GINRUMMY_TAIL_POLL_MS", "0"),
+    ("GINRUMMY_WS_MAX_MESSAGE_BYTES", "0"),
+    ("GINRUMMY_WS_MAX_MESSAGE_BYTES", "-1"),
+    ("GINRUMMY_LOG_LEVEL", "verbose"),
+    ("GINRUMMY_LOG_LEVEL", "warn"),
+    ("GINRUMMY_LOG_LEVEL", ""),
+    ("GINRUMMY_STATIC_DIR", "/nonexistent"),
+]
+
+
+@pytest.mark.parametrize(("variable", "raw"), REFUSED)
+def test_a_value_out_of_a_settings_range_is_one_line_naming_it(variable: str, raw: str) -> None:
+    with pytest.raises(SystemExit) as refused:
+        Settings.from_env({variable: raw})
+    line = str(refused.value.code)
+    assert line.startswith(f"{variable}={raw!r} ") and "must be" in line and "\n" not in line
+
+
+@pytest.mark.parametrize(
+    ("variable", "raw", "said"),
+    [
+        ("GINRUMMY_PORT", "83636", "must be 1–65535"),
+        ("GINRUMMY_PORT", "eighty", "is not a whole number (it must be 1–65535)"),
+        ("GINRUMMY_TOKEN_TTL_S", "inf", "is not a finite number (it must be 0 or more seconds)"),
+        ("GINRUMMY_TABLE_SWEEP_S", "0", "must be more than 0 seconds"),
+        ("GINRUMMY_WS_QUEUE_SIZE", "0", "must be 1 or more"),
+        ("GINRUMMY_MAX_BODY_BYTES", "-5", "must be 1 or more bytes"),
+        ("GINRUMMY_LOG_LEVEL", "warn", "one of critical, error, warning, info, debug, trace"),
+        ("GINRUMMY_STATIC_DIR", "/nonexistent", "must be a directory holding index.html"),
+    ],
+)
+def test_a_refusal_says_what_the_value_must_be(variable: str, raw: str, said: str) -> None:
+    with pytest.raises(SystemExit, match=re.escape(said)):
+        Settings.from_env({variable: raw})
+
+
+@pytest.mark.parametrize(
+    ("variable", "raw", "value"),
+    [
+        ("GINRUMMY_TOKEN_TTL_S", "0", 0.0),  # until rotated or revoked
+        ("GINRUMMY_BODY_TIMEOUT_S", "0", 0.0),  # wait for ever
+        ("GINRUMMY_RATE_CREATES_PER_PLAYER", "0", 0),  # no limit
+        ("GINRUMMY_RATE_CREATES_PER_ADDRESS", "0", 0),
+        ("GINRUMMY_RATE_ACTIONS_PER_PLAYER", "0", 0),
+        ("GINRUMMY_RATE_ACTIONS_PER_ADDRESS", "0", 0),
+        ("GINRUMMY_CONNECTIONS_PER_ADDRESS", "0", 0),
+        ("GINRUMMY_WORKERS", "0", 0),  # one per core on PostgreSQL
+        ("GINRUMMY_AI_PACE_MS", "0", 0),  # plays at once
+        ("GINRUMMY_AI_PROCESSES", "0", 0),  # a thread
+        ("GINRUMMY_PORT", "1", 1),
+        ("GINRUMMY_PORT", "65535", 65535),
+        ("GINRUMMY_WS_HEARTBEAT_S", "0.1", 0.1),
+        ("GINRUMMY_TABLE_SWEEP_S", "0.01", 0.01),
+        ("GINRUMMY_RATE_WINDOW_S", "1", 1),
+        ("GINRUMMY_TABLE_TTL_S", "1", 1),
+        ("GINRUMMY_WS_QUEUE_SIZE", "1", 1),
+        ("GINRUMMY_MAX_BODY_BYTES", "1", 1),
+        ("GINRUMMY_WS_MAX_MESSAGE_BYTES", "1", 1),
+        ("GINRUMMY_TAIL_POLL_MS", "1", 1),
+        ("GINRUMMY_AI_TIME_CAP_MS", "1", 1),
+        ("GINRUMMY_LOG_LEVEL", "trace", "trace"),
+        ("GINRUMMY_LOG_LEVEL", "WARNING", "WARNING"),  # uvicorn and logging ignore the case
+        ("GINRUMMY_STATIC_DIR", "", ""),  # the bundled page
+    ],
+)
+def test_the_edges_of_a_settings_range_stay_valid(variable: str, raw: str, value: object) -> None:
+    name = next(name for name, var, *_ in SETTINGS_TABLE if var == variable)
+    assert getattr(Settings.from_env({variable: raw}), name) == value
+
+
+def test_every_number_setting_declares_its_range_and_every_default_is_in_it() -> None:
+    from dataclasses import fields
+
+    from server.config import Bounds
+
+    kinds = {field.name: str(field.type) for field in fields(Settings)}
+    for name, variable, default, _, check in SETTINGS_TABLE:
+        if kinds[name] in ("int", "float"):
+            assert isinstance(check, Bounds), variable
+        assert Settings.from_env({variable: default}) == Settings()
+
+
+def test_the_log_levels_are_uvicorns() -> None:
+    from uvicorn.config import LOG_LEVELS as UVICORN_LEVELS
+
+    from server.config import LOG_LEVELS
+
+    assert set(LOG_LEVELS) == set(UVICORN_LEVELS)
+
+
+def test_the_page_directory_must_hold_the_page(tmp_path: Path) -> None:
+    (tmp_path / "page.html").write_text("<p>")
+    for bad in (tmp_path, tmp_path / "page.html", tmp_path / "missing"):
+        with pytest.raises(SystemExit, match="GINRUMMY_STATIC_DIR"):
+            Settings.from_env({"GINRUMMY_STATIC_DIR": str(bad)})
+    (tmp_path / "index.html").write_text("<p>")
+    assert Settings.from_env({"GINRUMMY_STATIC_DIR": str(tmp_path)}).static_dir == str(tmp_path)
+
+
+def test_an_unknown_ginrummy_variable_is_warned_of_with_the_likely_name() -> None:
+    from server.config import unknown_variables
+
+    warnings = unknown_variables(
+        {
+            "GINRUMMY_DATABSE_URL": "postgresql://db/game",
+            "GINRUMMY_port": "9000",
+            "GINRUMMY_COLOUR": "blue",
+            "GINRUMMY_PORT": "9000",  # known: no warning
+            "PORT": "1",  # not ours
+        }
+    )
+    assert warnings == [
+        "GINRUMMY_COLOUR is not a setting of this server and is ignored",
+        "GINRUMMY_DATABSE_URL is not a setting of this server and is ignored;"
+        " did you mean GINRUMMY_DATABASE_URL?",
+        "GINRUMMY_port is not a setting of this server and is ignored; did you mean GINRUMMY_PORT?",
+    ]
+    assert unknown_variables({var: default for _, var, default, *_ in SETTINGS_TABLE}) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "postgres"),
+    [
+        ("", False),
+        ("sqlite:///data/other.sqlite3", False),
+        ("sqlite+aiosqlite:///data/other.sqlite3", False),
+        ("postgresql://db/game", True),
+        ("postgres://db/game", True),  # the store reads it as PostgreSQL: so do the workers
+        ("postgresql+asyncpg://db/game", True),
+    ],
+)
+def test_workers_are_one_per_core_on_any_spelling_of_postgresql(url: str, postgres: bool) -> None:
+    import os
+
+    from server.config import worker_count
+
+    settings = Settings.from_env({"GINRUMMY_DATABASE_URL": url})
+    assert worker_count(settings) == ((os.cpu_count() or 1) if postgres else 1)
+    assert (
+        worker_count(Settings.from_env({"GINRUMMY_DATABASE_URL": url, "GINRUMMY_WORKERS": "3"}))
+        == 3
+    )
+
+
+def test_the_store_is_named_without_user_password_or_query() -> None:
+    from infra.database import describe, resolve_url
+
+    url = resolve_url("postgres://alice:s3cret@db.internal:6543/games?sslmode=require")
+    said = describe(url)
+    assert said == "the PostgreSQL database games on db.internal:6543"
+    said = describe(resolve_url("postgresql:///games?host=/run/postgresql&password=s3cret"))
+    assert said == "the PostgreSQL database games on /run/postgresql:5432"
+    said = describe(resolve_url("sqlite:///data/x.sqlite3", create_dirs=False))
+    assert said == f"the SQLite file {Path('data/x.sqlite3').resolve()}"
+
+
+def test_a_bad_port_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from server.cli import main
+
+    for raw in ("83636", "0", "-1", "http"):
+        with pytest.raises(SystemExit) as refused:
+            main(["serve", "--port", raw])
+        assert refused.value.code == 2
+        said = capsys.readouterr().err
+        assert f"argument --port: {raw!r} " in said and "1–65535" in said, said
 
 
 @pytest.mark.parametrize(

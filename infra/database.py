@@ -61,7 +61,43 @@ def resolve_url(url: str | None = None, *, create_dirs: bool = True) -> str:
         query = dict(parsed.query)
         query["ssl"] = query.pop("sslmode")
         parsed = parsed.set(query=query)
+    if parsed.drivername == "postgresql+asyncpg":
+        unknown = sorted(set(parsed.query) - ASYNCPG_OPTIONS)
+        if unknown:  # asyncpg would fail its first connect with a TypeError and a traceback
+            raise BadDatabaseUrl(
+                f"{URL_ENV} has options the PostgreSQL driver does not take: {', '.join(unknown)}"
+                " (sslmode, and asyncpg.connect's keyword arguments, are understood)"
+            )
     return parsed.render_as_string(hide_password=False)
+
+
+# What a PostgreSQL URL's query may hold: asyncpg.connect's keyword arguments that a URL
+# can carry, and the two SQLAlchemy's asyncpg dialect takes for itself.
+ASYNCPG_OPTIONS = frozenset(
+    {
+        "host",
+        "port",
+        "user",
+        "password",
+        "database",
+        "passfile",
+        "service",
+        "servicefile",
+        "timeout",
+        "statement_cache_size",
+        "max_cached_statement_lifetime",
+        "max_cacheable_statement_size",
+        "command_timeout",
+        "ssl",
+        "direct_tls",
+        "server_settings",
+        "target_session_attrs",
+        "krbsrvname",
+        "gsslib",
+        "prepared_statement_cache_size",
+        "prepared_statement_name_func",
+    }
+)
 
 
 def sqlite_file(url: str) -> Path | None:

@@ -296,6 +296,18 @@ def test_the_store_is_named_without_user_password_or_query() -> None:
     assert said == f"the SQLite file {Path('data/x.sqlite3').resolve()}"
 
 
+def test_a_postgresql_url_with_an_option_the_driver_does_not_take_is_refused() -> None:
+    """asyncpg failed its first connect with a TypeError traceback (an operator's find)."""
+    from infra.database import resolve_url
+    from infra.errors import BadDatabaseUrl
+
+    with pytest.raises(BadDatabaseUrl, match="sslpassword") as refused:
+        resolve_url("postgresql://alice:s3cret@db/games?sslpassword=x&sslmode=require")
+    assert "s3cret" not in str(refused.value)
+    kept = resolve_url("postgresql://db/games?sslmode=require&command_timeout=5&host=/run/pg")
+    assert kept.endswith("?command_timeout=5&host=%2Frun%2Fpg&ssl=require"), kept
+
+
 def test_a_bad_port_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     from server.cli import main
 

@@ -417,8 +417,10 @@ class ReplayResponse(msgspec.Struct, frozen=True):
 class MatchSummary(msgspec.Struct, frozen=True):
     """``level`` is the house AI's level, or null when the opponent is a person or a bot.
     ``practice``: a chosen seed or custom rules; such a match is in no statistics.
-    ``watching``: you started it between two house AIs and hold no seat; then
-    ``opponent`` is seat 1's player and ``scores`` are seat 0's and seat 1's."""
+    ``seat``: yours (0 or 1); ``winner`` is the winning seat, so you won when they are
+    equal. ``scores`` are yours, then your opponent's.
+    ``watching``: you started it between two house AIs and hold no seat (``seat`` null);
+    then ``opponent`` is seat 1's player and ``scores`` are seat 0's and seat 1's."""
 
     match_id: str
     status: Literal["active", "finished"]
@@ -432,6 +434,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     finished_at: str | None
     winner: int | None
     practice: bool
+    seat: int | None = None
     watching: bool = False
 
 

@@ -191,6 +191,7 @@ class Services:
                     finished_at=row.finished_at.isoformat() if row.finished_at else None,
                     winner=row.winner_seat,
                     practice=row.practice,
+                    seat=None if row.seat == WATCHER_SEAT else row.seat,
                     watching=row.seat == WATCHER_SEAT,
                 )
                 for row in rows

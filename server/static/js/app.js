@@ -6,12 +6,11 @@
 import { $, fill, h } from './dom.js';
 import { api, ApiError, forgetPlayer, newClientSeed, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
-import { customRules, showHistory, showReplay } from './history.js';
+import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
 import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { problemText, show, toast } from './ui.js';
-import { displayName } from './words.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
 import { showRules } from './rules.js';
@@ -97,7 +96,7 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/${m.watching ? 'watch' : 'match'}/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, m.watching ? 'watching two house AIs (' : `against ${displayName(m.opponent, null)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
+            h('li', {}, h('a', { href: `#/${m.watching ? 'watch' : 'match'}/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, m.watching ? 'watching two house AIs (' : `against ${opponentName(m)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
               h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)} · match ${m.match_id.slice(0, 6)}`)),
           ),
         ),

@@ -12,15 +12,17 @@ import { rulesLine } from './presets.js';
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
-/** Won or lost, whether the list names the winner by seat (the human is seat 0) or by id. */
+/** Won or lost: ``winner`` is the winning seat and ``seat`` the player's own (either may
+ * be seat 0: a guest at a person's table sits in seat 1). */
 function outcome(m) {
   if (m.status !== 'finished') return 'in progress';
   if (m.watching) return m.winner === 0 ? 'first seat won' : 'second seat won';
-  const me = savedPlayer();
-  if (m.winner === 0 || (me && m.winner === me.id)) return 'won';
   if (m.winner === null || m.winner === undefined) return 'over';
-  return 'lost';
+  return m.winner === m.seat ? 'won' : 'lost';
 }
+
+/** The opponent as the list names it: a person or bot by name, the house AI by level. */
+export const opponentName = (m) => (m.opponent_kind === 'ai' ? displayName(m.opponent, null) : m.opponent_name || m.opponent);
 
 function statsLine(s) {
   const item = (label, value, testid = null) => h('span', { class: 'stat' }, `${label} `, h('b', { 'data-testid': testid }, value));
@@ -66,7 +68,7 @@ export async function showHistory(root, { onError }) {
               'tr',
               { dataset: { matchId: m.match_id } },
               h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
-              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : displayName(m.opponent, null)),
+              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : opponentName(m)),
               customRules(h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules), m.practice ? practiceMark() : null), m),
               h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
@@ -121,7 +123,10 @@ export async function showReplay(root, matchId, { onError }) {
     return;
   }
   const started = events[0].event;
-  const players = started.players.map((p) => displayName(p, savedPlayer()));
+  // The log names seats by id: a person's name comes with the match's seats (a watched
+  // house match has only house AIs, which need no lookup).
+  const seats = started.players.some((p) => !p.startsWith('ai:')) ? await api.getMatch(matchId).then((d) => d.seats, () => null) : null;
+  const players = started.players.map((p, i) => (p.startsWith('ai:') ? displayName(p, null) : (seats && seats[i] && seats[i].name) || displayName(p, savedPlayer())));
   const rules = started.rules;
   const first = events[0].version;
   const last = events[events.length - 1].version;

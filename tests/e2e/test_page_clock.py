@@ -42,3 +42,22 @@ def test_the_page_counts_down_the_seat_to_acts_time(site: str, page: Page) -> No
     page.goto(f"{site}/#/match/{untimed}")
     page.wait_for_selector("body[data-screen=table]")
     wait_until(page, "!document.getElementById('clock') || document.getElementById('clock').hidden")
+
+
+def test_a_timeout_is_told_to_the_player_as_its_own(site: str, page: Page) -> None:  # noqa: F811
+    """ "You ran out of time", not the player's own name in the third person (page QA)."""
+    player = httpx.post(f"{site}/v1/players", json={"name": "Slowpoke"}).json()
+    headers = {"Authorization": f"Bearer {player['token']}"}
+    started = httpx.post(
+        f"{site}/v1/matches", json={"clock": {"per_move_ms": 1000}}, headers=headers
+    )
+    assert started.status_code == 201, started.text
+    match_id = started.json()["match_id"]
+    page.goto(f"{site}/")
+    saved = {"id": player["id"], "name": player["name"], "token": player["token"]}
+    page.evaluate(f"localStorage.setItem('ginrummy.player', {json.dumps(json.dumps(saved))})")
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("#clock:has-text('You ran out of time')")  # the AI played the turn
+    said = page.inner_text("#clock")
+    assert "Slowpoke" not in said, said
+    assert re.search(r"You ran out of time (last turn|\d+ turns in a row)", said), said

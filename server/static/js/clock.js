@@ -27,7 +27,9 @@ export function clockText(view, names, seat, now = Date.now()) {
     if (other !== null) parts.push(`${who(other)} bank: ${seconds(clock.bank_ms[other])}`);
   }
   clock.timeouts_in_a_row.forEach((n, s) => {
-    if (n) parts.push(`${names[s]} timed out ${n} in a row`);
+    const whose = s === seat ? 'You' : names[s];
+    if (n === 1) parts.push(`${whose} ran out of time last turn`);
+    else if (n) parts.push(`${whose} ran out of time ${n} turns in a row`);
   });
   return parts.join(' · ');
 }

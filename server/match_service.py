@@ -281,6 +281,7 @@ class MatchService:
             version=record.state.version,
             view=self.seat_view(record, record.state, seat),
             rated=record.state.rated,
+            watch_code=record.state.watch_code,  # a seat's to share; never a spectator's
         )
 
     # --- the clock --------------------------------------------------------------------

@@ -352,7 +352,10 @@ class PlayerRef(msgspec.Struct, frozen=True):
 
 class MatchResponse(msgspec.Struct, frozen=True):
     """``seats``: who sits where (a person, a bot or the house AI), ``spectators``: sockets
-    watching the match now, on every server process; ``rated``: the result moves ratings."""
+    watching the match now, on every server process; ``rated``: the result moves ratings.
+    ``watch_code``: a private table's match is watched with it (``?watch_code=``); its
+    players were given it with the table, and read it here too (null for a public match,
+    and in answers to moves)."""
 
     match_id: str
     seat: int
@@ -361,6 +364,7 @@ class MatchResponse(msgspec.Struct, frozen=True):
     seats: tuple[PlayerRef, PlayerRef] | None = None
     spectators: int = 0
     rated: bool = False
+    watch_code: str | None = None
 
 
 class SpectatorResponse(msgspec.Struct, frozen=True):

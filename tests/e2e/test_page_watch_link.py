@@ -116,6 +116,13 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     # A reload keeps it (the guest was given the code once, when he joined).
     bob.reload()
     assert bob.wait_for_selector("[data-testid=watch-link]").input_value() == link  # type: ignore[union-attr]
+    # ...and a browser that never saw the table (here: its codes forgotten) reads it with
+    # the match, which tells its players the code (a page QA found the link missing there).
+    bob.evaluate(
+        "['ginrummy.watch-codes', 'ginrummy.private-tables'].forEach(k => localStorage.removeItem(k))"
+    )
+    bob.reload()
+    assert bob.wait_for_selector("[data-testid=watch-link]").input_value() == link  # type: ignore[union-attr]
 
     # Without the code, the match is refused in one sentence, and the code is nowhere.
     carol.goto(f"{site}/#/watch/{match_id}")

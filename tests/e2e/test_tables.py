@@ -188,6 +188,21 @@ async def test_a_private_table_is_unlisted_and_joined_only_with_its_code(
         joined = await join(friend, table_id, invite_code=code)
         assert joined.status_code == 200, joined.text
         assert joined.json()["table"]["watch_code"] == table["watch_code"]
+        # Its players read the watch code with the match too (another browser of theirs
+        # has no table answer); a stranger and a spectator are told nothing of it.
+        match_id = joined.json()["table"]["match_id"]
+        for player in (host, friend):
+            assert (await player.view(match_id))["watch_code"] == table["watch_code"]
+        stranger_view = await stranger.client.get(f"/v1/matches/{match_id}")
+        assert stranger_view.status_code == 403
+        assert table["watch_code"] not in stranger_view.text
+        watched = await stranger.client.get(
+            f"/v1/matches/{match_id}/spectator", params={"watch_code": table["watch_code"]}
+        )
+        assert watched.status_code == 200 and table["watch_code"] not in watched.text
+        public = await open_table(stranger)
+        public_match = (await join(host, public["table_id"])).json()["table"]["match_id"]
+        assert (await host.view(public_match))["watch_code"] is None
     finally:
         for p in (host, stranger, friend):
             await p.close()

@@ -14,7 +14,7 @@ import { dragging, enableDrag, moveCard } from './arrange.js';
 import { pref, setPref } from './prefs.js';
 
 import { hideClock, showClock } from './clock.js';
-import { rememberTable, showWatchLink } from './share.js';
+import { rememberTable, rememberWatchCode, showWatchLink } from './share.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -101,6 +101,7 @@ export async function openMatch(id) {
     if (game.open !== open) return; // left for another screen or match meanwhile
     game.pending = null;
     learnNames(data.seats);
+    rememberWatchCode(id, data.watch_code);
     saveMatch(id);
     remember(data.view);
     game.maxQueued = data.view.version;

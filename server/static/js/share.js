@@ -26,6 +26,12 @@ function store(storageKey, key, value) {
   localStorage.setItem(storageKey, JSON.stringify(Object.fromEntries(kept.slice(-KEEP))));
 }
 
+/** Keep the watch code a seat's match answer carries (a private table's match), so a
+ * player on another browser, or one whose join's answer has not come yet, has it too. */
+export function rememberWatchCode(matchId, code) {
+  if (code && load(CODES_KEY)[matchId] !== code) store(CODES_KEY, matchId, code);
+}
+
 /** Keep what a table answer (``TableView``) tells its player: the watch code of its match,
  * or, while nobody has joined a private table, the table itself (its match id comes later). */
 export function rememberTable(table) {

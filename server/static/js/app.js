@@ -32,6 +32,9 @@ function renderWho() {
   }
 }
 
+// A match just moved the player's rating (match.js): the header shows the new one.
+document.addEventListener('ginrummy:rating-changed', renderWho);
+
 async function route() {
   const hash = location.hash.replace(/^#\/?/, '');
   const [name, id, code] = hash.split('/');

@@ -255,7 +255,10 @@ function replayBoard(event, { state, arrangements }, players, rules, events, at)
     const knock = [...events].reverse().find((e) => e.version < at && e.event.type === 'knocked');
     parts.push(resultPanel(view, event, knock ? knock.event : null, null));
   }
-  if (event.type === 'match_settled') parts.push(settlementPanel(view, event, null));
+  if (event.type === 'match_settled') {
+    const claimed = events.find((e) => e.event.type === 'match_claimed');
+    parts.push(settlementPanel(view, event, null, { claim: claimed ? claimed.event : null }));
+  }
   if (event.type === 'knocked' && event.discard) parts.push(h('p', { class: 'hint' }, `Discard: ${cardName(event.discard)}`));
   return parts;
 }

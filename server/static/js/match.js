@@ -15,6 +15,8 @@ import { pref, setPref } from './prefs.js';
 
 import { hideClock, showClock } from './clock.js';
 import { rememberTable, rememberWatchCode, showWatchLink } from './share.js';
+import { AWAY_AFTER_MS, claimOffer, findClaim, opponentToAct } from './claim.js';
+import { ratingChange, ratingChangeText } from './ratingchange.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -36,7 +38,13 @@ const game = {
   feed: null,
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
-  ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null },
+  ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
+  // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and when
+  // this page saw the opponent's turn begin (for "seems to be away"; null on ours).
+  rated: false,
+  againstHouse: false,
+  waitingSince: null,
+  ended: null, // the match whose end (claim, rating change) was looked up
   names: new Map(), // player id → the name shown (people's names; bots and the computer marked)
 };
 
@@ -75,6 +83,9 @@ export function closeMatch() {
   game.ui.confirmResign = false;
   game.ui.rematch = null;
   clearTimeout(game.rematchTimer);
+  clearTimeout(game.awayTimer);
+  Object.assign(game.ui, { claim: null, claimed: null, rating: null });
+  Object.assign(game, { rated: false, againstHouse: false, waitingSince: null, ended: null });
 }
 
 /** Open match ``id`` on the table. Until its first view is drawn the page says it is
@@ -102,6 +113,8 @@ export async function openMatch(id) {
     game.pending = null;
     learnNames(data.seats);
     rememberWatchCode(id, data.watch_code);
+    game.rated = Boolean(data.rated);
+    game.againstHouse = (data.seats || []).some((ref) => ref.kind === 'ai');
     saveMatch(id);
     remember(data.view);
     game.maxQueued = data.view.version;
@@ -215,7 +228,8 @@ async function playOut() {
       if (!mine(event)) await sleep(event.seat === undefined ? DELAY / 2 : DELAY);
       if (game.open !== open) return; // the page left this match while it slept
       if (!game.view) break;
-      say(narrate(event, game.view.players, game.view.seat));
+      if (event.type === 'match_claimed') game.ui.claimed = event;
+      say(narrate(event, game.view.players, game.view.seat, game.ui.claimed));
       const view = await viewAt(version, open);
       if (game.open !== open) return;
       if (view && view.version > game.view.version) showView(view, event);
@@ -244,6 +258,7 @@ function setBusy() {
 }
 
 function showView(view, event) {
+  if (!game.view || view.version !== game.view.version) watchOpponent(view);
   game.view = view;
   const hand = `${game.matchId}:${view.hand_number}`;
   if (game.ui.orderOf !== hand) {
@@ -257,6 +272,35 @@ function showView(view, event) {
   chooseSelection(view);
   draw();
   showClock('match', clockElement(), view, view.players, view.seat);
+  if (view.settlement) learnEnd(view);
+}
+
+/** Time the opponent's turn from when this page saw it begin (every new event restarts
+ * it, as the server's absence does), and redraw once it is long enough to offer a claim. */
+function watchOpponent(view) {
+  clearTimeout(game.awayTimer);
+  game.waitingSince = opponentToAct(view) ? Date.now() : null;
+  if (game.waitingSince === null || game.againstHouse) return;
+  const open = game.open;
+  game.awayTimer = setTimeout(() => game.open === open && draw(), AWAY_AFTER_MS + 50);
+}
+
+/** Once a match is over: whether it was claimed, and the viewer's rating change in a rated
+ * one (the header's rating is redrawn too). Looked up once per match; drawn when known. */
+async function learnEnd(view) {
+  const open = game.open;
+  if (!open || game.ended === open) return;
+  game.ended = open;
+  const me = savedPlayer();
+  const [claimed, change] = await Promise.all([
+    game.ui.claimed ? game.ui.claimed : findClaim(open.id, view).catch(() => null),
+    game.rated && me ? ratingChange(me.id, open.id).catch(() => null) : null,
+  ]);
+  if (game.open !== open) return;
+  game.ui.claimed = claimed;
+  game.ui.rating = change ? ratingChangeText(change) : null;
+  draw();
+  if (change) document.dispatchEvent(new CustomEvent('ginrummy:rating-changed'));
 }
 
 /** The countdown's line, made once above the table (a match without a clock hides it). */
@@ -287,6 +331,7 @@ function chooseSelection(view) {
 function draw() {
   if (!game.view) return;
   if (dragging()) return; // redrawn when the card is put down
+  game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, waitingSince: game.waitingSince });
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;
   // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.
@@ -377,6 +422,7 @@ export function onTableClick(event) {
     if (nav.dataset.nav === 'replay') location.hash = `#/replay/${encodeURIComponent(game.matchId)}`;
     if (nav.dataset.nav === 'resign') resign();
     if (nav.dataset.nav === 'rematch') rematch();
+    if (nav.dataset.nav === 'claim') claim();
     return;
   }
   if (game.ui.confirmResign) {
@@ -555,6 +601,28 @@ async function resign() {
   }
   game.ui.confirmResign = false;
   await act({ type: 'resign' });
+}
+
+/** Claim the match from an opponent who is not playing it. The answer is the settled view;
+ * the socket brings the claim's events. Too early is the server's 409, whose detail says why. */
+async function claim() {
+  const open = game.open;
+  if (game.inFlight || !open) return;
+  game.inFlight = true;
+  setBusy();
+  try {
+    const answer = await api.claim(open.id);
+    if (game.open !== open) return;
+    remember(answer.view);
+  } catch (err) {
+    if (game.open === open) toast(problemText(err));
+  } finally {
+    if (game.open === open) {
+      game.inFlight = false;
+      setBusy();
+      if (!game.running && game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
+    }
+  }
 }
 
 /** Offer a rematch (or accept the opponent's); the new match opens once both agree. */

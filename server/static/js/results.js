@@ -57,21 +57,40 @@ export function resultPanel(view, result, knock, me, { showScores = true } = {})
   );
 }
 
-/** The end of a match: hand points, boxes, bonus and totals. */
-export function settlementPanel(view, s, me) {
+const CLAIM_WHY = { absence: ['was away too long on their turn', 'were away too long on your turn'], timeouts: ['timed out three turns in a row', 'timed out three turns in a row'] };
+
+/** How a match ended early: resigned, or claimed from a seat that was not playing (a claim
+ * settles as that seat's resignation, but it did not resign: the ``match_claimed`` event
+ * says who claimed and why). */
+function endedEarly(view, s, me, claim) {
+  const who = (seat) => seatName(view.players, seat, me);
+  const unscored = 'The hand in play was not scored; the hands won so far stand.';
+  if (claim) {
+    const absent = 1 - claim.seat;
+    const [theirs, yours] = CLAIM_WHY[claim.reason] || ['was not playing', 'were not playing'];
+    const text = absent === me
+      ? `${who(claim.seat)} claimed the match from you: you ${yours}.`
+      : `${who(claim.seat)} claimed the match: ${who(absent)} ${theirs}.`;
+    return h('p', { 'data-testid': 'settlement-claimed' }, `${text} ${unscored}`);
+  }
+  if (s.resigned === null || s.resigned === undefined) return null;
+  const resigned = who(s.resigned);
+  return h('p', { 'data-testid': 'settlement-resigned' },
+    `The match was resigned: ${resigned === 'You' ? 'you' : resigned} resigned. ${unscored}`);
+}
+
+/** The end of a match: hand points, boxes, bonus and totals. ``claim``: the match's
+ * ``match_claimed`` event, if any; ``rating``: the viewer's rating line, if rated. */
+export function settlementPanel(view, s, me, { claim = null, rating = null } = {}) {
   const who = (seat) => seatName(view.players, seat, me);
   const r = view.rules;
   const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));
   const bonus = (seat) => (seat === s.winner ? s.bonus : 0);
-  const resigned = s.resigned === null || s.resigned === undefined ? null : who(s.resigned);
   return h(
     'div',
     { class: 'result settlement', 'data-testid': 'settlement' },
     h('h2', {}, `${who(s.winner)} ${s.winner === me ? 'win' : 'wins'} the match`),
-    resigned
-      ? h('p', { 'data-testid': 'settlement-resigned' },
-        `The match was resigned: ${resigned === 'You' ? 'you' : resigned} resigned. The hand in play was not scored; the hands won so far stand.`)
-      : null,
+    endedEarly(view, s, me, claim),
     h(
       'table',
       {},
@@ -85,5 +104,6 @@ export function settlementPanel(view, s, me) {
         row('Total', [0, 1].map((i) => h('b', { 'data-testid': `total-${i}` }, s.totals[i]))),
       ),
     ),
+    rating ? h('p', { 'data-testid': 'rating-change' }, rating) : null,
   );
 }

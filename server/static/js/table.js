@@ -310,9 +310,18 @@ function actions(view, ui) {
     const waiting = view.phase === 'hand_over'
       ? [h('p', { class: 'hint', 'data-testid': 'waiting-ready' }, `Waiting for ${view.players[1 - view.seat]} to be ready for the next hand…`)]
       : [];
-    return [...waiting, resign];
+    return [...waiting, ...claimActions(ui), resign];
   }
-  return [...playActions(view, ui), resign];
+  return [...playActions(view, ui), ...claimActions(ui), resign];
+}
+
+/** The opponent seems gone (match.js's ``ui.claim`` says why): the claim is offered. */
+function claimActions(ui) {
+  if (!ui.claim) return [];
+  return [
+    h('p', { class: 'hint claim-notice', 'data-testid': 'claim-notice', role: 'status' }, ui.claim),
+    h('button', { type: 'button', class: 'act primary', dataset: { nav: 'claim' }, 'data-testid': 'claim', disabled: ui.busy }, 'Claim the match'),
+  ];
 }
 
 function playActions(view, ui) {
@@ -472,7 +481,9 @@ export function renderTable(view, ui) {
   const result = $('#result');
   const panels = [];
   if (over && view.last_result) panels.push(resultPanel(view, view.last_result, view.knock, view.seat));
-  if (view.settlement) panels.push(settlementPanel(view, view.settlement, view.seat), verifyButton(view.match_id));
+  if (view.settlement) {
+    panels.push(settlementPanel(view, view.settlement, view.seat, { claim: ui.claimed, rating: ui.rating }), verifyButton(view.match_id));
+  }
   fill(result, panels);
   result.hidden = panels.length === 0;
   fill($('#moves'), movesList(view));

@@ -9,7 +9,9 @@ export function seatName(players, seat, me) {
 
 const KIND = { knock: 'knocked', gin: 'went gin', big_gin: 'declared big gin' };
 
-export function narrate(event, players, me) {
+/** ``claimed``: the match's ``match_claimed`` event once seen, so the absent seat's
+ * resignation that follows it is told as the claim it is. */
+export function narrate(event, players, me, claimed = null) {
   const who = (seat) => seatName(players, seat, me);
   switch (event.type) {
     case 'match_started':
@@ -41,11 +43,13 @@ export function narrate(event, players, me) {
     case 'hand_acknowledged':
       return `${who(event.seat)} ${who(event.seat) === 'You' ? 'are' : 'is'} ready for the next hand.`;
     case 'resigned':
+      if (claimed) return `The match was claimed from ${who(event.seat) === 'You' ? 'you' : who(event.seat)}.`;
       return `${who(event.seat)} resigned.`;
     case 'match_settled': {
       // The winner's total first, whichever seat won.
       const score = `${event.totals[event.winner]} to ${event.totals[1 - event.winner]}`;
-      const resigned = event.resigned === null || event.resigned === undefined ? '' : ` (${who(event.resigned) === 'You' ? 'you' : who(event.resigned)} resigned)`;
+      const loser = event.resigned === null || event.resigned === undefined ? null : who(event.resigned) === 'You' ? 'you' : who(event.resigned);
+      const resigned = loser === null ? '' : claimed ? ` (claimed from ${loser})` : ` (${loser} resigned)`;
       return `${who(event.winner)} won the match${resigned}, ${score}.`;
     }
     case 'turn_timed_out':

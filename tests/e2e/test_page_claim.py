@@ -1,0 +1,187 @@
+"""The end of a match on the page: a claim from an opponent who left (offered, made, and
+told as a claim to both players, not as a resignation) and the rating change of a rated
+match. Real server (a short absence grace), real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.test_page import (  # noqa: F401  (fixtures)
+    DELAY_MS,
+    TIMEOUT_MS,
+    browser,
+    free_port,
+    page,
+    refused_by_policy,
+    settle,
+    start_site,
+    stop_site,
+    stored,
+    wait_until,
+)
+from tests.e2e.test_page_lobby import pages  # noqa: F401  (fixture)
+
+GRACE_S = 2
+AWAY_MS = 2500  # the page's "seems to be away", shortened as ?delay= is
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose players may claim a match after GRACE_S of absence."""
+    folder: Path = tmp_path_factory.mktemp("claim")
+    port = free_port()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("GINRUMMY_ABSENCE_GRACE_S", str(GRACE_S))
+        process = start_site(port, folder / "page.db", folder / "server.log")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_site(process)
+
+
+def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811
+    page.goto(f"{site}/?delay={DELAY_MS}&away={AWAY_MS}#/lobby")
+    page.fill("[data-testid=lobby-name]", name)
+    page.click("[data-testid=enter-lobby]")
+    page.wait_for_selector("[data-testid=open-tables]")
+
+
+def rating_change(site: str, token: str, player_id: str, match_id: str) -> tuple[int, int]:
+    """The API's rating before and after ``match_id``, rounded as the page shows them."""
+    record = httpx.get(
+        f"{site}/v1/players/{player_id}/rating", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    row = next(r for r in record["history"] if r["match_id"] == match_id)
+    return round(row["rating_before"]), round(row["rating"])
+
+
+def rating_line(before: int, after: int) -> str:
+    diff = after - before
+    return f"Rating: {before} → {after} ({'+' if diff >= 0 else ''}{diff})"
+
+
+def test_a_player_claims_the_match_from_an_opponent_who_left(
+    site: str,
+    browser: Browser,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    first, second, _ = pages
+    enter_lobby(first, site, "Ada")
+    first.click("[data-testid=open-table]")
+    first.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    enter_lobby(second, site, "Bob")
+    row = second.wait_for_selector("[data-testid=open-tables] li:has-text('Ada')")
+    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    for tab in (first, second):
+        tab.wait_for_selector("body[data-screen=table]")
+        settle(tab)
+    # The one to play first leaves: its table and player stream close, its turn waits.
+    leaver, stayer = (
+        (first, second)
+        if first.get_attribute("body", "data-my-turn") == "true"
+        else (second, first)
+    )
+    leaver_player = leaver.evaluate("localStorage.getItem('ginrummy.player')")
+    leaver_name = json.loads(leaver_player)["name"]
+    stayer_name = json.loads(stayer.evaluate("localStorage.getItem('ginrummy.player')"))["name"]
+    token, match_id = stored(stayer)
+    leaver.context.close()
+    left = time.monotonic()
+
+    notice = stayer.wait_for_selector("[data-testid=claim-notice]")
+    assert notice is not None
+    assert f"{leaver_name} seems to be away" in notice.inner_text()
+    # The page saw the turn begin before the leaver left: the server counts from the leaving.
+    time.sleep(max(0.0, left + GRACE_S + 0.5 - time.monotonic()))
+    stayer.click("[data-testid=claim]")
+    stayer.wait_for_selector("body[data-phase=match_over]")
+    claimed = stayer.wait_for_selector("[data-testid=settlement-claimed]").inner_text()  # type: ignore[union-attr]
+    assert claimed.startswith(f"You claimed the match: {leaver_name} was away"), claimed
+    assert stayer.query_selector("[data-testid=settlement-resigned]") is None
+    assert "You win the match" in stayer.inner_text("[data-testid=settlement]")
+    view = httpx.get(
+        f"{site}/v1/matches/{match_id}", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    assert view["view"]["settlement"] is not None
+
+    # The absent player comes back: the match was claimed from it, it did not resign.
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    errors: list[str] = []
+    try:
+        back = context.new_page()
+        back.on("pageerror", lambda exc: errors.append(str(exc)))
+        back.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
+        back.set_default_timeout(TIMEOUT_MS)
+        back.goto(f"{site}/")
+        back.evaluate("p => localStorage.setItem('ginrummy.player', p)", leaver_player)
+        back.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+        text = back.wait_for_selector("[data-testid=settlement-claimed]").inner_text()  # type: ignore[union-attr]
+        assert text.startswith(f"{stayer_name} claimed the match from you: you were away"), text
+        assert back.query_selector("[data-testid=settlement-resigned]") is None
+        assert "resigned" not in back.inner_text("[data-testid=settlement]")
+    finally:
+        context.close()
+    assert errors == [], errors
+
+
+def start_and_resign(
+    page: Page,  # noqa: F811
+    site: str,
+    name: str | None,
+    hints: bool = False,
+) -> tuple[str, str]:
+    """Deal a match against easy from the start form and resign it. ``name``: a new
+    player on a fresh page; None: the same player, from the table's "New match"."""
+    if name is None:
+        page.click("#nav-new")
+        page.wait_for_selector("body[data-screen=start]")
+    else:
+        page.goto(f"{site}/?delay={DELAY_MS}&away=0")
+        page.fill("#name", name)
+    page.select_option("#level", "easy")
+    if hints:
+        page.check("#hints")  # advice: a practice match, never rated
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    # Even at once (?away=0): the house AI never leaves, and cannot be claimed from.
+    assert page.query_selector("[data-testid=claim]") is None
+    page.click("[data-testid=resign]")
+    page.click("[data-testid=resign-confirm]")
+    page.wait_for_selector("body[data-phase=match_over]")
+    settle(page)
+    return stored(page)
+
+
+def test_a_rated_match_shows_the_rating_change_and_the_header_follows(
+    site: str,
+    page: Page,  # noqa: F811
+) -> None:
+    token, match_id = start_and_resign(page, site, "Gus")
+    player_id = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["id"]
+    before, after = rating_change(site, token, player_id, match_id)
+    line = page.wait_for_selector("[data-testid=rating-change]").inner_text()  # type: ignore[union-attr]
+    assert line == rating_line(before, after)
+    assert after < before  # a resignation loses
+    # The header shows the new rating without a reload.
+    wait_until(
+        page,
+        f"document.querySelector('[data-testid=who-rating]').textContent.includes('rated {after} ')",
+    )
+    assert re.search(rf"rated {after} ± \d+", page.inner_text("#who"))
+
+    # A practice match (hints asked for) says nothing of ratings.
+    token, match_id = start_and_resign(page, site, None, hints=True)
+    view = httpx.get(f"{site}/v1/matches/{match_id}", headers={"Authorization": f"Bearer {token}"})
+    assert view.json()["rated"] is False
+    page.wait_for_timeout(500)  # the page would have asked for the rating by now
+    assert page.query_selector("[data-testid=rating-change]") is None
+    assert "Rating" not in page.inner_text("#result")

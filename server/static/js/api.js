@@ -95,6 +95,7 @@ export const api = {
   challenges: () => request('GET', '/v1/challenges'),
   challenge: (to, rules) => request('POST', '/v1/challenges', { to, rules, client_seed: newClientSeed() }),
   acceptChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/accept?client_seed=${newClientSeed()}`),
+  cancelChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/cancel`),
   declineChallenge: (id) => request('POST', `/v1/challenges/${encodeURIComponent(id)}/decline`),
   chat: (id, after, code) => request('GET', `${match(id)}/chat?after=${after}${code ? `&watch_code=${encodeURIComponent(code)}` : ''}`),
   say: (id, text) => request('POST', `${match(id)}/chat`, { text }),

@@ -234,6 +234,7 @@ function closeSignOut() {
 }
 
 function signOut() {
+  closeLobby(true); // the player stream, kept for a waiting table, is the old player's
   forgetPlayer();
   forgetWatchCodes();
   saveMatch(null);

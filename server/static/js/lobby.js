@@ -1,14 +1,29 @@
 // The lobby: open a table (public or private), browse and join the public ones, share an
 // invite link, challenge a player found by name, answer challenges. The list is live
 // (WS /v1/tables/live); the player stream (WS /v1/me/live) says when a match of ours
-// starts, or a challenge comes, so the page then opens it or shows it.
+// starts, or a challenge comes, so the page then opens it or shows it. The lobby lists
+// the player's own tables still waiting (public ones from GET /v1/tables, private ones
+// opened in this browser read back one by one) and the challenges they sent, each with
+// its Cancel; while any waits, the player stream stays open on every screen, so a join
+// or an acceptance takes the player to the match wherever they are.
 import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
-import { linkField, rememberTable } from './share.js';
+import { linkField, openPrivateTables, rememberTable } from './share.js';
 
-const lobby = { stream: null, list: null, tables: new Map(), poll: null, waiting: null, root: null, known: null };
+const lobby = {
+  stream: null,
+  list: null,
+  tables: new Map(), // the public open tables, from the live list
+  poll: null,
+  root: null,
+  known: null,
+  mine: new Map(), // table id → this player's own open tables (no invitee)
+  sent: new Map(), // table id → open challenges this player sent
+  accepted: new Set(), // match ids of sent challenges accepted meanwhile
+  reads: 0, // the newest refresh: an older answer arriving later is dropped
+};
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
 const refName = (ref) => (ref.kind === 'bot' ? `${ref.name} (bot)` : ref.name);
@@ -25,13 +40,25 @@ async function ensurePlayer() {
   return saved;
 }
 
-export function closeLobby() {
-  if (lobby.stream && lobby.stream.close) lobby.stream.close();
-  lobby.stream = null;
+/** Leave the lobby. The player stream stays open while a table or challenge of the
+ * player waits (unless ``all``, on signing out), so its match still opens. */
+export function closeLobby(all = false) {
+  if (all || !waitingForSomeone()) closeStream();
+  if (all) {
+    lobby.mine.clear();
+    lobby.sent.clear();
+  }
   if (lobby.list) lobby.list.close();
   lobby.list = null;
   clearInterval(lobby.poll);
   lobby.poll = null;
+}
+
+const waitingForSomeone = () => lobby.mine.size > 0 || lobby.sent.size > 0;
+
+function closeStream() {
+  if (lobby.stream && lobby.stream.close) lobby.stream.close();
+  lobby.stream = null;
 }
 
 /** A socket that signs in with its first message, not ``?token=``: a proxy may log a URL. */
@@ -50,7 +77,10 @@ function listen(player) {
     const frame = JSON.parse(message.data);
     if (frame.type === 'tables') lobby.tables = new Map(frame.tables.map((t) => [t.table_id, t]));
     else if (frame.type === 'table') lobby.tables.set(frame.table.table_id, frame.table);
-    else if (frame.type === 'table_closed') lobby.tables.delete(frame.table_id);
+    else if (frame.type === 'table_closed') {
+      lobby.tables.delete(frame.table_id);
+      if (lobby.mine.delete(frame.table_id)) renderMine();
+    }
     else if (frame.type === 'ping') socket.send('{"type":"pong"}');
     else return;
     renderTables(player);
@@ -61,6 +91,14 @@ function listen(player) {
 }
 
 function renderTables(player) {
+  let added = false;
+  for (const t of lobby.tables.values()) {
+    if (t.host.id === player.id && !lobby.mine.has(t.table_id)) {
+      lobby.mine.set(t.table_id, t);
+      added = true;
+    }
+  }
+  if (added) renderMine();
   const tables = [...lobby.tables.values()].sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
   fill(
     $('#open-tables'),
@@ -71,7 +109,7 @@ function renderTables(player) {
             {},
             `${refName(t.host)} · ${t.rules.name} to ${t.rules.target} `,
             t.host.id === player.id
-              ? h('span', { class: 'hint' }, '(your table)')
+              ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
               : h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
           ),
         )
@@ -91,16 +129,56 @@ async function follow(player) {
   lobby.stream = socket;
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
-    if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && document.body.dataset.screen === 'lobby') {
-      expectTour(); // a person's first match may be against a person
-      location.hash = `#/match/${encodeURIComponent(frame.match_id)}`;
-    } else if (frame.type === 'challenge' || frame.type === 'challenge_closed') {
+    if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && !frame.watching) {
+      lobby.known.add(frame.match_id);
+      if (document.body.dataset.screen === 'lobby') {
+        expectTour(); // a person's first match may be against a person
+        location.hash = `#/match/${encodeURIComponent(frame.match_id)}`;
+      } else {
+        startedAway(frame.match_id);
+      }
+    } else if (frame.type === 'challenge_closed') {
+      const sent = lobby.sent.get(frame.table_id);
+      // A rematch offer accepted is opened by the match's own page.
+      if (sent && frame.match_id && !sent.rematch_of) lobby.accepted.add(frame.match_id);
+      lobby.sent.delete(frame.table_id);
+      refresh();
+    } else if (frame.type === 'challenge') {
       refresh();
     }
   });
   socket.addEventListener('close', () => {
     if (lobby.stream === socket) lobby.stream = null;
   });
+}
+
+/** A match started while the player is on another screen: one of their waiting tables
+ * (or challenges) was taken. Off the table, the page opens it; at the table of another
+ * match, a notice with a link says so. Anything else (a match started from the start
+ * screen) is left to the screen that started it. */
+async function startedAway(matchId) {
+  let ours = lobby.accepted.delete(matchId);
+  if (!ours) {
+    for (const tableId of [...lobby.mine.keys()]) {
+      const table = await api.table(tableId).catch(() => null);
+      if (!table || table.status === 'open') continue;
+      lobby.mine.delete(tableId);
+      rememberTable(table);
+      if (table.match_id === matchId) ours = true;
+    }
+  }
+  if (ours && !location.hash.includes(encodeURIComponent(matchId))) {
+    if (document.body.dataset.screen === 'table') {
+      toast(
+        h('span', {}, 'Someone took a seat at your table: ', h('a', { href: `#/match/${encodeURIComponent(matchId)}`, 'data-testid': 'joined-link' }, 'open that match'), '.'),
+        'info',
+      );
+    } else {
+      expectTour(); // a person's first match may be against a person
+      location.hash = `#/match/${encodeURIComponent(matchId)}`;
+    }
+  }
+  if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
 }
 
 /** The lobby; ``invite`` ({table, code}) is an invite link being opened. */
@@ -136,6 +214,8 @@ export function showLobby(root, invite = null) {
     h('div', { id: 'waiting', class: 'resume', hidden: true, 'data-testid': 'waiting' }),
     h('h2', {}, 'Challenges for you'),
     h('ul', { id: 'incoming', 'data-testid': 'incoming' }),
+    h('h2', {}, 'Challenges you sent'),
+    h('ul', { id: 'outgoing', 'data-testid': 'outgoing' }),
     h('h2', {}, 'Open tables'),
     h('ul', { id: 'open-tables', 'data-testid': 'open-tables' }),
     h(
@@ -147,6 +227,7 @@ export function showLobby(root, invite = null) {
     h('ul', { id: 'found', 'data-testid': 'found' }),
   );
   if (player) follow(player);
+  renderMine();
   refresh();
   lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
 }
@@ -168,8 +249,29 @@ async function refresh() {
   if (!player) return;
   try {
     listen(player);
-    const { challenges } = await api.challenges();
+    const read = ++lobby.reads;
+    const [{ challenges }, { tables }, privates] = await Promise.all([api.challenges(), api.tables(), openPrivateTables()]);
+    if (read !== lobby.reads || document.body.dataset.screen !== 'lobby') return; // a newer read, or gone
     const incoming = challenges.filter((c) => c.invitee && c.invitee.id === player.id);
+    const outgoing = challenges.filter((c) => c.host.id === player.id && c.invitee);
+    lobby.sent = new Map(outgoing.map((c) => [c.table_id, c]));
+    lobby.mine = new Map([...tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
+    renderMine();
+    fill(
+      $('#outgoing'),
+      outgoing.length
+        ? outgoing.map((c) =>
+            h(
+              'li',
+              { 'data-testid': 'sent-challenge' },
+              c.rematch_of
+                ? `You offered ${refName(c.invitee)} a rematch (${c.rules.name} to ${c.rules.target}) `
+                : `You challenged ${refName(c.invitee)} (${c.rules.name} to ${c.rules.target}) `,
+              h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel'),
+            ),
+          )
+        : h('li', { class: 'hint' }, 'None.'),
+    );
     fill(
       $('#incoming'),
       incoming.length
@@ -177,7 +279,9 @@ async function refresh() {
             h(
               'li',
               {},
-              `${refName(c.host)} challenges you (${c.rules.name} to ${c.rules.target}) `,
+              c.rematch_of
+                ? `${refName(c.host)} offers you a rematch (${c.rules.name} to ${c.rules.target}) `
+                : `${refName(c.host)} challenges you (${c.rules.name} to ${c.rules.target}) `,
               h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept'),
               h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline'),
             ),
@@ -196,40 +300,74 @@ async function openTable(event) {
     follow(player);
     const table = await api.openTable($('#table-preset').value, $('#table-private').checked);
     rememberTable(table);
-    showWaiting(table);
+    lobby.reads += 1; // a read begun before this table was opened does not hide it
+    lobby.mine.set(table.table_id, table);
+    renderMine();
     refresh();
   } catch (err) {
     toast(problemText(err));
+    refresh(); // a refusal at the cap: the tables to cancel are listed
   }
 }
 
-function showWaiting(table) {
-  lobby.waiting = table;
+/** "Your tables": each of the player's tables still waiting, its invite link if private,
+ * and its Cancel. */
+function renderMine() {
+  const box = $('#waiting');
+  if (!box) return;
+  const tables = [...lobby.mine.values()].sort((a, b) => (a.opened_at < b.opened_at ? -1 : 1));
+  box.hidden = tables.length === 0;
+  if (!tables.length) {
+    fill(box);
+    return;
+  }
+  fill(
+    box,
+    h('h2', {}, tables.length === 1 ? 'Your table' : 'Your tables'),
+    h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'),
+    h('ul', { 'data-testid': 'my-tables' }, tables.map(myTable)),
+  );
+}
+
+function myTable(table) {
   const link = table.invite_code
     ? `${location.origin}${location.pathname}#/join/${table.table_id}/${encodeURIComponent(table.invite_code)}`
     : null;
-  fill(
-    $('#waiting'),
-    h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'),
+  return h(
+    'li',
+    { 'data-testid': 'my-table', 'data-table': table.table_id },
+    h('p', {}, `${table.private ? 'Private table' : 'Public table'} · ${table.rules.name} to ${table.rules.target} `,
+      h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: () => cancelTable(table.table_id) }, 'Cancel the table')),
     link ? h('p', { class: 'share' }, 'Invite link, for your opponent: ', linkField('Invite link', link, 'invite-link')) : null,
     // The match, and so its watch link, exists once someone joins: the table shows it then.
     h('p', { class: 'hint', 'data-testid': 'waiting-watch' }, table.watch_code
       ? 'Watch link: shown at the table as soon as the match starts. It carries this private table\'s watch code: give it only to those you want watching.'
       : 'Watch link: shown at the table as soon as the match starts; anyone may watch a public table\'s match.'),
-    h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: cancelWaiting }, 'Cancel the table'),
   );
-  $('#waiting').hidden = false;
 }
 
-async function cancelWaiting() {
-  if (!lobby.waiting) return;
+async function cancelTable(tableId) {
   try {
-    rememberTable(await api.cancelTable(lobby.waiting.table_id));
-    lobby.waiting = null;
-    $('#waiting').hidden = true;
+    rememberTable(await api.cancelTable(tableId));
+    lobby.mine.delete(tableId);
+    lobby.reads += 1;
+    renderMine();
     refresh();
   } catch (err) {
     toast(problemText(err));
+    refresh();
+  }
+}
+
+async function cancelChallenge(tableId) {
+  try {
+    await api.cancelChallenge(tableId);
+    lobby.sent.delete(tableId);
+    lobby.reads += 1;
+    refresh();
+  } catch (err) {
+    toast(problemText(err));
+    refresh();
   }
 }
 
@@ -280,9 +418,12 @@ async function findPlayers(event) {
 
 async function challenge(player) {
   try {
-    await api.challenge(player.id, $('#table-preset').value);
+    const sent = await api.challenge(player.id, $('#table-preset').value);
+    lobby.sent.set(sent.table_id, sent);
     toast(`Challenge sent to ${refName(player)}: the match opens when they accept.`, 'info');
+    refresh();
   } catch (err) {
     toast(problemText(err));
+    refresh();
   }
 }

@@ -86,6 +86,8 @@ export function closeMatch() {
   clearTimeout(game.awayTimer);
   Object.assign(game.ui, { claim: null, claimed: null, rating: null });
   Object.assign(game, { rated: false, againstHouse: false, waitingSince: null, ended: null });
+  clearTimeout(game.offerTimer);
+  game.offerWatch = null;
 }
 
 /** Open match ``id`` on the table. Until its first view is drawn the page says it is
@@ -336,6 +338,7 @@ function draw() {
   const focused = active && active.dataset ? active.dataset.card : null;
   // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.
   if (active && active !== document.body) game.ui.onTable = $('#screen-table').contains(active);
+  if (game.view.phase === 'match_over') watchRematchOffer();
   renderTable(game.view, game.ui);
   // An animation plays once, when its event is shown, not again on the next redraw.
   game.ui.flash = null;
@@ -423,6 +426,7 @@ export function onTableClick(event) {
     if (nav.dataset.nav === 'resign') resign();
     if (nav.dataset.nav === 'rematch') rematch();
     if (nav.dataset.nav === 'claim') claim();
+    if (nav.dataset.nav === 'rematch-decline') declineRematch();
     return;
   }
   if (game.ui.confirmResign) {
@@ -656,6 +660,46 @@ async function rematch() {
       game.rematchTimer = setTimeout(poll, 1000);
     };
     game.rematchTimer = setTimeout(poll, 1000);
+  } catch (err) {
+    toast(problemText(err));
+  }
+}
+
+/** At match over, the opponent's rematch offer (GET /v1/matches/ID/rematch), asked for
+ * now and every few seconds while the match stays on the table: the offer is shown
+ * here, with Accept and Decline, not only in the lobby. */
+function watchRematchOffer() {
+  const id = game.matchId;
+  if (!id || game.offerWatch === id) return;
+  game.offerWatch = id;
+  const me = (savedPlayer() || {}).id;
+  const poll = async () => {
+    if (game.matchId !== id) return;
+    const offer = await api.getRematch(id).catch(() => null);
+    if (game.matchId !== id) return;
+    const theirs = offer && offer.status === 'open' && offer.host && offer.host.id !== me ? offer : null;
+    const shown = game.ui.rematch && game.ui.rematch.offer ? game.ui.rematch.offer.table_id : null;
+    if (theirs && shown !== theirs.table_id && game.ui.rematch !== 'offered') {
+      game.ui.rematch = { offer: theirs };
+      draw();
+      say(`${game.view.players[1 - game.view.seat]} offers a rematch.`);
+    } else if (!theirs && shown) {
+      game.ui.rematch = null; // withdrawn, or expired
+      draw();
+    }
+    game.offerTimer = setTimeout(poll, 2000);
+  };
+  poll();
+}
+
+async function declineRematch() {
+  const offer = game.ui.rematch && game.ui.rematch.offer;
+  if (!offer) return;
+  try {
+    await api.declineChallenge(offer.table_id);
+    game.ui.rematch = null;
+    draw();
+    say('You declined the rematch.');
   } catch (err) {
     toast(problemText(err));
   }

@@ -59,6 +59,19 @@ export async function watchCodeOf(matchId) {
   return load(CODES_KEY)[matchId] || null;
 }
 
+/** The private tables opened in this browser that still wait for an opponent (a host's
+ * private tables are listed nowhere else): each read again, the closed ones forgotten. */
+export async function openPrivateTables() {
+  const open = [];
+  for (const tableId of Object.keys(load(TABLES_KEY))) {
+    const table = await api.table(tableId).catch((err) => ([403, 404].includes(err && err.status) ? null : undefined));
+    if (table) rememberTable(table);
+    else if (table === null) store(TABLES_KEY, tableId, null);
+    if (table && table.status === 'open') open.push(table);
+  }
+  return open;
+}
+
 /** Signing out forgets the codes with the player they were given to. */
 export function forgetWatchCodes() {
   localStorage.removeItem(CODES_KEY);

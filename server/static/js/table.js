@@ -297,7 +297,13 @@ function actions(view, ui) {
   if (view.phase === 'match_over') {
     return [
       h('button', { type: 'button', class: 'act', dataset: { nav: 'new', key: 'n' } }, 'New match', h('kbd', {}, 'N')),
-      h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: ui.rematch === 'offered' }, ui.rematch === 'offered' ? 'Rematch offered: waiting…' : 'Rematch'),
+      ui.rematch && ui.rematch.offer
+        ? [
+            h('p', { class: 'hint', 'data-testid': 'rematch-offer' }, `${view.players[1 - view.seat]} offers a rematch.`),
+            h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch-accept' }, 'Accept the rematch'),
+            h('button', { type: 'button', class: 'act', dataset: { nav: 'rematch-decline' }, 'data-testid': 'rematch-decline' }, 'Decline'),
+          ]
+        : h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: ui.rematch === 'offered' }, ui.rematch === 'offered' ? 'Rematch offered: waiting…' : 'Rematch'),
       h('button', { type: 'button', class: 'act', dataset: { nav: 'replay' }, 'data-testid': 'open-replay' }, 'Replay this match'),
     ];
   }

@@ -1,0 +1,187 @@
+"""The lobby's own flows, from a page QA of people playing people.
+
+In real Chromium against a real server (the fixtures of test_page.py): a host who leaves
+the lobby finds its waiting tables listed on coming back, each with its invite link and
+Cancel; a challenger sees and withdraws the challenge it sent; the opponent is offered a
+rematch on the match-over panel itself; a host on another screen is taken to the match
+when its table is joined; and a refusal is told in words for a person, not the API's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    browser,
+    settle,
+    site,
+    wait_until,
+)
+from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401 (fixtures)
+
+
+def _token(page: Page) -> str:
+    token: str = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
+    return token
+
+
+def _get(site: str, page: Page, path: str) -> Any:  # noqa: F811
+    answer = httpx.get(f"{site}{path}", headers={"Authorization": f"Bearer {_token(page)}"})
+    answer.raise_for_status()
+    return answer.json()
+
+
+def _match_id(page: Page) -> str:
+    match_id: str = page.evaluate("localStorage.getItem('ginrummy.match')")
+    return match_id
+
+
+def _seated(*players: Page) -> str:
+    for page in players:
+        page.wait_for_selector("body[data-screen=table]")
+        settle(page)
+    ids = {_match_id(page) for page in players}
+    assert len(ids) == 1, ids
+    return ids.pop()
+
+
+def test_a_host_who_leaves_the_lobby_finds_its_private_table_and_cancels_it(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    ada = pages[0]
+    enter_lobby(ada, site, "Ada")
+    ada.check("#table-private")
+    ada.click("[data-testid=open-table]")
+    invite = ada.wait_for_selector("[data-testid=invite-link]").input_value()  # type: ignore[union-attr]
+    ada.click("#nav-history")
+    ada.wait_for_selector("body[data-screen=history]")
+    ada.click("#nav-lobby")
+    row = ada.wait_for_selector("[data-testid=my-table]")
+    assert row is not None and "Private table" in row.inner_text()
+    assert ada.input_value("[data-testid=my-table] [data-testid=invite-link]") == invite
+    table_id = row.get_attribute("data-table")
+    assert table_id and table_id in invite
+
+    ada.click("[data-testid=my-table] [data-testid=cancel-table]")
+    wait_until(ada, "!document.querySelector('[data-testid=my-table]')")
+    assert _get(site, ada, f"/v1/tables/{table_id}")["status"] == "cancelled"
+
+
+def test_a_host_at_the_cap_is_told_in_words_and_cancels_from_the_list(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    cy = pages[0]
+    enter_lobby(cy, site, "Cy")
+    for count in (1, 2, 3):
+        if count == 2:
+            cy.check("#table-private")  # public and private tables alike
+        cy.click("[data-testid=open-table]")
+        wait_until(cy, f"document.querySelectorAll('[data-testid=my-table]').length === {count}")
+    cy.click("[data-testid=open-table]")
+    cy.wait_for_selector("#toast:not([hidden])")
+    told = cy.inner_text("#toast")
+    assert "cancel one of your tables below" in told
+    ids = cy.eval_on_selector_all(
+        "[data-testid=my-table]", "rows => rows.map(r => r.dataset.table)"
+    )
+    assert "/v1/" not in told and not [i for i in ids if i in told]
+    cy.click("[data-testid=my-table] >> nth=0 >> [data-testid=cancel-table]")
+    wait_until(cy, "document.querySelectorAll('[data-testid=my-table]').length === 2")
+    mine = [t for t in _get(site, cy, "/v1/tables")["tables"] if t["host"]["name"] == "Cy"]
+    assert len(mine) <= 1  # the private one is listed nowhere public
+
+
+def test_a_sent_challenge_is_listed_and_withdrawn(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    dora, ezra, _ = pages
+    enter_lobby(ezra, site, "Ezra Challenged")
+    wait_until(ezra, "localStorage.getItem('ginrummy.player') !== null")
+    enter_lobby(dora, site, "Dora")
+    dora.fill("[data-testid=find-name]", "Ezra Challenged")
+    dora.click("[data-testid=find]")
+    dora.click("[data-testid=found] li:has-text('Ezra Challenged') [data-testid=challenge]")
+    sent = dora.wait_for_selector("[data-testid=outgoing] [data-testid=sent-challenge]")
+    assert sent is not None and "You challenged Ezra Challenged" in sent.inner_text()
+    assert len(_get(site, ezra, "/v1/challenges")["challenges"]) == 1
+
+    # Challenging again is refused in plain words, naming no API path.
+    dora.click("[data-testid=found] li:has-text('Ezra Challenged') [data-testid=challenge]")
+    dora.wait_for_selector("#toast:not([hidden])")
+    assert "/v1/" not in dora.inner_text("#toast")
+
+    dora.click("[data-testid=sent-challenge] [data-testid=cancel-challenge]")
+    wait_until(dora, "!document.querySelector('[data-testid=sent-challenge]')")
+    assert _get(site, ezra, "/v1/challenges")["challenges"] == []
+
+
+def test_the_opponent_is_offered_the_rematch_on_the_match_over_panel(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    fay, gus, _ = pages
+    enter_lobby(fay, site, "Fay")
+    fay.click("[data-testid=open-table]")
+    fay.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    enter_lobby(gus, site, "Gus")
+    gus.click("[data-testid=open-tables] li:has-text('Fay') [data-testid=join]")
+    first = _seated(fay, gus)
+    gus.click("[data-testid=resign]")
+    gus.click("[data-testid=resign-confirm]")
+    for page in (fay, gus):
+        page.wait_for_selector("body[data-phase=match_over]")
+    fay.click("[data-testid=rematch]")
+    offer = gus.wait_for_selector("[data-testid=rematch-offer]")
+    assert offer is not None and "Fay offers a rematch" in offer.inner_text()
+    assert gus.query_selector("[data-testid=rematch-decline]") is not None
+    gus.click("[data-testid=rematch-accept]")
+    for page in (fay, gus):
+        wait_until(page, f"localStorage.getItem('ginrummy.match') !== {json.dumps(first)}")
+    second = _seated(fay, gus)
+    assert second != first
+    assert _get(site, gus, f"/v1/matches/{first}/rematch")["match_id"] == second
+
+
+def test_a_host_on_the_leaderboard_is_taken_to_the_match_when_its_table_is_joined(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    kim, lee, _ = pages
+    enter_lobby(kim, site, "Kim")
+    kim.click("[data-testid=open-table]")
+    kim.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    kim.click("#nav-leaderboard")
+    kim.wait_for_selector("body[data-screen=leaderboard]")
+    enter_lobby(lee, site, "Lee")
+    lee.click("[data-testid=open-tables] li:has-text('Kim') [data-testid=join]")
+    _seated(kim, lee)
+    assert "Lee" in kim.inner_text("#scorebar")
+
+
+def test_a_refusal_that_repeats_its_title_is_said_once(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    hal, ivy, jo = pages
+    enter_lobby(hal, site, "Hal")
+    hal.click("[data-testid=open-table]")
+    hal.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    tables = _get(site, hal, "/v1/tables")["tables"]
+    table_id = next(t["table_id"] for t in tables if t["host"]["name"] == "Hal")
+    enter_lobby(ivy, site, "Ivy")
+    ivy.click("[data-testid=open-tables] li:has-text('Hal') [data-testid=join]")
+    _seated(hal, ivy)
+    enter_lobby(jo, site, "Jo")
+    wait_until(jo, "localStorage.getItem('ginrummy.player') !== null")
+    jo.goto(f"{site}/#/join/{table_id}")
+    jo.click("[data-testid=join-invite]")
+    jo.wait_for_selector("#toast:not([hidden])")
+    told = jo.inner_text("#toast")
+    assert told.lower().count("both seats at this table are taken") == 1, told

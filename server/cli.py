@@ -132,11 +132,12 @@ def _serve(host: str | None, port: int | None) -> int:
     log = logging.getLogger("ginrummy.config")
     for warning in unknown_variables():
         log.warning(warning)
-    # Which store, said once: a misspelt or missing GINRUMMY_DATABASE_URL means SQLite.
-    log.info("event store: %s", describe(resolve_url(settings.database_url or None)))
     # Migrate before the server starts, so an unreachable database is one clear line
     # here rather than a traceback from the lifespan (which migrates again, at no cost).
     asyncio.run(_migrate(settings.database_url or None))
+    # Which store, said once it answered: a misspelt or missing GINRUMMY_DATABASE_URL
+    # means SQLite (a store that fails is one line of its own, above).
+    log.info("event store: %s", describe(resolve_url(settings.database_url or None)))
     workers = worker_count(settings)
     options = {
         "host": host or settings.host,

@@ -241,7 +241,9 @@ def iso_ms(epoch_ms: int | None) -> str | None:
     status_code=200,
     security=[{"bearer": []}],
     responses=problem_responses(401, 429),
-    before_request=rate_limited("creates"),  # it issues a token, as POST /v1/me/tokens does
+    # Counted with the moves, not the creations: it replaces a token rather than adding
+    # one, and a player whose creations ran out must still be able to rotate a leaked one.
+    before_request=rate_limited("actions"),
 )
 async def rotate_token(state: State, request: Request[Any, Any, Any]) -> TokenIssued:
     """A new token for your player; the token you sent stops working at once (on every

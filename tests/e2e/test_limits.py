@@ -141,15 +141,21 @@ async def test_joining_and_answering_count_with_the_moves_and_a_refusal_changes_
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_rotating_a_token_counts_with_the_creations(
+async def test_rotating_a_token_counts_with_the_moves_not_the_creations(
     database_url: str, tmp_path: Path
 ) -> None:
-    """Found by review: 300 rotations in a row all succeeded."""
+    """Found by review: 300 rotations in a row all succeeded. Counted with the creations,
+    a player whose creations ran out could not rotate a leaked token (the next review)."""
     server = ServerProcess(
-        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_CREATES_PER_PLAYER="3"
+        database_url,
+        tmp_path,
+        GINRUMMY_RATE_WINDOW_S="600",
+        GINRUMMY_RATE_ACTIONS_PER_PLAYER="3",
+        GINRUMMY_RATE_CREATES_PER_PLAYER="1",
     ).start()
     try:
         ada = await Player.create(server.url, "Ada")
+        await ada.new_match()  # the one creation the window allows: spent
         token = ada.token
         for _ in range(3):
             rotated = await ada.client.post(

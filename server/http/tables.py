@@ -78,6 +78,21 @@ async def joined_answer(services: Services, joined: t.TableState, player: str) -
     )
 
 
+async def own_table_views(
+    services: Services, host: str, rules: str | None, limit: int
+) -> list[TableView]:
+    """The tables ``host`` keeps waiting for an opponent (not challenges), newest first,
+    as their host reads them (with their codes)."""
+    views = []
+    for hosted in reversed(await services.tables.hosted_by(host)):
+        if hosted.invitee is not None:
+            continue  # a challenge: GET /v1/challenges lists those
+        table = await services.tables.load(hosted.table_id)
+        if table.status == "open" and (rules is None or table.rules.name == rules):
+            views.append(await table_view(services, table, host))
+    return views[:limit]
+
+
 async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
     """The lobby's list: public open tables, newest first, from the lobby projection."""
     rows = await services.tables.open_tables(rules, limit)
@@ -161,12 +176,23 @@ class TablesController(Controller):
             PresetName | None, QueryParameter(description="Only this rule set")
         ] = None,
         limit: Annotated[int, QueryParameter(ge=1, le=200)] = 100,
+        mine: Annotated[
+            bool,
+            QueryParameter(
+                description="Only the tables you host that wait for an opponent, private "
+                "ones too, each with its codes (a page on another browser finds its "
+                "private tables here)"
+            ),
+        ] = False,
     ) -> TableList:
-        """Public open tables, newest first; private tables are never listed."""
+        """Public open tables, newest first; private tables are never listed, but to their
+        host with ``mine=true``."""
         refuse_null(request, "rules")
+        refuse_null(request, "mine")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        del player  # any player may browse; the list is the same for all
+        if mine:
+            return TableList(tables=await own_table_views(services, player.id, rules, limit))
         return TableList(tables=await public_table_views(services, rules, limit))
 
     @get(

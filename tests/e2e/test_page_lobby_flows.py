@@ -66,6 +66,12 @@ def test_a_host_who_leaves_the_lobby_finds_its_private_table_and_cancels_it(
     assert ada.input_value("[data-testid=my-table] [data-testid=invite-link]") == invite
     table_id = row.get_attribute("data-table")
     assert table_id and table_id in invite
+    # A browser that did not open it (here: the page's note of it forgotten) lists it too,
+    # from GET /v1/tables?mine=true.
+    ada.evaluate("localStorage.removeItem('ginrummy.private-tables')")
+    ada.reload()
+    ada.wait_for_selector("[data-testid=my-table]")
+    assert ada.input_value("[data-testid=my-table] [data-testid=invite-link]") == invite
 
     ada.click("[data-testid=my-table] [data-testid=cancel-table]")
     wait_until(ada, "!document.querySelector('[data-testid=my-table]')")

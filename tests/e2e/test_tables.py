@@ -20,6 +20,7 @@ from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.tables import QUICK_RULES, follow, join, open_table, pick, play_both_seats
+from tests.e2e.test_openapi_conformance import Checker
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -630,3 +631,40 @@ async def test_a_bot_challenged_by_many_accepts_them_all(server: ServerProcess) 
     finally:
         for p in (bot, *senders):
             await p.close()
+
+
+async def test_a_host_lists_its_own_waiting_tables_private_ones_too(
+    server: ServerProcess,
+) -> None:
+    """``GET /v1/tables?mine=true``: a page on another browser finds the host's private
+    tables (and their codes) here; nobody else sees them, and a started or cancelled
+    table, or a challenge, is not listed."""
+    host = await Player.create(server.url, "Host")
+    other = await Player.create(server.url, "Other")
+    try:
+        public = await open_table(host)
+        private = await open_table(host, private=True)
+        started = await open_table(host)
+        assert (await join(other, started["table_id"])).status_code == 200
+        challenge = await host.client.post(
+            "/v1/challenges", json={"to": other.id, "rules": {"target": 50}}
+        )
+        assert challenge.status_code == 201, challenge.text
+        mine = await host.client.get("/v1/tables", params={"mine": "true"})
+        assert mine.status_code == 200, mine.text
+        Checker().check(mine, "/v1/tables")
+        listed = mine.json()["tables"]
+        assert [t["table_id"] for t in listed] == [private["table_id"], public["table_id"]]
+        assert listed[0]["invite_code"] == private["invite_code"]
+        assert listed[0]["watch_code"] == private["watch_code"]
+        assert (await other.client.get("/v1/tables?mine=true")).json()["tables"] == []
+        assert [t["table_id"] for t in (await other.client.get("/v1/tables")).json()["tables"]] == [
+            public["table_id"]
+        ]
+        cancelled = await host.client.post(f"/v1/tables/{private['table_id']}/cancel")
+        assert cancelled.status_code == 200, cancelled.text
+        after = (await host.client.get("/v1/tables?mine=true")).json()["tables"]
+        assert [t["table_id"] for t in after] == [public["table_id"]]
+    finally:
+        await host.close()
+        await other.close()

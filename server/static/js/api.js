@@ -88,6 +88,7 @@ export const api = {
   getRematch: (id) => request('GET', `${match(id)}/rematch`),
   findPlayers: (name) => request('GET', `/v1/players?name=${encodeURIComponent(name)}`),
   tables: () => request('GET', '/v1/tables'),
+  myTables: () => request('GET', '/v1/tables?mine=true'),
   table: (id, code) => request('GET', `/v1/tables/${encodeURIComponent(id)}${code ? `?invite_code=${encodeURIComponent(code)}` : ''}`),
   openTable: (rules, isPrivate) => request('POST', '/v1/tables', { rules, private: isPrivate, client_seed: newClientSeed() }),
   joinTable: (id, code) => request('POST', `/v1/tables/${encodeURIComponent(id)}/join`, { ...(code ? { invite_code: code } : {}), client_seed: newClientSeed() }),

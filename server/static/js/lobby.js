@@ -250,12 +250,14 @@ async function refresh() {
   try {
     listen(player);
     const read = ++lobby.reads;
-    const [{ challenges }, { tables }, privates] = await Promise.all([api.challenges(), api.tables(), openPrivateTables()]);
+    // Your own tables, private ones too, from the server (a table opened in another
+    // browser included); those opened here are read again too, in case the list lags.
+    const [{ challenges }, { tables }, own, privates] = await Promise.all([api.challenges(), api.tables(), api.myTables(), openPrivateTables()]);
     if (read !== lobby.reads || document.body.dataset.screen !== 'lobby') return; // a newer read, or gone
     const incoming = challenges.filter((c) => c.invitee && c.invitee.id === player.id);
     const outgoing = challenges.filter((c) => c.host.id === player.id && c.invitee);
     lobby.sent = new Map(outgoing.map((c) => [c.table_id, c]));
-    lobby.mine = new Map([...tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
+    lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
     fill(
       $('#outgoing'),

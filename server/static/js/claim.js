@@ -6,9 +6,10 @@
 import { api } from './api.js';
 
 const params = new URLSearchParams(location.search);
-/** No move from the opponent on their turn for this long (ms) and the page offers the claim
- * (`?away=` shortens it, for tests). */
-export const AWAY_AFTER_MS = Math.max(0, Number(params.get('away') ?? 30000));
+/** No move from the opponent on their turn for this long (ms) and the page offers the claim:
+ * the server's default grace (GINRUMMY_ABSENCE_GRACE_S, 120 s), as a claim before it is
+ * refused (`?away=` shortens it, for tests). */
+export const AWAY_AFTER_MS = Math.max(0, Number(params.get('away') ?? 120000));
 const TIMEOUTS_TO_CLAIM = 3; // domain/clock.py
 
 /** Whether the opponent keeps the table waiting: their move (or their "next hand"). */

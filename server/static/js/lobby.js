@@ -59,6 +59,25 @@ const waitingForSomeone = () => lobby.mine.size > 0 || lobby.sent.size > 0;
 function closeStream() {
   if (lobby.stream && lobby.stream.close) lobby.stream.close();
   lobby.stream = null;
+  clearInterval(lobby.recheck);
+  lobby.recheck = null;
+}
+
+/** Off the lobby the stream stays open only while a table or challenge of the player
+ * waits: an open stream counts as present in every match (an opponent could not claim
+ * by absence), and a table that expires or is cancelled elsewhere sends no frame, so
+ * look again now and then. */
+async function recheckWaiting() {
+  if (document.body.dataset.screen === 'lobby' || !lobby.stream) return;
+  const player = savedPlayer();
+  try {
+    const [own, { challenges }] = await Promise.all([api.myTables(), api.challenges()]);
+    lobby.mine = new Map(own.tables.map((t) => [t.table_id, t]));
+    lobby.sent = new Map(challenges.filter((c) => player && c.host.id === player.id && c.invitee).map((c) => [c.table_id, c]));
+  } catch {
+    return;
+  }
+  if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
 }
 
 /** A socket that signs in with its first message, not ``?token=``: a proxy may log a URL. */
@@ -125,8 +144,15 @@ async function follow(player) {
   const running = await api.listMatches('active').catch(() => ({ matches: [] }));
   lobby.known = new Set(running.matches.map((m) => m.match_id));
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const now = savedPlayer();
+  if (lobby.stream !== 'connecting' || !now || now.token !== player.token) {
+    if (lobby.stream === 'connecting') lobby.stream = null; // signed out while the list was read
+    return;
+  }
   const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/me/live`), player);
   lobby.stream = socket;
+  clearInterval(lobby.recheck);
+  lobby.recheck = setInterval(recheckWaiting, 30000);
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
     if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && !frame.watching) {
@@ -142,6 +168,7 @@ async function follow(player) {
       // A rematch offer accepted is opened by the match's own page.
       if (sent && frame.match_id && !sent.rematch_of) lobby.accepted.add(frame.match_id);
       lobby.sent.delete(frame.table_id);
+      if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
       refresh();
     } else if (frame.type === 'challenge') {
       refresh();

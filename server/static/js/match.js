@@ -673,8 +673,13 @@ function watchRematchOffer() {
   if (!id || game.offerWatch === id) return;
   game.offerWatch = id;
   const me = (savedPlayer() || {}).id;
+  if (game.againstHouse) return; // the house AI offers no rematch: nothing to ask for
   const poll = async () => {
     if (game.matchId !== id) return;
+    if (document.hidden) {
+      game.offerTimer = setTimeout(poll, 2000); // a tab nobody looks at asks nothing
+      return;
+    }
     const offer = await api.getRematch(id).catch(() => null);
     if (game.matchId !== id) return;
     const theirs = offer && offer.status === 'open' && offer.host && offer.host.id !== me ? offer : null;

@@ -83,6 +83,20 @@ def auth_of(message: str | bytes) -> AuthMessage:
     return first
 
 
+async def presented_token(socket: WebSocket[Any, Any, Any]) -> tuple[str, int | None]:
+    """The token from the bearer header, ``?token=`` or an ``auth`` first message, and
+    the ``after`` that message may carry (None otherwise): every socket signs in so."""
+    header = socket.headers.get("authorization")
+    if header:
+        return bearer_token(header), None
+    token = socket.query_params.get("token")
+    if token:
+        return str(token), None
+    async with asyncio.timeout(AUTH_TIMEOUT_S):
+        first = auth_of(await receive_message(socket))
+    return str(first.token), first.after
+
+
 async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
     """Accept, authenticate (bearer header, ``?token=`` or an ``auth`` first message),
     then send ``frames_for``'s frames for the player until either side closes; a bad
@@ -90,11 +104,7 @@ async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
     await socket.accept()
     services = services_of(socket.app.state)
     try:
-        header = socket.headers.get("authorization")
-        token = bearer_token(header) if header else socket.query_params.get("token", "")
-        if not token:
-            async with asyncio.timeout(AUTH_TIMEOUT_S):
-                token = str(auth_of(await receive_message(socket)).token)
+        token, _ = await presented_token(socket)  # no replay here: ``after`` means nothing
         player = await services.player_for_token(token)
     except TimeoutError:
         await refuse(socket, Unauthorized(NEEDS_AUTH))

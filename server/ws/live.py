@@ -35,7 +35,7 @@ from domain.views import PlayerView, SpectatorView, player_view, redact, spectat
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
-from server.auth import bearer_token, hash_token
+from server.auth import hash_token
 from server.chat import RAW_TEXT_LIMIT
 from server.limits import Allowance, RateLimited
 from server.match_service import MatchRecord, seat_of
@@ -51,7 +51,7 @@ from server.schemas import ActionRequest
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat
-from server.ws.frames import AUTH_TIMEOUT_S, auth_of, receive_message, size_of, upgrade_required
+from server.ws.frames import presented_token, receive_message, size_of, upgrade_required
 
 log = logging.getLogger("ginrummy.ws")
 
@@ -371,25 +371,13 @@ class LiveSession:
 
     async def authenticate(self) -> Player:
         self.read_after_parameter()
-        token = await self.presented_token()
+        token, after = await presented_token(self.socket)
+        if after is not None:  # sent with the auth message: as ``?after=``
+            if after < 0:
+                raise InvalidRequest(f"after: must be a version, 0 or more; got {after}")
+            self.start_after = after
         self.token_hash = hash_token(token)
         return await self.services.player_for_token(token)
-
-    async def presented_token(self) -> str:
-        """The token from the header, ``?token=``, or the first message."""
-        header = self.socket.headers.get("authorization")
-        if header:
-            return bearer_token(header)
-        token = self.socket.query_params.get("token")
-        if token:
-            return str(token)
-        async with asyncio.timeout(AUTH_TIMEOUT_S):
-            first = auth_of(await receive_message(self.socket))
-        if first.after is not None:
-            if first.after < 0:
-                raise InvalidRequest(f"after: must be a version, 0 or more; got {first.after}")
-            self.start_after = first.after
-        return str(first.token)
 
     async def admit(self) -> MatchRecord:
         """Who is on the socket, and the match as it is when they arrive."""

@@ -41,6 +41,23 @@ def pages(browser: Browser) -> Iterator[tuple[Page, Page, Page]]:  # noqa: F811
     assert sockets and not [url for url in sockets if "token" in url], sockets
 
 
+def token_of(page: Page) -> str:
+    """The token of the player this page signed in."""
+    token: str = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
+    return token
+
+
+def seated(*players: Page) -> str:
+    """Wait until every page is at the table of one match; its id."""
+    for page in players:
+        page.wait_for_selector("body[data-screen=table]")
+        settle(page)
+    ids = {page.evaluate("localStorage.getItem('ginrummy.match')") for page in players}
+    assert len(ids) == 1, ids
+    match_id: str = ids.pop()
+    return match_id
+
+
 def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811
     page.goto(f"{site}/?delay={DELAY_MS}#/lobby")
     page.fill("[data-testid=lobby-name]", name)

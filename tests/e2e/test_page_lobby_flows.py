@@ -21,32 +21,13 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
-from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401 (fixtures)
-
-
-def _token(page: Page) -> str:
-    token: str = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
-    return token
+from tests.e2e.test_page_lobby import enter_lobby, pages, seated, token_of  # noqa: F401
 
 
 def _get(site: str, page: Page, path: str) -> Any:  # noqa: F811
-    answer = httpx.get(f"{site}{path}", headers={"Authorization": f"Bearer {_token(page)}"})
+    answer = httpx.get(f"{site}{path}", headers={"Authorization": f"Bearer {token_of(page)}"})
     answer.raise_for_status()
     return answer.json()
-
-
-def _match_id(page: Page) -> str:
-    match_id: str = page.evaluate("localStorage.getItem('ginrummy.match')")
-    return match_id
-
-
-def _seated(*players: Page) -> str:
-    for page in players:
-        page.wait_for_selector("body[data-screen=table]")
-        settle(page)
-    ids = {_match_id(page) for page in players}
-    assert len(ids) == 1, ids
-    return ids.pop()
 
 
 def test_a_host_who_leaves_the_lobby_finds_its_private_table_and_cancels_it(
@@ -138,7 +119,7 @@ def test_the_opponent_is_offered_the_rematch_on_the_match_over_panel(
     fay.wait_for_selector("[data-testid=waiting]:not([hidden])")
     enter_lobby(gus, site, "Gus")
     gus.click("[data-testid=open-tables] li:has-text('Fay') [data-testid=join]")
-    first = _seated(fay, gus)
+    first = seated(fay, gus)
     gus.click("[data-testid=resign]")
     gus.click("[data-testid=resign-confirm]")
     for page in (fay, gus):
@@ -150,7 +131,7 @@ def test_the_opponent_is_offered_the_rematch_on_the_match_over_panel(
     gus.click("[data-testid=rematch-accept]")
     for page in (fay, gus):
         wait_until(page, f"localStorage.getItem('ginrummy.match') !== {json.dumps(first)}")
-    second = _seated(fay, gus)
+    second = seated(fay, gus)
     assert second != first
     assert _get(site, gus, f"/v1/matches/{first}/rematch")["match_id"] == second
 
@@ -167,7 +148,7 @@ def test_a_host_on_the_leaderboard_is_taken_to_the_match_when_its_table_is_joine
     kim.wait_for_selector("body[data-screen=leaderboard]")
     enter_lobby(lee, site, "Lee")
     lee.click("[data-testid=open-tables] li:has-text('Kim') [data-testid=join]")
-    _seated(kim, lee)
+    seated(kim, lee)
     assert "Lee" in kim.inner_text("#scorebar")
 
 
@@ -183,7 +164,7 @@ def test_a_refusal_that_repeats_its_title_is_said_once(
     table_id = next(t["table_id"] for t in tables if t["host"]["name"] == "Hal")
     enter_lobby(ivy, site, "Ivy")
     ivy.click("[data-testid=open-tables] li:has-text('Hal') [data-testid=join]")
-    _seated(hal, ivy)
+    seated(hal, ivy)
     enter_lobby(jo, site, "Jo")
     wait_until(jo, "localStorage.getItem('ginrummy.player') !== null")
     jo.goto(f"{site}/#/join/{table_id}")

@@ -9,7 +9,6 @@ match without it is told so in one plain sentence and never sees the code.
 
 from __future__ import annotations
 
-import json
 from urllib.parse import unquote
 
 import httpx
@@ -22,12 +21,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
-from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401 (fixtures)
-
-
-def _token(page: Page) -> str:
-    token: str = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
-    return token
+from tests.e2e.test_page_lobby import enter_lobby, pages, seated, token_of  # noqa: F401
 
 
 def _copied(page: Page, site: str) -> str:  # noqa: F811
@@ -45,15 +39,6 @@ def _open_table(host: Page, site: str, name: str, *, private: bool = False) -> N
     if private:
         host.check("#table-private")
     host.click("[data-testid=open-table]")
-
-
-def _both_seated(alice: Page, bob: Page) -> str:
-    """Wait until both players are at the table; the match's id."""
-    for page in (alice, bob):
-        page.wait_for_selector("body[data-screen=table]")
-        settle(page)
-    match_id: str = bob.evaluate("localStorage.getItem('ginrummy.match')")
-    return match_id
 
 
 def _both_show(alice: Page, bob: Page, link: str) -> None:
@@ -80,7 +65,7 @@ def test_a_public_tables_players_see_and_copy_its_watch_link(
     bob.wait_for_selector(
         "[data-testid=open-tables] li:has-text('Alice') [data-testid=join]"
     ).click()
-    match_id = _both_seated(alice, bob)
+    match_id = seated(alice, bob)
     link = f"{site}/#/watch/{match_id}"
     _both_show(alice, bob, link)
     assert _copied(bob, site) == link
@@ -103,10 +88,10 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     wait_until(bob, "localStorage.getItem('ginrummy.player') !== null")
     bob.goto(invite)
     bob.click("[data-testid=join-invite]")
-    match_id = _both_seated(alice, bob)
+    match_id = seated(alice, bob)
     # The code the API gives the host (and the guest): the page shows no other.
     table = httpx.get(
-        f"{site}/v1/tables/{table_id}", headers={"Authorization": f"Bearer {_token(alice)}"}
+        f"{site}/v1/tables/{table_id}", headers={"Authorization": f"Bearer {token_of(alice)}"}
     ).json()
     code = table["watch_code"]
     assert code and table["match_id"] == match_id

@@ -453,13 +453,18 @@ def live_over_plain_http() -> Response[bytes]:
     return upgrade_required()
 
 
-@websocket("/v1/matches/{match_id:str}/live", name="live")
-async def live(socket: WebSocket[Any, Any, Any], match_id: FromPath[str]) -> None:
-    await socket.accept()
-    session = LiveSession(socket, services_of(socket.app.state), match_id)
+async def serve(session: LiveSession) -> None:
+    """Run an accepted socket's session to its end (a seat's or a spectator's); a client
+    that hangs up is no error, and the session stops watching the match either way."""
     try:
         await session.run()
     except WebSocketDisconnect:
         pass
     finally:
         session.services.hub.unwatch(session.watch)
+
+
+@websocket("/v1/matches/{match_id:str}/live", name="live")
+async def live(socket: WebSocket[Any, Any, Any], match_id: FromPath[str]) -> None:
+    await socket.accept()
+    await serve(LiveSession(socket, services_of(socket.app.state), match_id))

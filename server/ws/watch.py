@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Response, WebSocket, get, websocket
-from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from domain.state import MatchState
@@ -21,7 +20,7 @@ from server.match_service import MatchRecord
 from server.problems import ServerError
 from server.services import services_of
 from server.ws.frames import upgrade_required
-from server.ws.live import LiveSession
+from server.ws.live import LiveSession, serve
 
 
 class WatchCodeRequired(ServerError):
@@ -57,10 +56,4 @@ def watch_over_plain_http() -> Response[bytes]:
 @websocket("/v1/matches/{match_id:str}/watch", name="watch")
 async def watch(socket: WebSocket[Any, Any, Any], match_id: FromPath[str]) -> None:
     await socket.accept()
-    session = WatchSession(socket, services_of(socket.app.state), match_id)
-    try:
-        await session.run()
-    except WebSocketDisconnect:
-        pass
-    finally:
-        session.services.hub.unwatch(session.watch)
+    await serve(WatchSession(socket, services_of(socket.app.state), match_id))

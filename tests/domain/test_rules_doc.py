@@ -9,6 +9,7 @@ The examples are parsed from the document itself (fenced ``worked-example`` and
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from domain.scoring import score_hand, settle
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 TEXT = DOC.read_text(encoding="utf-8")
+OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def _blocks(kind: str) -> list[dict[str, str]]:
@@ -130,3 +132,25 @@ def test_preset_table_matches_the_engine() -> None:
                 "highest_total": "highest settled total",
             }[rules.winner_by]
         )
+
+
+def test_custom_rule_fields_are_the_ones_a_request_may_send() -> None:
+    """The custom rule set table, row by row, against the API's ``CustomRules`` schema
+    (the committed OpenAPI document): the same fields, the same bounds, ``null`` where
+    the API takes it. A field the API refuses must not be offered here."""
+    section = TEXT.split("### Custom rule sets", 1)[1].split("\n\n", 2)[1]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()][2:]
+    schema = json.loads(OPENAPI.read_text())["components"]["schemas"]["CustomRules"]
+    fields = {name: spec for name, spec in schema["properties"].items() if name != "preset"}
+    documented: dict[str, str] = {}
+    for names, allowed in rows:
+        for name in re.findall(r"`(\w+)`", names):
+            documented[name] = allowed
+    assert sorted(documented) == sorted(fields)
+    for name, spec in fields.items():
+        allowed = documented[name]
+        types = {option.get("type") for option in spec.get("oneOf", [spec])}
+        assert ("`null`" in allowed) == ("null" in types), name
+        if "integer" in types:
+            low = spec["minimum"] if "minimum" in spec else spec["exclusiveMinimum"] + 1
+            assert allowed.startswith(f"{low} to {spec['maximum']}"), (name, allowed)

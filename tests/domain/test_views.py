@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.cards import sort_cards
 from domain.commands import (
     Discard,
@@ -101,3 +103,14 @@ def test_the_defender_is_offered_the_best_layoffs_and_sees_the_result() -> None:
         assert set(result.hands[0]) == set(cards(KNOCKER)) - {"KS"} | {"2D"}
         assert result.layoffs == plan.layoffs
         assert [type(c).__name__ for c in after.legal] == ["NextHand"]
+
+
+def test_without_hints_the_defender_sees_the_layoffs_that_fit_but_no_plan() -> None:
+    """docs/rules.md, laying off: the view always lists the layoffs that fit now; the
+    engine's best plan is advice, given only in a match with hints."""
+    state, _ = play(opening(), PassUpCard(0), PassUpCard(1), DrawStock(0), Knock(0, "KS"))
+    state = msgspec.structs.replace(state, hints=False)
+    view = player_view(state, 1)
+    assert view.suggested_layoffs is None
+    fitting = {command.card for command in view.legal if isinstance(command, LayOff)}
+    assert fitting == {"JH", "7H", "4C"}  # QH fits only once JH is laid

@@ -23,6 +23,8 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
     events = f"/v1/matches/{match['match_id']}/events"
     cases: list[tuple[str, str, dict[str, Any], str]] = [
         ("POST", "/v1/matches", {"json": {"rules": {"gin_bonus": -1}}}, "rules.gin_bonus"),
+        # a field the rule book's table of custom fields does not list (no custom name)
+        ("POST", "/v1/matches", {"json": {"rules": {"name": "house"}}}, "rules"),
         ("POST", "/v1/matches", {"json": {"level": "easy", "seed": ""}}, "seed"),
         ("POST", "/v1/matches", {"json": {"level": "easy", "seed": "a\x00b"}}, "seed"),
         # lenient Litestar accepts "5"; the strict decode in the handler refuses it
@@ -59,6 +61,8 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
         problem = response.json()
         assert problem["rule"] == "invalid_request", problem
         assert problem["detail"].startswith(f"{field}: "), (field, problem["detail"])
+    named = await player.client.post("/v1/matches", json={"rules": {"name": "house"}})
+    assert "`name`" in named.json()["detail"]  # the unknown field is named
     after = (await player.client.get(f"/v1/matches/{match['match_id']}")).json()
     assert after["version"] == match["version"]  # nothing refused was played
     await player.close()

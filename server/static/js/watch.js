@@ -68,6 +68,9 @@ function seatLabel(view, seat) {
   return raw.startsWith('ai:') ? `Computer (${raw.slice(3)})` : `Seat ${seat + 1}`;
 }
 
+/** A seat's name with its score: a spectator cannot tell "12 : 30" apart by seat. */
+const seatScore = (names, view, seat) => h('span', { 'data-testid': `watch-score-${seat}` }, names[seat], ' ', h('b', {}, view.scores[seat]));
+
 function render(root, view, event) {
   const spectators = watching.count;
   document.body.dataset.version = String(view.version);
@@ -78,7 +81,15 @@ function render(root, view, event) {
     root,
     h('h1', {}, `Watching: ${names[0]} against ${names[1]}`),
     spectators !== null ? h('p', { class: 'hint', 'data-testid': 'spectators' }, `${plural(spectators, 'spectator')} watching`) : null,
-    h('p', { 'data-testid': 'watch-score' }, `Score ${view.scores[0]} : ${view.scores[1]} · hand ${view.hand_number}`),
+    h(
+      'p',
+      { 'data-testid': 'watch-score' },
+      'Score: ',
+      seatScore(names, view, 0),
+      ' · ',
+      seatScore(names, view, 1),
+      ` · hand ${view.hand_number}`,
+    ),
     h(
       'ul',
       { 'data-testid': 'watch-seats' },

@@ -178,6 +178,31 @@ def test_a_timed_out_turn_is_played_by_the_house_ai_visibly() -> None:
     assert log.clock.stand_in is None
 
 
+def test_the_views_name_the_moves_the_stand_in_made() -> None:
+    """A page tells a timed-out seat's moves as made for it: the clock view lists their
+    indices in the hand's ``moves`` (the seat's own moves are not listed), until the
+    next deal."""
+    log = Log(Clock(per_move_ms=2000))
+    seat = log.seat_to_act()
+    log.first_legal(T0 + 500)  # its own move, in time
+    later = log.seat_to_act()
+    made = log.time_out(T0 + 500 + 2000)[1:]  # the next seat's turn, played for it
+    assert log.state is not None and log.clock is not None and log.state.hand is not None
+    moves = log.state.hand.moves
+    stood_in = clock_view(log.state, log.clock, None)
+    assert stood_in is not None
+    assert stood_in.stand_in_moves == tuple(range(1, len(moves)))
+    assert [moves[i].seat for i in stood_in.stand_in_moves] == [later] * len(made)
+    assert moves[0].seat == seat and 0 not in stood_in.stand_in_moves
+    log.first_legal(T0 + 3000)  # the other seat's own move is not the stand-in's
+    assert log.clock.stand_in_moves == stood_in.stand_in_moves
+    for _ in range(200):  # play on, in time, to the next deal
+        if log.state.hand.number > 1:
+            break
+        log.act(legal_commands(log.state, log.state.to_act()[0])[0], T0 + 3000)
+    assert log.state.hand.number == 2 and log.clock.stand_in_moves == ()
+
+
 def test_three_timeouts_in_a_row_let_the_opponent_claim() -> None:
     log = Log(Clock(per_move_ms=1000))
     assert log.state is not None

@@ -8,6 +8,7 @@ import { savedPlayer } from './api.js';
 import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
 import { rulesLine } from './presets.js';
+import { madeByStandIn } from './standin.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
@@ -223,7 +224,8 @@ function seatRow(name, cards, arrangement, knocked = null) {
 }
 
 function replayBoard(event, { state, arrangements }, players, rules, events, at) {
-  const parts = [h('p', { class: 'narration', 'data-testid': 'replay-event' }, narrate(event, players, null))];
+  const standIn = madeByStandIn(events, events.findIndex((e) => e.version === at));
+  const parts = [h('p', { class: 'narration', 'data-testid': 'replay-event' }, narrate(event, players, null, null, standIn))];
   const hand = state && state.hand;
   if (state) {
     parts.push(

@@ -6,7 +6,8 @@ import { $, $$, fill, sleep } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
-import { describeMove, findLegal, renderTable } from './table.js';
+import { describeMove, findLegal, renderTable, standInMoves } from './table.js';
+import { StandIn, isMove } from './standin.js';
 import { cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
@@ -45,6 +46,8 @@ const game = {
   againstHouse: false,
   waitingSince: null,
   ended: null, // the match whose end (claim, rating change) was looked up
+  standIn: new StandIn(), // which events the server made for a timed-out seat
+  standInOf: null, // the match and hand ``ui.standIn`` (those moves' indices) belongs to
   names: new Map(), // player id → the name shown (people's names; bots and the computer marked)
 };
 
@@ -85,7 +88,8 @@ export function closeMatch() {
   clearTimeout(game.rematchTimer);
   clearTimeout(game.awayTimer);
   Object.assign(game.ui, { claim: null, claimed: null, rating: null });
-  Object.assign(game, { rated: false, againstHouse: false, waitingSince: null, ended: null });
+  Object.assign(game, { rated: false, againstHouse: false, waitingSince: null, ended: null, standIn: new StandIn(), standInOf: null });
+  game.ui.standIn = null;
   clearTimeout(game.offerTimer);
   game.offerWatch = null;
 }
@@ -127,7 +131,8 @@ export async function openMatch(id) {
       focusNextStep();
     }
     const moves = data.view.moves;
-    say(moves.length ? describeMove(data.view, moves[moves.length - 1]) : `Hand ${data.view.hand_number} is dealt.`);
+    const last = moves.length - 1;
+    say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.connect();
@@ -231,10 +236,11 @@ async function playOut() {
       if (game.open !== open) return; // the page left this match while it slept
       if (!game.view) break;
       if (event.type === 'match_claimed') game.ui.claimed = event;
-      say(narrate(event, game.view.players, game.view.seat, game.ui.claimed));
+      const standIn = game.standIn.made(event);
+      say(narrate(event, game.view.players, game.view.seat, game.ui.claimed, standIn));
       const view = await viewAt(version, open);
       if (game.open !== open) return;
-      if (view && view.version > game.view.version) showView(view, event);
+      if (view && view.version > game.view.version) showView(view, event, standIn && isMove(event));
     }
     if (game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
   } finally {
@@ -259,9 +265,12 @@ function setBusy() {
   game.ui.busy = busy;
 }
 
-function showView(view, event) {
+/** ``standIn``: ``event`` is a move the server made for a timed-out seat (the view's
+ * newest move). */
+function showView(view, event, standIn = false) {
   if (!game.view || view.version !== game.view.version) watchOpponent(view);
   game.view = view;
+  noteStandIn(view, standIn);
   const hand = `${game.matchId}:${view.hand_number}`;
   if (game.ui.orderOf !== hand) {
     game.ui.order = savedOrder(hand);
@@ -275,6 +284,16 @@ function showView(view, event) {
   draw();
   showClock('match', clockElement(), view, view.players, view.seat);
   if (view.settlement) learnEnd(view);
+}
+
+/** The moves of the hand on the table that the server made for a timed-out seat: the
+ * view's clock lists them all; a view without one (an older event frame's) keeps those
+ * known, and the move just shown if the stand-in made it. */
+function noteStandIn(view, newest) {
+  const hand = `${game.matchId}:${view.hand_number}`;
+  if (game.standInOf !== hand || view.clock) game.ui.standIn = standInMoves(view);
+  game.standInOf = hand;
+  if (newest && view.moves.length) game.ui.standIn.add(view.moves.length - 1);
 }
 
 /** Time the opponent's turn from when this page saw it begin (every new event restarts

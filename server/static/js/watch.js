@@ -6,10 +6,11 @@ import { cardFace, cardName } from './cards.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
+import { StandIn } from './standin.js';
 import { hideClock, showClock } from './clock.js';
 import { problemText } from './ui.js';
 
-const watching = { feed: null, count: null, names: null, seats: [] };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn() };
 
 export function closeWatch() {
   if (watching.feed) closeChat();
@@ -20,6 +21,7 @@ export function closeWatch() {
 
 export async function showWatch(root, matchId, code) {
   closeWatch();
+  watching.standIn = new StandIn();
   fill(root, h('p', {}, 'Connecting…'));
   try {
     const first = await api.spectate(matchId, code);
@@ -104,7 +106,7 @@ function render(root, view, event) {
     ),
     h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
     view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
-    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null)) : null,
+    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null, null, watching.standIn.made(event))) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);

@@ -273,12 +273,32 @@ def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReaso
     # at two when the other reaches three is as absent as the other.
     if _timed_out_too_often(clock, absent) and _plays_its_own_turns(clock, cmd.seat):
         return "timeouts"
-    if cmd.away_since_ms is not None and absent in state.to_act():
-        waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
-        away_since = max(cmd.away_since_ms, clock.last_acted_ms[absent], waiting_since or 0)
-        if cmd.now_ms - away_since >= cmd.grace_ms:
-            return "absence"
+    at = absence_claim_at(state, clock, cmd.seat, cmd.away_since_ms, cmd.grace_ms)
+    if at is not None and cmd.now_ms >= at:
+        return "absence"
     return None
+
+
+def absence_claim_at(
+    state: MatchState, clock: ClockState, seat: int, away_since_ms: int | None, grace_ms: int
+) -> int | None:
+    """From when ``seat`` may claim the match by its opponent's absence, if the opponent
+    stays away and nothing moves; None while it cannot come to that (the opponent is
+    connected, ``away_since_ms`` None; or it is not to act; or the match is over). The
+    grace runs from the latest of: when the opponent was last connected, its last move of
+    its own, and when its turn (or the hand's end) began. A client offering the claim
+    reads this (``GET …/claim``) rather than guess the server's grace and presence."""
+    absent = 1 - seat
+    if state.settlement is not None or away_since_ms is None or absent not in state.to_act():
+        return None
+    waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
+    return max(away_since_ms, clock.last_acted_ms[absent], waiting_since or 0) + grace_ms
+
+
+def last_seen(clock: ClockState, seat: int, away_since_ms: int | None) -> int | None:
+    """When ``seat`` was last there (connected, or making a move of its own); None while
+    it is connected."""
+    return None if away_since_ms is None else max(away_since_ms, clock.last_acted_ms[seat])
 
 
 def decide_claim(state: MatchState, clock: ClockState, cmd: Claim) -> list[Event]:

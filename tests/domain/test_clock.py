@@ -11,11 +11,13 @@ from domain.clock import (
     Claim,
     ClockState,
     TimeOut,
+    absence_claim_at,
     advance,
     clock_view,
     deadline,
     decide_claim,
     decide_timeout,
+    last_seen,
 )
 from domain.commands import AnyCommand, NextHand, PassUpCard, Resign, StartMatch, TakeUpCard
 from domain.events import (
@@ -373,6 +375,29 @@ def test_absence_counts_only_while_the_absent_seat_is_to_act() -> None:
         decide_claim(log.state, log.clock, early)
     late = Claim(seat=mover, now_ms=T0 + 11 * grace, grace_ms=grace, away_since_ms=0)
     assert decide_claim(log.state, log.clock, late)[0] == MatchClaimed(seat=mover, reason="absence")
+
+
+def test_absence_claim_at_is_the_first_moment_a_claim_by_absence_is_accepted() -> None:
+    """What ``GET …/claim`` tells a client, so its Claim button shows when the server
+    would accept the claim, not before, and not after a guessed grace."""
+    log = Log(None)
+    assert log.state is not None and log.clock is not None
+    grace, away_seat = 30_000, log.seat_to_act()
+    claimant = 1 - away_seat
+    assert absence_claim_at(log.state, log.clock, claimant, None, grace) is None  # connected
+    assert last_seen(log.clock, away_seat, None) is None
+    for away_since in (0, T0 + 5000):
+        at = absence_claim_at(log.state, log.clock, claimant, away_since, grace)
+        assert at == max(away_since, T0) + grace
+        assert last_seen(log.clock, away_seat, away_since) == max(away_since, T0)
+        with pytest.raises(errors.ClaimTooEarly):
+            decide_claim(log.state, log.clock, Claim(claimant, at - 1, grace, away_since))
+        claimed = decide_claim(log.state, log.clock, Claim(claimant, at, grace, away_since))
+        assert claimed[0] == MatchClaimed(seat=claimant, reason="absence")
+    # the one to act cannot claim by absence: its opponent keeps nobody waiting
+    assert absence_claim_at(log.state, log.clock, away_seat, 0, grace) is None
+    log.act(Resign(away_seat), T0 + 10)
+    assert absence_claim_at(log.state, log.clock, claimant, 0, grace) is None  # it is over
 
 
 def test_a_move_counts_as_presence() -> None:

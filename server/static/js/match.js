@@ -16,7 +16,7 @@ import { pref, setPref } from './prefs.js';
 
 import { hideClock, showClock } from './clock.js';
 import { rememberTable, rememberWatchCode, showWatchLink } from './share.js';
-import { AWAY_AFTER_MS, claimOffer, findClaim, opponentToAct } from './claim.js';
+import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
 
 const params = new URLSearchParams(location.search);
@@ -40,11 +40,11 @@ const game = {
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
   ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
-  // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and when
-  // this page saw the opponent's turn begin (for "seems to be away"; null on ours).
+  // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and the
+  // server's latest word on a claim (claim.js; null while nobody keeps us waiting).
   rated: false,
   againstHouse: false,
-  waitingSince: null,
+  claimStatus: null,
   ended: null, // the match whose end (claim, rating change) was looked up
   standIn: new StandIn(), // which events the server made for a timed-out seat
   standInOf: null, // the match and hand ``ui.standIn`` (those moves' indices) belongs to
@@ -86,9 +86,9 @@ export function closeMatch() {
   game.ui.confirmResign = false;
   game.ui.rematch = null;
   clearTimeout(game.rematchTimer);
-  clearTimeout(game.awayTimer);
+  clearTimeout(game.claimTimer);
   Object.assign(game.ui, { claim: null, claimed: null, rating: null });
-  Object.assign(game, { rated: false, againstHouse: false, waitingSince: null, ended: null, standIn: new StandIn(), standInOf: null });
+  Object.assign(game, { rated: false, againstHouse: false, claimStatus: null, ended: null, standIn: new StandIn(), standInOf: null });
   game.ui.standIn = null;
   clearTimeout(game.offerTimer);
   game.offerWatch = null;
@@ -268,7 +268,7 @@ function setBusy() {
 /** ``standIn``: ``event`` is a move the server made for a timed-out seat (the view's
  * newest move). */
 function showView(view, event, standIn = false) {
-  if (!game.view || view.version !== game.view.version) watchOpponent(view);
+  const moved = !game.view || view.version !== game.view.version;
   game.view = view;
   noteStandIn(view, standIn);
   const hand = `${game.matchId}:${view.hand_number}`;
@@ -282,6 +282,7 @@ function showView(view, event, standIn = false) {
   game.ui.fresh = flash === 'my-draw' ? card : null;
   chooseSelection(view);
   draw();
+  if (moved) watchClaim(view);
   showClock('match', clockElement(), view, view.players, view.seat);
   if (view.settlement) learnEnd(view);
 }
@@ -296,15 +297,36 @@ function noteStandIn(view, newest) {
   if (newest && view.moves.length) game.ui.standIn.add(view.moves.length - 1);
 }
 
-/** Time the opponent's turn from when this page saw it begin (every new event restarts
- * it, as the server's absence does), and redraw once it is long enough to offer a claim. */
-function watchOpponent(view) {
-  clearTimeout(game.awayTimer);
-  game.waitingSince = opponentToAct(view) ? Date.now() : null;
-  if (game.waitingSince === null || game.againstHouse) return;
-  const open = game.open;
-  game.awayTimer = setTimeout(() => game.open === open && draw(), AWAY_AFTER_MS + 50);
+/** While the opponent keeps the table waiting (never the house AI), ask the server
+ * whether it would accept a claim: at each new view, again and again while it waits
+ * (the opponent may leave or come back), and at the moment the server said a claim by
+ * absence would be accepted. A tab nobody looks at asks nothing until it is looked at. */
+function watchClaim(view) {
+  clearTimeout(game.claimTimer);
+  game.claimStatus = null;
+  if (game.againstHouse || !opponentToAct(view)) return;
+  followClaim(game.open, view.version);
 }
+
+async function followClaim(open, version) {
+  const current = () => game.open === open && game.view && game.view.version === version;
+  if (!current()) return;
+  if (!document.hidden) {
+    const status = await askClaim(open.id, version).catch(() => null);
+    if (!current()) return; // a newer view asks for itself
+    game.claimStatus = status;
+    if (claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
+  }
+  clearTimeout(game.claimTimer);
+  game.claimTimer = setTimeout(() => followClaim(open, version), askAgainIn(game.claimStatus));
+}
+
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && game.open && game.view && !game.againstHouse && opponentToAct(game.view)) {
+    clearTimeout(game.claimTimer);
+    followClaim(game.open, game.view.version);
+  }
+});
 
 /** Once a match is over: whether it was claimed, and the viewer's rating change in a rated
  * one (the header's rating is redrawn too). Looked up once per match; drawn when known. */
@@ -352,7 +374,7 @@ function chooseSelection(view) {
 function draw() {
   if (!game.view) return;
   if (dragging()) return; // redrawn when the card is put down
-  game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, waitingSince: game.waitingSince });
+  game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, status: game.claimStatus });
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;
   // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.

@@ -12,6 +12,7 @@ import { problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
 import { tableTerms } from './terms.js';
+import { isolate, refName } from './names.js';
 
 const lobby = {
   stream: null,
@@ -27,7 +28,6 @@ const lobby = {
 };
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
-const refName = (ref) => (ref.kind === 'bot' ? `${ref.name} (bot)` : ref.name);
 
 /** A guest player for this browser, made from the name field if there is none yet. */
 async function ensurePlayer() {
@@ -439,7 +439,7 @@ async function findPlayers(event) {
         ? others.map((p) =>
             h('li', {}, `${refName(p)} `, h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(p) }, 'Challenge')),
           )
-        : h('li', { class: 'hint' }, `Nobody called "${name}".`),
+        : h('li', { class: 'hint' }, `Nobody called "${isolate(name)}".`),
     );
   } catch (err) {
     toast(problemText(err));

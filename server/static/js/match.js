@@ -18,6 +18,7 @@ import { hideClock, showClock } from './clock.js';
 import { rememberTable, rememberWatchCode, showWatchLink } from './share.js';
 import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
+import { isolate, refName } from './names.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -53,10 +54,7 @@ const game = {
 
 /** The names of the seats, from the answer's ``seats``: bots and the house AI marked. */
 function learnNames(seats) {
-  for (const ref of seats || []) {
-    const name = ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name;
-    game.names.set(ref.id, name);
-  }
+  for (const ref of seats || []) game.names.set(ref.id, refName(ref));
 }
 
 
@@ -160,7 +158,7 @@ export async function openMatch(id) {
 function remember(view) {
   if (!view) return;
   const me = savedPlayer();
-  view.players = view.players.map((p) => (me && p === me.id ? me.name : game.names.get(p) || displayName(p, me)));
+  view.players = view.players.map((p) => (me && p === me.id ? isolate(me.name) : game.names.get(p) || displayName(p, me)));
   game.views.set(view.version, view);
   if (!game.latest || view.version > game.latest.version) game.latest = view;
 }

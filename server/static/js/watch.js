@@ -7,6 +7,7 @@ import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
 import { StandIn } from './standin.js';
+import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { problemText } from './ui.js';
 
@@ -27,9 +28,7 @@ export async function showWatch(root, matchId, code) {
     const first = await api.spectate(matchId, code);
     watching.count = first.spectators;
     watching.seats = first.seats;
-    watching.names = first.seats.map((ref) =>
-      ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name,
-    );
+    watching.names = first.seats.map(refName);
     render(root, first.view, null);
   } catch (err) {
     fill(root, h('p', { 'data-testid': 'watch-error' }, watchError(err, code)));

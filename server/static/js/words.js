@@ -1,5 +1,6 @@
 // Events and results told in words. The numbers are the server's; this only explains them.
 import { cardName } from './cards.js';
+import { isolate } from './names.js';
 
 /** The name a seat goes by, from the point of view of `me` (null: a neutral replay). */
 export function seatName(players, seat, me) {
@@ -130,6 +131,6 @@ export const BONUS_KIND = { match: 'match bonus', shutout: 'shutout bonus', none
 export function displayName(raw, me) {
   if (typeof raw !== 'string') return String(raw);
   if (raw.startsWith('ai:')) return `Computer (${raw.slice(3)})`;
-  if (me && raw === me.id) return me.name;
+  if (me && raw === me.id) return isolate(me.name);
   return raw;
 }

@@ -90,4 +90,22 @@ def test_moves_made_for_a_timed_out_player_are_told_as_such(
         ), moves
         ada.reload()
         settle(ada)
+
+    # The replay of the match (Hal resigns it) tells the stand-in's moves the same way.
+    resigned = hal.post(f"/v1/matches/{match_id}/actions", json={"action": {"type": "resign"}})
+    assert resigned.status_code == 200, resigned.text
+    log = hal.get(f"/v1/matches/{match_id}/events", params={"limit": 1000}).json()["events"]
+    timed_out = next(e for e in log if e["event"]["type"] == "turn_timed_out")
+    late = ("Hal Late", "Ada Late")[timed_out["event"]["seat"]]  # the host sits in seat 0
+    made = timed_out["version"] + 1
+    ada.goto(f"{site}/?delay={DELAY_MS}#/replay/{match_id}")
+    ada.wait_for_selector("[data-testid=replay-event]")
+    ada.eval_on_selector(
+        "#replay input[type=range]",
+        "(el, at) => { el.value = at; el.dispatchEvent(new Event('input')); }",
+        made,
+    )
+    wait_until(ada, f"document.querySelector('#replay').dataset.shown === '{made}'")
+    told = ada.inner_text("[data-testid=replay-event]")
+    assert told.startswith(f"Time ran out for {late}: the computer "), told
     hal.close()

@@ -23,6 +23,7 @@ from domain import errors
 from domain.ai import Level, choose
 from domain.commands import NextHand, Resign
 from domain.events import (
+    Dealt,
     Discarded,
     Drew,
     Event,
@@ -62,6 +63,8 @@ class ClockState(msgspec.Struct, frozen=True, gc=False):
     in_a_row: tuple[int, int] = (0, 0)  # each seat's timeouts in a row
     stand_in: int | None = None  # the seat whose turn the house AI is playing
     last_acted_ms: tuple[int, int] = (0, 0)  # each seat's last move of its own
+    # indices in this hand's ``moves`` that the stand-in made (the seat did not choose them)
+    stand_in_moves: tuple[int, ...] = ()
 
 
 class Deadline(msgspec.Struct, frozen=True):
@@ -115,18 +118,23 @@ def advance(clock: ClockState | None, after: MatchState, event: Event, at_ms: in
             clock=event.clock, since_ms=at_ms, bank_ms=(full, full), last_acted_ms=(at_ms, at_ms)
         )
     assert clock is not None
-    in_a_row, last, bank, stand_in = (
+    in_a_row, last, bank, stand_in, stood_in = (
         clock.in_a_row,
         clock.last_acted_ms,
         clock.bank_ms,
         clock.stand_in,
+        clock.stand_in_moves,
     )
+    if isinstance(event, Dealt):
+        stood_in = ()
     if isinstance(event, TurnTimedOut):
         stand_in = event.seat
         if not event.between_hands:
             in_a_row = _set(in_a_row, event.seat, in_a_row[event.seat] + 1)
     elif isinstance(event, _SEAT_MOVES) and event.seat != stand_in:
         in_a_row, last = _set(in_a_row, event.seat, 0), _set(last, event.seat, at_ms)
+    elif isinstance(event, _SEAT_MOVES) and after.hand is not None:  # the stand-in's move
+        stood_in = (*stood_in, len(after.hand.moves) - 1)
     elif isinstance(event, HandAcknowledged) and event.seat != stand_in:
         last = _set(last, event.seat, at_ms)
     running, since = _running(after), clock.since_ms
@@ -152,6 +160,7 @@ def advance(clock: ClockState | None, after: MatchState, event: Event, at_ms: in
         in_a_row=in_a_row,
         stand_in=stand_in,
         last_acted_ms=last,
+        stand_in_moves=stood_in,
     )
 
 
@@ -198,6 +207,7 @@ def clock_view(
         deadline_ms=due.at_ms if due and not due.between_hands else None,
         next_hand_deadline_ms=due.at_ms if due and due.between_hands else None,
         timeouts_in_a_row=clock.in_a_row,
+        stand_in_moves=clock.stand_in_moves,
     )
 
 
@@ -263,12 +273,32 @@ def claim_reason(state: MatchState, clock: ClockState, cmd: Claim) -> ClaimReaso
     # at two when the other reaches three is as absent as the other.
     if _timed_out_too_often(clock, absent) and _plays_its_own_turns(clock, cmd.seat):
         return "timeouts"
-    if cmd.away_since_ms is not None and absent in state.to_act():
-        waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
-        away_since = max(cmd.away_since_ms, clock.last_acted_ms[absent], waiting_since or 0)
-        if cmd.now_ms - away_since >= cmd.grace_ms:
-            return "absence"
+    at = absence_claim_at(state, clock, cmd.seat, cmd.away_since_ms, cmd.grace_ms)
+    if at is not None and cmd.now_ms >= at:
+        return "absence"
     return None
+
+
+def absence_claim_at(
+    state: MatchState, clock: ClockState, seat: int, away_since_ms: int | None, grace_ms: int
+) -> int | None:
+    """From when ``seat`` may claim the match by its opponent's absence, if the opponent
+    stays away and nothing moves; None while it cannot come to that (the opponent is
+    connected, ``away_since_ms`` None; or it is not to act; or the match is over). The
+    grace runs from the latest of: when the opponent was last connected, its last move of
+    its own, and when its turn (or the hand's end) began. A client offering the claim
+    reads this (``GET …/claim``) rather than guess the server's grace and presence."""
+    absent = 1 - seat
+    if state.settlement is not None or away_since_ms is None or absent not in state.to_act():
+        return None
+    waiting_since = clock.hand_over_ms if state.phase == "hand_over" else clock.since_ms
+    return max(away_since_ms, clock.last_acted_ms[absent], waiting_since or 0) + grace_ms
+
+
+def last_seen(clock: ClockState, seat: int, away_since_ms: int | None) -> int | None:
+    """When ``seat`` was last there (connected, or making a move of its own); None while
+    it is connected."""
+    return None if away_since_ms is None else max(away_since_ms, clock.last_acted_ms[seat])
 
 
 def decide_claim(state: MatchState, clock: ClockState, cmd: Claim) -> list[Event]:

@@ -44,6 +44,9 @@ class ClockView(msgspec.Struct, frozen=True):
     deadline_ms: int | None
     next_hand_deadline_ms: int | None
     timeouts_in_a_row: tuple[int, int]
+    # which of this hand's ``moves`` (their indices) the house easy AI made for a seat
+    # whose time ran out: a page tells them as made for it, not as its own choice
+    stand_in_moves: tuple[int, ...] = ()
 
 
 class KnockLayouts(msgspec.Struct, frozen=True):

@@ -367,6 +367,25 @@ class MatchResponse(msgspec.Struct, frozen=True):
     watch_code: str | None = None
 
 
+class ClaimStatus(msgspec.Struct, frozen=True):
+    """Whether your claim of the match (``POST …/claim``) is accepted now, and if not,
+    from when it would be: the grace period is this server's setting and the opponent's
+    presence is known only here, so a client offering a claim reads them rather than
+    guess. Times are ms since 1970 on the server's clock; ``now_ms`` is this answer's own,
+    to count down against whatever the client's clock says. Only for a seat's player; it
+    names no card."""
+
+    claimable: bool  # a claim now is accepted
+    reason: Literal["timeouts", "absence"] | None  # why it is (null when it is not)
+    grace_ms: int  # how long the opponent may be away on its turn (GINRUMMY_ABSENCE_GRACE_S)
+    opponent_connected: bool  # a live socket on this match, or its player stream, is open
+    opponent_seen_ms: int | None  # its last connection or move of its own; null: connected
+    # from when a claim by absence is accepted if the opponent stays away and nothing
+    # moves; null while it is connected, is not to act, or the match is over
+    absence_claim_at_ms: int | None
+    now_ms: int
+
+
 class SpectatorResponse(msgspec.Struct, frozen=True):
     """A match as a spectator sees it: only what is public to both seats, and who sits
     where (a person, a bot or the house AI)."""

@@ -22,6 +22,7 @@ from infra.sql_event_store import SqlEventStore
 from infra.tokens import Tokens
 from server.auth import bearer_token, hash_token, new_token
 from server.chat import ChatService
+from server.claim_status import claim_status
 from server.config import Settings
 from server.draining import Draining
 from server.fair_deal import house_seed, seat_seed, take_server_seed
@@ -33,6 +34,7 @@ from server.match_service import AI_PREFIX, MatchRecord, MatchService, is_house_
 from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
 from server.ratings import provisional, summary
 from server.schemas import (
+    ClaimStatus,
     Leaderboard,
     LeaderboardEntry,
     MatchList,
@@ -155,6 +157,13 @@ class Services:
         grace_ms = int(self.settings.absence_grace_s * 1000)
         answer = await self.matches.claim(match_id, player_id, self.presence.away_since, grace_ms)
         return await self.with_seats(answer, spectators=True)
+
+    async def claim_status(self, match_id: str, player_id: str) -> ClaimStatus:
+        """Whether the player's claim would be accepted now, under this server's grace."""
+        grace_ms = int(self.settings.absence_grace_s * 1000)
+        return await claim_status(
+            self.matches, match_id, player_id, self.presence.away_since, grace_ms
+        )
 
     async def with_seats(self, answer: MatchResponse, spectators: bool = False) -> MatchResponse:
         """The answer with who sits where (and, if asked, how many watch), for a page."""

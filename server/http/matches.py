@@ -22,6 +22,7 @@ from server.ratings import rated_for
 from server.schemas import (
     ActionRequest,
     ActionResponse,
+    ClaimStatus,
     CreateMatchRequest,
     EventsPage,
     MatchList,
@@ -172,6 +173,25 @@ class MatchesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         return await services.claim(match_id, player.id)
+
+    @get(
+        "/{match_id:str}/claim",
+        operation_id="getClaimStatus",
+        summary="Whether your claim of the match would be accepted now",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def get_claim_status(
+        self, state: State, request: AnyRequest, match_id: MatchId
+    ) -> ClaimStatus:
+        """For a seat's player: whether ``POST …/claim`` is accepted now (``claimable``,
+        ``reason``), this server's grace period, whether the opponent is connected (a live
+        socket on this match or its player stream) or when it was last seen, and from when
+        a claim by absence is accepted if the opponent stays away (``absence_claim_at_ms``;
+        ``now_ms`` is the server's time of the answer). Against the house AI it is never
+        claimable. A client offers the claim from this, not from a grace it assumes."""
+        services = services_of(state)
+        player = await services.authenticate(request.headers.get("authorization"))
+        return await services.claim_status(match_id, player.id)
 
     @get(
         "/{match_id:str}/events",

@@ -11,11 +11,13 @@ from domain.clock import (
     Claim,
     ClockState,
     TimeOut,
+    absence_claim_at,
     advance,
     clock_view,
     deadline,
     decide_claim,
     decide_timeout,
+    last_seen,
 )
 from domain.commands import AnyCommand, NextHand, PassUpCard, Resign, StartMatch, TakeUpCard
 from domain.events import (
@@ -176,6 +178,31 @@ def test_a_timed_out_turn_is_played_by_the_house_ai_visibly() -> None:
     assert log.seat_to_act() == 1 - seat  # the AI's move ended the turn
     assert log.clock.in_a_row == ((1, 0) if seat == 0 else (0, 1))
     assert log.clock.stand_in is None
+
+
+def test_the_views_name_the_moves_the_stand_in_made() -> None:
+    """A page tells a timed-out seat's moves as made for it: the clock view lists their
+    indices in the hand's ``moves`` (the seat's own moves are not listed), until the
+    next deal."""
+    log = Log(Clock(per_move_ms=2000))
+    seat = log.seat_to_act()
+    log.first_legal(T0 + 500)  # its own move, in time
+    later = log.seat_to_act()
+    made = log.time_out(T0 + 500 + 2000)[1:]  # the next seat's turn, played for it
+    assert log.state is not None and log.clock is not None and log.state.hand is not None
+    moves = log.state.hand.moves
+    stood_in = clock_view(log.state, log.clock, None)
+    assert stood_in is not None
+    assert stood_in.stand_in_moves == tuple(range(1, len(moves)))
+    assert [moves[i].seat for i in stood_in.stand_in_moves] == [later] * len(made)
+    assert moves[0].seat == seat and 0 not in stood_in.stand_in_moves
+    log.first_legal(T0 + 3000)  # the other seat's own move is not the stand-in's
+    assert log.clock.stand_in_moves == stood_in.stand_in_moves
+    for _ in range(200):  # play on, in time, to the next deal
+        if log.state.hand.number > 1:
+            break
+        log.act(legal_commands(log.state, log.state.to_act()[0])[0], T0 + 3000)
+    assert log.state.hand.number == 2 and log.clock.stand_in_moves == ()
 
 
 def test_three_timeouts_in_a_row_let_the_opponent_claim() -> None:
@@ -348,6 +375,29 @@ def test_absence_counts_only_while_the_absent_seat_is_to_act() -> None:
         decide_claim(log.state, log.clock, early)
     late = Claim(seat=mover, now_ms=T0 + 11 * grace, grace_ms=grace, away_since_ms=0)
     assert decide_claim(log.state, log.clock, late)[0] == MatchClaimed(seat=mover, reason="absence")
+
+
+def test_absence_claim_at_is_the_first_moment_a_claim_by_absence_is_accepted() -> None:
+    """What ``GET …/claim`` tells a client, so its Claim button shows when the server
+    would accept the claim, not before, and not after a guessed grace."""
+    log = Log(None)
+    assert log.state is not None and log.clock is not None
+    grace, away_seat = 30_000, log.seat_to_act()
+    claimant = 1 - away_seat
+    assert absence_claim_at(log.state, log.clock, claimant, None, grace) is None  # connected
+    assert last_seen(log.clock, away_seat, None) is None
+    for away_since in (0, T0 + 5000):
+        at = absence_claim_at(log.state, log.clock, claimant, away_since, grace)
+        assert at == max(away_since, T0) + grace
+        assert last_seen(log.clock, away_seat, away_since) == max(away_since, T0)
+        with pytest.raises(errors.ClaimTooEarly):
+            decide_claim(log.state, log.clock, Claim(claimant, at - 1, grace, away_since))
+        claimed = decide_claim(log.state, log.clock, Claim(claimant, at, grace, away_since))
+        assert claimed[0] == MatchClaimed(seat=claimant, reason="absence")
+    # the one to act cannot claim by absence: its opponent keeps nobody waiting
+    assert absence_claim_at(log.state, log.clock, away_seat, 0, grace) is None
+    log.act(Resign(away_seat), T0 + 10)
+    assert absence_claim_at(log.state, log.clock, claimant, 0, grace) is None  # it is over
 
 
 def test_a_move_counts_as_presence() -> None:

@@ -126,6 +126,8 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
         assert view["phase"] == "match_over"
         check(await player.client.post(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 409
         check(await stranger.client.post(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 403
+        check(await player.client.get(f"{path}/claim"), "/v1/matches/{match_id}/claim")
+        check(await stranger.client.get(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 403
         check(await player.client.get(f"{path}/events"), "/v1/matches/{match_id}/events")
         for at in (1, version // 2, version):
             replay = await player.client.get(f"{path}/replay", params={"at": at})

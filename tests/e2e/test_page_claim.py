@@ -1,6 +1,7 @@
-"""The end of a match on the page: a claim from an opponent who left (offered, made, and
-told as a claim to both players, not as a resignation) and the rating change of a rated
-match. Real server (a short absence grace), real headless Chromium."""
+"""The end of a match on the page: a claim from an opponent who left (offered exactly when
+the server would accept it, made, and told as a claim to both players, not as a
+resignation) and the rating change of a rated match. Real server (a short absence grace,
+which the page learns from the server: it assumes none), real headless Chromium."""
 
 from __future__ import annotations
 
@@ -29,8 +30,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
 )
 from tests.e2e.test_page_lobby import pages  # noqa: F401  (fixture)
 
-GRACE_S = 2
-AWAY_MS = 2500  # the page's "seems to be away", shortened as ?delay= is
+GRACE_S = 3
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811
-    page.goto(f"{site}/?delay={DELAY_MS}&away={AWAY_MS}#/lobby")
+    page.goto(f"{site}/?delay={DELAY_MS}#/lobby")
     page.fill("[data-testid=lobby-name]", name)
     page.click("[data-testid=enter-lobby]")
     page.wait_for_selector("[data-testid=open-tables]")
@@ -93,16 +93,23 @@ def test_a_player_claims_the_match_from_an_opponent_who_left(
     leaver_name = json.loads(leaver_player)["name"]
     stayer_name = json.loads(stayer.evaluate("localStorage.getItem('ginrummy.player')"))["name"]
     token, match_id = stored(stayer)
-    leaver.context.close()
+    # An opponent still at the table is not away, however long it thinks: no claim.
+    time.sleep(GRACE_S + 1.5)
+    assert stayer.query_selector("[data-testid=claim]") is None
     left = time.monotonic()
+    leaver.context.close()
 
+    # The claim is offered once the server would accept it: the grace counts from the
+    # leaving (not from the turn's start, as the page once did), and the page learns the
+    # grace from the server (it once assumed the default 120 s).
     notice = stayer.wait_for_selector("[data-testid=claim-notice]")
+    offered = time.monotonic() - left
     assert notice is not None
     assert f"{leaver_name} seems to be away" in notice.inner_text()
-    # The page saw the turn begin before the leaver left: the server counts from the leaving.
-    time.sleep(max(0.0, left + GRACE_S + 0.5 - time.monotonic()))
-    stayer.click("[data-testid=claim]")
+    assert GRACE_S - 0.1 <= offered < GRACE_S + 6, offered
+    stayer.click("[data-testid=claim]")  # at once: accepted, never "too early"
     stayer.wait_for_selector("body[data-phase=match_over]")
+    assert stayer.is_hidden("#toast"), stayer.inner_text("#toast")
     claimed = stayer.wait_for_selector("[data-testid=settlement-claimed]").inner_text()  # type: ignore[union-attr]
     assert claimed.startswith(f"You claimed the match: {leaver_name} was away"), claimed
     assert stayer.query_selector("[data-testid=settlement-resigned]") is None
@@ -144,7 +151,7 @@ def start_and_resign(
         page.click("#nav-new")
         page.wait_for_selector("body[data-screen=start]")
     else:
-        page.goto(f"{site}/?delay={DELAY_MS}&away=0")
+        page.goto(f"{site}/?delay={DELAY_MS}")
         page.fill("#name", name)
     page.select_option("#level", "easy")
     if hints:
@@ -152,7 +159,7 @@ def start_and_resign(
     page.click("[data-testid=start]")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
-    # Even at once (?away=0): the house AI never leaves, and cannot be claimed from.
+    # The house AI never leaves, and cannot be claimed from.
     assert page.query_selector("[data-testid=claim]") is None
     page.click("[data-testid=resign]")
     page.click("[data-testid=resign-confirm]")

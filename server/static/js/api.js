@@ -84,6 +84,7 @@ export const api = {
   rating: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/rating?limit=20`),
   leaderboard: (kind, offset, limit) => request('GET', `/v1/leaderboard?kind=${encodeURIComponent(kind)}&offset=${offset}&limit=${limit}`),
   claim: (id) => request('POST', `${match(id)}/claim`),
+  claimStatus: (id) => request('GET', `${match(id)}/claim`),
   rematch: (id) => request('POST', `${match(id)}/rematch`),
   getRematch: (id) => request('GET', `${match(id)}/rematch`),
   findPlayers: (name) => request('GET', `/v1/players?name=${encodeURIComponent(name)}`),

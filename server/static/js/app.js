@@ -16,10 +16,11 @@ import { PRESET_ABOUT } from './presets.js';
 import { showRules } from './rules.js';
 import { expectTour, maybeTour } from './tour.js';
 import { forgetWatchCodes } from './share.js';
+import { isolate } from './names.js';
 
 function renderWho() {
   const player = savedPlayer();
-  fill($('#who'), player ? ['Playing as ', h('b', {}, player.name), h('span', { class: 'rating', 'data-testid': 'who-rating' })] : 'Not signed in');
+  fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' })] : 'Not signed in');
   $('#nav-signout').hidden = !player;
   if (player) {
     api
@@ -220,7 +221,7 @@ function askSignOut() {
   if (!player) return;
   fill(
     $('#signout-confirm'),
-    h('p', {}, `Sign out ${player.name}? This browser forgets the player, and its matches cannot be opened again.`),
+    h('p', {}, `Sign out ${isolate(player.name)}? This browser forgets the player, and its matches cannot be opened again.`),
     h('button', { type: 'button', class: 'danger', 'data-testid': 'signout-yes', onclick: signOut }, 'Sign out and forget'),
     h('button', { type: 'button', 'data-testid': 'signout-no', onclick: closeSignOut }, 'Keep playing'),
   );

@@ -5,14 +5,10 @@
 import { $, fill, h } from './dom.js';
 import { api } from './api.js';
 import { problemText } from './ui.js';
+import { isolate, refName } from './names.js';
 
 const MAX_LENGTH = 280;
 const chat = { matchId: null, seat: null, names: [], code: null, messages: new Map(), last: 0, muted: false, panel: null, loading: null };
-
-function seatName(ref) {
-  if (!ref) return '?';
-  return ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name;
-}
 
 /** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator. */
 export function openChat(screen, { matchId, seat = null, seats = [], watchCode = null }) {
@@ -20,7 +16,7 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
   chat.matchId = matchId;
   chat.seat = seat;
   chat.code = watchCode;
-  chat.names = seats.map((ref, i) => (seat === i ? 'You' : seatName(ref)));
+  chat.names = seats.map((ref, i) => (seat === i ? 'You' : refName(ref)));
   chat.panel = h('aside', { class: 'chat', 'data-testid': 'chat', 'aria-label': 'Chat' });
   screen.append(chat.panel);
   render();
@@ -132,7 +128,7 @@ function renderLog() {
         'li',
         { 'data-version': m.version, class: m.seat === chat.seat ? 'mine' : '' },
         h('b', {}, `${chat.names[m.seat] || `Seat ${m.seat + 1}`}: `),
-        m.text,
+        isolate(m.text),
       ),
     ),
   );

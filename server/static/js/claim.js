@@ -1,24 +1,41 @@
 // Claiming a match from an opponent who is not playing it (POST /v1/matches/{id}/claim):
 // when to offer it, and how the match ended once claimed. The server alone decides a
-// claim: the view says how many turns in a row each seat timed out, but not whether the
-// opponent is connected nor the grace period, so "away" here is only what this page saw
-// (no move for a while on their turn); a claim too early is the server's 409, said in a toast.
+// claim, and says when it would accept one (GET …/claim: this server's grace period,
+// whether the opponent is connected and when it was last seen, from when a claim by
+// absence is accepted), so the page offers Claim exactly when the server would accept
+// it: not after a grace the page assumed, nor while the opponent is still connected.
 import { api } from './api.js';
 
-const params = new URLSearchParams(location.search);
-/** No move from the opponent on their turn for this long (ms) and the page offers the claim:
- * the server's default grace (GINRUMMY_ABSENCE_GRACE_S, 120 s), as a claim before it is
- * refused (`?away=` shortens it, for tests). */
-export const AWAY_AFTER_MS = Math.max(0, Number(params.get('away') ?? 120000));
 const TIMEOUTS_TO_CLAIM = 3; // domain/clock.py
+const ASK_AT_MOST_EVERY_MS = 15000;
 
 /** Whether the opponent keeps the table waiting: their move (or their "next hand"). */
 export const opponentToAct = (view) => view.phase !== 'match_over' && view.to_act.includes(1 - view.seat);
 
-/** What the page says, with a Claim button, when the opponent seems gone: null when it
- * does not. ``waitingSince``: when this page saw the opponent's turn begin (ms). Never
- * against the house AI (the server refuses: it never leaves). */
-export function claimOffer(view, { againstHouse, waitingSince, now = Date.now() }) {
+/** The claim's state as the server last said it (``GET …/claim``), for the view at
+ * ``version``, received at ``at`` on this page's clock. */
+export async function askClaim(matchId, version) {
+  const status = await api.claimStatus(matchId);
+  return { ...status, version, at: Date.now() };
+}
+
+/** When to ask again (ms from now): the opponent may leave or come back at any moment,
+ * and only the server hears of it. Half the grace (1 to 15 s), so a claim by absence is
+ * offered at most that late when the opponent leaves; and at the very moment the server
+ * said such a claim would be accepted (its time converted to this page's: the clocks
+ * may differ). */
+export function askAgainIn(status, now = Date.now()) {
+  const every = Math.min(ASK_AT_MOST_EVERY_MS, Math.max(1000, status ? status.grace_ms / 2 : ASK_AT_MOST_EVERY_MS));
+  if (!status || status.claimable || status.absence_claim_at_ms === null) return every;
+  const due = status.at + (status.absence_claim_at_ms - status.now_ms) - now;
+  return Math.max(50, Math.min(every, due));
+}
+
+/** What the page says, with a Claim button, when the server would accept a claim: null
+ * when it would not. ``status``: the server's latest answer (``askClaim``), used only for
+ * the view it was asked for. Never against the house AI (the server refuses: it never
+ * leaves). */
+export function claimOffer(view, { againstHouse, status, now = Date.now() }) {
   if (againstHouse || view.phase === 'match_over') return null;
   const opp = 1 - view.seat;
   const name = view.players[opp];
@@ -27,8 +44,9 @@ export function claimOffer(view, { againstHouse, waitingSince, now = Date.now() 
   if (timeouts[opp] >= TIMEOUTS_TO_CLAIM && timeouts[view.seat] === 0) {
     return `${name} timed out ${timeouts[opp]} turns in a row.`;
   }
-  if (opponentToAct(view) && waitingSince !== null && now - waitingSince >= AWAY_AFTER_MS) {
-    return `${name} seems to be away: no move for ${Math.round((now - waitingSince) / 1000)} s.`;
+  if (status && status.version === view.version && status.claimable && status.reason === 'absence') {
+    const seen = status.opponent_seen_ms === null ? now : status.at + (status.opponent_seen_ms - status.now_ms);
+    return `${name} seems to be away: not connected for ${Math.max(0, Math.round((now - seen) / 1000))} s.`;
   }
   return null;
 }

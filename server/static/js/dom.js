@@ -1,4 +1,7 @@
-// A tiny element builder: text goes in as text nodes, so player names can never inject markup.
+// A tiny element builder: text goes in as text nodes, so player names can never inject markup,
+// and a name isolated in a string (names.js: FSI … PDI) becomes a <bdi> element.
+import { ISOLATED } from './names.js';
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
@@ -15,8 +18,24 @@ export function h(tag, attrs = {}, ...children) {
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Node) el.append(child);
+    else appendText(el, String(child));
   }
+}
+
+/** Text, its isolated spans as <bdi> elements: the name keeps its own direction and
+ * cannot reorder the words around it (the markers themselves are not kept). */
+function appendText(el, text) {
+  const parts = text.split(ISOLATED); // odd indices: the isolated spans
+  parts.forEach((part, i) => {
+    if (i % 2) {
+      const bdi = document.createElement('bdi');
+      bdi.textContent = part;
+      el.append(bdi);
+    } else if (part) {
+      el.append(document.createTextNode(part));
+    }
+  });
 }
 
 export function fill(el, ...children) {

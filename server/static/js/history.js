@@ -8,6 +8,8 @@ import { savedPlayer } from './api.js';
 import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
 import { rulesLine } from './presets.js';
+import { madeByStandIn } from './standin.js';
+import { isolate, refName } from './names.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
@@ -22,7 +24,11 @@ function outcome(m) {
 }
 
 /** The opponent as the list names it: a person or bot by name, the house AI by level. */
-export const opponentName = (m) => (m.opponent_kind === 'ai' ? displayName(m.opponent, null) : m.opponent_name || m.opponent);
+export const opponentName = (m) => {
+  if (m.opponent_kind === 'ai') return displayName(m.opponent, null);
+  const name = isolate(m.opponent_name || m.opponent);
+  return m.opponent_kind === 'bot' ? `${name} (bot)` : name;
+};
 
 function statsLine(s) {
   const item = (label, value, testid = null) => h('span', { class: 'stat' }, `${label} `, h('b', { 'data-testid': testid }, value));
@@ -126,7 +132,7 @@ export async function showReplay(root, matchId, { onError }) {
   // The log names seats by id: a person's name comes with the match's seats (a watched
   // house match has only house AIs, which need no lookup).
   const seats = started.players.some((p) => !p.startsWith('ai:')) ? await api.getMatch(matchId).then((d) => d.seats, () => null) : null;
-  const players = started.players.map((p, i) => (p.startsWith('ai:') ? displayName(p, null) : (seats && seats[i] && seats[i].name) || displayName(p, savedPlayer())));
+  const players = started.players.map((p, i) => (p.startsWith('ai:') ? displayName(p, null) : (seats && seats[i] ? refName(seats[i]) : displayName(p, savedPlayer()))));
   const rules = started.rules;
   const first = events[0].version;
   const last = events[events.length - 1].version;
@@ -223,7 +229,8 @@ function seatRow(name, cards, arrangement, knocked = null) {
 }
 
 function replayBoard(event, { state, arrangements }, players, rules, events, at) {
-  const parts = [h('p', { class: 'narration', 'data-testid': 'replay-event' }, narrate(event, players, null))];
+  const standIn = madeByStandIn(events, events.findIndex((e) => e.version === at));
+  const parts = [h('p', { class: 'narration', 'data-testid': 'replay-event' }, narrate(event, players, null, null, standIn))];
   const hand = state && state.hand;
   if (state) {
     parts.push(

@@ -2,6 +2,7 @@
 // GET /v1/leaderboard and GET /v1/players/{id}/rating. Provisional ratings are not listed.
 import { fill, h } from './dom.js';
 import { api, savedPlayer } from './api.js';
+import { refName } from './names.js';
 
 const PAGE = 25;
 
@@ -27,7 +28,7 @@ function board(page, kind, offset, redraw) {
             'tr',
             { class: me && entry.player.id === me.id ? 'me' : null, dataset: { playerId: entry.player.id } },
             h('td', {}, entry.rank),
-            h('td', {}, entry.player.name, entry.player.kind === 'ai' ? ' (house AI, anchored)' : ''),
+            h('td', {}, entry.player.kind === 'ai' ? [entry.player.name, ' (house AI, anchored)'] : refName(entry.player)),
             h('td', {}, ratingText(entry.player.rating)),
             h('td', {}, entry.games),
           ),

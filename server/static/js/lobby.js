@@ -11,6 +11,8 @@ import { api, savedPlayer, savePlayer } from './api.js';
 import { problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
+import { tableTerms } from './terms.js';
+import { isolate, refName } from './names.js';
 
 const lobby = {
   stream: null,
@@ -26,7 +28,6 @@ const lobby = {
 };
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
-const refName = (ref) => (ref.kind === 'bot' ? `${ref.name} (bot)` : ref.name);
 
 /** A guest player for this browser, made from the name field if there is none yet. */
 async function ensurePlayer() {
@@ -126,7 +127,7 @@ function renderTables(player) {
           h(
             'li',
             {},
-            `${refName(t.host)} · ${t.rules.name} to ${t.rules.target} `,
+            `${refName(t.host)} · ${tableTerms(t)} `,
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
               : h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
@@ -294,8 +295,8 @@ async function refresh() {
               'li',
               { 'data-testid': 'sent-challenge' },
               c.rematch_of
-                ? `You offered ${refName(c.invitee)} a rematch (${c.rules.name} to ${c.rules.target}) `
-                : `You challenged ${refName(c.invitee)} (${c.rules.name} to ${c.rules.target}) `,
+                ? `You offered ${refName(c.invitee)} a rematch (${tableTerms(c)}) `
+                : `You challenged ${refName(c.invitee)} (${tableTerms(c)}) `,
               h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel'),
             ),
           )
@@ -309,8 +310,8 @@ async function refresh() {
               'li',
               {},
               c.rematch_of
-                ? `${refName(c.host)} offers you a rematch (${c.rules.name} to ${c.rules.target}) `
-                : `${refName(c.host)} challenges you (${c.rules.name} to ${c.rules.target}) `,
+                ? `${refName(c.host)} offers you a rematch (${tableTerms(c)}) `
+                : `${refName(c.host)} challenges you (${tableTerms(c)}) `,
               h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept'),
               h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline'),
             ),
@@ -365,7 +366,7 @@ function myTable(table) {
   return h(
     'li',
     { 'data-testid': 'my-table', 'data-table': table.table_id },
-    h('p', {}, `${table.private ? 'Private table' : 'Public table'} · ${table.rules.name} to ${table.rules.target} `,
+    h('p', {}, `${table.private ? 'Private table' : 'Public table'} · ${tableTerms(table)} `,
       h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: () => cancelTable(table.table_id) }, 'Cancel the table')),
     link ? h('p', { class: 'share' }, 'Invite link, for your opponent: ', linkField('Invite link', link, 'invite-link')) : null,
     // The match, and so its watch link, exists once someone joins: the table shows it then.
@@ -438,7 +439,7 @@ async function findPlayers(event) {
         ? others.map((p) =>
             h('li', {}, `${refName(p)} `, h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(p) }, 'Challenge')),
           )
-        : h('li', { class: 'hint' }, `Nobody called "${name}".`),
+        : h('li', { class: 'hint' }, `Nobody called "${isolate(name)}".`),
     );
   } catch (err) {
     toast(problemText(err));

@@ -6,7 +6,8 @@ import { $, $$, fill, sleep } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
-import { describeMove, findLegal, renderTable } from './table.js';
+import { describeMove, findLegal, renderTable, standInMoves } from './table.js';
+import { StandIn, isMove } from './standin.js';
 import { cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { problemText, show, toast } from './ui.js';
@@ -15,8 +16,9 @@ import { pref, setPref } from './prefs.js';
 
 import { hideClock, showClock } from './clock.js';
 import { rememberTable, rememberWatchCode, showWatchLink } from './share.js';
-import { AWAY_AFTER_MS, claimOffer, findClaim, opponentToAct } from './claim.js';
+import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
+import { isolate, refName } from './names.js';
 
 const params = new URLSearchParams(location.search);
 /** Pause before each of the opponent's moves, in ms (`?delay=` shortens it, for tests). */
@@ -39,21 +41,20 @@ const game = {
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
   ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
-  // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and when
-  // this page saw the opponent's turn begin (for "seems to be away"; null on ours).
+  // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and the
+  // server's latest word on a claim (claim.js; null while nobody keeps us waiting).
   rated: false,
   againstHouse: false,
-  waitingSince: null,
+  claimStatus: null,
   ended: null, // the match whose end (claim, rating change) was looked up
+  standIn: new StandIn(), // which events the server made for a timed-out seat
+  standInOf: null, // the match and hand ``ui.standIn`` (those moves' indices) belongs to
   names: new Map(), // player id → the name shown (people's names; bots and the computer marked)
 };
 
 /** The names of the seats, from the answer's ``seats``: bots and the house AI marked. */
 function learnNames(seats) {
-  for (const ref of seats || []) {
-    const name = ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name;
-    game.names.set(ref.id, name);
-  }
+  for (const ref of seats || []) game.names.set(ref.id, refName(ref));
 }
 
 
@@ -83,9 +84,10 @@ export function closeMatch() {
   game.ui.confirmResign = false;
   game.ui.rematch = null;
   clearTimeout(game.rematchTimer);
-  clearTimeout(game.awayTimer);
+  clearTimeout(game.claimTimer);
   Object.assign(game.ui, { claim: null, claimed: null, rating: null });
-  Object.assign(game, { rated: false, againstHouse: false, waitingSince: null, ended: null });
+  Object.assign(game, { rated: false, againstHouse: false, claimStatus: null, ended: null, standIn: new StandIn(), standInOf: null });
+  game.ui.standIn = null;
   clearTimeout(game.offerTimer);
   game.offerWatch = null;
 }
@@ -127,7 +129,8 @@ export async function openMatch(id) {
       focusNextStep();
     }
     const moves = data.view.moves;
-    say(moves.length ? describeMove(data.view, moves[moves.length - 1]) : `Hand ${data.view.hand_number} is dealt.`);
+    const last = moves.length - 1;
+    say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.connect();
@@ -155,7 +158,7 @@ export async function openMatch(id) {
 function remember(view) {
   if (!view) return;
   const me = savedPlayer();
-  view.players = view.players.map((p) => (me && p === me.id ? me.name : game.names.get(p) || displayName(p, me)));
+  view.players = view.players.map((p) => (me && p === me.id ? isolate(me.name) : game.names.get(p) || displayName(p, me)));
   game.views.set(view.version, view);
   if (!game.latest || view.version > game.latest.version) game.latest = view;
 }
@@ -231,10 +234,11 @@ async function playOut() {
       if (game.open !== open) return; // the page left this match while it slept
       if (!game.view) break;
       if (event.type === 'match_claimed') game.ui.claimed = event;
-      say(narrate(event, game.view.players, game.view.seat, game.ui.claimed));
+      const standIn = game.standIn.made(event);
+      say(narrate(event, game.view.players, game.view.seat, game.ui.claimed, standIn));
       const view = await viewAt(version, open);
       if (game.open !== open) return;
-      if (view && view.version > game.view.version) showView(view, event);
+      if (view && view.version > game.view.version) showView(view, event, standIn && isMove(event));
     }
     if (game.latest && game.view && game.latest.version > game.view.version) showView(game.latest, null);
   } finally {
@@ -259,9 +263,12 @@ function setBusy() {
   game.ui.busy = busy;
 }
 
-function showView(view, event) {
-  if (!game.view || view.version !== game.view.version) watchOpponent(view);
+/** ``standIn``: ``event`` is a move the server made for a timed-out seat (the view's
+ * newest move). */
+function showView(view, event, standIn = false) {
+  const moved = !game.view || view.version !== game.view.version;
   game.view = view;
+  noteStandIn(view, standIn);
   const hand = `${game.matchId}:${view.hand_number}`;
   if (game.ui.orderOf !== hand) {
     game.ui.order = savedOrder(hand);
@@ -273,19 +280,51 @@ function showView(view, event) {
   game.ui.fresh = flash === 'my-draw' ? card : null;
   chooseSelection(view);
   draw();
+  if (moved) watchClaim(view);
   showClock('match', clockElement(), view, view.players, view.seat);
   if (view.settlement) learnEnd(view);
 }
 
-/** Time the opponent's turn from when this page saw it begin (every new event restarts
- * it, as the server's absence does), and redraw once it is long enough to offer a claim. */
-function watchOpponent(view) {
-  clearTimeout(game.awayTimer);
-  game.waitingSince = opponentToAct(view) ? Date.now() : null;
-  if (game.waitingSince === null || game.againstHouse) return;
-  const open = game.open;
-  game.awayTimer = setTimeout(() => game.open === open && draw(), AWAY_AFTER_MS + 50);
+/** The moves of the hand on the table that the server made for a timed-out seat: the
+ * view's clock lists them all; a view without one (an older event frame's) keeps those
+ * known, and the move just shown if the stand-in made it. */
+function noteStandIn(view, newest) {
+  const hand = `${game.matchId}:${view.hand_number}`;
+  if (game.standInOf !== hand || view.clock) game.ui.standIn = standInMoves(view);
+  game.standInOf = hand;
+  if (newest && view.moves.length) game.ui.standIn.add(view.moves.length - 1);
 }
+
+/** While the opponent keeps the table waiting (never the house AI), ask the server
+ * whether it would accept a claim: at each new view, again and again while it waits
+ * (the opponent may leave or come back), and at the moment the server said a claim by
+ * absence would be accepted. A tab nobody looks at asks nothing until it is looked at. */
+function watchClaim(view) {
+  clearTimeout(game.claimTimer);
+  game.claimStatus = null;
+  if (game.againstHouse || !opponentToAct(view)) return;
+  followClaim(game.open, view.version);
+}
+
+async function followClaim(open, version) {
+  const current = () => game.open === open && game.view && game.view.version === version;
+  if (!current()) return;
+  if (!document.hidden) {
+    const status = await askClaim(open.id, version).catch(() => null);
+    if (!current()) return; // a newer view asks for itself
+    game.claimStatus = status;
+    if (claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
+  }
+  clearTimeout(game.claimTimer);
+  game.claimTimer = setTimeout(() => followClaim(open, version), askAgainIn(game.claimStatus));
+}
+
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && game.open && game.view && !game.againstHouse && opponentToAct(game.view)) {
+    clearTimeout(game.claimTimer);
+    followClaim(game.open, game.view.version);
+  }
+});
 
 /** Once a match is over: whether it was claimed, and the viewer's rating change in a rated
  * one (the header's rating is redrawn too). Looked up once per match; drawn when known. */
@@ -333,7 +372,7 @@ function chooseSelection(view) {
 function draw() {
   if (!game.view) return;
   if (dragging()) return; // redrawn when the card is put down
-  game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, waitingSince: game.waitingSince });
+  game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, status: game.claimStatus });
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;
   // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.

@@ -453,16 +453,23 @@ const VERB = {
   lay_off: (c) => `laid off ${c}`,
 };
 
-/** One public move of the hand ([seat, action, card]) in words. */
-export function describeMove(view, [seat, action, card]) {
+/** One public move of the hand ([seat, action, card]) in words; ``standIn``: the server
+ * made it for the seat, whose time ran out (not the player's own choice). */
+export function describeMove(view, [seat, action, card], standIn = false) {
   const name = card ? cardName(card) : '';
   const kind = view.knock && view.knock.kind; // a hand has one knock: the moves' "knock" is it
   const words = VERB[action] ? VERB[action](name, kind).trim() : `${action} ${name}`.trim();
+  if (standIn) return `Time ran out for ${seat === view.seat ? 'you' : view.players[seat]}: the computer ${words}.`;
   return `${seatName(view.players, seat, view.seat)} ${words}.`;
 }
 
-function movesList(view) {
-  return view.moves.map((move) => h('li', {}, describeMove(view, move)));
+/** The indices of this hand's moves the server made for a timed-out seat: the view's
+ * clock lists them (an older event frame's view has no clock: match.js keeps the last). */
+export const standInMoves = (view) => new Set(view.clock ? view.clock.stand_in_moves || [] : []);
+
+function movesList(view, ui) {
+  const made = ui.standIn || standInMoves(view);
+  return view.moves.map((move, i) => h('li', { class: made.has(i) ? 'stand-in' : null }, describeMove(view, move, made.has(i))));
 }
 
 export function renderTable(view, ui) {
@@ -492,5 +499,5 @@ export function renderTable(view, ui) {
   }
   fill(result, panels);
   result.hidden = panels.length === 0;
-  fill($('#moves'), movesList(view));
+  fill($('#moves'), movesList(view, ui));
 }

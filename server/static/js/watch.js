@@ -6,10 +6,12 @@ import { cardFace, cardName } from './cards.js';
 import { LiveFeed } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
+import { StandIn } from './standin.js';
+import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { problemText } from './ui.js';
 
-const watching = { feed: null, count: null, names: null, seats: [] };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn() };
 
 export function closeWatch() {
   if (watching.feed) closeChat();
@@ -20,14 +22,13 @@ export function closeWatch() {
 
 export async function showWatch(root, matchId, code) {
   closeWatch();
+  watching.standIn = new StandIn();
   fill(root, h('p', {}, 'Connecting…'));
   try {
     const first = await api.spectate(matchId, code);
     watching.count = first.spectators;
     watching.seats = first.seats;
-    watching.names = first.seats.map((ref) =>
-      ref.kind === 'bot' ? `${ref.name} (bot)` : ref.kind === 'ai' ? `Computer (${ref.name})` : ref.name,
-    );
+    watching.names = first.seats.map(refName);
     render(root, first.view, null);
   } catch (err) {
     fill(root, h('p', { 'data-testid': 'watch-error' }, watchError(err, code)));
@@ -68,6 +69,9 @@ function seatLabel(view, seat) {
   return raw.startsWith('ai:') ? `Computer (${raw.slice(3)})` : `Seat ${seat + 1}`;
 }
 
+/** A seat's name with its score: a spectator cannot tell "12 : 30" apart by seat. */
+const seatScore = (names, view, seat) => h('span', { 'data-testid': `watch-score-${seat}` }, names[seat], ' ', h('b', {}, view.scores[seat]));
+
 function render(root, view, event) {
   const spectators = watching.count;
   document.body.dataset.version = String(view.version);
@@ -78,7 +82,15 @@ function render(root, view, event) {
     root,
     h('h1', {}, `Watching: ${names[0]} against ${names[1]}`),
     spectators !== null ? h('p', { class: 'hint', 'data-testid': 'spectators' }, `${plural(spectators, 'spectator')} watching`) : null,
-    h('p', { 'data-testid': 'watch-score' }, `Score ${view.scores[0]} : ${view.scores[1]} · hand ${view.hand_number}`),
+    h(
+      'p',
+      { 'data-testid': 'watch-score' },
+      'Score: ',
+      seatScore(names, view, 0),
+      ' · ',
+      seatScore(names, view, 1),
+      ` · hand ${view.hand_number}`,
+    ),
     h(
       'ul',
       { 'data-testid': 'watch-seats' },
@@ -93,7 +105,7 @@ function render(root, view, event) {
     ),
     h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
     view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
-    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null)) : null,
+    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null, null, watching.standIn.made(event))) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);

@@ -1,5 +1,6 @@
 // Events and results told in words. The numbers are the server's; this only explains them.
 import { cardName } from './cards.js';
+import { isolate } from './names.js';
 
 /** The name a seat goes by, from the point of view of `me` (null: a neutral replay). */
 export function seatName(players, seat, me) {
@@ -10,8 +11,10 @@ export function seatName(players, seat, me) {
 const KIND = { knock: 'knocked', gin: 'went gin', big_gin: 'declared big gin' };
 
 /** ``claimed``: the match's ``match_claimed`` event once seen, so the absent seat's
- * resignation that follows it is told as the claim it is. */
-export function narrate(event, players, me, claimed = null) {
+ * resignation that follows it is told as the claim it is. ``standIn``: the event is a
+ * move the server made for its seat, whose time ran out (standin.js). */
+export function narrate(event, players, me, claimed = null, standIn = false) {
+  if (standIn) return playedFor(event, players, me);
   const who = (seat) => seatName(players, seat, me);
   switch (event.type) {
     case 'match_started':
@@ -61,6 +64,16 @@ export function narrate(event, players, me, claimed = null) {
     default:
       return 'The match moved on.'; // an event this page does not know: never its raw name
   }
+}
+
+/** "Time ran out for you: the computer discarded 7♠.": whose turn it was, and who
+ * made the move (the house easy AI; between hands, the server's "ready"). */
+export function playedFor(event, players, me) {
+  const whom = me !== null && event.seat === me ? 'you' : players[event.seat];
+  const what = event.type === 'hand_acknowledged'
+    ? `the server made ${whom} ready for the next hand.`
+    : narrate(event, players.map((p, seat) => (seat === event.seat ? 'the computer' : p)), null);
+  return `Time ran out for ${whom}: ${what}`;
 }
 
 const OUTCOME = { knock: 'knocked', undercut: 'undercut', gin: 'gin', big_gin: 'big gin' };
@@ -118,6 +131,6 @@ export const BONUS_KIND = { match: 'match bonus', shutout: 'shutout bonus', none
 export function displayName(raw, me) {
   if (typeof raw !== 'string') return String(raw);
   if (raw.startsWith('ai:')) return `Computer (${raw.slice(3)})`;
-  if (me && raw === me.id) return me.name;
+  if (me && raw === me.id) return isolate(me.name);
   return raw;
 }

@@ -1,0 +1,39 @@
+"""Whether a seat's claim of its match would be accepted now (``GET …/claim``).
+
+The claim itself is decided in ``domain.clock`` (``POST …/claim``, ``MatchService.claim``);
+this answers the same question without acting, so a client can offer the claim exactly
+when the server would accept it. Before, the page guessed: it assumed the default grace
+period and took "no move for a while" for absence, so on a server with a longer grace, or
+against an opponent still connected, its offer was refused as too early.
+"""
+
+from __future__ import annotations
+
+from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
+from server.match_service import AwaySince, MatchService, is_house_ai, now_ms, seat_of
+from server.schemas import ClaimStatus
+
+
+async def claim_status(
+    matches: MatchService, match_id: str, player_id: str, away_since_ms: AwaySince, grace_ms: int
+) -> ClaimStatus:
+    """The claim as ``player_id`` would make it now, by the rules ``claim`` applies."""
+    record = await matches.load(match_id)
+    state = record.state
+    seat = seat_of(state, player_id)
+    opponent = state.players[1 - seat]
+    house = is_house_ai(opponent)  # it never leaves, and a claim against it is refused
+    away = None if house else await away_since_ms(match_id, 1 - seat, opponent)
+    now = now_ms()
+    reason = None
+    if state.settlement is None and not house:
+        reason = claim_reason(state, record.clock, Claim(seat, now, grace_ms, away))
+    return ClaimStatus(
+        claimable=reason is not None,
+        reason=reason,
+        grace_ms=grace_ms,
+        opponent_connected=away is None,
+        opponent_seen_ms=last_seen(record.clock, 1 - seat, away),
+        absence_claim_at_ms=absence_claim_at(state, record.clock, seat, away, grace_ms),
+        now_ms=now,
+    )

@@ -1,0 +1,189 @@
+"""What the page keeps asking once the player has left the lobby, or a match is over.
+
+The player stream (WS /v1/me/live) counts as presence in every match of the player, so
+an opponent could not claim a match by absence from someone whose page merely kept it
+open: off the lobby it stays open only while a table or challenge of the player waits,
+and closes once nothing does (looked at on each closed challenge, and every 30 s for a
+table closed elsewhere, which sends no frame). At a match's end the rematch offer is
+asked for every 2 s, but never of the house AI (it offers none) and never by a tab
+nobody looks at. Real server, real headless Chromium; the sockets and requests are the
+browser's own, as Playwright sees them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, Request, WebSocket
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    DELAY_MS,
+    TIMEOUT_MS,
+    browser,
+    page,
+    refused_by_policy,
+    settle,
+    site,
+    wait_until,
+)
+from tests.e2e.test_page_claim import start_and_resign
+from tests.e2e.test_page_lobby import enter_lobby, pages, seated  # noqa: F401 (fixtures)
+
+STREAM = "/v1/me/live"
+
+
+class Streams:
+    """The page's player-stream sockets, and which of them are closed."""
+
+    def __init__(self, page: Page) -> None:  # noqa: F811
+        self.sockets: list[WebSocket] = []
+        self.closed: list[WebSocket] = []
+        page.on("websocket", self.opened)
+
+    def opened(self, socket: WebSocket) -> None:
+        if STREAM in socket.url:
+            self.sockets.append(socket)
+            socket.on("close", lambda ws: self.closed.append(ws))
+
+    def open(self) -> int:
+        return len([s for s in self.sockets if s not in self.closed])
+
+    def until_closed(self, page: Page) -> None:  # noqa: F811
+        """Wait (a while) until no stream is open."""
+        for _ in range(TIMEOUT_MS // 100):
+            if not self.open():
+                return
+            page.wait_for_timeout(100)
+
+
+def api_player(site: str, name: str) -> httpx.Client:  # noqa: F811
+    created = httpx.post(f"{site}/v1/players", json={"name": name}).json()
+    return httpx.Client(base_url=site, headers={"Authorization": f"Bearer {created['token']}"})
+
+
+def leave_the_lobby(page: Page) -> None:  # noqa: F811
+    page.click("#nav-history")
+    page.wait_for_selector("body[data-screen=history]")
+
+
+def test_off_the_lobby_the_stream_closes_when_the_last_challenge_closes(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    streams = Streams(page)
+    bo = api_player(site, "Bo Declines")
+    enter_lobby(page, site, "Ann Challenges")
+    page.fill("[data-testid=find-name]", "Bo Declines")
+    page.click("[data-testid=find]")
+    page.click("[data-testid=found] li:has-text('Bo Declines') [data-testid=challenge]")
+    page.wait_for_selector("[data-testid=sent-challenge]")
+    wait_until(page, "document.body.dataset.screen === 'lobby'")
+    assert streams.open() == 1
+    leave_the_lobby(page)
+    page.wait_for_timeout(1500)
+    assert streams.open() == 1, "a challenge waits: the stream stays open off the lobby"
+
+    (challenge,) = bo.get("/v1/challenges").json()["challenges"]
+    assert bo.post(f"/v1/challenges/{challenge['table_id']}/decline").status_code == 200
+    streams.until_closed(page)
+    assert streams.open() == 0, "nothing waits any more: the stream must close off the lobby"
+    bo.close()
+
+
+@pytest.fixture
+def clocked(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    """A page whose timers Playwright's clock runs (``page.clock.run_for``)."""
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.clock.install()
+    yield tab
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def test_off_the_lobby_the_stream_closes_within_30_s_of_a_table_closed_elsewhere(
+    site: str,  # noqa: F811
+    clocked: Page,
+) -> None:
+    streams = Streams(clocked)
+    enter_lobby(clocked, site, "Cid Cancels Elsewhere")
+    clocked.click("[data-testid=open-table]")
+    row = clocked.wait_for_selector("[data-testid=my-table]")
+    table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
+    leave_the_lobby(clocked)
+    clocked.clock.run_for(31_000)
+    clocked.wait_for_timeout(500)
+    assert streams.open() == 1, "its table waits: the stream stays open off the lobby"
+
+    # Cancelled in another browser: no frame says so; the next look (30 s) sees it.
+    token = json.loads(clocked.evaluate("localStorage.getItem('ginrummy.player')"))["token"]
+    cancelled = httpx.post(
+        f"{site}/v1/tables/{table_id}/cancel", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert cancelled.status_code == 200, cancelled.text
+    clocked.clock.run_for(10_000)
+    clocked.wait_for_timeout(500)
+    assert streams.open() == 1, "not looked at yet"
+    clocked.clock.run_for(21_000)
+    streams.until_closed(clocked)
+    assert streams.open() == 0, "nothing waits any more: the stream must close off the lobby"
+
+
+def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    dee, _, _ = pages
+    asked: list[str] = []
+
+    def note(request: Request) -> None:
+        if request.url.endswith("/rematch"):
+            asked.append(request.url)
+
+    dee.on("request", note)
+    start_and_resign(dee, site, "Dee Resigns")
+    dee.wait_for_timeout(4500)  # two of the page's 2 s polls
+    assert asked == [], "the house AI offers no rematch: nothing to ask for"
+
+    # Against a person the page asks; hidden, it stops; looked at again, it asks again.
+    eve = api_player(site, "Eve Waits")
+    dee.goto(f"{site}/?delay={DELAY_MS}#/lobby")
+    dee.click("[data-testid=open-table]")
+    row = dee.wait_for_selector("[data-testid=my-table]")
+    table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
+    assert eve.post(f"/v1/tables/{table_id}/join", json={}).status_code == 200
+    seated(dee)
+    dee.click("[data-testid=resign]")
+    dee.click("[data-testid=resign-confirm]")
+    dee.wait_for_selector("body[data-phase=match_over]")
+    dee.wait_for_timeout(2500)
+    assert asked, "against a person the page asks for the opponent's rematch offer"
+    dee.evaluate(HIDE)
+    dee.wait_for_timeout(2500)  # a poll already on its way may still land
+    before = len(asked)
+    dee.wait_for_timeout(4500)
+    assert len(asked) == before, "a tab nobody looks at asks nothing"
+    dee.evaluate(SHOW)
+    dee.wait_for_timeout(4500)
+    assert len(asked) > before
+    eve.close()
+
+
+# The page is hidden (another tab in front) or shown again, as the browser tells it.
+HIDE = """() => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+SHOW = """() => {
+  delete document.hidden;
+  delete document.visibilityState;
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""

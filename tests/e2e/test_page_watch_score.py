@@ -1,0 +1,58 @@
+"""The watch screen's score line names both seats beside their scores: "Score 25 : 0"
+did not say whose 25 it was (page QA of people playing people). Two people play a hand
+through the API; a spectator's page (real headless Chromium) reads the score line."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page
+
+from tests.e2e.tables import QUICK_RULES, pick
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    browser,
+    page,
+    site,
+)
+
+
+def player(site: str, name: str) -> httpx.Client:  # noqa: F811
+    created = httpx.post(f"{site}/v1/players", json={"name": name})
+    created.raise_for_status()
+    token = created.json()["token"]
+    return httpx.Client(base_url=site, headers={"Authorization": f"Bearer {token}"})
+
+
+def play_until_scored(seats: tuple[httpx.Client, httpx.Client], match_id: str) -> list[int]:
+    """Both seats play (knocking as soon as they can) until a hand is scored."""
+    rng = random.Random(5)
+    for _ in range(500):
+        for client in seats:
+            view: dict[str, Any] = client.get(f"/v1/matches/{match_id}").json()["view"]
+            if view["phase"] in ("hand_over", "match_over") and any(view["scores"]):
+                return list(view["scores"])
+            if view["legal"]:
+                acted = client.post(
+                    f"/v1/matches/{match_id}/actions", json={"action": pick(view, rng)}
+                )
+                assert acted.status_code == 200, acted.text
+    raise AssertionError("no hand was scored")
+
+
+def test_the_watch_score_names_each_seat(site: str, page: Page) -> None:  # noqa: F811
+    ada, bob = player(site, "Ada Watched"), player(site, "Bob Watched")
+    table = ada.post("/v1/tables", json={"rules": QUICK_RULES}).json()
+    joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
+    assert joined.status_code == 200, joined.text
+    match_id = joined.json()["match"]["match_id"]
+    scores = play_until_scored((ada, bob), match_id)
+
+    page.goto(f"{site}/#/watch/{match_id}")
+    line = page.wait_for_selector("[data-testid=watch-score]").inner_text()  # type: ignore[union-attr]
+    assert f"Ada Watched {scores[0]}" in line and f"Bob Watched {scores[1]}" in line, line
+    assert page.inner_text("[data-testid=watch-score-0]") == f"Ada Watched {scores[0]}"
+    assert page.inner_text("[data-testid=watch-score-1]") == f"Bob Watched {scores[1]}"
+    for client in (ada, bob):
+        client.close()

@@ -10,7 +10,9 @@ against an opponent still connected, its offer was refused as too early.
 from __future__ import annotations
 
 from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
-from server.match_service import AwaySince, MatchService, is_house_ai, now_ms, seat_of
+from server.house_ai import is_house_ai
+from server.match_record import now_ms
+from server.match_service import AwaySince, MatchService, seat_of
 from server.schemas import ClaimStatus
 
 

@@ -20,34 +20,23 @@ cache) can never write over each other: the loser re-reads and tries again.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
 import msgspec
 
 from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
-from domain.clock import (
-    Claim,
-    ClockState,
-    TimeOut,
-    advance,
-    clock_view,
-    deadline,
-    decide_claim,
-    decide_timeout,
-)
+from domain.clock import Claim, TimeOut, clock_view, deadline, decide_claim, decide_timeout
 from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.errors import ClaimAgainstHouse, ClockNotDue, DomainError
 from domain.events import Event, HandAcknowledged, MatchStarted, event_type
-from domain.match import apply, evolve, fold
+from domain.match import apply, evolve
 from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
@@ -57,83 +46,18 @@ from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFoun
 from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.ai_thinking import AiThinker
+from server.house_ai import AI_PREFIX, HouseAi, ai_command_id, ai_seat_to_act, is_house_ai
+from server.match_record import CACHE_SIZE, MatchRecord, RecordCache, at_ms, empty_record, now_ms
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 
-AI_PREFIX = "ai:"
-CACHE_SIZE = 2000  # matches kept folded in memory...
-CACHE_EVENTS = 400_000  # ...and their events, at most (about 0.9 KB each): long matches count
 APPENDS_IN_FLIGHT = 16
 VIEWS_KEPT = 256  # the newest view of the matches' seats last shown, for the next asker
-MARK_EVERY = 32  # a record keeps its state every 32 versions: ~6% more than its events
 
 log = logging.getLogger("ginrummy.ai")
 V = TypeVar("V", PlayerView, SpectatorView)
 # (match id, seat, player id) -> since when that seat is away (ms), None while present
 AwaySince = Callable[[str, int, str], Awaitable[int | None]]
-
-
-@dataclass(slots=True)
-class MatchRecord:
-    """A match as this process last read it: every recorded event and the folded state.
-
-    ``marks`` holds the state at versions MARK_EVERY, 2 × MARK_EVERY, ..., kept as the
-    events are folded, so an older state (a socket's resume, a replay step) is a short
-    fold from the nearest mark, not one from the start of a long log.
-    """
-
-    state: MatchState
-    events: list[RecordedEvent]
-    clock: ClockState
-    marks: tuple[MatchState, ...] = ()
-
-    def folded(self, new: Sequence[RecordedEvent]) -> MatchRecord:
-        """The record with ``new`` events after its own, the clock at their recorded times."""
-        state: MatchState | None = self.state if self.events else None
-        clock: ClockState | None = self.clock if self.events else None
-        marks = list(self.marks)
-        for recorded in new:
-            state = evolve(state, recorded.match_event)
-            clock = advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
-            if state.version % MARK_EVERY == 0:
-                marks.append(state)
-        assert state is not None and clock is not None
-        return MatchRecord(
-            state=state, events=[*self.events, *new], clock=clock, marks=tuple(marks)
-        )
-
-    def state_at(self, version: int, known: MatchState | None = None) -> MatchState:
-        """The state after event ``version`` (1 or more), folded from the nearest state
-        before it: a mark, or ``known`` (a state of this match the caller holds)."""
-        if version == self.state.version:
-            return self.state
-        base = self.marks[version // MARK_EVERY - 1] if version >= MARK_EVERY else None
-        if known is not None and (base.version if base else 0) <= known.version <= version:
-            base = known
-        start = base.version if base is not None else 0
-        return fold((r.match_event for r in self.events[start:version]), base)
-
-
-def at_ms(when: datetime) -> int:
-    return int(when.timestamp() * 1000)
-
-
-def now_ms() -> int:
-    return at_ms(datetime.now(UTC))
-
-
-def _empty() -> MatchRecord:
-    """The record of a match with no events yet, to fold its first ones into."""
-    return MatchRecord(state=None, events=[], clock=ClockState())  # type: ignore[arg-type]
-
-
-def is_house_ai(player: str) -> bool:
-    return player.startswith(AI_PREFIX)
-
-
-def ai_seat_to_act(state: MatchState) -> int | None:
-    """The first seat the server must play now (a house AI's), or None."""
-    return next((seat for seat in state.to_act() if is_house_ai(state.players[seat])), None)
 
 
 def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> bool:
@@ -146,16 +70,6 @@ def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> 
         and 0 < version < record.state.version
         and all(isinstance(r.event, HandAcknowledged) for r in record.events[version:])
     )
-
-
-def ai_command_id(state: MatchState) -> str:
-    """The command id of the AI's moves from ``state``: a retry decides the same and dedupes."""
-    return f"{AI_PREFIX}{state.match_id}:{state.version}"
-
-
-def ai_seed(match_seed: str, version: int) -> str:
-    """The AI's seed for one decision: fixed by the match seed and version, so replays agree."""
-    return hashlib.sha256(f"ai:{match_seed}:{version}".encode()).hexdigest()
 
 
 def attendees(started: MatchStarted) -> tuple[str, ...]:
@@ -202,17 +116,16 @@ class MatchService:
         thinker: AiThinker | None = None,
     ) -> None:
         self.store = store
-        self.thinker = thinker or AiThinker()  # threads only, unless the server gives a pool
+        # threads only, unless the server gives a pool of processes
+        self.house_ai = HouseAi(thinker or AiThinker(), ai_time_cap_ms)
         self.ai_pace_ms = ai_pace_ms
         self._wakers: dict[str, tuple[int, asyncio.Task[None]]] = {}  # paced matches' next move
-        self.ai_time_cap_ms = ai_time_cap_ms
         self.deadlines = deadlines
         self.next_hand_timeout_ms = next_hand_timeout_ms
         self._written: OrderedDict[str, int | None] = OrderedDict()  # last deadline we wrote
         self._on_append = on_append or (lambda match_id, version: None)
         self._on_start = on_start or (lambda started: None)
-        self._cache: OrderedDict[str, MatchRecord] = OrderedDict()
-        self._cached_events = 0
+        self.records = RecordCache()
         # (match id, seat) -> the record and that seat's view of its newest state
         self._views: OrderedDict[tuple[str, int], tuple[MatchRecord, PlayerView]] = OrderedDict()
         self._appending = asyncio.Semaphore(APPENDS_IN_FLIGHT)
@@ -230,9 +143,8 @@ class MatchService:
         """
         if match_id.startswith((TABLE_STREAM_PREFIX, CHAT_STREAM_PREFIX)):
             raise MatchNotFound(f"no match {match_id!r}")  # a table's or chat's stream
-        cached = self._cache.get(match_id)
+        cached = self.records.get(match_id)
         if cached is not None and at_least is not None and cached.state.version >= at_least:
-            self._cache.move_to_end(match_id)
             return cached
         after = cached.state.version if cached else 0
         try:
@@ -242,29 +154,13 @@ class MatchService:
         if cached is None and not new:
             raise MatchNotFound(f"no match {match_id!r}")
         if cached is not None and not new:
-            self._cache.move_to_end(match_id)
             return cached
-        record = (cached or _empty()).folded(new)
-        latest = self._cache.get(match_id)
+        record = (cached or empty_record()).folded(new)
+        latest = self.records.peek(match_id)
         if latest is not None and latest.state.version >= record.state.version:
             return latest  # a concurrent load got further
-        self._keep(record)
+        self.records.keep(record)
         return record
-
-    def _keep(self, record: MatchRecord) -> None:
-        """Cache ``record`` as its match's newest; evict the least recently used beyond
-        CACHE_SIZE matches or CACHE_EVENTS events (a match may run to many thousands)."""
-        match_id = record.state.match_id
-        replaced = self._cache.pop(match_id, None)
-        if replaced is not None:
-            self._cached_events -= len(replaced.events)
-        self._cache[match_id] = record
-        self._cached_events += len(record.events)
-        while len(self._cache) > 1 and (
-            len(self._cache) > CACHE_SIZE or self._cached_events > CACHE_EVENTS
-        ):
-            _, evicted = self._cache.popitem(last=False)
-            self._cached_events -= len(evicted.events)
 
     def lock(self, match_id: str) -> asyncio.Lock:
         lock = self._locks.get(match_id)
@@ -569,7 +465,7 @@ class MatchService:
         """
         command_id = command_id or f"cmd:{uuid.uuid4().hex}"
         async with self.lock(match_id):
-            cached = self._cache.get(match_id)
+            cached = self.records.get(match_id)
             record = cached if cached is not None else await self.load(match_id)
             verified = cached is None
             while True:
@@ -696,7 +592,7 @@ class MatchService:
         if self.is_paced(record.state):
             return record
         while True:
-            pending = await self._ai_moves(record.state)
+            pending = await self.house_ai.moves(record.state)
             if not pending:
                 return record
             command_id = ai_command_id(record.state)
@@ -712,14 +608,6 @@ class MatchService:
             record = self._remember(record, pending, result, command_id)
             self._on_append(match_id, result.last_version)
             return record
-
-    async def _ai_moves(self, state: MatchState) -> list[Event]:
-        """The house AI seats' events from ``state`` until nobody else must act."""
-        pending: list[Event] = []
-        while (seat := ai_seat_to_act(state)) is not None:
-            state, events = apply(state, await self._ai_command(state, seat))
-            pending.extend(events)
-        return pending
 
     def _would_reply(self, record: MatchRecord, state: MatchState) -> bool:
         """Whether ``_reply_to`` would think out the house AI's reply to reach ``state``."""
@@ -750,7 +638,7 @@ class MatchService:
         if not self._would_reply(record, state):
             return []
         try:
-            return await self._ai_moves(state)
+            return await self.house_ai.moves(state)
         except Exception as error:
             log.warning(
                 "the AI's reply in match %s at version %s failed before the move was "
@@ -760,24 +648,6 @@ class MatchService:
                 error,
             )
             return []
-
-    async def _ai_command(self, state: MatchState, seat: int) -> AnySeatCommand:
-        """The house AI's next decision for ``seat``, thought out off the event loop."""
-        view = player_view(state, seat, advice=True)  # the house is the engine
-        level = state.players[seat].removeprefix(AI_PREFIX)
-        command, capped = await self.thinker.decide(
-            level, view, ai_seed(state.seed, state.version), self.ai_time_cap_ms
-        )
-        if capped:
-            log.warning(
-                "AI %s reached its %s ms time cap in match %s at version %s; "
-                "it decided on less work than usual",
-                level,
-                self.ai_time_cap_ms,
-                state.match_id,
-                state.version,
-            )
-        return command
 
     async def _play_paced_locked(self, record: MatchRecord) -> bool:
         """One AI decision of a paced match, if its pause is over.
@@ -792,7 +662,7 @@ class MatchService:
             return False
         seat = ai_seat_to_act(state)
         assert seat is not None
-        _, events = apply(state, await self._ai_command(state, seat))
+        _, events = apply(state, await self.house_ai.command(state, seat))
         command_id = ai_command_id(state)
         try:
             result = await self._append(match_id, state.version, events, command_id=command_id)
@@ -863,8 +733,5 @@ class MatchService:
             for i, event in enumerate(events)
         ]
         updated = record.folded(recorded)
-        state = updated.state
-        latest = self._cache.get(state.match_id)
-        if latest is None or latest.state.version < state.version:
-            self._keep(updated)
+        self.records.keep_if_newer(updated)
         return updated

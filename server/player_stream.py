@@ -31,8 +31,9 @@ from domain.table import TableState
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.house_ai import ai_seat_to_act
 from server.http.tables import table_view
-from server.match_service import MatchRecord, ai_seat_to_act
+from server.match_record import MatchRecord
 from server.problems import MatchNotFound
 from server.services import Services
 

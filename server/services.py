@@ -27,10 +27,12 @@ from server.config import Settings
 from server.draining import Draining
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
+from server.house_ai import AI_PREFIX, is_house_ai
 from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
 from server.limits import RateLimits
-from server.match_service import AI_PREFIX, MatchRecord, MatchService, is_house_ai
+from server.match_record import MatchRecord
+from server.match_service import MatchService
 from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
 from server.ratings import provisional, summary
 from server.schemas import (

@@ -40,7 +40,8 @@ from infra.projections.lobby import (
 )
 from infra.sql_event_store import SqlEventStore
 from server.fair_deal import house_seed, seat_seed, take_server_seed
-from server.match_service import MatchService, is_house_ai, seat_of
+from server.house_ai import is_house_ai
+from server.match_service import MatchService, seat_of
 from server.problems import MatchNotFinished
 
 log = logging.getLogger("ginrummy.tables")

@@ -45,6 +45,7 @@ def install(path: str) -> None:
 
     from infra import sql_event_store
     from infra.sql_event_store import SqlEventStore
+    from server.house_ai import HouseAi
     from server.match_service import MatchService
 
     call = Litestar.__call__
@@ -66,7 +67,7 @@ def install(path: str) -> None:
 
     Litestar.__call__ = app_call  # type: ignore[method-assign]
     MatchService._append_chain = _timed("chain_with_slot_wait", MatchService._append_chain)  # type: ignore[method-assign]
-    MatchService._ai_command = _timed("ai_decision", MatchService._ai_command)  # type: ignore[method-assign]
+    HouseAi.command = _timed("ai_decision", HouseAi.command)  # type: ignore[method-assign]
     SqlEventStore.append_chain = _timed("store_append_chain", SqlEventStore.append_chain)  # type: ignore[method-assign]
     SqlEventStore.append = _timed("store_append", SqlEventStore.append)  # type: ignore[method-assign]
     group_call = sql_event_store.append_group

@@ -14,10 +14,10 @@ from litestar.params import FromPath, JSONBody
 
 from domain.ai import LEVELS
 from domain.errors import OwnTable
+from server.house_ai import AI_PREFIX, is_house_ai
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
-from server.match_service import AI_PREFIX, is_house_ai
 from server.problems import PlayerNotFound, problem_responses
 from server.ratings import rated_for
 from server.schemas import (

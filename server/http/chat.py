@@ -17,9 +17,9 @@ from msgspec import Meta
 from domain import chat as c
 from domain.state import MatchState
 from server.chat import RAW_TEXT_LIMIT, ChatMessage, ChatRecord, message_of
+from server.house_ai import is_house_ai
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
-from server.match_service import is_house_ai
 from server.problems import problem_responses
 from server.schemas import NON_NEGATIVE, strict_body
 from server.services import Services, services_of

@@ -11,8 +11,9 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.melds import arrange
 from server import action_keys
+from server.house_ai import AI_PREFIX
 from server.http.limits import rate_limited
-from server.match_service import AI_PREFIX, reader_seat, versioned
+from server.match_service import reader_seat, versioned
 from server.problems import (
     MatchNotFinished,
     VersionOutOfRange,

@@ -15,8 +15,8 @@ from domain.deck import seed_commitment
 from domain.text import comparable, first_unclean, visible
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
+from server.house_ai import AI_PREFIX
 from server.http.limits import rate_limited
-from server.match_service import AI_PREFIX
 from server.problems import InvalidRequest, NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,

@@ -38,7 +38,8 @@ from server import action_keys, json_depth
 from server.auth import hash_token
 from server.chat import RAW_TEXT_LIMIT
 from server.limits import Allowance, RateLimited
-from server.match_service import MatchRecord, seat_of
+from server.match_record import MatchRecord
+from server.match_service import seat_of
 from server.problems import (
     InvalidRequest,
     Problem,

@@ -16,7 +16,7 @@ from litestar.params import FromPath
 
 from domain.state import MatchState
 from domain.table import same_code
-from server.match_service import MatchRecord
+from server.match_record import MatchRecord
 from server.problems import ServerError
 from server.services import services_of
 from server.ws.frames import upgrade_required

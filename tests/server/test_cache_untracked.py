@@ -31,12 +31,12 @@ async def test_a_cached_match_adds_few_tracked_objects_whatever_its_length(
         for match_id in ids:
             await reader.load(match_id)
         for service in (writer, reader):
-            events = sum(len(record.events) for record in service._cache.values())
+            events = sum(len(record.events) for record in service.records)
             assert events > len(ids) * 50  # long enough for a per-event cost to show
             gc.collect()
             gc.collect()  # a tuple of tuples is untracked a pass after the tuples it holds
             held = len(gc.get_objects())
-            service._cache.clear()  # private: what the cache holds is the behaviour under test
+            service.records.clear()
             gc.collect()
             tracked = held - len(gc.get_objects())
             assert tracked <= 4 * len(ids), (tracked, events)  # a record and its list each

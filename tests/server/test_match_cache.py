@@ -8,7 +8,7 @@ from domain.match import fold
 from domain.rules import make_rules
 from domain.views import player_view
 from infra.store import open_store
-from server import match_service
+from server import match_record
 from server.match_service import MatchService
 
 
@@ -16,19 +16,19 @@ async def test_the_cache_holds_no_more_events_than_its_bound(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Long matches (a target of thousands) must not let a count of matches hold gigabytes."""
-    monkeypatch.setattr(match_service, "CACHE_EVENTS", 30)
+    monkeypatch.setattr(match_record, "CACHE_EVENTS", 30)
     store = await open_store(sqlite_url, migrate=False)
     service = MatchService(store)
-    cache = service._cache  # private: the bound is the behaviour under test
+    cache = service.records
     try:
         rules = make_rules("classic", target=10000)
         ids = [await service.start(("p1", "ai:easy"), rules, f"cache-{n}") for n in range(4)]
         for match_id in ids * 6:
             legal = player_view((await service.load(match_id)).state, 0).legal
             await service.act(match_id, "p1", lambda seat, first=legal[0]: first, None)
-            total = sum(len(record.events) for record in cache.values())
+            total = sum(len(record.events) for record in cache)
             assert total <= 30 or len(cache) == 1, (total, len(cache))
-            assert service._cached_events == total
+            assert cache.events == total
         assert len(cache) < len(ids)  # some matches were evicted...
         fresh = MatchService(store)
         for match_id in ids:  # ...and read back from the store as they were
@@ -41,7 +41,7 @@ async def test_an_older_state_folded_from_a_mark_or_a_known_state_is_the_one_fro
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A resume or a replay step folds from the nearest kept state, never from version 1."""
-    monkeypatch.setattr(match_service, "MARK_EVERY", 4)
+    monkeypatch.setattr(match_record, "MARK_EVERY", 4)
     store = await open_store(sqlite_url, migrate=False)
     service = MatchService(store)
     try:

@@ -10,7 +10,7 @@ from domain.commands import AnySeatCommand, Discard, DrawStock, PassUpCard
 from domain.rules import Clock, make_rules
 from domain.views import player_view
 from infra.sql_event_store import SqlEventStore
-from server import ai_thinking, match_service
+from server import ai_thinking, house_ai
 from server.match_service import MatchService
 
 
@@ -90,8 +90,8 @@ async def test_a_reply_that_fails_to_decide_leaves_the_move_and_the_ai_to_act(
     )  # the move is in; the AI is left to act
     monkeypatch.setattr(ai_thinking, "decide_counting", real)
     left = await MatchService(store).load(match_id)
-    assert match_service.ai_seat_to_act(left.state) == 1
+    assert house_ai.ai_seat_to_act(left.state) == 1
     await MatchService(store).view(match_id, "p1")  # any entry point lets the AI catch up
     caught_up = await MatchService(store).load(match_id)
     assert caught_up.state.version > left.state.version
-    assert match_service.ai_seat_to_act(caught_up.state) is None
+    assert house_ai.ai_seat_to_act(caught_up.state) is None

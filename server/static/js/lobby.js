@@ -1,5 +1,6 @@
 // The lobby: open a table (public or private), browse and join the public ones, share an
-// invite link, challenge a player found by name, answer challenges. The list is live
+// invite link, challenge a player found by name, answer challenges. A table or challenge
+// has the rules, clock, hints and rated chosen in its own form (timecontrol.js). The list is live
 // (WS /v1/tables/live); the player stream (WS /v1/me/live) says when a match of ours
 // starts, or a challenge comes, so the page then opens it or shows it. The lobby lists
 // the player's own tables still waiting (public ones from GET /v1/tables, private ones
@@ -13,6 +14,7 @@ import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
+import { chosenTerms, clearProblem, followTerms, rememberTerms, showProblem, termsFields } from './timecontrol.js';
 
 const lobby = {
   stream: null,
@@ -235,7 +237,8 @@ export function showLobby(root, invite = null) {
     h(
       'form',
       { class: 'start', id: 'open-table', onsubmit: openTable },
-      h('label', {}, 'Rules ', h('select', { id: 'table-preset' }, Object.entries(PRESETS).map(([v, t]) => h('option', { value: v }, t)))),
+      h('label', {}, 'Rules ', presetSelect('table-preset')),
+      termsFields('table'),
       h('label', { class: 'check' }, h('input', { id: 'table-private', type: 'checkbox' }), ' Private (only with the invite link)'),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'open-table' }, 'Open a table'),
     ),
@@ -250,15 +253,21 @@ export function showLobby(root, invite = null) {
       'form',
       { class: 'start', id: 'find-player', onsubmit: findPlayers },
       h('label', {}, 'Challenge a player by name ', h('input', { id: 'find-name', maxlength: '40', 'data-testid': 'find-name' })),
+      h('label', {}, 'Rules of the match you challenge them to ', presetSelect('challenge-preset')),
+      termsFields('challenge'),
       h('button', { type: 'submit', 'data-testid': 'find' }, 'Find'),
     ),
     h('ul', { id: 'found', 'data-testid': 'found' }),
   );
+  followTerms('table');
+  followTerms('challenge');
   if (player) follow(player);
   renderMine();
   refresh();
   lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
 }
+
+const presetSelect = (id) => h('select', { id, 'data-testid': id }, Object.entries(PRESETS).map(([v, t]) => h('option', { value: v }, t)));
 
 async function enter(event, root, invite) {
   event.preventDefault();
@@ -325,16 +334,20 @@ async function refresh() {
 
 async function openTable(event) {
   event.preventDefault();
+  clearProblem('table');
   try {
+    const terms = chosenTerms('table'); // a clock the server would refuse is said, not sent
     const player = await ensurePlayer();
     follow(player);
-    const table = await api.openTable($('#table-preset').value, $('#table-private').checked);
+    const table = await api.openTable($('#table-preset').value, $('#table-private').checked, terms);
+    rememberTerms('table');
     rememberTable(table);
     lobby.reads += 1; // a read begun before this table was opened does not hide it
     lobby.mine.set(table.table_id, table);
     renderMine();
     refresh();
   } catch (err) {
+    if (showProblem('table', err)) return; // the clock or the rating, said by the form
     toast(problemText(err));
     refresh(); // a refusal at the cap: the tables to cancel are listed
   }
@@ -447,12 +460,16 @@ async function findPlayers(event) {
 }
 
 async function challenge(player) {
+  clearProblem('challenge');
   try {
-    const sent = await api.challenge(player.id, $('#table-preset').value);
+    const terms = chosenTerms('challenge');
+    const sent = await api.challenge(player.id, $('#challenge-preset').value, terms);
+    rememberTerms('challenge');
     lobby.sent.set(sent.table_id, sent);
     toast(`Challenge sent to ${refName(player)}: the match opens when they accept.`, 'info');
     refresh();
   } catch (err) {
+    if (showProblem('challenge', err)) return;
     toast(problemText(err));
     refresh();
   }

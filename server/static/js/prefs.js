@@ -1,10 +1,14 @@
 // The player's choices for the page, kept in this browser's localStorage: how the hand is
 // sorted, whether the engine's hints show, the four-colour deck, the last opponent and rules,
-// the two computers last watched, and whether the first-match tour was dismissed.
+// the two computers last watched, whether the first-match tour was dismissed, and the clock
+// and rating last asked for a table or challenge in the lobby (timecontrol.js).
 const KEY = 'ginrummy.prefs';
 
 const HOUSE_LEVELS = ['random', 'easy', 'medium', 'hard', 'baseline'];
-const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia', tourSeen: false, houseLevel0: 'easy', houseLevel1: 'hard' };
+// ``clock``: a key of timecontrol.js CLOCK_CHOICES (which checks it); ``clockCustom``: the
+// player's own clock, as typed; ``rated``: a table or challenge under a preset is rated
+// unless the player says not (the server's own default).
+const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia', tourSeen: false, houseLevel0: 'easy', houseLevel1: 'hard', clock: 'none', clockCustom: null, rated: true };
 const CHOICES = { sort: ['melds', 'rank', 'suit'], level: ['easy', 'medium', 'hard', 'baseline'], preset: ['arcadia', 'arkadium', 'classic'], houseLevel0: HOUSE_LEVELS, houseLevel1: HOUSE_LEVELS };
 
 function read() {

@@ -48,7 +48,7 @@ from server.http.chat import (
     unmute_opponent,
 )
 from server.http.connection_cap import cap_connections
-from server.http.empty_body import RefuseEmptyBody
+from server.http.empty_body import RefuseEmptyBody, RefuseUnreadBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.house_matches import create_house_match
@@ -292,6 +292,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             RefuseLargeBody(settings.max_body_bytes),
             RequireJsonBody(),
             RefuseEmptyBody(),
+            RefuseUnreadBody(),
         ],
         request_class=DepthCheckedRequest,
     )

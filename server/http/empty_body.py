@@ -39,7 +39,7 @@ class RefuseUnreadBody(ASGIMiddleware):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         handler = scope["route_handler"]
-        if scope["method"] in READ_ONLY or "data" in handler.parsed_fn_signature.parameters:
+        if scope.get("method") in READ_ONLY or "data" in handler.parsed_fn_signature.parameters:
             await next_app(scope, receive, send)
             return
         taken: list[ReceiveMessage] = []

@@ -136,6 +136,7 @@ matches = Table(
     Column("practice", Integer, nullable=False, server_default="0"),  # 1: chosen seed or custom
     PrimaryKeyConstraint("match_id", "seat", name="pk_matches"),
     Index("ix_matches_player", "player_id", "started_at"),
+    Index("ix_matches_in_play", "status", "started_at"),  # GET /v1/matches/watchable
 )
 
 # Read model: per-player totals; the average is points / hands scored (won or lost).

@@ -48,7 +48,7 @@ from server.http.chat import (
     unmute_opponent,
 )
 from server.http.connection_cap import cap_connections
-from server.http.empty_body import RefuseEmptyBody
+from server.http.empty_body import RefuseEmptyBody, RefuseUnreadBody
 from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.house_matches import create_house_match
@@ -60,7 +60,7 @@ from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
 from server.http.rulebook import DOCUMENT_HANDLERS
 from server.http.security_headers import add_security_headers
-from server.http.spectators import get_spectator_view
+from server.http.spectators import get_spectator_view, list_watchable_matches
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
 from server.json_depth import DepthCheckedRequest
@@ -262,6 +262,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             stream_player_events,
             player_live,
             get_spectator_view,
+            list_watchable_matches,
             create_house_match,
             get_canned_messages,
             get_chat,
@@ -292,6 +293,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             RefuseLargeBody(settings.max_body_bytes),
             RequireJsonBody(),
             RefuseEmptyBody(),
+            RefuseUnreadBody(),
         ],
         request_class=DepthCheckedRequest,
     )

@@ -45,6 +45,29 @@ class Watch:
         return True
 
 
+class Quiet:
+    """How long a stream has sent nothing, so that it pings after ``interval`` seconds of
+    its own silence. A firehose wakes for every stream that moves anywhere, most of
+    them none of its reader's business: a ping sent only after a wake-up-free interval
+    never comes on a busy server, and a client or proxy waiting for it hangs up."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._loop = asyncio.get_running_loop()
+        self._last = self._loop.time()
+
+    def sent(self) -> None:
+        """A frame went out now."""
+        self._last = self._loop.time()
+
+    def left(self) -> float:
+        """Seconds until a ping is due (0 if it is)."""
+        return max(0.0, self._last + self.interval - self._loop.time())
+
+    def due(self) -> bool:
+        return self.left() == 0.0
+
+
 class Firehose:
     """One player stream's wake-up signal for every stream that moves, with the newest
     version seen of each since it last looked (so publishes coalesce, as a Watch's do),

@@ -31,6 +31,7 @@ from domain.table import TableState
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.fanout import Quiet
 from server.house_ai import ai_seat_to_act
 from server.http.tables import table_view
 from server.match_record import MatchRecord
@@ -59,19 +60,22 @@ class PlayerStream:
             for row in reversed(active):  # oldest first
                 for frame in await self._match_frames(row.match_id):
                     yield frame
+            quiet = Quiet(self.services.settings.stream_ping_s)
             while True:
-                moved = await self.hose.wait(timeout=self.services.settings.stream_ping_s)
+                moved = await self.hose.wait(timeout=quiet.left())
                 started = self.hose.take_started()
-                if not moved and not started:
-                    yield {"type": "ping"}
-                    continue
                 for stream_id, version in moved.items():
                     for frame in await self._frames_for(stream_id, version):
                         yield frame
+                        quiet.sent()
                 # After the moves: a table's challenge_closed comes before its match_started.
                 for match_id in started:
                     for frame in await self._started_frames(match_id):
                         yield frame
+                        quiet.sent()
+                if quiet.due():  # other players' streams wake this one too: not quiet
+                    yield {"type": "ping"}
+                    quiet.sent()
         finally:
             self.services.hub.close_firehose(self.hose)
             await self.services.presence.leave_stream(self.player_id)

@@ -397,6 +397,30 @@ class SpectatorResponse(msgspec.Struct, frozen=True):
     view: SpectatorView
 
 
+class WatchableMatch(msgspec.Struct, frozen=True):
+    """A match in play that anyone may watch (``GET …/spectator``, ``WS …/watch``):
+    who sits where, its rules' name (as in ``GET /v1/matches``: ``arcadia+custom`` for a
+    changed preset), the points so far (seat 0's, seat 1's), the hands played, how many
+    watch now."""
+
+    match_id: str
+    seats: tuple[PlayerRef, PlayerRef]
+    rules: str
+    scores: tuple[int, int]
+    hands_played: int
+    started_at: str
+    spectators: int
+    rated: bool
+    practice: bool
+
+
+class WatchableMatchList(msgspec.Struct, frozen=True):
+    """``more``: a further page may follow (ask with a larger ``offset``)."""
+
+    matches: list[WatchableMatch]
+    more: bool
+
+
 class ActionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     action: Action
     version: Annotated[int, Meta(gt=NON_NEGATIVE)] | None = None

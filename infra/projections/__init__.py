@@ -13,6 +13,7 @@ from infra.projections.queries import (
     MatchSummary,
     PlayerStatistics,
     matches_for_player,
+    matches_in_play,
     stats_for_player,
 )
 from infra.projections.ratings import RatingsProjection
@@ -29,6 +30,7 @@ __all__ = [
     "Projector",
     "RatingsProjection",
     "matches_for_player",
+    "matches_in_play",
     "projector",
     "rebuild_all",
     "stats_for_player",

@@ -97,6 +97,23 @@ async def matches_for_player(
     ]
 
 
+async def matches_in_play(
+    engine: AsyncEngine, player_id: str | None, limit: int, offset: int = 0
+) -> list[str]:
+    """Matches in play, newest first: every one (seat 0's row stands for it), or each
+    that ``player_id`` sits in. At most ``limit`` ids after the first ``offset``."""
+    c = matches.c
+    query = select(c.match_id).where(c.status == "active")
+    if player_id is None:
+        query = query.where(c.seat == 0)
+    else:
+        query = query.where(c.player_id == player_id, c.seat.in_((0, 1)))
+    query = query.order_by(c.started_at.desc(), c.match_id).limit(limit).offset(offset)
+    with translate_errors():
+        async with engine.connect() as conn:
+            return [row.match_id for row in (await conn.execute(query)).all()]
+
+
 async def stats_for_player(engine: AsyncEngine, player_id: str) -> PlayerStatistics:
     """The player's statistics; all zero for a player who has not played."""
     query = select(player_stats).where(player_stats.c.player_id == player_id)

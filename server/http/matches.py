@@ -13,9 +13,11 @@ from domain.melds import arrange
 from server import action_keys
 from server.house_ai import AI_PREFIX
 from server.http.limits import rate_limited
+from server.match_record import MatchRecord
 from server.match_service import reader_seat, versioned
 from server.problems import (
     MatchNotFinished,
+    NotYourMatch,
     VersionOutOfRange,
     problem_responses,
 )
@@ -34,7 +36,8 @@ from server.schemas import (
     rules_of,
     strict_body,
 )
-from server.services import services_of
+from server.services import Services, services_of
+from server.ws.watch import require_watchable
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -49,6 +52,35 @@ def refuse_null(request: AnyRequest, name: str) -> None:
 
 
 MatchId = FromPath[str]
+WatchCode = Annotated[
+    str | None,
+    QueryParameter(
+        max_length=100,
+        description="A finished private table's match: its watch code, to read it unseated",
+    ),
+]
+
+
+async def log_reader(
+    services: Services, request: AnyRequest, record: MatchRecord, watch_code: str | None
+) -> int | None:
+    """The seat the caller reads a match's log as (None: a spectator's, or whole once
+    the match is over). While it runs only its seats (and the host of two house AIs)
+    read it; once it is settled every seed, deck and salt is in it, so anyone who may
+    watch the match reads it whole, with no token (docs/fair-deal.md)."""
+    header = request.headers.get("authorization")
+    over = record.state.settlement is not None
+    if header or not over:
+        player = await services.authenticate(header)  # no token while it runs: a 401
+        try:
+            return reader_seat(record, player.id)
+        except NotYourMatch:
+            if not over:
+                raise
+    require_watchable(record.state, watch_code)
+    return None
+
+
 IdempotencyKey = Annotated[
     str | None,
     HeaderParameter(
@@ -198,6 +230,7 @@ class MatchesController(Controller):
         "/{match_id:str}/events",
         operation_id="getMatchEvents",
         summary="Page a match's event log",
+        security=[{"bearer": []}, {}],
         responses=problem_responses(401, 403, 404),
     )
     async def get_events(
@@ -207,13 +240,16 @@ class MatchesController(Controller):
         match_id: MatchId,
         after: Annotated[int, QueryParameter(gt=-1)] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 200,
+        watch_code: WatchCode = None,
     ) -> EventsPage:
         """A page of the log: redacted for you while the match runs, complete once over.
-        The host of a match between two house AIs reads it as a spectator until it ends."""
+        The host of a match between two house AIs reads it as a spectator until it ends.
+        Once a match is over anyone who may watch it reads the whole log, with no token
+        (a private table's match needs its ``watch_code``), to check its fair deal."""
+        refuse_null(request, "watch_code")
         services = services_of(state)
-        player = await services.authenticate(request.headers.get("authorization"))
         record = await services.matches.play_ai(match_id)
-        seat = reader_seat(record, player.id)
+        seat = await log_reader(services, request, record, watch_code)
         page = record.events[after : after + limit]
         complete = record.state.settlement is not None
         if complete:
@@ -227,6 +263,7 @@ class MatchesController(Controller):
         "/{match_id:str}/replay",
         operation_id="getMatchReplay",
         summary="Replay a finished match",
+        security=[{"bearer": []}, {}],
         responses=problem_responses(401, 403, 404, 409, 422),
     )
     async def get_replay(
@@ -235,14 +272,16 @@ class MatchesController(Controller):
         request: AnyRequest,
         match_id: MatchId,
         at: Annotated[int | None, QueryParameter(ge=1)] = None,
+        watch_code: WatchCode = None,
     ) -> ReplayResponse:
         """The complete state (both hands, the stock) after event ``at`` of a finished
-        match, for its players (and the host of a match between two house AIs)."""
+        match, for anyone who may watch it (no token needed; a private table's match
+        needs its ``watch_code``); while it runs, its players are refused too."""
         refuse_null(request, "at")
+        refuse_null(request, "watch_code")
         services = services_of(state)
-        player = await services.authenticate(request.headers.get("authorization"))
         record = await services.matches.load(match_id)
-        reader_seat(record, player.id)
+        await log_reader(services, request, record, watch_code)
         if record.state.settlement is None:
             raise MatchNotFinished("replays show every hand, so only finished matches have one")
         last = record.state.version

@@ -8,9 +8,10 @@ from litestar import Request, get
 from litestar.datastructures import State
 from litestar.params import FromPath, QueryParameter
 
+from infra.projections import matches_in_play
 from server.http.matches import refuse_null
-from server.problems import problem_responses
-from server.schemas import SpectatorResponse
+from server.problems import MatchNotFound, problem_responses
+from server.schemas import SpectatorResponse, WatchableMatch, WatchableMatchList
 from server.services import services_of
 from server.ws.watch import require_watchable
 
@@ -36,3 +37,58 @@ async def get_spectator_view(
     record = await services.matches.play_ai(match_id)
     require_watchable(record.state, watch_code)
     return await services.spectator_response(record)
+
+
+@get(
+    "/v1/matches/watchable",
+    operation_id="listWatchableMatches",
+    summary="The matches being played now that anyone may watch",
+    tags=["spectators"],
+    responses=problem_responses(),
+)
+async def list_watchable_matches(
+    state: State,
+    request: Request[Any, Any, Any],
+    player: Annotated[
+        str | None,
+        QueryParameter(
+            min_length=1, max_length=100, description="Only the matches this player sits in"
+        ),
+    ] = None,
+    limit: Annotated[int, QueryParameter(ge=1, le=100)] = 50,
+    offset: Annotated[int, QueryParameter(ge=0, le=1_000_000)] = 0,
+) -> WatchableMatchList:
+    """Who is playing whom right now, newest first (no token needed): each match in play
+    on any server process, its seats, score and spectators, to watch with ``GET
+    …/spectator`` or ``WS …/watch``; ``player`` keeps those one player sits in (a
+    friend's). A private table's match is never listed: it is watched only with its
+    watch code; ``offset`` counts every match in play, private ones too, so a page may
+    hold fewer than ``limit`` (``more`` says whether to ask further)."""
+    refuse_null(request, "player")
+    services = services_of(state)
+    await services.projector.catch_up("matches")
+    found = await matches_in_play(services.store.engine, player, limit + 1, offset)
+    entries = []
+    for match_id in found[:limit]:
+        try:
+            record = await services.matches.load(match_id)
+        except MatchNotFound:
+            continue
+        game = record.state
+        if game.watch_code is not None or game.settlement is not None:
+            continue  # private, or over since the projection last moved
+        first, second = await services.player_refs(game.players)
+        entries.append(
+            WatchableMatch(
+                match_id=match_id,
+                seats=(first, second),
+                rules=game.rules.name,
+                scores=game.scores,
+                hands_played=game.hands_played,
+                started_at=record.events[0].recorded_at.isoformat(),
+                spectators=await services.spectators.count(match_id),
+                rated=game.rated,
+                practice=game.practice,
+            )
+        )
+    return WatchableMatchList(matches=entries, more=len(found) > limit)

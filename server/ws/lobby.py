@@ -18,6 +18,7 @@ from litestar import Response, WebSocket, get, websocket
 from domain.errors import TableNotOpened
 from infra.errors import InfraError
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.fanout import Quiet
 from server.http.tables import public_table_views, table_view
 from server.services import Services
 from server.tables import now_ms
@@ -34,11 +35,9 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
         views = await public_table_views(services, None, 200)
         listed = {view.table_id for view in views}
         yield {"type": "tables", "tables": views}
+        quiet = Quiet(services.settings.stream_ping_s)
         while True:
-            moved = await hose.wait(timeout=services.settings.stream_ping_s)
-            if not moved:
-                yield {"type": "ping"}
-                continue
+            moved = await hose.wait(timeout=quiet.left())
             for stream_id, version in moved.items():
                 if not stream_id.startswith(TABLE_STREAM_PREFIX):
                     continue
@@ -53,10 +52,15 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                 if table.open_at(now_ms()) and table.table_id not in listed:
                     listed.add(table.table_id)
                     yield {"type": "table", "table": await table_view(services, table, viewer)}
+                    quiet.sent()
                 elif not table.open_at(now_ms()) and table.table_id in listed:
                     listed.discard(table.table_id)
                     status = table.status if table.status != "open" else "expired"
                     yield {"type": "table_closed", "table_id": table.table_id, "status": status}
+                    quiet.sent()
+            if quiet.due():  # every match's moves wake this feed too: not quiet
+                yield {"type": "ping"}
+                quiet.sent()
     finally:
         services.hub.close_firehose(hose)
 

@@ -249,6 +249,14 @@ async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
     check(await guest.client.get(watched), spectate)  # 403: a private table's match
     check(await guest.client.get(watched, params={"watch_code": private["watch_code"]}), spectate)
     check(await guest.client.get("/v1/matches/nope/spectator"), spectate)  # 404
+    watchable = "/v1/matches/watchable"
+    listed = (await host.client.post(tables, json={})).json()
+    in_play = await guest.client.post(f"/v1/tables/{listed['table_id']}/join", json={})
+    check(await guest.client.get(watchable), watchable)  # the public match, not the private
+    check(await guest.client.get(watchable, params={"player": host.id, "limit": 1}), watchable)
+    check(await guest.client.get(watchable, params={"limit": 0}), watchable)  # 422
+    over = await host.act(in_play.json()["match"]["match_id"], {"type": "resign"})
+    check(over, "/v1/matches/{match_id}/actions")
     resigned = await host.act(match_id, {"type": "resign"})
     check(resigned, "/v1/matches/{match_id}/actions")
     assert resigned.json()["view"]["settlement"]["resigned"] == 0

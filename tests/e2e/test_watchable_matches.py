@@ -1,0 +1,91 @@
+"""Who is playing whom right now: the matches anyone may watch, across server processes.
+
+Found on a club night: once a table was joined it left the lobby, and nothing else
+listed it. A member who wanted to watch a friend, or the organiser who wanted to see
+who sat at which table, had to be sent the match id. ``GET /v1/matches/watchable``
+lists the matches in play that anyone may watch (a private table's match is left out:
+it is watched only with its watch code), each with its seats, score and spectators,
+optionally only those one player sits in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.tables import join, open_table
+
+WATCHABLE = "/v1/matches/watchable"
+
+
+async def table_match(host: Player, guest: Player, **table: Any) -> tuple[str, dict[str, Any]]:
+    opened = await open_table(host, **table)
+    body = {"invite_code": opened["invite_code"]} if opened["private"] else {}
+    joined = await join(guest, opened["table_id"], **body)
+    assert joined.status_code == 200, joined.text
+    return joined.json()["match"]["match_id"], opened
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_the_matches_in_play_are_listed_for_anyone_on_every_process(
+    database_url: str, tmp_path: Any
+) -> None:
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    ada, bob, cleo, dev, eve, finn = [
+        await Player.create(first.url if i % 2 == 0 else second.url, name)
+        for i, name in enumerate(("Ada", "Bob", "Cleo", "Dev", "Eve", "Finn"))
+    ]
+    anyone = httpx.AsyncClient(base_url=second.url, timeout=30)
+    try:
+        public, _ = await table_match(ada, bob)
+        private, _ = await table_match(cleo, dev, private=True)
+        over, _ = await table_match(eve, finn)
+        assert (await finn.act(over, {"type": "resign"})).status_code == 200
+        house = (await ada.new_match(level="easy"))["match_id"]
+
+        listed = await anyone.get(WATCHABLE)
+        assert listed.status_code == 200, listed.text
+        entries = listed.json()["matches"]
+        ids = [entry["match_id"] for entry in entries]
+        assert ids == [house, public], entries  # newest first; private and finished left out
+        assert private not in ids and over not in ids
+        assert listed.json()["more"] is False
+        seated = {entry["match_id"]: [seat["name"] for seat in entry["seats"]] for entry in entries}
+        assert seated == {public: ["Ada", "Bob"], house: ["Ada", "easy"]}
+        entry = entries[1]
+        assert entry["scores"] == [0, 0] and entry["spectators"] == 0
+        assert entry["rules"] == "arcadia+custom" and entry["practice"] is True  # target 25
+        assert entries[0]["rules"] == "classic+custom" and entries[0]["rated"] is False
+
+        # a friend's matches: only those that player sits in
+        bobs = await anyone.get(WATCHABLE, params={"player": bob.id})
+        assert [e["match_id"] for e in bobs.json()["matches"]] == [public]
+        devs = await anyone.get(WATCHABLE, params={"player": dev.id})
+        assert devs.json()["matches"] == []  # his match is private
+
+        paged = await anyone.get(WATCHABLE, params={"limit": 1})
+        assert [e["match_id"] for e in paged.json()["matches"]] == [house]
+        assert paged.json()["more"] is True
+        # offset counts every match in play, the private one (second newest) too
+        skipped = await anyone.get(WATCHABLE, params={"limit": 1, "offset": 1})
+        assert skipped.json() == {"matches": [], "more": True}
+        rest = await anyone.get(WATCHABLE, params={"limit": 1, "offset": 2})
+        assert [e["match_id"] for e in rest.json()["matches"]] == [public]
+        assert rest.json()["more"] is False
+
+        for bad in ({"limit": 0}, {"limit": 101}, {"offset": -1}, {"player": "null"}):
+            refused = await anyone.get(WATCHABLE, params=bad)
+            assert refused.status_code == 422, (bad, refused.text)
+            assert refused.json()["rule"] == "invalid_request"
+        # the match of that id is still a match
+        assert (await ada.client.get(f"/v1/matches/{public}")).status_code == 200
+    finally:
+        for player in (ada, bob, cleo, dev, eve, finn):
+            await player.close()
+        await anyone.aclose()
+        first.stop()
+        second.stop()

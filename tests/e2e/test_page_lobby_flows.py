@@ -134,6 +134,10 @@ def test_the_opponent_is_offered_the_rematch_on_the_match_over_panel(
     second = seated(fay, gus)
     assert second != first
     assert _get(site, gus, f"/v1/matches/{first}/rematch")["match_id"] == second
+    # each seat's part of the new deal is the page's, as for any match it opens or joins
+    started = _get(site, gus, f"/v1/matches/{second}/events?limit=1")["events"][0]["event"]
+    players = {_get(site, page, "/v1/me")["id"] for page in (fay, gus)}
+    assert {given["by"] for given in started["client_seeds"]} == players
 
 
 def test_a_host_on_the_leaderboard_is_taken_to_the_match_when_its_table_is_joined(

@@ -85,7 +85,7 @@ export const api = {
   leaderboard: (kind, offset, limit) => request('GET', `/v1/leaderboard?kind=${encodeURIComponent(kind)}&offset=${offset}&limit=${limit}`),
   claim: (id) => request('POST', `${match(id)}/claim`),
   claimStatus: (id) => request('GET', `${match(id)}/claim`),
-  rematch: (id) => request('POST', `${match(id)}/rematch`),
+  rematch: (id) => request('POST', `${match(id)}/rematch?client_seed=${newClientSeed()}`), // offer or accept: the seat's part of the deal
   getRematch: (id) => request('GET', `${match(id)}/rematch`),
   findPlayers: (name) => request('GET', `/v1/players?name=${encodeURIComponent(name)}`),
   tables: () => request('GET', '/v1/tables'),

@@ -19,6 +19,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     refused_by_policy,
     settle,
     site,
+    wait_until,
 )
 
 
@@ -63,6 +64,19 @@ def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811
     page.fill("[data-testid=lobby-name]", name)
     page.click("[data-testid=enter-lobby]")
     page.wait_for_selector("[data-testid=open-tables]")
+
+
+def test_the_header_says_who_plays_as_soon_as_a_name_enters_the_lobby(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """The lobby's sign-in names the player in the header at once (it said "Not signed
+    in", with no Sign out, until a reload or another screen)."""
+    nora, _, _ = pages
+    enter_lobby(nora, site, "Nora")
+    wait_until(nora, "document.querySelector('#who').textContent.includes('Playing as')")
+    assert "Nora" in nora.inner_text("#who")
+    assert nora.is_visible("#nav-signout")
 
 
 def test_two_people_meet_in_the_lobby_play_a_hand_and_are_watched(

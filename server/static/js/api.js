@@ -10,8 +10,16 @@ export function savedPlayer() {
     return null;
   }
 }
-export const savePlayer = (player) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
-export const forgetPlayer = () => localStorage.removeItem(PLAYER_KEY);
+// Whoever signs the player in or out (the start page, the lobby, sign out), the header hears of it.
+const playerChanged = () => document.dispatchEvent(new Event('ginrummy:player-changed'));
+export const savePlayer = (player) => {
+  localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  playerChanged();
+};
+export const forgetPlayer = () => {
+  localStorage.removeItem(PLAYER_KEY);
+  playerChanged();
+};
 export const savedMatch = () => localStorage.getItem(MATCH_KEY);
 export const saveMatch = (id) => (id ? localStorage.setItem(MATCH_KEY, id) : localStorage.removeItem(MATCH_KEY));
 

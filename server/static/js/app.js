@@ -35,6 +35,7 @@ function renderWho() {
 
 // A match just moved the player's rating (match.js): the header shows the new one.
 document.addEventListener('ginrummy:rating-changed', renderWho);
+document.addEventListener('ginrummy:player-changed', renderWho);
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, '');

@@ -170,7 +170,7 @@ def test_the_replay_draws_each_card_once_and_its_labels_clear_the_heading(
                  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect());
                  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
                  const counts = boxes('#replay .pile-view .count');
-                 const texts = boxes('#replay h2, #replay .label, #replay .narration, #replay .replay-score');
+                 const texts = boxes('#replay h1, #replay h2, #replay .label, #replay .narration, #replay .replay-score');
                  return counts.some((c) => texts.some((t) => meet(c, t)));
                }"""
         )

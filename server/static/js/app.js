@@ -222,7 +222,7 @@ function askSignOut() {
   if (!player) return;
   fill(
     $('#signout-confirm'),
-    h('p', {}, `Sign out ${isolate(player.name)}? This browser forgets the player, and its matches cannot be opened again.`),
+    h('p', { id: 'signout-question' }, `Sign out ${isolate(player.name)}? This browser forgets the player, and its matches cannot be opened again.`),
     h('button', { type: 'button', class: 'danger', 'data-testid': 'signout-yes', onclick: signOut }, 'Sign out and forget'),
     h('button', { type: 'button', 'data-testid': 'signout-no', onclick: closeSignOut }, 'Keep playing'),
   );
@@ -245,6 +245,20 @@ function signOut() {
   $('#name').value = '';
   location.hash = '#/';
   renderWho();
+  $('#name').focus(); // the button pressed is gone: the keyboard goes to the name to give next
+}
+
+/** The sign-out question keeps the keyboard while it is asked: Tab and Shift+Tab go round
+ * its two buttons (they left it for the page behind), Escape says no. */
+function keepInSignOut(event) {
+  const dialog = $('#signout-confirm');
+  if (dialog.hidden) return;
+  if (event.key === 'Escape') return closeSignOut();
+  if (event.key !== 'Tab' || !dialog.contains(document.activeElement)) return;
+  const buttons = [...dialog.querySelectorAll('button')];
+  const at = buttons.indexOf(document.activeElement);
+  event.preventDefault();
+  buttons[(at + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length].focus();
 }
 
 function init() {
@@ -256,9 +270,7 @@ function init() {
   setUpHand();
   document.addEventListener('keydown', onTableKey);
   $('#nav-signout').addEventListener('click', askSignOut);
-  document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && !$('#signout-confirm').hidden) closeSignOut();
-  });
+  document.addEventListener('keydown', keepInSignOut);
   window.addEventListener('hashchange', route);
   if (!location.hash || location.hash === '#') {
     const id = savedMatch();

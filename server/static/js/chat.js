@@ -4,7 +4,7 @@
 // Text goes in as text nodes (dom.js), so a message can never inject markup.
 import { $, fill, h } from './dom.js';
 import { api } from './api.js';
-import { problemText } from './ui.js';
+import { announce, problemText } from './ui.js';
 import { isolate, refName } from './names.js';
 
 const MAX_LENGTH = 280;
@@ -40,11 +40,17 @@ export function chatFrame(frame) {
   const message = frame.message;
   // A gap (a reconnect, or messages this seat muted): ask what came between.
   if (message.version > chat.last + 1) loadAfter(chat.last);
-  keep([message]);
+  keep([message], true);
 }
 
-function keep(messages) {
+/** ``say``: the messages are new, come while the chat is open (not its history): the
+ * others' are told to screen readers. The log itself is not a live region: it is written
+ * anew with every message, and all of it was read out again each time. */
+function keep(messages, say = false) {
   for (const message of messages) {
+    if (say && !chat.messages.has(message.version) && message.seat !== chat.seat) {
+      announce(`${chat.names[message.seat] || `Seat ${message.seat + 1}`} says: ${isolate(message.text)}`);
+    }
     chat.messages.set(message.version, message);
     chat.last = Math.max(chat.last, message.version);
   }
@@ -59,7 +65,7 @@ async function loadAfter(after) {
       for (let from = after; ;) {
         const page = await api.chat(id, from, chat.code);
         if (chat.matchId !== id) return;
-        keep(page.messages);
+        keep(page.messages, after > 0); // a gap's messages are new; the history is not
         chat.last = Math.max(chat.last, page.version);
         if (page.muted !== null) chat.muted = page.muted;
         if (!page.more || !page.messages.length) break;
@@ -108,7 +114,7 @@ function render() {
   fill(
     chat.panel,
     h('h2', {}, 'Chat'),
-    h('ol', { class: 'chat-log', 'data-testid': 'chat-log', 'aria-live': 'polite' }),
+    h('ol', { class: 'chat-log', 'data-testid': 'chat-log', 'aria-label': 'Messages' }),
     h('div', { class: 'chat-controls' }),
     h('p', { class: 'chat-status hint', 'data-testid': 'chat-status', 'aria-live': 'polite' }),
   );
@@ -159,7 +165,7 @@ function renderControls() {
     box,
     h(
       'div',
-      { class: 'chat-canned', 'aria-label': 'Quick messages' },
+      { class: 'chat-canned', role: 'group', 'aria-label': 'Quick messages' },
       (chat.canned || []).map((text) => h('button', { type: 'button', class: 'link', 'data-testid': 'chat-canned', onclick: () => send(text) }, text)),
     ),
     form,

@@ -1,6 +1,12 @@
 // A tiny element builder: text goes in as text nodes, so player names can never inject markup,
-// and a name isolated in a string (names.js: FSI … PDI) becomes a <bdi> element.
+// a name isolated in a string (names.js: FSI … PDI) becomes a <bdi> element, and a card
+// written as its symbols ("7♠", "10♦") becomes an image named in words ("seven of spades"):
+// a screen reader said "7 black spade suit", or skipped the symbol.
 import { ISOLATED } from './names.js';
+
+const CARD_TEXT = /(?<![\w♣♦♥♠])(10|[2-9AJQK])([♣♦♥♠])/gu;
+const RANK_WORD = { A: 'ace', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine', 10: 'ten', J: 'jack', Q: 'queen', K: 'king' };
+const SUIT_WORD = { '♣': 'clubs', '♦': 'diamonds', '♥': 'hearts', '♠': 'spades' };
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -33,9 +39,28 @@ function appendText(el, text) {
       bdi.textContent = part;
       el.append(bdi);
     } else if (part) {
-      el.append(document.createTextNode(part));
+      appendCards(el, part);
     }
   });
+}
+
+/** Text with each card in it ("drew 7♠") as a role="img" span named in words: the symbols
+ * stay on screen (and in the element's text), a screen reader says "seven of spades". */
+function appendCards(el, text) {
+  let at = 0;
+  for (const match of text.matchAll(CARD_TEXT)) {
+    if (match.index > at) el.append(document.createTextNode(text.slice(at, match.index)));
+    const card = document.createElement('span');
+    card.setAttribute('role', 'img');
+    card.setAttribute('aria-label', `${RANK_WORD[match[1]]} of ${SUIT_WORD[match[2]]}`);
+    const symbols = document.createElement('span'); // as on a card's face: shown, not read
+    symbols.setAttribute('aria-hidden', 'true');
+    symbols.textContent = match[0];
+    card.append(symbols);
+    el.append(card);
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) el.append(document.createTextNode(text.slice(at)));
 }
 
 export function fill(el, ...children) {

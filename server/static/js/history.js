@@ -10,6 +10,7 @@ import { verifyButton } from './verify.js';
 import { rulesLine } from './presets.js';
 import { madeByStandIn } from './standin.js';
 import { isolate, refName } from './names.js';
+import { announce } from './ui.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
@@ -155,8 +156,10 @@ export async function showReplay(root, matchId, { onError }) {
     h('button', { type: 'button', dataset: { step: 'last' }, 'aria-label': 'Last event', 'aria-keyshortcuts': 'End' }, 'Last »'),
   );
   const slider = h('input', { type: 'range', min: first, max: last, value: at, 'aria-label': 'Event number', class: 'slider' });
-  const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board', 'aria-live': 'polite' });
-  fill(root, h('h2', { 'data-testid': 'replay-title' }, `Replay: ${players[0]} against ${players[1]}`), h('p', { class: 'hint', 'data-testid': 'replay-rules' }, `Rules: ${rulesLine(rules)}`), controls, slider, board);
+  // Not a live region: each step draws the whole board (both hands, the piles, the score),
+  // and all of it was read out at every step. The step's event is announced alone.
+  const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board' });
+  fill(root, h('h1', { 'data-testid': 'replay-title' }, `Replay: ${players[0]} against ${players[1]}`), h('p', { class: 'hint', 'data-testid': 'replay-rules' }, `Rules: ${rulesLine(rules)}`), controls, slider, board);
 
   const go = async (n) => {
     at = Math.max(first, Math.min(last, n));
@@ -173,6 +176,8 @@ export async function showReplay(root, matchId, { onError }) {
     if (mine !== token) return;
     fill(board, replayBoard(events.find((e) => e.version === at).event, replay, players, rules, events, at));
     root.dataset.shown = String(at);
+    const said = $('[data-testid=replay-event]', board);
+    if (said && document.body.dataset.screen === 'replay') announce(`Event ${at} of ${last}: ${said.textContent}`);
   };
 
   controls.addEventListener('click', (e) => {

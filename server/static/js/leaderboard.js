@@ -38,8 +38,8 @@ function board(page, kind, offset, redraw) {
     h(
       'p',
       { class: 'pager' },
-      offset > 0 ? h('button', { type: 'button', onclick: () => redraw(kind, Math.max(0, offset - PAGE)) }, 'Previous') : null,
-      page.more ? h('button', { type: 'button', onclick: () => redraw(kind, offset + PAGE) }, 'Next') : null,
+      offset > 0 ? h('button', { type: 'button', 'data-testid': 'board-previous', onclick: () => redraw(kind, Math.max(0, offset - PAGE)) }, 'Previous') : null,
+      page.more ? h('button', { type: 'button', 'data-testid': 'board-next', onclick: () => redraw(kind, offset + PAGE) }, 'Next') : null,
     ),
   ];
 }
@@ -63,6 +63,9 @@ export async function showLeaderboard(root, { onError }) {
       .catch(() => fill(mine, ''));
   }
   const redraw = async (kind, offset) => {
+    // The buttons are drawn anew: the one pressed keeps the keyboard (it was dropped to the
+    // page's top), or, gone from the new page (Previous on the first), the board's first.
+    const pressed = root.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
     fill(
       tabs,
       ['person', 'bot'].map((k) =>
@@ -76,6 +79,8 @@ export async function showLeaderboard(root, { onError }) {
       fill(body, '');
       onError(err);
     }
+    const lost = document.activeElement === document.body || root.contains(document.activeElement);
+    if (pressed && lost) (root.querySelector(`[data-testid=${pressed}]`) || root.querySelector(`[data-testid=board-${kind}]`)).focus();
   };
   await redraw('person', 0);
 }

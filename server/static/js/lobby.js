@@ -9,7 +9,7 @@
 // or an acceptance takes the player to the match wherever they are.
 import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
-import { problemText, toast } from './ui.js';
+import { announce, problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
 import { tableTerms } from './terms.js';
@@ -214,6 +214,7 @@ async function startedAway(matchId) {
 /** The lobby; ``invite`` ({table, code}) is an invite link being opened. */
 export function showLobby(root, invite = null) {
   lobby.root = root;
+  lobby.heard = null; // the challenges listed first are read on the page, not announced
   const player = savedPlayer();
   fill(
     root,
@@ -275,6 +276,12 @@ async function enter(event, root, invite) {
     await ensurePlayer();
     closeLobby();
     showLobby(root, invite);
+    // The form pressed is gone with its button: the keyboard goes to the invite's Join, or
+    // to the lobby's heading (it was dropped to the page's top).
+    const heading = $('h1', root);
+    const next = $('[data-testid=join-invite]', root) || heading;
+    if (next === heading) heading.tabIndex = -1;
+    next.focus();
   } catch (err) {
     toast(problemText(err));
   }
@@ -292,6 +299,7 @@ async function refresh() {
     const [{ challenges }, { tables }, own, privates] = await Promise.all([api.challenges(), api.tables(), api.myTables(), openPrivateTables()]);
     if (read !== lobby.reads || document.body.dataset.screen !== 'lobby') return; // a newer read, or gone
     const incoming = challenges.filter((c) => c.invitee && c.invitee.id === player.id);
+    sayNewChallenges(incoming);
     const outgoing = challenges.filter((c) => c.host.id === player.id && c.invitee);
     lobby.sent = new Map(outgoing.map((c) => [c.table_id, c]));
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
@@ -329,6 +337,19 @@ async function refresh() {
     );
   } catch (err) {
     toast(problemText(err));
+  }
+}
+
+/** A challenge that comes while the lobby is open is told to screen readers (the list is
+ * redrawn every few seconds, silently); those already there when it opened are not. */
+function sayNewChallenges(incoming) {
+  const heard = lobby.heard;
+  lobby.heard = new Set(incoming.map((c) => c.table_id));
+  if (heard === null) return;
+  for (const c of incoming) {
+    if (heard.has(c.table_id)) continue;
+    const what = c.rematch_of ? 'offers you a rematch' : 'challenges you';
+    announce(`${refName(c.host)} ${what} (${tableTerms(c)}): Accept or Decline under Challenges for you.`);
   }
 }
 

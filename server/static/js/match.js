@@ -375,6 +375,7 @@ function draw() {
   game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, status: game.claimStatus });
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;
+  const control = focused ? null : controlKey(active);
   // Redrawing replaces the buttons: a keyboard player on the table keeps a place there.
   if (active && active !== document.body) game.ui.onTable = $('#screen-table').contains(active);
   if (game.view.phase === 'match_over') watchRematchOffer();
@@ -382,11 +383,27 @@ function draw() {
   // An animation plays once, when its event is shown, not again on the next redraw.
   game.ui.flash = null;
   game.ui.fresh = null;
-  const again = focused && $(`#hand [data-card="${focused}"]:not([disabled])`);
+  const again =
+    (focused && $(`#hand [data-card="${focused}"]:not([disabled])`)) ||
+    (control && $(`#screen-table ${control}:not([disabled])`));
   if (again) again.focus();
   else if (game.ui.onTable && (document.activeElement === $('#turn') || !$('#screen-table').contains(document.activeElement))) {
     focusNextStep();
   }
+}
+
+/** The control a redraw replaces, found again in the new table: a Sort button, a tick
+ * box, the layout chosen, Resign (and its "Really?"), a rematch button. Focus went to a
+ * card instead, and a keyboard player had to find their place again. Null for the
+ * actions of a turn: once used, the next step is focused (focusNextStep). */
+function controlKey(el) {
+  if (!el || !el.dataset || !$('#screen-table').contains(el)) return null;
+  const d = el.dataset;
+  if (d.sort) return `[data-sort="${d.sort}"]`;
+  if (d.pref) return `[data-pref="${d.pref}"]`;
+  if (d.layout) return '[data-layout][aria-checked=true]';
+  if (d.nav) return `[data-nav="${d.nav}"]`;
+  return null;
 }
 
 /** Focus what the player does next: the chosen card, else the first action, else the turn line. */
@@ -615,6 +632,15 @@ export function onTableKey(event) {
   const screen = document.body.dataset.screen;
   if (screen === 'replay') return;
   if (screen !== 'table') return;
+  const radio = event.target.closest && event.target.closest('#actions [role=radio]');
+  if (radio && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key)) {
+    // The knock's layouts are radio buttons: the arrows choose among them (not a card).
+    event.preventDefault();
+    const all = $$('#actions [role=radio]');
+    const step = event.key === 'ArrowLeft' || event.key === 'ArrowUp' ? -1 : 1;
+    all[(all.indexOf(radio) + step + all.length) % all.length].click();
+    return;
+  }
   if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
     event.preventDefault();
     const step = event.key === 'ArrowLeft' ? -1 : 1;

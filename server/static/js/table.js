@@ -1,7 +1,7 @@
 // The table, drawn from one PlayerView. Every enabled button is one of `view.legal`:
 // the page never decides what is legal, it only offers what the engine listed.
 import { h, fill, $, plural } from './dom.js';
-import { byRank, cardBack, cardFace, cardGroup, cardName } from './cards.js';
+import { byRank, cardBack, cardFace, cardGroup, cardName, longName } from './cards.js';
 import { seatName } from './words.js';
 import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
@@ -36,7 +36,8 @@ function actionButton(label, cmd, { key = null, busy = false, classes = '', test
       'aria-keyshortcuts': key ? key.toUpperCase() : null,
     },
     label,
-    key ? h('kbd', {}, key.toUpperCase()) : null,
+    // The key is said by aria-keyshortcuts: in the name it read "PassX".
+    key ? h('kbd', { 'aria-hidden': 'true' }, key.toUpperCase()) : null,
   );
 }
 
@@ -72,6 +73,7 @@ function scoreBar(view) {
       { class: `score ${acting(view, seat) ? 'acting' : ''}`.trim(), 'data-testid': `pill-${seat === me ? 'me' : 'opponent'}` },
       h('span', { class: 'who' }, seat === me ? `You (${view.players[seat]})` : view.players[seat]),
       h('b', { class: 'points', 'data-testid': `score-${seat === me ? 'me' : 'opponent'}` }, view.scores[seat]),
+      h('span', { class: 'visually-hidden' }, ' points,'), // heard, not seen: "0 0 boxes" said nothing
       boxes(view.boxes[seat], view.rules.box_bonus),
     );
   const r = view.rules;
@@ -141,7 +143,7 @@ function piles(view, ui) {
         class: `pile ${fromPile ? 'can' : ''}`,
         disabled: !fromPile || ui.busy,
         dataset: fromPile ? { action: JSON.stringify(asAction(fromPile)) } : {},
-        'aria-label': top ? `Discard pile, ${cardName(top)} on top${fromPile ? ': take it' : ''}` : 'Discard pile, empty',
+        'aria-label': top ? `Discard pile, ${longName(top)} on top${fromPile ? ': take it' : ''}` : 'Discard pile, empty',
         'data-testid': 'pile',
       },
       under ? cardFace(under, { classes: 'under' }) : null,
@@ -296,7 +298,7 @@ function deadwoodLine(view) {
 function actions(view, ui) {
   if (view.phase === 'match_over') {
     return [
-      h('button', { type: 'button', class: 'act', dataset: { nav: 'new', key: 'n' } }, 'New match', h('kbd', {}, 'N')),
+      h('button', { type: 'button', class: 'act', dataset: { nav: 'new', key: 'n' }, 'aria-keyshortcuts': 'N' }, 'New match', h('kbd', { 'aria-hidden': 'true' }, 'N')),
       ui.rematch && ui.rematch.offer
         ? [
             h('p', { class: 'hint', 'data-testid': 'rematch-offer' }, `${view.players[1 - view.seat]} offers a rematch.`),
@@ -403,6 +405,8 @@ function layoutChooser(layouts, chosen) {
         role: 'radio',
         class: `layout ${i === chosen ? 'chosen' : ''}`.trim(),
         'aria-checked': String(i === chosen),
+        // One stop for the group, on the chosen layout; the arrows move among them (match.js).
+        tabindex: i === chosen ? '0' : '-1',
         dataset: { layout: String(i) },
         'data-testid': 'knock-layout',
         title: i === 0 ? 'Suggested: leaves the fewest cards the other player could lay off, from what you have seen' : null,
@@ -479,7 +483,14 @@ export function renderTable(view, ui) {
   fill($('#scorebar'), scoreBar(view));
   fill($('#opponent'), opponentArea(view, ui));
   fill($('#piles'), piles(view, ui));
-  fill($('#turn'), turnText(view));
+  // The turn line is a live region: written again unchanged (every redraw, every arrow
+  // key choosing a card) it was announced again.
+  // (Compared as written: a name's isolating marks are not kept in the page's text.)
+  const turn = turnText(view);
+  if ($('#turn').dataset.text !== turn) {
+    fill($('#turn'), turn);
+    $('#turn').dataset.text = turn;
+  }
   const note = progressNote(view);
   fill($('#progress-note'), note || '');
   $('#progress-note').hidden = !note;

@@ -37,12 +37,20 @@ export function expectTour() {
 export function maybeTour(view) {
   if (pref('tourSeen') || !sessionStorage.getItem(PENDING) || $('#tour')) return;
   if (document.body.dataset.screen !== 'table') return; // the opening was left for another screen
-  const box = h('aside', { id: 'tour', class: 'tour', role: 'dialog', 'aria-label': 'A tour of the table', 'data-testid': 'tour' });
+  const box = h('aside', { id: 'tour', class: 'tour', role: 'dialog', 'aria-label': 'A tour of the table', 'aria-describedby': 'tour-text', 'data-testid': 'tour' });
+  // A dialog takes the keyboard when it opens (it came unannounced, above the table, and a
+  // keyboard player reached it only backwards); Escape or its last button give it back.
+  const back = document.activeElement;
+  box.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    closeTour(box, back);
+  });
   $('#screen-table').prepend(box);
-  step(box, steps(view), 0);
+  step(box, steps(view), 0, back);
 }
 
-function step(box, all, n) {
+function step(box, all, n, back) {
   for (const el of $$('.tour-target')) el.classList.remove('tour-target');
   const [target, text] = all[n];
   const el = $(target);
@@ -50,16 +58,25 @@ function step(box, all, n) {
   const last = n === all.length - 1;
   fill(
     box,
-    h('p', { 'data-testid': 'tour-step', dataset: { step: String(n + 1) } }, h('b', {}, `${n + 1} of ${all.length}. `), text),
+    h('p', { id: 'tour-text', 'data-testid': 'tour-step', dataset: { step: String(n + 1) } }, h('b', {}, `${n + 1} of ${all.length}. `), text),
     h('div', { class: 'tour-buttons' },
-      last ? null : h('button', { type: 'button', class: 'primary', 'data-testid': 'tour-next', onclick: () => step(box, all, n + 1) }, 'Next'),
-      h('button', { type: 'button', 'data-testid': 'tour-close', onclick: () => closeTour(box) }, last ? 'Done' : 'Skip the tour')),
+      last ? null : h('button', { type: 'button', class: 'primary', 'data-testid': 'tour-next', onclick: () => step(box, all, n + 1, back) }, 'Next'),
+      h('button', { type: 'button', 'data-testid': 'tour-close', onclick: () => closeTour(box, back) }, last ? 'Done' : 'Skip the tour')),
   );
+  // The step's words are the dialog's description: focusing its first button says them.
+  $('button', box).focus();
 }
 
-function closeTour(box) {
+/** Close the tour; the keyboard goes back where it was when the tour opened (if that is
+ * still on the table), else to the turn line. */
+function closeTour(box, back = null) {
   setPref('tourSeen', true);
   sessionStorage.removeItem(PENDING);
   for (const el of $$('.tour-target')) el.classList.remove('tour-target');
+  const hadFocus = box.contains(document.activeElement);
   box.remove();
+  if (!hadFocus) return;
+  const table = $('#screen-table');
+  if (back && back.isConnected && table.contains(back) && !back.disabled) back.focus();
+  else if ($('#turn')) $('#turn').focus();
 }

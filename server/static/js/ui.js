@@ -2,9 +2,36 @@
 import { $, $$, fill } from './dom.js';
 import { ApiError, NetworkError } from './api.js';
 
+/** Each screen's title, for the window's title (a screen reader says it, and the
+ * browser's history and tabs list it): it was "Gin Rummy" on every screen. */
+const TITLES = {
+  start: 'New match',
+  table: 'Your match',
+  lobby: 'Play a person',
+  history: 'Your matches',
+  leaderboard: 'Leaderboard',
+  watch: 'Watching a match',
+  rules: 'How to play',
+  replay: 'Replay',
+};
+
 export function show(screen) {
   for (const el of $$('.screen')) el.hidden = el.id !== `screen-${screen}`;
   document.body.dataset.screen = screen;
+  document.title = TITLES[screen] ? `${TITLES[screen]} · Gin Rummy` : 'Gin Rummy';
+}
+
+/** Tell screen readers ``text`` (no more than it): a line added to a live region that is
+ * always in the page (#said, polite; #alert, assertive, for what went wrong). Each line
+ * goes after a while; lines said together are kept apart, not written over each other. */
+export function announce(text, { urgent = false } = {}) {
+  const region = $(urgent ? '#alert' : '#said');
+  if (!region || !text) return;
+  const line = document.createElement('p');
+  fill(line, text);
+  region.append(line);
+  while (region.childElementCount > 5) region.firstElementChild.remove();
+  setTimeout(() => line.remove(), 10000);
 }
 
 export function toast(message, kind = 'error') {
@@ -12,6 +39,9 @@ export function toast(message, kind = 'error') {
   fill(el, message);
   el.className = `toast ${kind}`;
   el.hidden = false;
+  // Shown from hidden, the toast itself was not in the accessibility tree when its words
+  // came, so they were not announced: they are said through the regions always there.
+  announce(el.textContent, { urgent: kind === 'error' });
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (el.hidden = true), 5000);
 }

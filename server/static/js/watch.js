@@ -9,7 +9,7 @@ import { narrate } from './words.js';
 import { StandIn } from './standin.js';
 import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
-import { problemText } from './ui.js';
+import { announce, problemText } from './ui.js';
 
 const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn() };
 
@@ -78,6 +78,9 @@ function render(root, view, event) {
   document.body.dataset.phase = view.phase;
   const names = [seatLabel(view, 0), seatLabel(view, 1)];
   const top = view.discard_pile[view.discard_pile.length - 1];
+  // The screen is drawn anew at each event: its move is told to screen readers apart.
+  const said = event ? narrate(event, names, null, null, watching.standIn.made(event)) : null;
+  if (said) announce(said);
   fill(
     root,
     h('h1', {}, `Watching: ${names[0]} against ${names[1]}`),
@@ -99,13 +102,14 @@ function render(root, view, event) {
           'li',
           { class: view.to_act.includes(seat) ? 'acting' : '' },
           `${names[seat]}: ${plural(view.card_counts[seat], 'card')}`,
+          view.to_act.includes(seat) && !view.settlement ? ' · to play' : '', // said, not only a class no style showed
           view.known[seat].length ? ` (shown: ${view.known[seat].map(cardName).join(' ')})` : '',
         ),
       ),
     ),
     h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
     view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
-    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, narrate(event, names, null, null, watching.standIn.made(event))) : null,
+    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);

@@ -177,7 +177,7 @@ export async function showReplay(root, matchId, { onError }) {
     fill(board, replayBoard(events.find((e) => e.version === at).event, replay, players, rules, events, at));
     root.dataset.shown = String(at);
     const said = $('[data-testid=replay-event]', board);
-    if (said && document.body.dataset.screen === 'replay') announce(`Event ${at} of ${last}: ${said.textContent}`);
+    if (said && document.body.dataset.screen === 'replay') announce([`Event ${at} of ${last}: `, ...said.cloneNode(true).childNodes]); // names stay isolated
   };
 
   controls.addEventListener('click', (e) => {

@@ -41,7 +41,7 @@ export function toast(message, kind = 'error') {
   el.hidden = false;
   // Shown from hidden, the toast itself was not in the accessibility tree when its words
   // came, so they were not announced: they are said through the regions always there.
-  announce(el.textContent, { urgent: kind === 'error' });
+  announce([...el.cloneNode(true).childNodes], { urgent: kind === 'error' }); // names stay isolated
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (el.hidden = true), 5000);
 }

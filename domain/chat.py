@@ -12,6 +12,11 @@ A mute is personal: the muter is not shown the opponent's later messages, which 
 still recorded (``hidden_from`` names the seat that must not see them) and shown to
 spectators and to their author. Whether a seat is muted is told to nobody else.
 
+A block (domain/blocks.py) hides messages the same way, without a mute: a post whose
+author the opponent blocks is recorded hidden from the opponent. It is a fact the
+service reads when the message is posted and gives in the command, so a block hides
+what is said after it, as a mute does, and unblocking shows only later messages.
+
 Mutes are recorded in the chat's stream, so a post and a mute are ordered by the store
 and a post is decided on the mute it follows; but readers never see the stream's
 versions. They number the messages alone (``ChatState.messages``, ``numbered``): a
@@ -84,9 +89,13 @@ AnyChatEvent = MessagePosted | OpponentMuted | OpponentUnmuted
 
 
 class PostMessage(msgspec.Struct, frozen=True):
+    """``opponent_blocks``: the service's word that the opponent blocks the author now
+    (domain/blocks.py); the message is then hidden from it, as from a muter."""
+
     seat: int
     text: str
     now_ms: int
+    opponent_blocks: bool = False
 
 
 class MuteOpponent(msgspec.Struct, frozen=True):
@@ -159,7 +168,7 @@ def _post(state: ChatState, cmd: PostMessage) -> MessagePosted:
         seat=cmd.seat,
         text=text,
         posted_ms=cmd.now_ms,
-        hidden_from=opponent if state.muted[opponent] else None,
+        hidden_from=opponent if state.muted[opponent] or cmd.opponent_blocks else None,
     )
 
 

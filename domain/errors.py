@@ -212,6 +212,20 @@ class TooManyOpenChallenges(TableError):
     rule = "too_many_open_challenges"
 
 
+class OpponentRefused(TableError):
+    """The player challenged, or the host of the table, does not take this player as an
+    opponent (it blocks it). Said without the reason: the blocked are not told."""
+
+    rule = "opponent_refused"
+
+
+class YouBlockThisPlayer(TableError):
+    """A challenge to a player one blocks: it could never be accepted (a blocked player
+    takes no seat at the blocker's tables). Unblock first."""
+
+    rule = "you_block_this_player"
+
+
 class InvalidClientSeed(IllegalCommand):
     """A client seed that is not 1-64 letters, digits or ``._~-`` (docs/fair-deal.md)."""
 
@@ -285,3 +299,27 @@ class LayoutNotLeastDeadwood(InvalidLayout):
     """A knocker's layout leaves more deadwood than the least those cards can leave."""
 
     rule = "layout_not_least_deadwood"
+
+
+class BlockError(DomainError):
+    """A refusal from a player's block list; nothing is recorded."""
+
+    rule = "block_error"
+
+
+class CannotBlockSelf(BlockError):
+    """A player cannot block itself."""
+
+    rule = "cannot_block_self"
+
+
+class CannotBlockHouse(BlockError):
+    """The house AI (``ai:<level>``) cannot be blocked: it never challenges, joins or chats."""
+
+    rule = "cannot_block_house_ai"
+
+
+class TooManyBlocks(BlockError):
+    """A player blocks at most ``MAX_BLOCKED`` players (``domain.blocks``) at once."""
+
+    rule = "too_many_blocks"

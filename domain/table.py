@@ -15,6 +15,11 @@ The deal of the table's match is fair (docs/fair-deal.md): the table holds the h
 committed server seed (``seed``, secret; its commitment is public), and each seat adds
 a client seed, the host's on opening, the guest's on joining; both were given after
 the commitment was published.
+
+A host who blocks a player (domain/blocks.py) does not seat them, at any of its tables,
+and a challenge between the two is refused either way. The blocks are facts the service
+reads and puts in the command (``host_blocks_guest``; a challenge's both ways), as it
+puts the time: they are decided here and never recorded in the table's log.
 """
 
 from __future__ import annotations
@@ -115,6 +120,9 @@ class OpenTable(msgspec.Struct, frozen=True):
     host_seed: ClientSeed | None = None
     rated: bool = False
     clock: Clock | None = None
+    # A challenge's blocks, read by the service (domain/blocks.py); never recorded.
+    host_blocks_invitee: bool = False
+    invitee_blocks_host: bool = False
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -123,6 +131,7 @@ class JoinTable(msgspec.Struct, frozen=True):
     match_id: str
     invite_code: str | None = None
     guest_seed: ClientSeed | None = None
+    host_blocks_guest: bool = False  # read by the service; never recorded
 
 
 class CancelTable(msgspec.Struct, frozen=True):
@@ -270,6 +279,13 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
         raise errors.TableError("a private table needs an invite code and a watch code")
     if cmd.invitee == cmd.host:
         raise errors.OwnTable("a player cannot challenge itself")
+    if cmd.host_blocks_invitee:  # first: it is the sender's own doing, and tells nothing else
+        raise errors.YouBlockThisPlayer(
+            "you block this player, so they could not accept: unblock them "
+            "(DELETE /v1/me/blocks/{player_id}) to challenge them"
+        )
+    if cmd.invitee_blocks_host:
+        raise errors.OpponentRefused("this player does not take challenges from you")
     if (cmd.seed is None) != (cmd.host_seed is None):
         raise errors.InvalidClientSeed("a fair table needs the server seed and the host's seed")
     if cmd.host_seed is not None:
@@ -313,6 +329,8 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
             if cmd.invite_code is None
             else "this table is private, and that is not its invite code"
         )
+    if cmd.host_blocks_guest:  # after the table's own refusals: those say nothing of it
+        raise errors.OpponentRefused("this table's host does not take you as an opponent")
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
     if state.clock is not None and not meets_the_floor(state.clock):

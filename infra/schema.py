@@ -192,6 +192,17 @@ lobby_tables = Table(
     Index("ix_lobby_tables_invitee", "invitee", "status"),
 )
 
+# Read model: who blocks whom (domain/blocks.py), one row per block in force, folded from
+# the ``blocks:<player>`` streams; the lobby and the chat ask it for a pair of players.
+player_blocks = Table(
+    "player_blocks",
+    metadata,
+    Column("blocker", Text, nullable=False),
+    Column("blocked", Text, nullable=False),
+    Column("blocked_ms", BigInteger, nullable=False),
+    PrimaryKeyConstraint("blocker", "blocked", name="pk_player_blocks"),
+)
+
 # Who is watching: each server process's count of spectator sockets per match, refreshed
 # while it has any. A process that dies stops refreshing and its rows stop counting.
 spectators = Table(

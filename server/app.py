@@ -32,11 +32,13 @@ from server import logs
 from server.ai_thinking import AiThinker
 from server.api_docs import SCHEMA_PATH, render_plugins
 from server.background import every
+from server.blocks import BlockService
 from server.chat import ChatService
 from server.config import Settings
 from server.fanout import Hub
 from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
+from server.http.blocks import block_player, list_blocks, unblock_player
 from server.http.body_deadline import BodyDeadline
 from server.http.body_size import RefuseLargeBody
 from server.http.challenges import ChallengesController
@@ -189,7 +191,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
             ai_pace_ms=settings.ai_pace_ms,
         )
-        tables = TableService(store, matches, projections, on_append=hub.publish)
+        players = Players(store.engine)
+        blocks = BlockService(store, projections, players)
+        tables = TableService(store, matches, projections, blocks, on_append=hub.publish)
         sweeping = asyncio.create_task(
             expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
         )
@@ -213,17 +217,18 @@ def create_app(settings: Settings | None = None) -> Litestar:
             store=store,
             matches=matches,
             hub=hub,
-            players=Players(store.engine),
+            players=players,
             keys_in_flight=KeysInFlight(),
             projector=projections,
             tables=tables,
             spectators=spectators,
-            chat=ChatService(store, matches, on_append=hub.publish),
+            chat=ChatService(store, matches, blocks, on_append=hub.publish),
             tokens=tokens,
             token_watch=token_watch,
             known_tokens=known_tokens,
             limits=limits,
             presence=presence,
+            blocks=blocks,
         )
         app.state.services.draining.install()  # uvicorn's signal handlers are in place now
         tune_after_start()
@@ -253,6 +258,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             issue_token,
             rotate_token,
             revoke_tokens,
+            block_player,
+            unblock_player,
+            list_blocks,
             get_leaderboard,
             MatchesController,
             TablesController,

@@ -7,6 +7,10 @@ of ``domain.chat`` holds across every process that serves the match.
 
 Who may post is the match's business: only a player holding a seat (the house AI has
 no token, so it never chats). Anyone who may watch the match may read its chat.
+
+Whether the opponent blocks the author is read for each post (server/blocks.py, the
+projection caught up, so a block made on any process counts) and decided with it: the
+message is recorded hidden from the opponent, as if muted (domain/chat.py).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from domain import chat as c
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.event_store import RecordedEvent
 from infra.sql_event_store import SqlEventStore
+from server.blocks import BlockService
 from server.match_service import MatchService, seat_of
 
 RACE_RETRIES = 8
@@ -77,10 +82,12 @@ class ChatService:
         self,
         store: SqlEventStore,
         matches: MatchService,
+        blocks: BlockService,
         on_append: Callable[[str, int], None] | None = None,
     ) -> None:
         self.store = store
         self.matches = matches
+        self.blocks = blocks
         self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, ChatRecord] = OrderedDict()
 
@@ -115,10 +122,16 @@ class ChatService:
         return seat_of((await self.matches.load(match_id)).state, player_id)
 
     async def post(self, match_id: str, player_id: str, text: str) -> ChatMessage:
-        """Record a message from the player's seat; it is returned as readers see it."""
-        seat = await self.seat(match_id, player_id)
+        """Record a message from the player's seat; it is returned as readers see it.
+        If the opponent blocks the player now, it is recorded hidden from the opponent."""
+        match = (await self.matches.load(match_id)).state
+        seat = seat_of(match, player_id)
+        opponent_blocks = await self.blocks.blocks(match.players[1 - seat], player_id)
         record, version = await self._decide(
-            match_id, lambda: c.PostMessage(seat=seat, text=text, now_ms=now_ms())
+            match_id,
+            lambda: c.PostMessage(
+                seat=seat, text=text, now_ms=now_ms(), opponent_blocks=opponent_blocks
+            ),
         )
         # its number: the messages up to its stream version, however many mutes came before
         number = sum(isinstance(r.event, c.MessagePosted) for r in record.events[:version])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.blocks import MAX_BLOCKED
 from domain.table import MAX_OPEN_CHALLENGES, MAX_OPEN_TABLES
 
 PROBLEMS_PATH = "/problems/"
@@ -198,7 +199,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "This player, client address or socket made too many requests of this kind in the window.",
        "Creating players, matches, tables, challenges or tokens (a rotation too), acting, "
        "claiming, chatting, and joining, accepting, declining or cancelling a table or "
-       "challenge, past the limits in docs/configuration.md; a socket's `resume` past 5 in "
+       "challenge, blocking and unblocking, past the limits in docs/configuration.md; a "
+       "socket's `resume` past 5 in "
        "any 10 seconds.",
        "Wait the seconds `Retry-After` says (a socket's `error` frame says `retry_after`)."),
     # Matches
@@ -367,6 +369,17 @@ _TYPES: tuple[ProblemType, ...] = (
        "open.",
        "Withdraw one (`GET /v1/challenges` lists yours; `POST /v1/challenges/{id}/cancel`) "
        "or wait until one is answered or expires."),
+    _p("opponent_refused", 403, "This player does not take you as an opponent",
+       "The player you challenged, or the host of the table you tried to join, does not take "
+       "you as an opponent now. Nothing was recorded, and they are not told you tried.",
+       "`POST /v1/challenges` (or offering a rematch) to such a player; joining a table "
+       "(public or private) or accepting a challenge or rematch offer such a player hosts.",
+       "Challenge or join someone else; asking again gets the same answer."),
+    _p("you_block_this_player", 409, "You block this player",
+       "You block the player you challenged, so they could not accept: a blocked player takes "
+       "no seat at your tables. Nothing was sent.",
+       "`POST /v1/challenges` (or offering a rematch) to a player you block.",
+       "Unblock them first (`DELETE /v1/me/blocks/{player_id}`), or leave it."),
     _p("watch_code_required", 403, "A private match is watched only with its watch code",
        "A match from a private table is watched only with its watch code.",
        "A spectator view or `watch` socket of such a match without `watch_code`.",
@@ -396,6 +409,26 @@ _TYPES: tuple[ProblemType, ...] = (
        "Spectators read the chat but do not write.",
        "A `chat` message on a `watch` socket, or posting without a seat.",
        "Chat from one of the match's seats."),
+    # Blocks
+    _p("block_error", 422, "Block list error",
+       "Your block list refused the request for a reason it has no more specific code for.",
+       "Blocking or unblocking a player.",
+       _FIX_BODY),
+    _p("cannot_block_self", 422, "You cannot block yourself",
+       "A player cannot block itself; nothing changed.",
+       "`POST /v1/me/blocks` with your own id.",
+       "Send the id of the player you mean to block."),
+    _p("cannot_block_house_ai", 422, "The house AI cannot be blocked",
+       "The house AI (`ai:<level>`) never challenges, joins a table or chats, so there is "
+       "nothing to block; nothing changed.",
+       "`POST /v1/me/blocks` with an `ai:<level>` id.",
+       "Leave its match (resign) or play it out; start no other."),
+    _p("too_many_blocks", 409, "You block as many players as one may",
+       f"A player blocks at most {MAX_BLOCKED} players at once; this one was not blocked and "
+       "nothing changed.",
+       f"`POST /v1/me/blocks` while you block {MAX_BLOCKED} players.",
+       "Unblock one (`GET /v1/me/blocks` lists them; `DELETE /v1/me/blocks/{player_id}`), "
+       "then block again."),
     # Clocks
     _p("clock_error", 422, "Clock error",
        "The match's clock does not allow this timeout or claim, for a reason it has no "

@@ -21,6 +21,7 @@ from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from infra.tokens import Tokens
 from server.auth import bearer_token, hash_token, new_token
+from server.blocks import BlockService
 from server.chat import ChatService
 from server.claim_status import claim_status
 from server.config import Settings
@@ -71,6 +72,7 @@ class Services:
     known_tokens: KnownTokens
     limits: RateLimits
     presence: Presence
+    blocks: BlockService
     draining: Draining = field(default_factory=Draining)
 
     async def authenticate(self, authorization: str | None) -> Player:

@@ -39,6 +39,7 @@ from infra.projections.lobby import (
     overdue_tables,
 )
 from infra.sql_event_store import SqlEventStore
+from server.blocks import BlockService
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.house_ai import is_house_ai
 from server.match_service import MatchService, seat_of
@@ -64,11 +65,13 @@ class TableService:
         store: SqlEventStore,
         matches: MatchService,
         projector: Projector,
+        blocks: BlockService,
         on_append: Callable[[str, int], None] | None = None,
     ) -> None:
         self.store = store
         self.matches = matches
         self.projector = projector
+        self.blocks = blocks
         self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, t.TableState] = OrderedDict()
         self._opening: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # host: lock, users
@@ -121,8 +124,13 @@ class TableService:
         A given ``table_id`` is opened once: a second open is a ConcurrencyConflict.
         A table the rules refuse (a challenge to oneself, or one more than the host may
         have open: ``t.check_room``) is refused before the seed is taken, so the refusal
-        changes nothing. A challenge to the house AI is not counted: it is accepted at once."""
+        changes nothing. A challenge to the house AI is not counted: it is accepted at once.
+        Nor is a challenge between two players of whom one blocks the other opened: the
+        blocks are read (``BlockService.between``) and decided with the table's rules."""
         table_id = table_id or uuid.uuid4().hex
+        blocked: set[tuple[str, str]] = set()
+        if invitee is not None:
+            blocked = await self.blocks.between(host, invitee)
         now = now_ms()
         unseeded = t.OpenTable(
             table_id=table_id,
@@ -138,6 +146,8 @@ class TableService:
             hints=hints,
             rated=rated,
             clock=clock,
+            host_blocks_invitee=(host, invitee) in blocked,
+            invitee_blocks_host=(invitee, host) in blocked,
         )
         t.decide(None, unseeded)  # the table's own refusals, before a seed is used up
         async with self._one_open_at_a_time(host):
@@ -183,7 +193,10 @@ class TableService:
     async def join(
         self, table_id: str, guest: str, invite_code: str | None, client_seed: str | None = None
     ) -> t.TableState:
-        """Take the free seat and start the match; exactly one of racing guests wins."""
+        """Take the free seat and start the match; exactly one of racing guests wins.
+        A host who blocks the guest does not seat it (read now, on every process)."""
+        host = (await self.load(table_id, at_least=1)).host  # a table's host never changes
+        host_blocks_guest = await self.blocks.blocks(host, guest)
 
         def joining() -> t.JoinTable:
             now = now_ms()
@@ -195,6 +208,7 @@ class TableService:
                 guest_seed=house_seed(now)
                 if is_house_ai(guest)
                 else seat_seed(guest, client_seed, now),
+                host_blocks_guest=host_blocks_guest,
             )
 
         state = await self._decide(table_id, joining)
@@ -285,8 +299,10 @@ class TableService:
             number += 1
 
     async def challenges_of(self, player: str) -> list[t.TableState]:
-        """Open challenges to or from ``player``, oldest first."""
+        """Open challenges to or from ``player``, oldest first, but those sent to it by
+        a player it blocks: they stay open (their sender is not told), unlisted."""
         await self.projector.catch_up("lobby")
+        await self.projector.catch_up("blocks")
         return [
             await self.load(table_id)
             for table_id in await open_challenges(self.store.engine, player, now_ms())

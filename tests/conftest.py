@@ -50,6 +50,7 @@ _TABLES = (
     "seat_presence",
     "stream_presence",
     "spectators",
+    "player_blocks",
 )
 
 

@@ -1,4 +1,5 @@
-"""The projections of the global log: each player's matches and statistics, the lobby.
+"""The projections of the global log: each player's matches and statistics, the lobby,
+the ratings and who blocks whom.
 
 ``projector(store)`` keeps them current (``catch_up``; ``run`` as a background task);
 ``rebuild_all(store)`` replays them from position 0 (also ``python -m infra.projections``).
@@ -6,6 +7,7 @@
 
 from __future__ import annotations
 
+from infra.projections.blocks import BlocksProjection
 from infra.projections.lobby import LobbyProjection
 from infra.projections.matches import MatchesProjection
 from infra.projections.projector import Projection, Projector
@@ -21,6 +23,7 @@ from infra.projections.stats import PlayerStatsProjection
 from infra.sql_event_store import SqlEventStore
 
 __all__ = [
+    "BlocksProjection",
     "LobbyProjection",
     "MatchSummary",
     "MatchesProjection",
@@ -41,7 +44,13 @@ def projector(store: SqlEventStore) -> Projector:
     """A projector over every projection this project has."""
     return Projector(
         store,
-        [MatchesProjection(), PlayerStatsProjection(), LobbyProjection(), RatingsProjection()],
+        [
+            MatchesProjection(),
+            PlayerStatsProjection(),
+            LobbyProjection(),
+            RatingsProjection(),
+            BlocksProjection(),
+        ],
     )
 
 

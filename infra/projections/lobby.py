@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from domain.rules import Clock
 from domain.table import TableCancelled, TableDeclined, TableExpired, TableJoined, TableOpened
 from infra.event_store import RecordedEvent
+from infra.projections.blocks import blocked_by
 from infra.schema import lobby_tables
 from infra.sql_event_store import translate_errors
 
@@ -122,7 +123,8 @@ async def open_public_tables(
 
 
 async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list[str]:
-    """Open challenges addressed to ``player`` or sent by it, oldest first."""
+    """Open challenges addressed to ``player`` or sent by it, oldest first; those sent to
+    it by a player it blocks are left out (the blocks projection: catch it up first)."""
     c = lobby_tables.c
     query = (
         select(c.table_id)
@@ -130,7 +132,7 @@ async def open_challenges(engine: AsyncEngine, player: str, now_ms: int) -> list
             c.status == "open",
             c.expires_ms > now_ms,
             c.invitee.is_not(None),
-            (c.invitee == player) | (c.host == player),
+            (c.host == player) | ((c.invitee == player) & c.host.not_in(blocked_by(player))),
         )
         .order_by(c.opened_ms, c.table_id)
     )

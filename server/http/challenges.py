@@ -53,7 +53,17 @@ class ChallengesController(Controller):
         operation_id="createChallenge",
         summary="Challenge a player, or seek anyone",
         status_code=201,
-        responses=problem_responses(400, 401, 404, 409, 413, 422, 429),
+        responses=problem_responses(
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            422,
+            429,
+            described_as={403: "The player challenged does not take you as an opponent"},
+        ),
         before_request=rate_limited("creates"),
     )
     async def create_challenge(
@@ -66,7 +76,9 @@ class ChallengesController(Controller):
         A sender has at most one open challenge to the same player (409
         `already_challenged`) and 10 open in all (409 `too_many_open_challenges`); a seek
         counts as a table (409 `too_many_open_tables` past 3). Challenges you were sent
-        never count."""
+        never count. A player who blocks you refuses your challenge (403
+        `opponent_refused`), and one you block cannot be challenged (409
+        `you_block_this_player`)."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ChallengeRequest)

@@ -43,7 +43,9 @@ async def offer_rematch(
     """Offer the opponent a new match under the same rules; if the opponent offered
     first, this accepts it and the new match starts (`match_id` in the answer). The
     house AI accepts at once. The offer is a challenge, listed and streamed as one.
-    ``client_seed`` is your part of its fair deal, given with the offer or acceptance."""
+    ``client_seed`` is your part of its fair deal, given with the offer or acceptance.
+    An opponent who blocks you refuses the offer, or your acceptance of theirs (403
+    `opponent_refused`); one you block cannot be offered one (409 `you_block_this_player`)."""
     refuse_null(request, "client_seed")
     services = services_of(state)
     player = await services.authenticate(request.headers.get("authorization"))

@@ -222,14 +222,28 @@ class TablesController(Controller):
         operation_id="joinTable",
         summary="Take the free seat and start the match",
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
+        responses=problem_responses(
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            422,
+            429,
+            described_as={
+                403: "A private table's invite code is wrong or missing, or its host does "
+                "not take you as an opponent"
+            },
+        ),
         before_request=rate_limited("actions"),  # an answer to a table, not a creation
     )
     async def join_table(
         self, state: State, request: AnyRequest, table_id: TableId, data: JSONBody[JoinTableRequest]
     ) -> JoinedTable:
         """Join a table: the match starts at once, the host in seat 0 and you in seat 1.
-        Of two players racing for the seat exactly one is seated; the other gets a 409."""
+        Of two players racing for the seat exactly one is seated; the other gets a 409.
+        A host who blocks you does not seat you (403 `opponent_refused`)."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, JoinTableRequest)

@@ -145,6 +145,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     await check_challenges_and_the_player_stream(checker, player, stranger, anonymous)
     await check_the_chat(check, player, stranger, anonymous)
     await check_tokens(check, server.url)
+    await check_blocks(check, server.url, anonymous)
     statuses = {status for _, _, status in checker.checked}
     assert {200, 201, 400, 401, 403, 404, 409, 422, 429} <= statuses, statuses
     operations = {(m, t) for t, ops in DOCUMENT["paths"].items() for m in ops}
@@ -276,6 +277,39 @@ async def check_tokens(check: Any, url: str) -> None:
         check(await owner.client.delete("/v1/me/tokens"), "/v1/me/tokens")  # 401
     finally:
         await owner.close()
+
+
+async def check_blocks(check: Any, url: str, anonymous: httpx.AsyncClient) -> None:
+    """Blocking, unblocking and the list, each refusal, and what a block refuses in the
+    lobby, with throwaway players."""
+    ada = await Player.create(url, "blocker")
+    bob = await Player.create(url, "blocked")
+    try:
+        body = {"player_id": bob.id}
+        check(await ada.client.post("/v1/me/blocks", json=body), "/v1/me/blocks")
+        check(await ada.client.post("/v1/me/blocks", json=body), "/v1/me/blocks")  # again
+        for refused in ({"player_id": ada.id}, {"player_id": "ai:easy"}, {"player_id": "x"}, {}):
+            check(await ada.client.post("/v1/me/blocks", json=refused), "/v1/me/blocks")
+        check(await anonymous.post("/v1/me/blocks", json=body), "/v1/me/blocks")  # 401
+        check(await ada.client.get("/v1/me/blocks"), "/v1/me/blocks")
+        check(await anonymous.get("/v1/me/blocks"), "/v1/me/blocks")  # 401
+        refused_challenge = await bob.client.post("/v1/challenges", json={"to": ada.id})
+        assert refused_challenge.status_code == 403, refused_challenge.text
+        check(refused_challenge, "/v1/challenges")
+        own_block = await ada.client.post("/v1/challenges", json={"to": bob.id})
+        assert own_block.status_code == 409, own_block.text
+        check(own_block, "/v1/challenges")
+        table = (await ada.client.post("/v1/tables", json={})).json()
+        refused_seat = await bob.client.post(f"/v1/tables/{table['table_id']}/join", json={})
+        assert refused_seat.status_code == 403, refused_seat.text
+        check(refused_seat, "/v1/tables/{table_id}/join")
+        unblock = f"/v1/me/blocks/{bob.id}"
+        check(await ada.client.delete(unblock), "/v1/me/blocks/{player_id}")  # 204
+        check(await ada.client.delete(unblock), "/v1/me/blocks/{player_id}")  # 204 again
+        check(await anonymous.delete(unblock), "/v1/me/blocks/{player_id}")  # 401
+    finally:
+        await ada.close()
+        await bob.close()
 
 
 async def check_challenges_and_the_player_stream(

@@ -15,11 +15,13 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
+from domain.blocks import PlayerBlocked, stream_of
 from domain.rules import Clock, make_rules
 from infra.database import create_engine
 from infra.errors import MigrationFailed, SchemaTooNew
 from infra.migrate import alembic_config, downgrade_async, upgrade_async
 from infra.projections import projector
+from infra.projections.blocks import blocks_between
 from infra.projections.lobby import open_public_tables
 from infra.schema import metadata
 from infra.scratch_database import create_scratch_database, drop_scratch_database
@@ -204,3 +206,44 @@ async def test_a_step_the_database_refuses_changes_nothing_and_says_why(
         await upgrade_async(empty_url)
     assert await _revision(empty_url) == HEAD
     assert f"migrated from revision 0002 to {HEAD}" in caplog.text
+
+
+async def _checkpoint(url: str, name: str) -> int | None:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            query = text("SELECT position FROM projection_checkpoints WHERE name = :name")
+            return (await conn.execute(query, {"name": name})).scalar()
+    finally:
+        await engine.dispose()
+
+
+async def test_0020_starts_the_blocks_projection_at_the_log_and_refolds_blocks_after_a_downgrade(
+    empty_url: str,
+) -> None:
+    """No block exists before 0020, so its projection starts at the log's head (its first
+    catch-up reads nothing old); after a downgrade and an upgrade the log's blocks are
+    folded again, from just before the first."""
+    await upgrade_async(empty_url, "0019")
+    store = await open_store(empty_url, migrate=False)
+    try:
+        await open_table(store, None)  # one event in the log
+        await upgrade_async(empty_url, "0020")
+        assert await _checkpoint(empty_url, "blocks") == await store.last_position() == 1
+        runner = projector(store)
+        await store.append(stream_of("ada"), 0, [PlayerBlocked(player="bob", blocked_ms=1)])
+        await runner.catch_up("blocks")
+        assert await blocks_between(store.engine, "ada", "bob") == {("ada", "bob")}
+        runner.close()
+
+        await downgrade_async(empty_url, "0019")
+        assert "player_blocks" not in await _tables(empty_url)
+        assert await _checkpoint(empty_url, "blocks") is None
+        await upgrade_async(empty_url)
+        assert await _checkpoint(empty_url, "blocks") == 1  # just before the block, at 2
+        runner = projector(store)
+        await runner.catch_up("blocks")
+        assert await blocks_between(store.engine, "bob", "ada") == {("ada", "bob")}
+        runner.close()
+    finally:
+        await store.close()

@@ -1,0 +1,398 @@
+"""Blocking a player, on a real server (SQLite and PostgreSQL): the list, its refusals, and
+each thing a block does: no challenge from the blocked, no seat at the blocker's tables,
+their challenges gone from the blocker's list, their chat hidden from the blocker, and
+the match itself untouched. The blocked player is never told: its own answers do not
+change. Then across two server processes on one PostgreSQL, and the rate limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from domain.blocks import MAX_BLOCKED, PlayerBlocked, stream_of
+from infra.store import open_store
+from tests.e2e.conftest import BACKENDS, _postgres_base
+from tests.e2e.harness import Player, ServerProcess, create_database, drop_database, wait_for
+from tests.e2e.tables import join, open_table
+from tests.e2e.test_chat import connect, say
+from tests.e2e.test_limits import assert_rate_limited
+from tests.e2e.test_stream_announcements import Heard, over_websocket
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server per backend for the whole file: every test makes players of its own."""
+    folder = tmp_path_factory.mktemp(f"blocks-{request.param}")
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{folder / 'ginrummy.sqlite3'}"
+    else:
+        url = asyncio.run(create_database(_postgres_base()))
+    process = ServerProcess(url, folder).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+        if request.param != "sqlite":
+            asyncio.run(drop_database(url))
+
+
+async def players(url: str, *names: str) -> list[Player]:
+    return [await Player.create(url, name) for name in names]
+
+
+async def close(*everyone: Player) -> None:
+    for player in everyone:
+        await player.close()
+
+
+def problem(answer: httpx.Response, status: int, rule: str) -> str:
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    body = answer.json()
+    assert (body["rule"], body["type"]) == (rule, f"/problems/{rule.replace('_', '-')}")
+    return str(body["detail"])
+
+
+async def block(player: Player, whom: str) -> httpx.Response:
+    return await player.client.post("/v1/me/blocks", json={"player_id": whom})
+
+
+async def blocked_ids(player: Player) -> list[str]:
+    answer = await player.client.get("/v1/me/blocks")
+    assert answer.status_code == 200, answer.text
+    return [entry["player"]["id"] for entry in answer.json()["blocks"]]
+
+
+async def challenge_ids(player: Player) -> list[str]:
+    answer = await player.client.get("/v1/challenges")
+    assert answer.status_code == 200, answer.text
+    return [c["table_id"] for c in answer.json()["challenges"]]
+
+
+async def commitment(player: Player) -> str:
+    return str((await player.client.get("/v1/me")).json()["seed_commitment"])
+
+
+async def test_the_list_is_idempotent_personal_and_refuses_bad_input_changing_nothing(
+    site: ServerProcess,
+) -> None:
+    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
+    anonymous = httpx.AsyncClient(base_url=site.url)
+    try:
+        first = await block(ada, bob.id)
+        assert first.status_code == 200, first.text
+        assert first.json()["player"] == {
+            "id": bob.id,
+            "name": "Bob",
+            "kind": "person",
+            "rating": None,
+        }
+        again = await block(ada, bob.id)  # idempotent: the same answer, the first time kept
+        assert again.status_code == 200 and again.json() == first.json()
+        assert (await block(ada, cleo.id)).status_code == 200
+        listed = (await ada.client.get("/v1/me/blocks")).json()
+        assert [e["player"]["id"] for e in listed["blocks"]] == [cleo.id, bob.id]  # latest first
+        assert listed["max_blocks"] == MAX_BLOCKED
+        assert listed["blocks"][1]["blocked_at"] == first.json()["blocked_at"]
+
+        refusals = [
+            (await block(ada, ada.id), 422, "cannot_block_self"),
+            (await block(ada, "ai:hard"), 422, "cannot_block_house_ai"),
+            (await block(ada, "ai:no-such-level"), 422, "cannot_block_house_ai"),
+            (await block(ada, "nobody"), 404, "player_not_found"),
+            (await ada.client.post("/v1/me/blocks", json={}), 422, "invalid_request"),
+            (await block(ada, ""), 422, "invalid_request"),
+            (
+                await ada.client.post("/v1/me/blocks", json={"player_id": bob.id, "why": "x"}),
+                422,
+                "invalid_request",
+            ),
+            (
+                await anonymous.post("/v1/me/blocks", json={"player_id": bob.id}),
+                401,
+                "unauthorized",
+            ),
+        ]
+        for answer, status, rule in refusals:
+            problem(answer, status, rule)
+        assert await blocked_ids(ada) == [cleo.id, bob.id]  # nothing changed
+        assert await blocked_ids(bob) == []  # a list is its owner's alone
+
+        assert (await ada.client.delete(f"/v1/me/blocks/{bob.id}")).status_code == 204
+        assert (await ada.client.delete(f"/v1/me/blocks/{bob.id}")).status_code == 204  # again
+        assert (await ada.client.delete("/v1/me/blocks/nobody")).status_code == 204
+        assert await blocked_ids(ada) == [cleo.id]
+        problem(await anonymous.get("/v1/me/blocks"), 401, "unauthorized")
+    finally:
+        await anonymous.aclose()
+        await close(ada, bob, cleo)
+
+
+async def test_the_list_is_capped_and_the_one_over_changes_nothing(site: ServerProcess) -> None:
+    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
+    store = await open_store(site.database_url)  # the cap's worth of blocks, written directly
+    try:
+        events = [PlayerBlocked(player=f"p{i}", blocked_ms=1000 + i) for i in range(MAX_BLOCKED)]
+        events[-1] = PlayerBlocked(player=cleo.id, blocked_ms=2000)
+        await store.append(stream_of(ada.id), 0, events)
+    finally:
+        await store.close()
+    try:
+        detail = problem(await block(ada, bob.id), 409, "too_many_blocks")
+        assert str(MAX_BLOCKED) in detail and "DELETE /v1/me/blocks/" in detail, detail
+        listed = await blocked_ids(ada)
+        assert len(listed) == MAX_BLOCKED and bob.id not in listed
+        assert (await block(ada, cleo.id)).status_code == 200  # blocked already: no change
+        assert (await ada.client.delete("/v1/me/blocks/p0")).status_code == 204
+        assert (await block(ada, bob.id)).status_code == 200  # a place was freed
+        assert (await blocked_ids(ada))[0] == bob.id
+    finally:
+        await close(ada, bob, cleo)
+
+
+async def test_a_blocked_player_can_neither_challenge_nor_take_a_seat_and_is_not_told(
+    site: ServerProcess,
+) -> None:
+    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
+    try:
+        assert (await block(ada, bob.id)).status_code == 200
+        seed = await commitment(bob)
+
+        detail = problem(
+            await bob.client.post("/v1/challenges", json={"to": ada.id}), 403, "opponent_refused"
+        )
+        assert "block" not in detail.lower(), detail
+        assert await challenge_ids(ada) == [] and await challenge_ids(bob) == []
+        assert await commitment(bob) == seed  # no seed was used up: nothing was opened
+
+        public = await open_table(ada)
+        detail = problem(await join(bob, public["table_id"]), 403, "opponent_refused")
+        assert "block" not in detail.lower(), detail
+        assert (await ada.client.get(f"/v1/tables/{public['table_id']}")).json()["status"] == "open"
+        seated = await join(cleo, public["table_id"])  # anyone else is seated as before
+        assert seated.status_code == 200, seated.text
+
+        private = await open_table(ada, private=True)
+        problem(await join(bob, private["table_id"]), 403, "invite_code_required")  # its own first
+        problem(
+            await join(bob, private["table_id"], invite_code=private["invite_code"]),
+            403,
+            "opponent_refused",
+        )
+        seek = (await ada.client.post("/v1/challenges", json={"to": None})).json()
+        problem(
+            await bob.client.post(f"/v1/challenges/{seek['table_id']}/accept"),
+            403,
+            "opponent_refused",
+        )
+
+        # The blocker cannot challenge whom it blocks: they could never accept.
+        detail = problem(
+            await ada.client.post("/v1/challenges", json={"to": bob.id}),
+            409,
+            "you_block_this_player",
+        )
+        assert "DELETE /v1/me/blocks/" in detail, detail
+        assert await challenge_ids(bob) == []
+
+        # Bob sees nothing of it but the refusals; unblocked, he may challenge again.
+        assert await blocked_ids(bob) == []
+        assert (await ada.client.delete(f"/v1/me/blocks/{bob.id}")).status_code == 204
+        sent = await bob.client.post("/v1/challenges", json={"to": ada.id})
+        assert sent.status_code == 201, sent.text
+        assert await challenge_ids(ada) == [sent.json()["table_id"]]
+    finally:
+        await close(ada, bob, cleo)
+
+
+async def test_what_was_open_before_the_block_stays_open_and_leaves_the_blockers_list(
+    site: ServerProcess,
+) -> None:
+    ada, bob, cleo, dan = await players(site.url, "Ada", "Bob", "Cleo", "Dan")
+    heard = Heard()
+    listening: asyncio.Task[None] | None = None
+    try:
+        from_bob = (await bob.client.post("/v1/challenges", json={"to": ada.id})).json()
+        from_cleo = (await cleo.client.post("/v1/challenges", json={"to": ada.id})).json()
+        to_bob = (await ada.client.post("/v1/challenges", json={"to": bob.id})).json()
+        bobs_table = await open_table(bob)
+        assert await challenge_ids(ada) == [
+            from_bob["table_id"],
+            from_cleo["table_id"],
+            to_bob["table_id"],
+        ]
+
+        assert (await block(ada, bob.id)).status_code == 200
+        # Bob's challenge leaves Ada's list, but stays open: Bob is not told.
+        assert await challenge_ids(ada) == [from_cleo["table_id"], to_bob["table_id"]]
+        assert await challenge_ids(bob) == [from_bob["table_id"], to_bob["table_id"]]
+        path = f"/v1/challenges/{from_bob['table_id']}"
+        assert (await bob.client.get(f"/v1/tables/{from_bob['table_id']}")).json()[
+            "status"
+        ] == "open"
+
+        # Ada's player stream, connected now, does not announce it either.
+        listening = asyncio.create_task(over_websocket(site.ws_url, ada.token, heard))
+        await heard.first(lambda f: f.get("challenge", {}).get("table_id") == from_cleo["table_id"])
+        assert (
+            await cleo.client.post(f"/v1/challenges/{from_cleo['table_id']}/cancel")
+        ).status_code == 200
+        await heard.first(lambda f: f["type"] == "challenge_closed")
+        announced = {f["challenge"]["table_id"] for f in heard.frames if f["type"] == "challenge"}
+        assert announced == {from_cleo["table_id"], to_bob["table_id"]}
+
+        # Ada may still decline it; Bob hears of a decline, as of any.
+        declined = await ada.client.post(f"{path}/decline")
+        assert declined.status_code == 200 and declined.json()["status"] == "declined"
+        # Bob cannot take the seat Ada offered him before she blocked him; he may decline.
+        problem(
+            await bob.client.post(f"/v1/challenges/{to_bob['table_id']}/accept"),
+            403,
+            "opponent_refused",
+        )
+        refused = await bob.client.post(f"/v1/challenges/{to_bob['table_id']}/decline")
+        assert refused.status_code == 200, refused.text
+        # A table Bob opened before is not touched: Ada, who blocks him, may still join it.
+        joined = await join(ada, bobs_table["table_id"])
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["match"]["seats"][0]["id"] == bob.id
+        # Nobody else's lobby changed: Dan challenges Ada as before.
+        assert (await dan.client.post("/v1/challenges", json={"to": ada.id})).status_code == 201
+    finally:
+        if listening is not None:
+            listening.cancel()
+        await close(ada, bob, cleo, dan)
+
+
+async def test_a_blocked_players_chat_is_hidden_from_the_blocker_and_the_match_goes_on(
+    site: ServerProcess,
+) -> None:
+    ada, bob = await players(site.url, "Ada", "Bob")
+    table = await open_table(ada, clock={"per_move_ms": 60_000})
+    joined = await join(bob, table["table_id"])
+    assert joined.status_code == 200, joined.text
+    match_id = joined.json()["match"]["match_id"]
+    ada_ws = await connect(f"{site.ws_url}/v1/matches/{match_id}/live", ada.token)
+    watcher = await connect(f"{site.ws_url}/v1/matches/{match_id}/watch")
+    try:
+        assert (await say(bob, match_id, "before")).status_code == 201
+        before = await ada.view(match_id)
+        log = await ada.events(match_id)
+
+        assert (await block(ada, bob.id)).status_code == 200
+        # The match is untouched: the same version, log and clock.
+        after = await ada.view(match_id)
+        assert (after["version"], after["view"]["clock"]) == (
+            before["version"],
+            before["view"]["clock"],
+        )
+        assert (await ada.events(match_id))["events"] == log["events"]
+
+        said = await say(bob, match_id, "after")
+        assert said.status_code == 201 and said.json()["text"] == "after"  # Bob is not told
+        assert (await say(ada, match_id, "sync")).status_code == 201
+        await wait_for(lambda: "sync" in ada_ws.texts() and "sync" in watcher.texts())
+        assert ada_ws.texts() == ["before", "sync"]
+        assert watcher.texts() == ["before", "after", "sync"]  # spectators see all, as on a mute
+        ada_reads = (await ada.client.get(f"/v1/matches/{match_id}/chat")).json()
+        assert [m["text"] for m in ada_reads["messages"]] == ["before", "sync"]
+        assert ada_reads["muted"] is False  # a block is not a mute of this match
+        bob_reads = (await bob.client.get(f"/v1/matches/{match_id}/chat")).json()
+        assert [m["text"] for m in bob_reads["messages"]] == ["before", "after", "sync"]
+
+        # Both go on playing; then Bob resigns and the result is as ever.
+        for player in (ada, bob):
+            view = (await player.view(match_id))["view"]
+            if view["legal"]:
+                legal = view["legal"][0]
+                action = {k: v for k, v in legal.items() if k != "seat" and v is not None}
+                moved = await player.act(match_id, action)
+                assert moved.status_code == 200, moved.text
+        resigned = await bob.act(match_id, {"type": "resign"})
+        assert resigned.status_code == 200, resigned.text
+        over = (await ada.view(match_id))["view"]
+        assert over["phase"] == "match_over" and over["settlement"]["winner"] == 0
+
+        # A rematch is a challenge: refused both ways while Ada blocks Bob.
+        problem(await bob.client.post(f"/v1/matches/{match_id}/rematch"), 403, "opponent_refused")
+        problem(
+            await ada.client.post(f"/v1/matches/{match_id}/rematch"), 409, "you_block_this_player"
+        )
+
+        # Unblocked: later messages are shown; the hidden one stays hidden, as after a mute.
+        assert (await ada.client.delete(f"/v1/me/blocks/{bob.id}")).status_code == 204
+        assert (await say(bob, match_id, "later")).status_code == 201
+        await wait_for(lambda: "later" in ada_ws.texts())
+        ada_reads = (await ada.client.get(f"/v1/matches/{match_id}/chat")).json()
+        assert [m["text"] for m in ada_reads["messages"]] == ["before", "sync", "later"]
+    finally:
+        await ada_ws.close()
+        await watcher.close()
+        await close(ada, bob)
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_block_on_one_process_holds_at_once_on_another(
+    database_url: str, tmp_path: Path
+) -> None:
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    ada = await Player.create(first.url, "Ada")
+    bob = await Player.create(second.url, "Bob")
+    try:
+        table = await open_table(ada)
+        joined = await join(bob, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        waiting = await open_table(ada)
+
+        assert (await block(ada, bob.id)).status_code == 200  # on the first process
+        # ...and at once, on the second:
+        problem(
+            await bob.client.post("/v1/challenges", json={"to": ada.id}), 403, "opponent_refused"
+        )
+        problem(await join(bob, waiting["table_id"]), 403, "opponent_refused")
+        assert (await say(bob, match_id, "hidden")).status_code == 201
+        texts = [
+            m["text"]
+            for m in (await ada.client.get(f"/v1/matches/{match_id}/chat")).json()["messages"]
+        ]
+        assert texts == []
+
+        async with (
+            httpx.AsyncClient(base_url=second.url, headers=ada.client.headers) as ada_there,
+            httpx.AsyncClient(base_url=first.url, headers=bob.client.headers) as bob_there,
+        ):
+            unblocked = await ada_there.delete(f"/v1/me/blocks/{bob.id}")
+            assert unblocked.status_code == 204  # on the second process; heard on the first
+            sent = await bob_there.post("/v1/challenges", json={"to": ada.id})
+            assert sent.status_code == 201, sent.text
+    finally:
+        await close(ada, bob)
+        first.stop()
+        second.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_blocking_counts_with_the_actions_rate_limit(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_ACTIONS_PER_PLAYER="2"
+    ).start()
+    try:
+        ada, bob = await players(server.url, "Ada", "Bob")
+        assert (await block(ada, bob.id)).status_code == 200
+        assert (await ada.client.delete(f"/v1/me/blocks/{bob.id}")).status_code == 204
+        assert_rate_limited(await block(ada, bob.id), 600)
+        assert_rate_limited(await ada.client.delete(f"/v1/me/blocks/{bob.id}"), 600)
+        assert await blocked_ids(ada) == []  # refused before anything changed; reading is free
+        await close(ada, bob)
+    finally:
+        server.stop()

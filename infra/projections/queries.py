@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.projections.matches import WATCHER_SEAT
 from infra.projections.stats import COUNTERS
-from infra.schema import matches, player_stats
+from infra.schema import lobby_tables, matches, player_stats
 from infra.sql_event_store import translate_errors
 
 
@@ -100,10 +100,16 @@ async def matches_for_player(
 async def matches_in_play(
     engine: AsyncEngine, player_id: str | None, limit: int, offset: int = 0
 ) -> list[str]:
-    """Matches in play, newest first: every one (seat 0's row stands for it), or each
-    that ``player_id`` sits in. At most ``limit`` ids after the first ``offset``."""
+    """Matches in play that anyone may watch, newest first: every one (seat 0's row
+    stands for it), or each that ``player_id`` sits in. At most ``limit`` ids after the
+    first ``offset``. A private table's match is not among them, nor counted in
+    ``offset``: a gap where it stood would tell that it is being played, and by whom
+    (catch the lobby up at least as far as the matches, so it knows every private one)."""
     c = matches.c
-    query = select(c.match_id).where(c.status == "active")
+    private = select(lobby_tables.c.match_id).where(
+        lobby_tables.c.private == 1, lobby_tables.c.match_id.is_not(None)
+    )
+    query = select(c.match_id).where(c.status == "active", c.match_id.not_in(private))
     if player_id is None:
         query = query.where(c.seat == 0)
     else:

@@ -61,12 +61,14 @@ async def list_watchable_matches(
     """Who is playing whom right now, newest first (no token needed): each match in play
     on any server process, its seats, score and spectators, to watch with ``GET
     …/spectator`` or ``WS …/watch``; ``player`` keeps those one player sits in (a
-    friend's). A private table's match is never listed: it is watched only with its
-    watch code; ``offset`` counts every match in play, private ones too, so a page may
-    hold fewer than ``limit`` (``more`` says whether to ask further)."""
+    friend's). A private table's match is never listed, nor counted by ``offset`` or
+    ``more``: it is watched only with its watch code. A page may hold fewer than
+    ``limit`` if a match ends as it is read (``more`` says whether to ask further)."""
     refuse_null(request, "player")
     services = services_of(state)
     await services.projector.catch_up("matches")
+    # then the lobby, at least as far: a private match's table is joined before it starts
+    await services.projector.catch_up("lobby")
     found = await matches_in_play(services.store.engine, player, limit + 1, offset)
     entries = []
     for match_id in found[:limit]:

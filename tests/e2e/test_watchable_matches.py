@@ -70,10 +70,8 @@ async def test_the_matches_in_play_are_listed_for_anyone_on_every_process(
         paged = await anyone.get(WATCHABLE, params={"limit": 1})
         assert [e["match_id"] for e in paged.json()["matches"]] == [house]
         assert paged.json()["more"] is True
-        # offset counts every match in play, the private one (second newest) too
-        skipped = await anyone.get(WATCHABLE, params={"limit": 1, "offset": 1})
-        assert skipped.json() == {"matches": [], "more": True}
-        rest = await anyone.get(WATCHABLE, params={"limit": 1, "offset": 2})
+        # the private match (second newest) takes no place in the pages
+        rest = await anyone.get(WATCHABLE, params={"limit": 1, "offset": 1})
         assert [e["match_id"] for e in rest.json()["matches"]] == [public]
         assert rest.json()["more"] is False
 
@@ -89,3 +87,34 @@ async def test_the_matches_in_play_are_listed_for_anyone_on_every_process(
         await anyone.aclose()
         first.stop()
         second.stop()
+
+
+async def test_a_private_match_takes_no_place_in_the_pages(server: ServerProcess) -> None:
+    """Neither a page nor ``more`` nor ``offset`` gives a private match away. Counted in
+    the pages, it showed as a gap ("matches": [], "more": true) where it stood among the
+    newest, and ``?player=`` told how many matches a player was in, the hidden ones too:
+    asked for two players, the gaps told who was playing whom at a private table."""
+    ada, bob, cleo, dev = [
+        await Player.create(server.url, name) for name in ("Ada", "Bob", "Cleo", "Dev")
+    ]
+    anyone = httpx.AsyncClient(base_url=server.url, timeout=30)
+    try:
+        public, _ = await table_match(cleo, dev)
+        house = (await ada.new_match(level="easy"))["match_id"]
+        await table_match(ada, bob, private=True)  # the newest of all
+
+        async def page(**params: Any) -> tuple[list[str], bool]:
+            listed = await anyone.get(WATCHABLE, params=params)
+            assert listed.status_code == 200, listed.text
+            return [e["match_id"] for e in listed.json()["matches"]], listed.json()["more"]
+
+        assert await page(limit=1) == ([house], True)
+        assert await page(limit=1, offset=1) == ([public], False)
+        assert await page(limit=1, offset=2) == ([], False)
+        assert await page(player=ada.id, limit=1) == ([house], False)
+        assert await page(player=ada.id, limit=1, offset=1) == ([], False)
+        assert await page(player=bob.id, limit=1) == ([], False)
+    finally:
+        for player in (ada, bob, cleo, dev):
+            await player.close()
+        await anyone.aclose()

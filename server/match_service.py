@@ -31,6 +31,7 @@ from typing import TypeVar
 
 import msgspec
 
+from domain.blocks import STREAM_PREFIX as BLOCKS_STREAM_PREFIX
 from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
 from domain.clock import Claim, TimeOut, clock_view, deadline, decide_claim, decide_timeout
 from domain.commands import AnySeatCommand, NextHand, StartMatch
@@ -52,6 +53,9 @@ from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 
 APPENDS_IN_FLIGHT = 16
+# The store's streams that are not matches: read as one (``GET /v1/matches/blocks:<id>``),
+# a stream that exists would fold into no match (a 500) where a missing one is a 404.
+OTHER_STREAMS = (TABLE_STREAM_PREFIX, CHAT_STREAM_PREFIX, BLOCKS_STREAM_PREFIX)
 VIEWS_KEPT = 256  # the newest view of the matches' seats last shown, for the next asker
 
 log = logging.getLogger("ginrummy.ai")
@@ -141,8 +145,8 @@ class MatchService:
         without asking the store (a socket woken for version V needs no read if this
         process appended V itself).
         """
-        if match_id.startswith((TABLE_STREAM_PREFIX, CHAT_STREAM_PREFIX)):
-            raise MatchNotFound(f"no match {match_id!r}")  # a table's or chat's stream
+        if match_id.startswith(OTHER_STREAMS):
+            raise MatchNotFound(f"no match {match_id!r}")  # a table's, chat's or block list's
         cached = self.records.get(match_id)
         if cached is not None and at_least is not None and cached.state.version >= at_least:
             return cached

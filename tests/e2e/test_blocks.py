@@ -338,6 +338,31 @@ async def test_a_blocked_players_chat_is_hidden_from_the_blocker_and_the_match_g
         await close(ada, bob)
 
 
+async def test_a_block_list_is_no_match_and_not_told_to_a_stranger(site: ServerProcess) -> None:
+    """A block list is a stream of the store (``blocks:<player>``), as a match is: read
+    as a match by its stream's name, it was a 500 where a player had blocked someone and
+    a 404 where not, so anyone could tell who had ever blocked (and a 500 is no answer).
+    It is no match: the same 404 either way, with or without a token."""
+    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
+    anyone = httpx.AsyncClient(base_url=site.url, timeout=30)
+    try:
+        assert (await block(ada, bob.id)).status_code == 200
+        for owner in (ada, bob):  # a list with a block in it, and none
+            stream = stream_of(owner.id)
+            for path in ("spectator", "events", "replay", "chat"):
+                answer = await anyone.get(f"/v1/matches/{stream}/{path}")
+                problem(answer, 404, "match_not_found")
+            for path in ("", "/claim", "/chat", "/rematch", "/events"):
+                answer = await cleo.client.get(f"/v1/matches/{stream}{path}")
+                problem(answer, 404, "match_not_found")
+            async with anyone.stream("GET", f"/v1/matches/{stream}/watch") as upgrade:
+                assert upgrade.status_code == 426  # a socket's route, not a 500 either
+        assert await blocked_ids(ada) == [bob.id]  # nothing changed
+    finally:
+        await close(ada, bob, cleo)
+        await anyone.aclose()
+
+
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_block_on_one_process_holds_at_once_on_another(
     database_url: str, tmp_path: Path

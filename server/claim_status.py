@@ -10,6 +10,7 @@ against an opponent still connected, its offer was refused as too early.
 from __future__ import annotations
 
 from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
+from domain.errors import MatchOver
 from server.house_ai import is_house_ai
 from server.match_record import now_ms
 from server.match_service import AwaySince, MatchService, seat_of
@@ -19,16 +20,21 @@ from server.schemas import ClaimStatus
 async def claim_status(
     matches: MatchService, match_id: str, player_id: str, away_since_ms: AwaySince, grace_ms: int
 ) -> ClaimStatus:
-    """The claim as ``player_id`` would make it now, by the rules ``claim`` applies."""
+    """The claim as ``player_id`` would make it now, by the rules ``claim`` applies.
+    A settled match has nothing left to claim (``match_over``, as the claim itself): its
+    opponent's presence is then no seat's business, or every past opponent (one it
+    blocks too) could watch for ever when a player is online, by its player stream."""
     record = await matches.load(match_id)
     state = record.state
     seat = seat_of(state, player_id)
+    if state.settlement is not None:
+        raise MatchOver("the match is over: there is nothing left to claim")
     opponent = state.players[1 - seat]
     house = is_house_ai(opponent)  # it never leaves, and a claim against it is refused
     away = None if house else await away_since_ms(match_id, 1 - seat, opponent)
     now = now_ms()
     reason = None
-    if state.settlement is None and not house:
+    if not house:
         reason = claim_reason(state, record.clock, Claim(seat, now, grace_ms, away))
     return ClaimStatus(
         claimable=reason is not None,

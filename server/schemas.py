@@ -381,7 +381,7 @@ class ClaimStatus(msgspec.Struct, frozen=True):
     opponent_connected: bool  # a live socket on this match, or its player stream, is open
     opponent_seen_ms: int | None  # its last connection or move of its own; null: connected
     # from when a claim by absence is accepted if the opponent stays away and nothing
-    # moves; null while it is connected, is not to act, or the match is over
+    # moves; null while it is connected or is not to act (a settled match: 422 match_over)
     absence_claim_at_ms: int | None
     now_ms: int
 

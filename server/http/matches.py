@@ -211,7 +211,7 @@ class MatchesController(Controller):
         "/{match_id:str}/claim",
         operation_id="getClaimStatus",
         summary="Whether your claim of the match would be accepted now",
-        responses=problem_responses(401, 403, 404),
+        responses=problem_responses(401, 403, 404, 422),
     )
     async def get_claim_status(
         self, state: State, request: AnyRequest, match_id: MatchId
@@ -221,7 +221,9 @@ class MatchesController(Controller):
         socket on this match or its player stream) or when it was last seen, and from when
         a claim by absence is accepted if the opponent stays away (``absence_claim_at_ms``;
         ``now_ms`` is the server's time of the answer). Against the house AI it is never
-        claimable. A client offers the claim from this, not from a grace it assumes."""
+        claimable. Once the match is settled it is a 422 ``match_over``, as the claim is
+        (the opponent's presence is not told after the match). A client offers the claim
+        from this, not from a grace it assumes."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         return await services.claim_status(match_id, player.id)

@@ -80,8 +80,13 @@ async def test_the_claim_status_says_when_the_server_accepts_a_claim(
 
         claimed = await claim(host, match_id)
         assert claimed.status_code == 200, claimed.text
-        over = await status(host, match_id)
-        assert over["claimable"] is False and over["absence_claim_at_ms"] is None
+        # Once settled, nothing is left to claim and the opponent's presence is none of a
+        # former seat's business: it was told for ever after (when the other player was
+        # online, through its player stream), to every past opponent, a blocked one too.
+        for seat in (host, guest):
+            over = await seat.client.get(f"/v1/matches/{match_id}/claim")
+            assert over.status_code == 422 and over.json()["rule"] == "match_over", over.text
+            assert not {"opponent_connected", "opponent_seen_ms"} & set(over.json())
 
         house = (await host.new_match())["match_id"]  # the house AI never leaves
         against_house = await status(host, house)

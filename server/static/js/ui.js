@@ -11,6 +11,7 @@ const TITLES = {
   history: 'Your matches',
   leaderboard: 'Leaderboard',
   watch: 'Watching a match',
+  live: 'Live matches',
   rules: 'How to play',
   replay: 'Replay',
 };

@@ -141,9 +141,7 @@ def test_blocking_in_the_chat_hides_the_authors_messages(
     eve_page, finn_page, _ = pages
     eve, finn = _player(site, "Eve"), _player(site, "Finn")
     table = httpx.post(f"{site}/v1/tables", json={}, headers=_auth(eve)).json()
-    joined = httpx.post(
-        f"{site}/v1/tables/{table['table_id']}/join", json={}, headers=_auth(finn)
-    )
+    joined = httpx.post(f"{site}/v1/tables/{table['table_id']}/join", json={}, headers=_auth(finn))
     match_id = joined.json()["match"]["match_id"]
     eve_page.add_init_script(LIVE_RECORDER)
     for tab, who in ((eve_page, eve), (finn_page, finn)):

@@ -110,3 +110,32 @@ def test_more_matches_than_a_page_are_paged(site: str, page: Page) -> None:  # n
     viewer.click("[data-testid=live-previous]")
     wait_until(viewer, "document.querySelectorAll('[data-testid=live-match]').length === 20")
     assert [s for s in said(viewer) if "Live matches 1 to 20" in s[1]]
+
+
+# The tab hidden, then shown again, as a browser tells a page (headless Chromium's tab is
+# always visible): ``document.hidden`` answers what the test sets.
+HIDDEN_TAB = """
+window.__hidden = false;
+Object.defineProperty(document, 'hidden', { configurable: true, get: () => window.__hidden });
+Object.defineProperty(document, 'visibilityState', {
+  configurable: true, get: () => (window.__hidden ? 'hidden' : 'visible'),
+});
+"""
+
+
+def test_the_list_is_not_read_while_the_tab_is_hidden(site: str, page: Page) -> None:  # noqa: F811
+    page.add_init_script(HIDDEN_TAB)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "watchable" in r.url else None)
+    page.goto(f"{site}/?delay={DELAY_MS}#/live")
+    page.wait_for_selector("[data-testid=live-list] :is(table, [data-testid=live-empty])")
+    page.wait_for_timeout(5500)
+    assert len(asked) >= 2, asked  # read at once, then every 5 s
+    page.evaluate("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_timeout(300)
+    before = len(asked)
+    page.wait_for_timeout(6000)
+    assert len(asked) == before, asked  # nothing asked while hidden
+    page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_timeout(500)
+    assert len(asked) == before + 1, asked  # shown again: read at once

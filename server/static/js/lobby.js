@@ -528,8 +528,13 @@ function challengeAgain(player, row) {
 async function afterBlock() {
   lobby.reads += 1;
   await refresh();
-  if (lobby.player) renderTables(lobby.player);
 }
+
+// The blocks read, or changed (here, or in a chat): the open tables show Block only for
+// those not blocked.
+document.addEventListener('ginrummy:blocks-changed', () => {
+  if (lobby.player && document.body.dataset.screen === 'lobby') renderTables(lobby.player);
+});
 
 /** After an unblock: their challenges come back to the list. */
 const afterUnblock = () => afterBlock();

@@ -180,3 +180,7 @@ def test_blocking_in_the_chat_hides_the_authors_messages(
     eve_page.wait_for_timeout(500)
     assert "are you there" not in eve_page.inner_text("[data-testid=chat-log]")
     assert not [s for s in said(eve_page) if "are you there" in s[1]], said(eve_page)
+    # Unblocked from the chat: Block is back beside his name, with the keyboard.
+    eve_page.click("[data-testid=chat-with] [data-testid=unblock]")
+    eve_page.wait_for_selector("[data-testid=chat-with] [data-testid=block]")
+    assert _focused_testid(eve_page) == "block"

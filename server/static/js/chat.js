@@ -154,15 +154,18 @@ function renderWith() {
   }
   box.hidden = false;
   if (!isBlocked(other.id) && $('[data-testid=block-confirm]', box)) return; // being asked: left alone
+  const had = box.contains(document.activeElement);
   if (isBlocked(other.id)) {
     fill(box, h('span', { 'data-testid': 'chat-blocked' }, `You block ${refName(other)}: their messages are hidden. `), unblockButton(other));
-    return;
+  } else {
+    fill(
+      box,
+      `With ${refName(other)} `,
+      blockButton(other, { focusAfter: () => chat.panel && $('.chat-with [data-testid=unblock]', chat.panel) }),
+    );
   }
-  fill(
-    box,
-    `With ${refName(other)} `,
-    blockButton(other, { focusAfter: () => chat.panel && $('.chat-with [data-testid=unblock]', chat.panel) }),
-  );
+  // The Unblock (or Block) pressed is gone with the line: the keyboard goes to its successor.
+  if (had && !box.contains(document.activeElement)) $('button', box).focus();
 }
 
 function renderLog() {

@@ -75,7 +75,7 @@ function render(list, page) {
       ? h(
           'table',
           { class: 'history live-matches', 'data-testid': 'live-matches' },
-          h('thead', {}, h('tr', {}, ['Players', 'Rules', 'Score', 'Hands played', 'Watching', ''].map((t) => h('th', { scope: 'col' }, t)))),
+          h('thead', {}, h('tr', {}, ['Players', 'Rules', 'Score', 'Hands played', 'Watching'].map((t) => h('th', { scope: 'col' }, t)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Watch')))),
           h('tbody', {}, page.matches.map(row)),
         )
       : h('p', { 'data-testid': 'live-empty' }, live.offset ? 'No more matches.' : 'No match anyone may watch is being played now. Start one under Play a person, or watch two computers from New match.'),

@@ -103,6 +103,7 @@ def test_every_screen_has_one_heading_a_title_and_enough_contrast(
         ("lobby", "#/lobby"),
         ("history", "#/history"),
         ("leaderboard", "#/leaderboard"),
+        ("live", "#/live"),
         ("rules", "#/rules"),
         ("replay", f"#/replay/{done}"),
         ("table", f"#/match/{done}"),

@@ -6,8 +6,8 @@ kept as typed: here one is written into the store as such a player's name would 
 text) reversed the rest of its line and would close an isolate the page wrapped around
 it. Wherever the page shows that name (the lobby's tables, a challenge, the players
 found, the score bar, the turn, the narration, the moves, the chat, the watch screen,
-the match's end, a rematch offer, the history, the replay, the header, the sign-out
-question) it must be inside a <bdi>, with no bidi control left in any text the page
+the match's end, a rematch offer, the history, the replay, the live matches, a block's
+question, the blocked players, the header, the sign-out question) it must be inside a <bdi>, with no bidi control left in any text the page
 shows, and the words after it must still run left to right on the screen. Real server,
 real headless Chromium (page QA of people playing people).
 """
@@ -179,6 +179,23 @@ def test_a_name_with_bidi_controls_is_isolated_wherever_it_is_shown(
     isolated(pat)
     pat.goto(f"{site}/?delay={DELAY_MS}#/replay/{match_id}")
     pat.wait_for_selector("[data-testid=replay-board] [data-testid=replay-score]")
+    isolated(pat, at_least=2)
+
+    # A match of Evil's in Live matches (its Watch button's name too); Evil blocked from
+    # the lobby: the question, then the Blocked players list.
+    assert evil.post("/v1/matches", json={"level": "easy", "rules": "arcadia"}).status_code == 201
+    pat.click("#nav-live")
+    pat.wait_for_selector("[data-testid=live-match]:has-text('Evil')")
+    isolated(pat)
+    pat.click("#nav-lobby")
+    pat.wait_for_selector("[data-testid=blocked-players]")
+    pat.fill("[data-testid=find-name]", "Evil")
+    pat.click("[data-testid=find]")
+    pat.click("[data-testid=found] li:has-text('Evil') [data-testid=block]")
+    pat.wait_for_selector("[data-testid=block-confirm]")
+    isolated(pat, at_least=2)
+    pat.click("[data-testid=block-yes]")
+    pat.wait_for_selector("[data-testid=blocked-player]:has-text('Evil')")
     isolated(pat, at_least=2)
 
     # Evil's own page: the header and the sign-out question.

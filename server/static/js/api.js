@@ -112,6 +112,10 @@ export const api = {
   say: (id, text) => request('POST', `${match(id)}/chat`, { text }),
   mute: (id, muted) => request('POST', `${match(id)}/chat/${muted ? 'mute' : 'unmute'}`),
   cannedMessages: () => request('GET', '/v1/chat/canned'),
+  blocks: () => request('GET', '/v1/me/blocks'),
+  block: (playerId) => request('POST', '/v1/me/blocks', { player_id: playerId }),
+  unblock: (playerId) => request('DELETE', `/v1/me/blocks/${encodeURIComponent(playerId)}`),
+  watchable: (offset, limit) => request('GET', `/v1/matches/watchable?offset=${offset}&limit=${limit}`),
   spectate: (id, code) => request('GET', `${match(id)}/spectator${code ? `?watch_code=${encodeURIComponent(code)}` : ''}`),
 };
 

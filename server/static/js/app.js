@@ -1,5 +1,5 @@
 // The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
-// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/leaderboard, #/rules[/MATCH]), the start
+// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/live, #/leaderboard, #/rules[/MATCH]), the start
 // screen's two forms (a match against the computer; two computers to watch), and the
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
@@ -10,6 +10,7 @@ import { customRules, opponentName, showHistory, showReplay } from './history.js
 import { closeLobby, showLobby } from './lobby.js';
 import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
+import { closeLive, showLive } from './livematches.js';
 import { problemText, show, toast } from './ui.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
@@ -43,6 +44,7 @@ async function route() {
   renderWho();
   if (name !== 'lobby') closeLobby();
   if (name !== 'watch') closeWatch();
+  if (name !== 'live') closeLive();
   // "How to play" from the table opens that match's rules.
   $('#nav-rules').href = name === 'match' && id ? `#/rules/${id}` : '#/rules';
   if (name === 'match' && id) return openMatch(decodeURIComponent(id)).then(maybeTour);
@@ -62,6 +64,10 @@ async function route() {
   if (name === 'watch' && id) {
     show('watch');
     return showWatch($('#watch'), decodeURIComponent(id), code ? decodeURIComponent(code) : null);
+  }
+  if (name === 'live') {
+    show('live');
+    return showLive($('#live'));
   }
   if (name === 'leaderboard') {
     show('leaderboard');

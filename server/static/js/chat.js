@@ -2,13 +2,16 @@
 // watched match (a spectator reads). Messages come live as `chat` frames on the match's
 // socket, which match.js and watch.js hand to chatFrame; the history comes over HTTP.
 // Text goes in as text nodes (dom.js), so a message can never inject markup.
+// A seat may block the other from here (blocks.js): the server then hides their new
+// messages, and this page hides those already shown.
 import { $, fill, h } from './dom.js';
 import { api } from './api.js';
 import { announce, problemText } from './ui.js';
 import { isolate, refName } from './names.js';
+import { blockable, blockButton, isBlocked, loadBlocks, unblockButton } from './blocks.js';
 
 const MAX_LENGTH = 280;
-const chat = { matchId: null, seat: null, names: [], code: null, messages: new Map(), last: 0, muted: false, panel: null, loading: null };
+const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, muted: false, panel: null, loading: null };
 
 /** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator. */
 export function openChat(screen, { matchId, seat = null, seats = [], watchCode = null }) {
@@ -17,10 +20,12 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
   chat.seat = seat;
   chat.code = watchCode;
   chat.names = seats.map((ref, i) => (seat === i ? 'You' : refName(ref)));
+  chat.refs = seats;
   chat.panel = h('aside', { class: 'chat', 'data-testid': 'chat', 'aria-label': 'Chat' });
   screen.append(chat.panel);
   render();
   loadAfter(0);
+  if (seat !== null && blockable(opponent())) loadBlocks().catch(() => {});
   if (seat !== null) {
     api.cannedMessages().then((canned) => {
       chat.canned = canned.messages;
@@ -31,8 +36,21 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
 
 export function closeChat() {
   if (chat.panel) chat.panel.remove();
-  Object.assign(chat, { matchId: null, panel: null, messages: new Map(), last: 0, muted: false, canned: null, loading: null });
+  Object.assign(chat, { matchId: null, panel: null, refs: [], messages: new Map(), last: 0, muted: false, canned: null, loading: null });
 }
+
+/** The other seat, to a seat; null to a spectator. */
+const opponent = () => (chat.seat === null ? null : chat.refs[1 - chat.seat] || null);
+
+/** The other seat is blocked by this player: what they said is not shown on this page
+ * either (the server hides only what they say after the block). */
+const hidden = (message) => message.seat !== chat.seat && chat.seat !== null && Boolean(opponent()) && isBlocked(opponent().id);
+
+// A block or unblock made anywhere on the page (here, or the lobby's list) redraws the chat.
+document.addEventListener('ginrummy:blocks-changed', () => {
+  renderWith();
+  renderLog();
+});
 
 /** A frame from the match's socket; only `chat` frames matter here. */
 export function chatFrame(frame) {
@@ -48,7 +66,7 @@ export function chatFrame(frame) {
  * anew with every message, and all of it was read out again each time. */
 function keep(messages, say = false) {
   for (const message of messages) {
-    if (say && !chat.messages.has(message.version) && message.seat !== chat.seat) {
+    if (say && !chat.messages.has(message.version) && message.seat !== chat.seat && !hidden(message)) {
       announce(`${chat.names[message.seat] || `Seat ${message.seat + 1}`} says: ${isolate(message.text)}`);
     }
     chat.messages.set(message.version, message);
@@ -114,18 +132,46 @@ function render() {
   fill(
     chat.panel,
     h('h2', {}, 'Chat'),
+    h('p', { class: 'chat-with', 'data-testid': 'chat-with' }),
     h('ol', { class: 'chat-log', 'data-testid': 'chat-log', 'aria-label': 'Messages' }),
     h('div', { class: 'chat-controls' }),
     h('p', { class: 'chat-status hint', 'data-testid': 'chat-status', 'aria-live': 'polite' }),
   );
+  renderWith();
   renderLog();
   renderControls();
+}
+
+/** To a seat: whom they chat with, and Block (or Unblock) beside the name. */
+function renderWith() {
+  const box = chat.panel && $('.chat-with', chat.panel);
+  const other = opponent();
+  if (!box) return;
+  if (!other || !blockable(other)) {
+    fill(box);
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  if (!isBlocked(other.id) && $('[data-testid=block-confirm]', box)) return; // being asked: left alone
+  const had = box.contains(document.activeElement);
+  if (isBlocked(other.id)) {
+    fill(box, h('span', { 'data-testid': 'chat-blocked' }, `You block ${refName(other)}: their messages are hidden. `), unblockButton(other));
+  } else {
+    fill(
+      box,
+      `With ${refName(other)} `,
+      blockButton(other, { focusAfter: () => chat.panel && $('.chat-with [data-testid=unblock]', chat.panel) }),
+    );
+  }
+  // The Unblock (or Block) pressed is gone with the line: the keyboard goes to its successor.
+  if (had && !box.contains(document.activeElement)) $('button', box).focus();
 }
 
 function renderLog() {
   const log = chat.panel && $('.chat-log', chat.panel);
   if (!log) return;
-  const messages = [...chat.messages.values()].sort((a, b) => a.version - b.version);
+  const messages = [...chat.messages.values()].filter((m) => !hidden(m)).sort((a, b) => a.version - b.version);
   fill(
     log,
     messages.length ? null : h('li', { class: 'hint' }, chat.seat === null ? 'Nobody has said anything yet.' : 'Say hello to your opponent.'),

@@ -6,7 +6,9 @@
 // the player's own tables still waiting (public ones from GET /v1/tables, private ones
 // opened in this browser read back one by one) and the challenges they sent, each with
 // its Cancel; while any waits, the player stream stays open on every screen, so a join
-// or an acceptance takes the player to the match wherever they are.
+// or an acceptance takes the player to the match wherever they are. A person met here (a
+// challenger, a table's host, a player found by name) may be blocked (blocks.js), and the
+// players blocked are listed with their Unblock.
 import { $, fill, h } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { announce, problemText, toast } from './ui.js';
@@ -14,6 +16,7 @@ import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
+import { blockButton, blockedSection, isBlocked, loadBlocks, offerUnblock } from './blocks.js';
 import { chosenTerms, clearProblem, followTerms, rememberTerms, showProblem, termsFields } from './timecontrol.js';
 
 const lobby = {
@@ -122,6 +125,7 @@ function renderTables(player) {
   }
   if (added) renderMine();
   const tables = [...lobby.tables.values()].sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
+  if (asking($('#open-tables'))) return; // a Block being confirmed there is not wiped
   fill(
     $('#open-tables'),
     tables.length
@@ -132,7 +136,10 @@ function renderTables(player) {
             `${refName(t.host)} · ${tableTerms(t)} `,
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
-              : h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
+              : [
+                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
+                  isBlocked(t.host.id) ? null : [' ', blockButton(t.host, { onBlocked: afterBlock, focusAfter: blockedTitle })],
+                ],
           ),
         )
       : h('li', { class: 'hint' }, 'No open tables: open one and wait, or share an invite link.'),
@@ -259,10 +266,12 @@ export function showLobby(root, invite = null) {
       h('button', { type: 'submit', 'data-testid': 'find' }, 'Find'),
     ),
     h('ul', { id: 'found', 'data-testid': 'found' }),
+    player ? blockedSection({ onChange: afterUnblock }) : null,
   );
   followTerms('table');
   followTerms('challenge');
   if (player) follow(player);
+  if (player) loadBlocks().catch(() => {});
   renderMine();
   refresh();
   lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
@@ -293,6 +302,7 @@ async function refresh() {
   if (!player) return;
   try {
     listen(player);
+    lobby.player = player;
     const read = ++lobby.reads;
     // Your own tables, private ones too, from the server (a table opened in another
     // browser included); those opened here are read again too, in case the list lags.
@@ -319,6 +329,7 @@ async function refresh() {
           )
         : h('li', { class: 'hint' }, 'None.'),
     );
+    if (asking($('#incoming'))) return; // a Block being confirmed there is not wiped
     fill(
       $('#incoming'),
       incoming.length
@@ -331,6 +342,8 @@ async function refresh() {
                 : `${refName(c.host)} challenges you (${tableTerms(c)}) `,
               h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept'),
               h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline'),
+              ' ',
+              blockButton(c.host, { onBlocked: afterBlock, focusAfter: blockedTitle }),
             ),
           )
         : h('li', { class: 'hint' }, 'None yet.'),
@@ -471,7 +484,13 @@ async function findPlayers(event) {
       $('#found'),
       others.length
         ? others.map((p) =>
-            h('li', {}, `${refName(p)} `, h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(p) }, 'Challenge')),
+            h(
+              'li',
+              { 'data-testid': 'found-player', 'data-player': p.id },
+              `${refName(p)} `,
+              h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p)}`)),
+              isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
+            ),
           )
         : h('li', { class: 'hint' }, `Nobody called "${isolate(name)}".`),
     );
@@ -480,7 +499,7 @@ async function findPlayers(event) {
   }
 }
 
-async function challenge(player) {
+async function challenge(player, row = null) {
   clearProblem('challenge');
   try {
     const terms = chosenTerms('challenge');
@@ -491,7 +510,37 @@ async function challenge(player) {
     refresh();
   } catch (err) {
     if (showProblem('challenge', err)) return;
+    if (offerUnblock(err, player, row, { onUnblocked: () => challengeAgain(player, row) })) return;
     toast(problemText(err));
     refresh();
   }
 }
+
+/** Unblocked from a refused challenge's row: the row offers the challenge again. */
+function challengeAgain(player, row) {
+  const button = h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(player, row) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(player)}`));
+  fill(row, `${refName(player)} `, button);
+  button.focus();
+}
+
+/** After a block: the challenges are read again (the player stream sends no frame when a
+ * blocked sender's challenge leaves the list), and the lists redrawn without the Block. */
+async function afterBlock() {
+  lobby.reads += 1;
+  await refresh();
+}
+
+// The blocks read, or changed (here, or in a chat): the open tables show Block only for
+// those not blocked.
+document.addEventListener('ginrummy:blocks-changed', () => {
+  if (lobby.player && document.body.dataset.screen === 'lobby') renderTables(lobby.player);
+});
+
+/** After an unblock: their challenges come back to the list. */
+const afterUnblock = () => afterBlock();
+
+/** A Block's question is open in ``list``: redrawing it would take the question away. */
+const asking = (list) => Boolean(list && $('[data-testid=block-confirm]', list));
+
+/** Where the keyboard goes once the row of a Block pressed is gone: the blocked list. */
+const blockedTitle = () => $('#blocked-title');

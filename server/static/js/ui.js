@@ -11,6 +11,7 @@ const TITLES = {
   history: 'Your matches',
   leaderboard: 'Leaderboard',
   watch: 'Watching a match',
+  live: 'Live matches',
   rules: 'How to play',
   replay: 'Replay',
 };
@@ -52,6 +53,11 @@ const PLAIN = {
   too_many_open_tables: 'You already have as many tables waiting as a host may (3): cancel one of your tables below, or wait until one is joined or expires.',
   already_challenged: 'You already have a challenge waiting for this player: withdraw it below (Challenges you sent), or wait for their answer.',
   too_many_open_challenges: 'You already have as many challenges waiting as a player may (10): withdraw one below, or wait until one is answered or expires.',
+  // A block, said as neutrally as the server says it: no reason, nothing about a block.
+  opponent_refused: (p) => (/table/i.test(p.detail || '') ? 'This table\'s host is not taking you as an opponent.' : 'This player is not taking challenges from you.'),
+  too_many_blocks: 'You block as many players as one may (500): unblock one under Blocked players in the lobby first.',
+  cannot_block_self: 'You cannot block yourself.',
+  cannot_block_house_ai: 'The computer cannot be blocked.',
 };
 
 /** The same words, whatever their case and closing punctuation. */
@@ -60,7 +66,7 @@ const same = (a, b) => a.trim().replace(/[.!]+$/, '').toLowerCase() === b.trim()
 export function problemText(err) {
   if (err instanceof ApiError) {
     const p = err.problem;
-    if (PLAIN[p.rule]) return PLAIN[p.rule];
+    if (PLAIN[p.rule]) return typeof PLAIN[p.rule] === 'function' ? PLAIN[p.rule](p) : PLAIN[p.rule];
     const title = p.title || 'Error';
     // A detail naming the API's own paths is for programs: the title alone, then.
     if (!p.detail || (p.title && /\/v1\//.test(p.detail))) return title;

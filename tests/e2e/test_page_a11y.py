@@ -156,8 +156,11 @@ def test_the_live_regions_say_each_thing_once(site: str, page: Page) -> None:  #
 
     over = to_hand_over(site, player["token"], match_id)
     assert over["phase"] == "hand_over"
-    open_match(page, site, match_id)
-    page.wait_for_selector("[data-testid=hand-result]")
+    # The page is at this match already (a goto to the same address would not reload
+    # it), and at the hand's end its hand may be drawn empty: wait for the result itself.
+    page.reload()
+    page.wait_for_selector("body[data-phase=hand_over] [data-testid=hand-result]")
+    settle(page)
     headline = page.inner_text("[data-testid=result-headline]")
     page.evaluate("window.__said = []")
     page.keyboard.press("n")

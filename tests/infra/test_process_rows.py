@@ -81,8 +81,10 @@ async def test_a_refresh_rewrites_every_row_one_statement_a_batch(
     for match_id in matches:
         await here.arrive_at_seat(match_id, 0)
     await here.arrive_on_stream(bot)
-    monkeypatch.setattr(presence_module, "FRESH_MS", 50)
-    await asyncio.sleep(0.1)
+    # rows a second old are stale; rewritten ones stay fresh for half a second, time enough
+    # for the checks below on a loaded machine (at 50 ms a busy database outlasted it)
+    monkeypatch.setattr(presence_module, "FRESH_MS", 500)
+    await asyncio.sleep(1.0)
     assert all([await there.away_since(m, 0, "nobody") for m in matches]), "all stale"
     monkeypatch.setattr(process_rows, "BATCH_ROWS", 2)
     upserts.clear()
@@ -102,9 +104,9 @@ async def test_a_presence_sweep_forgets_only_rows_older_than_the_keep(
     await killed.arrive_on_stream(ada)
     await survivor.arrive_at_seat(m2, 1)
     del killed
-    monkeypatch.setattr(presence_module, "FRESH_MS", 50)
-    monkeypatch.setattr(presence_module, "KEEP_MS", 50)
-    await asyncio.sleep(0.1)
+    monkeypatch.setattr(presence_module, "FRESH_MS", 500)  # as above: room for a slow database
+    monkeypatch.setattr(presence_module, "KEEP_MS", 500)
+    await asyncio.sleep(1.0)
     assert await survivor.away_since(m1, 0, ada) not in (None, 0), "stale: away since"
     await survivor.refresh()
     assert await survivor.away_since(m1, 0, ada) == 0, "forgotten: as if never connected"

@@ -7,6 +7,7 @@ may read: a blocked player is never told.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -17,6 +18,7 @@ from litestar.params import FromPath, JSONBody
 from msgspec import Meta
 
 from domain.blocks import MAX_BLOCKED, Blocked
+from domain.errors import TableError
 from server.http.limits import rate_limited
 from server.problems import problem_responses
 from server.schemas import PlayerKind, PlayerRef, strict_body
@@ -83,7 +85,8 @@ async def block_player(
     """Block a player: from now on they cannot challenge you (a 403 `opponent_refused`,
     which does not say why) nor take a seat at any table you host; their chat messages
     in your matches are not shown to you (as if muted); their challenges already open to
-    you leave `GET /v1/challenges` (you may still decline one). A match being played
+    you leave `GET /v1/challenges` (you may still decline one), and yours to them are
+    withdrawn, as if you had cancelled them. A match being played
     goes on as it is. They are not told. Blocking a player again changes nothing and
     answers the same. You may block at most 500 players (409 `too_many_blocks`); not
     yourself (422 `cannot_block_self`) nor the house AI (422 `cannot_block_house_ai`)."""
@@ -91,7 +94,18 @@ async def block_player(
     player = await services.authenticate(request.headers.get("authorization"))
     data = await strict_body(request, BlockRequest)
     entry = await services.blocks.block(player.id, data.player_id)
+    await withdraw_challenges(services, player.id, data.player_id)
     return (await _answers(services, [entry]))[0]
+
+
+async def withdraw_challenges(services: Services, sender: str, to: str) -> None:
+    """Withdraw the sender's open challenges (and rematch offers) to the player it just
+    blocked, as if it had cancelled them: left open, the blocked player's accept would be
+    refused, and the refusal would tell it of the block."""
+    for challenge in await services.tables.challenges_of(sender):
+        if challenge.host == sender and challenge.invitee == to:
+            with contextlib.suppress(TableError):  # answered or expired meanwhile
+                await services.tables.cancel(challenge.table_id, sender)
 
 
 @delete(

@@ -212,7 +212,7 @@ async def test_a_blocked_player_can_neither_challenge_nor_take_a_seat_and_is_not
         await close(ada, bob, cleo)
 
 
-async def test_what_was_open_before_the_block_stays_open_and_leaves_the_blockers_list(
+async def test_their_challenges_stay_open_out_of_the_blockers_list_and_the_blockers_are_withdrawn(
     site: ServerProcess,
 ) -> None:
     ada, bob, cleo, dan = await players(site.url, "Ada", "Bob", "Cleo", "Dan")
@@ -230,9 +230,12 @@ async def test_what_was_open_before_the_block_stays_open_and_leaves_the_blockers
         ]
 
         assert (await block(ada, bob.id)).status_code == 200
-        # Bob's challenge leaves Ada's list, but stays open: Bob is not told.
-        assert await challenge_ids(ada) == [from_cleo["table_id"], to_bob["table_id"]]
-        assert await challenge_ids(bob) == [from_bob["table_id"], to_bob["table_id"]]
+        # Bob's challenge leaves Ada's list, but stays open: Bob is not told. Ada's to Bob
+        # is withdrawn, as if she had cancelled it: his accept would have been refused.
+        assert await challenge_ids(ada) == [from_cleo["table_id"]]
+        assert await challenge_ids(bob) == [from_bob["table_id"]]
+        withdrawn = await bob.client.get(f"/v1/tables/{to_bob['table_id']}")
+        assert withdrawn.json()["status"] == "cancelled", withdrawn.text
         path = f"/v1/challenges/{from_bob['table_id']}"
         assert (await bob.client.get(f"/v1/tables/{from_bob['table_id']}")).json()[
             "status"
@@ -246,19 +249,14 @@ async def test_what_was_open_before_the_block_stays_open_and_leaves_the_blockers
         ).status_code == 200
         await heard.first(lambda f: f["type"] == "challenge_closed")
         announced = {f["challenge"]["table_id"] for f in heard.frames if f["type"] == "challenge"}
-        assert announced == {from_cleo["table_id"], to_bob["table_id"]}
+        assert announced == {from_cleo["table_id"]}
 
         # Ada may still decline it; Bob hears of a decline, as of any.
         declined = await ada.client.post(f"{path}/decline")
         assert declined.status_code == 200 and declined.json()["status"] == "declined"
-        # Bob cannot take the seat Ada offered him before she blocked him; he may decline.
-        problem(
-            await bob.client.post(f"/v1/challenges/{to_bob['table_id']}/accept"),
-            403,
-            "opponent_refused",
-        )
-        refused = await bob.client.post(f"/v1/challenges/{to_bob['table_id']}/decline")
-        assert refused.status_code == 200, refused.text
+        # Accepting the challenge Ada withdrew is what it is for any cancelled one.
+        late = await bob.client.post(f"/v1/challenges/{to_bob['table_id']}/accept")
+        assert late.status_code == 409 and late.json()["rule"] != "opponent_refused", late.text
         # A table Bob opened before is not touched: Ada, who blocks him, may still join it.
         joined = await join(ada, bobs_table["table_id"])
         assert joined.status_code == 200, joined.text

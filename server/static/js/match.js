@@ -22,6 +22,7 @@ import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
 import { stopClaimWatch } from './claimwatch.js';
 import { declineRematch, rematch, stopRematch } from './rematch.js';
+import { forgetNotices } from './tablenotices.js';
 
 export { onTableKey } from './tablekeys.js';
 export { setUpHand } from './hand.js';
@@ -52,6 +53,7 @@ export function closeMatch() {
   game.ui.confirmResign = false;
   stopRematch();
   stopClaimWatch();
+  forgetNotices();
   Object.assign(game.ui, { claim: null, claimed: null, rating: null });
   Object.assign(game, { rated: false, againstHouse: false, claimStatus: null, ended: null, standIn: new StandIn(), standInOf: null });
   game.ui.standIn = null;

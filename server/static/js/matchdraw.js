@@ -7,6 +7,7 @@ import { claimOffer } from './claim.js';
 import { pref } from './prefs.js';
 import { renderTable } from './table.js';
 import { game } from './matchstate.js';
+import { noticeClaim, noticeProgress } from './tablenotices.js';
 
 /** Keep the chosen card if it can still be discarded; with hints on, suggest the engine's
  * best discard (when the server sent one); otherwise the player chooses. */
@@ -25,6 +26,8 @@ export function draw() {
   if (!game.view) return;
   if (dragging()) return; // redrawn when the card is put down
   game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, status: game.claimStatus });
+  noticeClaim(game.ui.claim);
+  noticeProgress(game.matchId, game.view);
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;
   const control = focused ? null : controlKey(active);

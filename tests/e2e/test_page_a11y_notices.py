@@ -1,5 +1,5 @@
-"""What the table tells a screen reader once, when it happens: the no-progress note and
-the player's own time running low.
+"""What the table tells a screen reader once, when it happens, and the way past the
+header: the no-progress note, the player's own time running low, and the skip link.
 
 In Debian's headless Chromium against a real server (the fixtures of test_page.py); what
 a screen reader is told is recorded from the live regions (test_page_a11y's recorder).
@@ -21,7 +21,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
-from tests.e2e.test_page_a11y import LIVE_RECORDER, said
+from tests.e2e.test_page_a11y import LIVE_RECORDER, focused, said
 from tests.e2e.test_page_layout import new_match, open_match, sign_in
 
 
@@ -90,3 +90,36 @@ def test_the_players_own_time_running_low_is_said_once(site: str, page: Page) ->
     wait_until(page, "window.__said.some(([, t]) => t.includes('bank'))", timeout=6000)
     page.wait_for_timeout(1000)
     assert told(page, "bank") == ["Your time bank is under 30 seconds."], said(page)
+
+
+def test_a_skip_link_is_the_first_tab_stop(site: str, page: Page) -> None:  # noqa: F811
+    """Past the header's six links to the screen shown, with one key: the first Tab stop,
+    seen when it has the focus (not before), and it leaves the route as it was."""
+    page.goto(f"{site}/")
+    page.wait_for_selector("body[data-screen=start]")
+    link = page.locator("[data-testid=skip-link]")
+    hidden_box = link.bounding_box()
+    assert hidden_box is None or hidden_box["width"] < 2, hidden_box
+    page.keyboard.press("Tab")
+    assert focused(page)["testid"] == "skip-link"
+    box = link.bounding_box()
+    assert box is not None and box["width"] > 40 and box["height"] > 15 and box["y"] >= 0, box
+    assert link.inner_text() == "Skip to main content"
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == ""
+    assert page.evaluate("!!document.activeElement.closest('#screen-start')")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "name"
+
+    # On the table, it goes to the table.
+    player, match_id = new_match(site, "Ivo", "a11y-skip")
+    sign_in(page, site, player, {"tourSeen": True})
+    open_match(page, site, match_id)
+    page.focus(".brand")
+    page.keyboard.press("Shift+Tab")
+    assert focused(page)["testid"] == "skip-link"
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == f"#/match/{match_id}"
+    assert focused(page)["onTable"]
+    page.keyboard.press("Tab")
+    assert focused(page)["onTable"]

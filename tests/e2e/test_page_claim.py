@@ -28,6 +28,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     stored,
     wait_until,
 )
+from tests.e2e.test_page_a11y import LIVE_RECORDER, said
 from tests.e2e.test_page_lobby import pages  # noqa: F401  (fixture)
 
 GRACE_S = 3
@@ -74,6 +75,8 @@ def test_a_player_claims_the_match_from_an_opponent_who_left(
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
     first, second, _ = pages
+    for tab in (first, second):
+        tab.add_init_script(LIVE_RECORDER)  # what a screen reader is told
     enter_lobby(first, site, "Ada")
     first.click("[data-testid=open-table]")
     first.wait_for_selector("[data-testid=waiting]:not([hidden])")
@@ -107,6 +110,14 @@ def test_a_player_claims_the_match_from_an_opponent_who_left(
     assert notice is not None
     assert f"{leaver_name} seems to be away" in notice.inner_text()
     assert GRACE_S - 0.1 <= offered < GRACE_S + 6, offered
+    # Said once, as it appears: it was a role=status made anew at every redraw (each
+    # answer of the server, its seconds counting on), read again at each, or never.
+    away = f"{leaver_name} seems to be away"
+    wait_until(stayer, f"window.__said.some(([, t]) => t.includes({json.dumps(away)}))")
+    time.sleep(GRACE_S)  # the server is asked again meanwhile: the notice is redrawn
+    assert "seems to be away: not connected for" in stayer.inner_text("[data-testid=claim-notice]")
+    assert len([t for _, t in said(stayer) if away in t]) == 1, said(stayer)
+    assert stayer.get_attribute("[data-testid=claim-notice]", "role") is None
     stayer.click("[data-testid=claim]")  # at once: accepted, never "too early"
     stayer.wait_for_selector("body[data-phase=match_over]")
     assert stayer.is_hidden("#toast"), stayer.inner_text("#toast")

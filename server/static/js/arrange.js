@@ -43,6 +43,26 @@ export function placeCard(order, card, before) {
   return out;
 }
 
+/** The player's own order for this hand, kept for this tab (a reload keeps it). */
+const ORDER_KEY = 'ginrummy.order';
+export function savedOrder(hand) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(ORDER_KEY) || 'null');
+    return saved && saved.hand === hand ? saved.order : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveOrder(hand, order) {
+  sessionStorage.setItem(ORDER_KEY, JSON.stringify({ hand, order }));
+}
+
+/** A sort replaces the player's own order. */
+export function forgetOrder() {
+  sessionStorage.removeItem(ORDER_KEY);
+}
+
 const THRESHOLD = 6; // px a pointer moves before a press becomes a drag (a tap stays a click)
 let drag = null;
 let swallowClick = false;

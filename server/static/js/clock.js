@@ -2,9 +2,18 @@
 // runs and its deadline in ms since 1970. The page only counts down to that deadline;
 // the server alone decides when time is up (a late turn is played by the house AI).
 import { fill } from './dom.js';
+import { announce } from './ui.js';
 
 const shown = new Map(); // a name ('match', 'watch') -> { el, view, names, seat }
 let ticking = null;
+
+// The countdown is no live region (read every second it would drown everything else), so
+// a screen reader is told once, on the player's own turn, that their time runs low: 10 s
+// before a move's time is up, or as their bank drops under 30 s. A turn that starts under
+// that (a short clock, a bank already low) is not warned at every turn.
+const LOW_MOVE_MS = 10000;
+const LOW_BANK_MS = 30000;
+let warned = null; // the deadline of the turn whose low time was said
 
 function seconds(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -34,13 +43,29 @@ export function clockText(view, names, seat, now = Date.now()) {
   return parts.join(' · ');
 }
 
+/** Say once that the player's own time runs low (``seat``: theirs; null for a spectator). */
+function warnLow(view, seat, now) {
+  const clock = view && view.clock;
+  if (seat === null || !clock || view.phase === 'match_over') return;
+  if (clock.running !== seat || clock.deadline_ms === null || warned === clock.deadline_ms) return;
+  const bank = Boolean(clock.bank_ms);
+  const low = bank ? LOW_BANK_MS : LOW_MOVE_MS;
+  const allowed = bank ? clock.bank_ms[seat] : clock.per_move_ms;
+  const left = clock.deadline_ms - now;
+  if (allowed <= low || left > low || left <= 0) return;
+  warned = clock.deadline_ms;
+  announce(bank ? `Your time bank is under ${low / 1000} seconds.` : `Under ${low / 1000} seconds left for your move.`, { urgent: true });
+}
+
 function tick() {
+  const now = Date.now();
   for (const [name, item] of shown) {
     if (!item.el.isConnected) {
       shown.delete(name);
       continue;
     }
-    const text = clockText(item.view, item.names, item.seat);
+    warnLow(item.view, item.seat, now);
+    const text = clockText(item.view, item.names, item.seat, now);
     item.el.hidden = !text;
     fill(item.el, text);
   }

@@ -323,11 +323,12 @@ function actions(view, ui) {
   return [...playActions(view, ui), ...claimActions(ui), resign];
 }
 
-/** The opponent seems gone (match.js's ``ui.claim`` says why): the claim is offered. */
+/** The opponent seems gone (``ui.claim`` says why): the claim is offered. No live region:
+ * drawn anew at every redraw, it is said once as it appears (tablenotices.js). */
 function claimActions(ui) {
   if (!ui.claim) return [];
   return [
-    h('p', { class: 'hint claim-notice', 'data-testid': 'claim-notice', role: 'status' }, ui.claim),
+    h('p', { class: 'hint claim-notice', 'data-testid': 'claim-notice' }, ui.claim),
     h('button', { type: 'button', class: 'act primary', dataset: { nav: 'claim' }, 'data-testid': 'claim', disabled: ui.busy }, 'Claim the match'),
   ];
 }

@@ -22,6 +22,19 @@ export function show(screen) {
   document.title = TITLES[screen] ? `${TITLES[screen]} · Gin Rummy` : 'Gin Rummy';
 }
 
+/** The skip link (index.html's first Tab stop) focuses the heading of the screen shown,
+ * so the next Tab is on that screen's first control. Its ``#main`` would be taken for a
+ * route by the page's router: the link goes nowhere itself. */
+document.addEventListener('click', (event) => {
+  const link = event.target.closest && event.target.closest('.skip-link');
+  if (!link) return;
+  event.preventDefault();
+  const screen = $('.screen:not([hidden])');
+  const target = (screen && screen.querySelector('h1')) || $('main');
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus();
+});
+
 /** Tell screen readers ``text`` (no more than it): a line added to a live region that is
  * always in the page (#said, polite; #alert, assertive, for what went wrong). Each line
  * goes after a while; lines said together are kept apart, not written over each other. */

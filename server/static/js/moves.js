@@ -1,0 +1,102 @@
+// The player's actions on the table, sent over HTTP one at a time (``game.inFlight``):
+// a move, the best layoffs one by one, a resignation (asked twice), a claim. Each answer's
+// events join the play-out (playout.js); a 409 (the match moved on) fetches the match anew.
+import { api, ApiError } from './api.js';
+import { sleep } from './dom.js';
+import { findLegal } from './table.js';
+import { problemText, toast } from './ui.js';
+import { game, remember } from './matchstate.js';
+import { draw, setBusy } from './matchdraw.js';
+import { catchUp, offer, showView } from './playout.js';
+
+export async function act(action) {
+  const open = game.open;
+  if (game.inFlight || game.running || !game.view || !open) return false;
+  game.inFlight = true;
+  setBusy();
+  const base = game.latest || game.view;
+  try {
+    const answer = await api.act(open.id, action, base.version);
+    if (game.open !== open) return false; // the answer of a match the page has left
+    remember(answer.view);
+    for (const item of answer.events) offer(item.version, item.event);
+    return true;
+  } catch (err) {
+    if (game.open !== open) return false;
+    toast(problemText(err));
+    if (err instanceof ApiError && err.status === 409) {
+      const fresh = await api.getMatch(open.id).catch(() => null);
+      if (fresh && game.open === open) {
+        remember(fresh.view);
+        game.maxQueued = Math.max(game.maxQueued, fresh.view.version);
+        showView(fresh.view, null);
+      }
+    }
+    return false;
+  } finally {
+    if (game.open === open) {
+      game.inFlight = false;
+      setBusy();
+      catchUp();
+    }
+  }
+}
+
+const settled = async () => {
+  while (game.running || game.inFlight) await sleep(20);
+};
+
+/** "Lay off the best": the engine's suggested layoffs one by one, then finish. */
+async function layOffBest() {
+  for (let guard = 0; guard < 12; guard++) {
+    await settled();
+    const view = game.latest;
+    if (!view || view.phase !== 'layoff' || !view.to_act.includes(view.seat)) return;
+    const plan = view.suggested_layoffs;
+    const next = plan && plan.layoffs.find(([card, meld]) => findLegal(view, 'lay_off', { card, meld }));
+    const ok = next
+      ? await act({ type: 'lay_off', card: next[0], meld: next[1] })
+      : await act({ type: 'finish_layoffs' });
+    if (!ok || !next) return;
+  }
+}
+
+/** An action button's ``data-action``: a move, or "layoff-best". */
+export function runAction(el) {
+  const action = JSON.parse(el.dataset.action);
+  if (action === 'layoff-best') return layOffBest();
+  return act(action);
+}
+
+/** Resigning loses the match at once, so the first click only asks. */
+export async function resign() {
+  if (!game.ui.confirmResign) {
+    game.ui.confirmResign = true;
+    draw();
+    return;
+  }
+  game.ui.confirmResign = false;
+  await act({ type: 'resign' });
+}
+
+/** Claim the match from an opponent who is not playing it. The answer is the settled view;
+ * the socket brings the claim's events. Too early is the server's 409, whose detail says why. */
+export async function claim() {
+  const open = game.open;
+  if (game.inFlight || !open) return;
+  game.inFlight = true;
+  setBusy();
+  try {
+    const answer = await api.claim(open.id);
+    if (game.open !== open) return;
+    remember(answer.view);
+  } catch (err) {
+    if (game.open === open) toast(problemText(err));
+  } finally {
+    if (game.open === open) {
+      game.inFlight = false;
+      setBusy();
+      catchUp();
+    }
+  }
+}

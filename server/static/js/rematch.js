@@ -1,0 +1,102 @@
+// The rematch at match over: offering one (or accepting the opponent's) and waiting for
+// the answer, and the opponent's offer shown on the table with Accept and Decline, not
+// only in the lobby. Both ask the server again every second or two while the match stays
+// on the table; leaving it (stopRematch) stops them.
+import { api, savedPlayer } from './api.js';
+import { rememberTable } from './share.js';
+import { problemText, toast } from './ui.js';
+import { game, say } from './matchstate.js';
+import { draw } from './matchdraw.js';
+
+let rematchTimer = null; // the wait for the answer to our offer
+let offerTimer = null; // the watch for the opponent's offer
+let offerWatch = null; // the match whose opponent's offer is watched
+
+/** Offer a rematch (or accept the opponent's); the new match opens once both agree. */
+export async function rematch() {
+  const old = game.matchId;
+  try {
+    const offer = await api.rematch(old);
+    rememberTable(offer); // a private match's rematch is private too, with a code of its own
+    if (game.matchId !== old) return; // the page left the match meanwhile
+    if (offer.status === 'started') {
+      location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
+      return;
+    }
+    game.ui.rematch = 'offered';
+    draw();
+    say(`Rematch offered: waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
+    const poll = async () => {
+      if (game.matchId !== old) return;
+      const latest = await api.getRematch(old).catch(() => null);
+      rememberTable(latest);
+      if (latest && latest.status === 'started') {
+        location.hash = `#/match/${encodeURIComponent(latest.match_id)}`;
+        return;
+      }
+      if (latest && latest.status !== 'open') {
+        game.ui.rematch = null;
+        draw();
+        say(`The rematch was ${latest.status}.`);
+        return;
+      }
+      rematchTimer = setTimeout(poll, 1000);
+    };
+    rematchTimer = setTimeout(poll, 1000);
+  } catch (err) {
+    toast(problemText(err));
+  }
+}
+
+/** At match over, the opponent's rematch offer (GET /v1/matches/ID/rematch), asked for
+ * now and every few seconds while the match stays on the table: the offer is shown
+ * here, with Accept and Decline, not only in the lobby. */
+export function watchRematchOffer() {
+  const id = game.matchId;
+  if (!id || offerWatch === id) return;
+  offerWatch = id;
+  const me = (savedPlayer() || {}).id;
+  if (game.againstHouse) return; // the house AI offers no rematch: nothing to ask for
+  const poll = async () => {
+    if (game.matchId !== id) return;
+    if (document.hidden) {
+      offerTimer = setTimeout(poll, 2000); // a tab nobody looks at asks nothing
+      return;
+    }
+    const offer = await api.getRematch(id).catch(() => null);
+    if (game.matchId !== id) return;
+    const theirs = offer && offer.status === 'open' && offer.host && offer.host.id !== me ? offer : null;
+    const shown = game.ui.rematch && game.ui.rematch.offer ? game.ui.rematch.offer.table_id : null;
+    if (theirs && shown !== theirs.table_id && game.ui.rematch !== 'offered') {
+      game.ui.rematch = { offer: theirs };
+      draw();
+      say(`${game.view.players[1 - game.view.seat]} offers a rematch.`);
+    } else if (!theirs && shown) {
+      game.ui.rematch = null; // withdrawn, or expired
+      draw();
+    }
+    offerTimer = setTimeout(poll, 2000);
+  };
+  poll();
+}
+
+export async function declineRematch() {
+  const offer = game.ui.rematch && game.ui.rematch.offer;
+  if (!offer) return;
+  try {
+    await api.declineChallenge(offer.table_id);
+    game.ui.rematch = null;
+    draw();
+    say('You declined the rematch.');
+  } catch (err) {
+    toast(problemText(err));
+  }
+}
+
+/** The page left the match: nothing more is asked about its rematch. */
+export function stopRematch() {
+  game.ui.rematch = null;
+  clearTimeout(rematchTimer);
+  clearTimeout(offerTimer);
+  offerWatch = null;
+}

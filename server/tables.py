@@ -218,6 +218,14 @@ class TableService:
     async def cancel(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.CancelTable(player=player, now_ms=now_ms()))
 
+    async def withdraw_challenges(self, sender: str, to: str) -> None:
+        """Cancel every open challenge (a rematch offer too) ``sender`` has sent ``to``,
+        as the sender would one by one; one answered or expired meanwhile is left be."""
+        for challenge in await self.challenges_of(sender):
+            if challenge.host == sender and challenge.invitee == to:
+                with contextlib.suppress(TableError):
+                    await self.cancel(challenge.table_id, sender)
+
     async def decline(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.DeclineTable(player=player, now_ms=now_ms()))
 

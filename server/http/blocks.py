@@ -7,8 +7,6 @@ may read: a blocked player is never told.
 
 from __future__ import annotations
 
-import contextlib
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import msgspec
@@ -18,8 +16,8 @@ from litestar.params import FromPath, JSONBody
 from msgspec import Meta
 
 from domain.blocks import MAX_BLOCKED, Blocked
-from domain.errors import TableError
 from server.http.limits import rate_limited
+from server.http.tables import iso_at
 from server.problems import problem_responses
 from server.schemas import PlayerKind, PlayerRef, strict_body
 from server.services import Services, services_of
@@ -47,10 +45,6 @@ class BlockList(msgspec.Struct, frozen=True):
     max_blocks: int
 
 
-def _iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
-
-
 async def _answers(services: Services, entries: list[Blocked]) -> list[BlockedPlayer]:
     """The entries as the API shows them, each player's name and kind read in one query."""
     known = await services.players.kinds_and_names({entry.player for entry in entries})
@@ -61,7 +55,7 @@ async def _answers(services: Services, entries: list[Blocked]) -> list[BlockedPl
         answers.append(
             BlockedPlayer(
                 player=PlayerRef(id=entry.player, name=name, kind=kind),
-                blocked_at=_iso(entry.since_ms),
+                blocked_at=iso_at(entry.since_ms),
             )
         )
     return answers
@@ -94,18 +88,9 @@ async def block_player(
     player = await services.authenticate(request.headers.get("authorization"))
     data = await strict_body(request, BlockRequest)
     entry = await services.blocks.block(player.id, data.player_id)
-    await withdraw_challenges(services, player.id, data.player_id)
+    # left open, the blocked player's accept would be refused, and tell it of the block
+    await services.tables.withdraw_challenges(player.id, data.player_id)
     return (await _answers(services, [entry]))[0]
-
-
-async def withdraw_challenges(services: Services, sender: str, to: str) -> None:
-    """Withdraw the sender's open challenges (and rematch offers) to the player it just
-    blocked, as if it had cancelled them: left open, the blocked player's accept would be
-    refused, and the refusal would tell it of the block."""
-    for challenge in await services.tables.challenges_of(sender):
-        if challenge.host == sender and challenge.invitee == to:
-            with contextlib.suppress(TableError):  # answered or expired meanwhile
-                await services.tables.cancel(challenge.table_id, sender)
 
 
 @delete(

@@ -36,7 +36,8 @@ AnyRequest = Request[Any, Any, Any]
 TableId = FromPath[str]
 
 
-def _iso(ms: int) -> str:
+def iso_at(ms: int) -> str:
+    """A time in ms since the epoch as the API writes times (ISO 8601, UTC)."""
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
 
 
@@ -54,8 +55,8 @@ async def table_view(services: Services, state: t.TableState, viewer: str | None
         private=state.private,
         rated=state.rated,
         status=state.status if state.status != "open" or state.open_at(now_ms()) else "expired",
-        opened_at=_iso(state.opened_ms),
-        expires_at=_iso(state.expires_ms),
+        opened_at=iso_at(state.opened_ms),
+        expires_at=iso_at(state.expires_ms),
         guest=await _player(services, state.guest) if state.guest is not None else None,
         match_id=state.match_id,
         invite_code=state.invite_code if seated else None,
@@ -107,8 +108,8 @@ async def public_table_views(services: Services, rules: str | None, limit: int) 
                 private=False,
                 rated=row.rated,
                 status="open",
-                opened_at=_iso(row.opened_ms),
-                expires_at=_iso(row.expires_ms),
+                opened_at=iso_at(row.opened_ms),
+                expires_at=iso_at(row.expires_ms),
                 guest=None,
                 match_id=None,
                 invite_code=None,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import time
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -12,6 +11,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.clock import now_ms
 from infra.database import one_statement
 from infra.errors import AlreadyExists
 from infra.schema import players, tokens
@@ -55,7 +55,7 @@ class Players:
                         insert(players).values(
                             **msgspec.structs.asdict(player),
                             next_seed=new_server_seed(),
-                            next_seed_ms=_now_ms(),
+                            next_seed_ms=now_ms(),
                         )
                     )
                     await conn.execute(
@@ -98,7 +98,7 @@ class Players:
                     await conn.execute(
                         update(players)
                         .where(players.c.id == id, players.c.next_seed.is_(None))
-                        .values(next_seed=new_server_seed(), next_seed_ms=_now_ms())
+                        .values(next_seed=new_server_seed(), next_seed_ms=now_ms())
                     )
         raise AssertionError("a seed was just made")  # pragma: no cover
 
@@ -115,7 +115,7 @@ class Players:
                     swapped = await conn.execute(
                         update(players)
                         .where(players.c.id == id, players.c.next_seed == current[0])
-                        .values(next_seed=new_server_seed(), next_seed_ms=_now_ms())
+                        .values(next_seed=new_server_seed(), next_seed_ms=now_ms())
                     )
             if swapped.rowcount == 1:
                 return current
@@ -176,7 +176,3 @@ def player_from_row(row: Any) -> Player:
 def new_server_seed() -> str:
     """32 random bytes as hex: a server seed nobody can guess from its commitment."""
     return secrets.token_hex(32)
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)

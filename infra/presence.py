@@ -17,7 +17,8 @@ from __future__ import annotations
 from sqlalchemy import select, union_all
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra.process_rows import CountedRows, ProcessRows, now_ms
+from infra.clock import now_ms
+from infra.process_rows import CountedRows, ProcessRows
 from infra.schema import seat_presence, stream_presence
 from infra.sql_event_store import translate_errors
 

@@ -18,7 +18,6 @@ a socket closing meanwhile must not have its row rewritten as still open.
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
@@ -28,16 +27,13 @@ from sqlalchemy import Table, and_, delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from infra.clock import now_ms
 from infra.sql_event_store import translate_errors
 
 Key = tuple[Any, ...]  # the values of a table's key columns, in their order
 
 # Rows per statement: 5 columns a row keeps each well under SQLite's 32,766 parameters.
 BATCH_ROWS = 500
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class CountedRows:

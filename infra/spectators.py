@@ -11,8 +11,9 @@ from __future__ import annotations
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.clock import now_ms
 from infra.database import one_statement
-from infra.process_rows import CountedRows, ProcessRows, now_ms
+from infra.process_rows import CountedRows, ProcessRows
 from infra.schema import spectators
 from infra.sql_event_store import translate_errors
 

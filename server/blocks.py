@@ -13,11 +13,11 @@ block: it records nothing in the blocked player's streams and sends it no frame.
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 from domain import blocks as b
+from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.players import Players
 from infra.projections import Projector
@@ -28,10 +28,6 @@ from server.problems import PlayerNotFound
 
 RACE_RETRIES = 8
 CACHE_SIZE = 2000  # lists kept as last read; always caught up by version
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class BlockService:

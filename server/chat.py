@@ -15,7 +15,6 @@ message is recorded hidden from the opponent, as if muted (domain/chat.py).
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from domain import chat as c
+from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.event_store import RecordedEvent
 from infra.sql_event_store import SqlEventStore
@@ -32,10 +32,6 @@ from server.match_service import MatchService, seat_of
 RACE_RETRIES = 8
 CACHE_SIZE = 2000  # chats kept as last read; always caught up by version
 RAW_TEXT_LIMIT = 2000  # characters sent, before cleaning; the 280 rule counts after it
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class ChatMessage(msgspec.Struct, frozen=True):

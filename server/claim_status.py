@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
 from domain.errors import MatchOver
+from infra.clock import now_ms
 from server.house_ai import is_house_ai
-from server.match_record import now_ms
 from server.match_service import AwaySince, MatchService, seat_of
 from server.schemas import ClaimStatus
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from infra.clock import now_ms
 from infra.tokens import TokenHolder, Tokens
 from server.background import every
-from server.token_watch import now_ms
 
 TRUST_S = 1.0  # a revoked token is trusted at most this long by another process
 CHECK_S = 0.5  # the background check's period: well inside TRUST_S

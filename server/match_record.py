@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from domain.clock import ClockState, advance
 from domain.match import evolve, fold
@@ -65,10 +65,6 @@ class MatchRecord:
 
 def at_ms(when: datetime) -> int:
     return int(when.timestamp() * 1000)
-
-
-def now_ms() -> int:
-    return at_ms(datetime.now(UTC))
 
 
 def empty_record() -> MatchRecord:

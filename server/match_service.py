@@ -42,13 +42,14 @@ from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
 from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
+from infra.clock import now_ms
 from infra.deadlines import Deadlines
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.ai_thinking import AiThinker
 from server.house_ai import AI_PREFIX, HouseAi, ai_command_id, ai_seat_to_act, is_house_ai
-from server.match_record import CACHE_SIZE, MatchRecord, RecordCache, at_ms, empty_record, now_ms
+from server.match_record import CACHE_SIZE, MatchRecord, RecordCache, at_ms, empty_record
 from server.problems import MatchNotFound, NotYourMatch, StaleVersion
 from server.schemas import ActionResponse, MatchResponse, VersionedEvent
 

@@ -12,6 +12,7 @@ from litestar.datastructures import State
 from domain.ai import LEVELS
 from domain.errors import InvalidClientSeed
 from domain.rules import Clock, Rules
+from infra.clock import now_ms
 from infra.players import Player, Players
 from infra.presence import Presence
 from infra.projections import Projector, matches_for_player, stats_for_player
@@ -52,7 +53,7 @@ from server.schemas import (
     SpectatorResponse,
 )
 from server.tables import TableService
-from server.token_watch import TokenWatch, now_ms
+from server.token_watch import TokenWatch
 
 
 @dataclass

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -27,6 +26,7 @@ import msgspec
 from domain import table as t
 from domain.errors import TableError, TableFull, TableNotOpened
 from domain.rules import Clock, Rules, raised_to_the_floor
+from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.players import Players
 from infra.projections import Projector
@@ -49,10 +49,6 @@ log = logging.getLogger("ginrummy.tables")
 CODE_BYTES = 16  # 128 bits: an invite or watch code cannot be guessed
 RACE_RETRIES = 5
 TABLE_CACHE_SIZE = 2000  # tables kept as last read; small, and always checked by version
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def stream_of(table_id: str) -> str:

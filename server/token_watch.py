@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator
 from typing import TypeVar
 
+from infra.clock import now_ms
 from infra.tokens import Tokens
 from server.background import every
 
@@ -28,10 +28,6 @@ CHECK_S = 0.5
 FORGOTTEN_KEPT = 10_000  # revoked here lately (a hold after it is dead at once)
 CLOSE_TOKEN_REVOKED = 4401  # 4000 + 401, as every refusal that closes a socket
 REVOKED_DETAIL = "the token was revoked or has expired; create or rotate a token"
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class TokenWatch:

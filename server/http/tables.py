@@ -13,6 +13,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 from domain import table as t
 from domain.errors import TableNotOpened
 from domain.rules import Rules, is_standard
+from infra.clock import now_ms
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.problems import problem_responses
@@ -30,7 +31,6 @@ from server.schemas import (
     strict_body,
 )
 from server.services import Services, services_of
-from server.tables import now_ms
 
 AnyRequest = Request[Any, Any, Any]
 TableId = FromPath[str]

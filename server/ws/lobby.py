@@ -16,12 +16,12 @@ import msgspec
 from litestar import Response, WebSocket, get, websocket
 
 from domain.errors import TableNotOpened
+from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.fanout import Quiet
 from server.http.tables import public_table_views, table_view
 from server.services import Services
-from server.tables import now_ms
 from server.ws.frames import relay, upgrade_required
 
 _encoder = msgspec.json.Encoder()

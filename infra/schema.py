@@ -134,6 +134,7 @@ matches = Table(
     Column("winner", Text, nullable=True),
     Column("last_position", BigInteger, nullable=False),
     Column("practice", Integer, nullable=False, server_default="0"),  # 1: chosen seed or custom
+    Column("rated", Integer, nullable=False, server_default="0"),  # 1: moves ratings (0021)
     PrimaryKeyConstraint("match_id", "seat", name="pk_matches"),
     Index("ix_matches_player", "player_id", "started_at"),
     Index("ix_matches_in_play", "status", "started_at"),  # GET /v1/matches/watchable

@@ -125,26 +125,27 @@ class Services:
 
     async def spectator_response(self, record: MatchRecord) -> SpectatorResponse:
         """A match as anyone watching may see it, with its seats and its spectators."""
-        players = record.state.players
+        first, second = await self.player_refs(record.state.players)
         return SpectatorResponse(
             match_id=record.state.match_id,
             version=record.state.version,
             spectators=await self.spectators.count(record.state.match_id),
-            seats=(await self.player_ref(players[0]), await self.player_ref(players[1])),
+            seats=(first, second),
             view=self.matches.watcher_view(record, record.state),
         )
 
     async def player_refs(self, player_ids: Sequence[str]) -> list[PlayerRef]:
         """Several seats at once, each with its rating (one read of the ratings)."""
         rated = await ratings_of(self.store.engine, player_ids)
+        people = {p for p in player_ids if not p.startswith(AI_PREFIX)}
+        known = await self.players.kinds_and_names(people)  # one read for every seat
         refs = []
         kind: PlayerKind
         for player_id in player_ids:
             rating = summary(rated.get(player_id))
             name, kind = player_id.removeprefix(AI_PREFIX), "ai"
-            if not player_id.startswith(AI_PREFIX):
-                player = await self.players.get_player(player_id)
-                name, kind = (player.name, player.kind) if player else (player_id, "person")
+            if player_id in people:
+                kind, name = known.get(player_id, ("person", player_id))
             refs.append(PlayerRef(id=player_id, name=name, kind=kind, rating=rating))
         return refs
 

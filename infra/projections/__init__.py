@@ -12,6 +12,7 @@ from infra.projections.lobby import LobbyProjection
 from infra.projections.matches import MatchesProjection
 from infra.projections.projector import Projection, Projector
 from infra.projections.queries import (
+    MatchInPlay,
     MatchSummary,
     PlayerStatistics,
     matches_for_player,
@@ -25,6 +26,7 @@ from infra.sql_event_store import SqlEventStore
 __all__ = [
     "BlocksProjection",
     "LobbyProjection",
+    "MatchInPlay",
     "MatchSummary",
     "MatchesProjection",
     "PlayerStatistics",

@@ -60,6 +60,7 @@ class MatchesProjection:
                     "winner": None,
                     "last_position": recorded.position,
                     "practice": int(event.practice),
+                    "rated": int(event.rated),
                 }
 
             rows = [row(seat, event.players[seat], event.players[1 - seat]) for seat in (0, 1)]

@@ -97,11 +97,24 @@ async def matches_for_player(
     ]
 
 
+class MatchInPlay(msgspec.Struct, frozen=True):
+    """A match being played, as seat 0 sees it: enough to list it without folding it."""
+
+    match_id: str
+    players: tuple[str, str]
+    rules_name: str
+    scores: tuple[int, int]
+    hands_played: int
+    started_at: datetime
+    rated: bool
+    practice: bool
+
+
 async def matches_in_play(
     engine: AsyncEngine, player_id: str | None, limit: int, offset: int = 0
-) -> list[str]:
+) -> list[MatchInPlay]:
     """Matches in play that anyone may watch, newest first: every one (seat 0's row
-    stands for it), or each that ``player_id`` sits in. At most ``limit`` ids after the
+    stands for it), or each that ``player_id`` sits in. At most ``limit`` after the
     first ``offset``. A private table's match is not among them, nor counted in
     ``offset``: a gap where it stood would tell that it is being played, and by whom
     (catch the lobby up at least as far as the matches, so it knows every private one)."""
@@ -109,7 +122,7 @@ async def matches_in_play(
     private = select(lobby_tables.c.match_id).where(
         lobby_tables.c.private == 1, lobby_tables.c.match_id.is_not(None)
     )
-    query = select(c.match_id).where(c.status == "active", c.match_id.not_in(private))
+    query = select(matches).where(c.status == "active", c.match_id.not_in(private))
     if player_id is None:
         query = query.where(c.seat == 0)
     else:
@@ -117,7 +130,24 @@ async def matches_in_play(
     query = query.order_by(c.started_at.desc(), c.match_id).limit(limit).offset(offset)
     with translate_errors():
         async with engine.connect() as conn:
-            return [row.match_id for row in (await conn.execute(query)).all()]
+            rows = (await conn.execute(query)).all()
+    return [_from_seat_zero(row) for row in rows]
+
+
+def _from_seat_zero(row: Any) -> MatchInPlay:
+    players, scores = (row.player_id, row.opponent), (row.score, row.opponent_score)
+    if row.seat == 1:  # the row of the player asked for, who sits in seat 1
+        players, scores = players[::-1], scores[::-1]
+    return MatchInPlay(
+        match_id=row.match_id,
+        players=players,
+        rules_name=row.rules_name,
+        scores=scores,
+        hands_played=row.hands_played,
+        started_at=_utc(row.started_at),
+        rated=bool(row.rated),
+        practice=bool(row.practice),
+    )
 
 
 async def stats_for_player(engine: AsyncEngine, player_id: str) -> PlayerStatistics:

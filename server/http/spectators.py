@@ -10,7 +10,7 @@ from litestar.params import FromPath, QueryParameter
 
 from infra.projections import matches_in_play
 from server.http.matches import refuse_null
-from server.problems import MatchNotFound, problem_responses
+from server.problems import problem_responses
 from server.schemas import SpectatorResponse, WatchableMatch, WatchableMatchList
 from server.services import services_of
 from server.ws.watch import require_watchable
@@ -62,35 +62,31 @@ async def list_watchable_matches(
     on any server process, its seats, score and spectators, to watch with ``GET
     …/spectator`` or ``WS …/watch``; ``player`` keeps those one player sits in (a
     friend's). A private table's match is never listed, nor counted by ``offset`` or
-    ``more``: it is watched only with its watch code. A page may hold fewer than
-    ``limit`` if a match ends as it is read (``more`` says whether to ask further)."""
+    ``more``: it is watched only with its watch code. ``more`` says whether to ask
+    further."""
     refuse_null(request, "player")
     services = services_of(state)
     await services.projector.catch_up("matches")
     # then the lobby, at least as far: a private match's table is joined before it starts
     await services.projector.catch_up("lobby")
     found = await matches_in_play(services.store.engine, player, limit + 1, offset)
-    entries = []
-    for match_id in found[:limit]:
-        try:
-            record = await services.matches.load(match_id)
-        except MatchNotFound:
-            continue
-        game = record.state
-        if game.watch_code is not None or game.settlement is not None:
-            continue  # private, or over since the projection last moved
-        first, second = await services.player_refs(game.players)
-        entries.append(
-            WatchableMatch(
-                match_id=match_id,
-                seats=(first, second),
-                rules=game.rules.name,
-                scores=game.scores,
-                hands_played=game.hands_played,
-                started_at=record.events[0].recorded_at.isoformat(),
-                spectators=await services.spectators.count(match_id),
-                rated=game.rated,
-                practice=game.practice,
-            )
+    listed = found[:limit]
+    # Read from the read models alone, a few queries for the whole page: an anonymous
+    # caller must not make the server fold up to a hundred matches a request.
+    seats = await services.player_refs([p for match in listed for p in match.players])
+    watching = await services.spectators.counts([match.match_id for match in listed])
+    entries = [
+        WatchableMatch(
+            match_id=match.match_id,
+            seats=(seats[2 * index], seats[2 * index + 1]),
+            rules=match.rules_name,
+            scores=match.scores,
+            hands_played=match.hands_played,
+            started_at=match.started_at.isoformat(),
+            spectators=watching[match.match_id],
+            rated=match.rated,
+            practice=match.practice,
         )
+        for index, match in enumerate(listed)
+    ]
     return WatchableMatchList(matches=entries, more=len(found) > limit)

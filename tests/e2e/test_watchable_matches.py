@@ -10,12 +10,16 @@ optionally only those one player sits in.
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 
-from tests.e2e.harness import Player, ServerProcess
+from domain.melds import best_discard
+from tests.e2e.harness import Player, ServerProcess, as_action
 from tests.e2e.tables import join, open_table
 
 WATCHABLE = "/v1/matches/watchable"
@@ -116,5 +120,57 @@ async def test_a_private_match_takes_no_place_in_the_pages(server: ServerProcess
         assert await page(player=bob.id, limit=1) == ([], False)
     finally:
         for player in (ada, bob, cleo, dev):
+            await player.close()
+        await anyone.aclose()
+
+
+async def play_to_the_first_score(seats: tuple[Player, Player], match_id: str) -> None:
+    """Both seats play, each ending the hand as soon as it may, until a hand is scored."""
+    rng = random.Random(5)
+    for _ in range(400):
+        for player in seats:
+            view = (await player.view(match_id))["view"]
+            if view["phase"] == "hand_over" and view["last_result"]["type"] == "hand_scored":
+                return
+            if not view["legal"]:
+                continue
+            ending = [a for a in view["legal"] if a["type"] in ("gin", "big_gin", "knock")]
+            throwing = [a for a in view["legal"] if a["type"] == "discard"]
+            best = best_discard(view["hand"], view["taken"])[0] if throwing else None
+            advised = [a for a in throwing if a["card"] == best]  # the least deadwood left
+            chosen = (ending or advised or [rng.choice(view["legal"])])[0]
+            acted = await player.act(match_id, as_action(chosen))
+            assert acted.status_code == 200, acted.text
+    raise AssertionError("no hand was scored")
+
+
+async def test_each_entry_says_what_the_match_itself_says(server: ServerProcess) -> None:
+    """The list is read from the read models, not folded from each match: every entry
+    must still agree with the match's own spectator view (seats in seat order, also when
+    found by the player in seat 1; the points after a scored hand; who watches) and
+    with how the match was opened (rated)."""
+    ada, bob = [await Player.create(server.url, name) for name in ("Ada", "Bob")]
+    anyone = httpx.AsyncClient(base_url=server.url, timeout=30)
+    try:
+        match_id, opened = await table_match(ada, bob, rules={"preset": "arcadia"}, rated=True)
+        assert opened["rated"] is True
+        await play_to_the_first_score((ada, bob), match_id)
+        async with websockets.connect(f"{server.ws_url}/v1/matches/{match_id}/watch") as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"  # admitted and counted
+            own = (await anyone.get(f"/v1/matches/{match_id}/spectator")).json()
+            assert own["spectators"] == 1 and sum(own["view"]["scores"]) > 0
+            for who in (None, ada.id, bob.id):  # Bob sits in seat 1
+                params = {} if who is None else {"player": who}
+                (entry,) = (await anyone.get(WATCHABLE, params=params)).json()["matches"]
+                assert entry["match_id"] == match_id
+                assert entry["seats"] == own["seats"]
+                assert [seat["name"] for seat in entry["seats"]] == ["Ada", "Bob"]
+                assert entry["scores"] == own["view"]["scores"]
+                assert entry["hands_played"] == own["view"]["hand_number"]  # over, counted
+                assert entry["spectators"] == 1
+                assert entry["rated"] is True and entry["practice"] is False
+                assert entry["rules"] == own["view"]["rules"]["name"]
+    finally:
+        for player in (ada, bob):
             await player.close()
         await anyone.aclose()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -16,6 +17,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from domain.blocks import PlayerBlocked, stream_of
+from domain.events import MatchStarted
 from domain.rules import Clock, make_rules
 from infra.database import create_engine
 from infra.errors import MigrationFailed, SchemaTooNew
@@ -29,6 +31,7 @@ from infra.store import open_store
 from tests.infra.helpers import OPENED_MS, open_table
 
 OURS = set(metadata.tables)
+NOW = datetime(2026, 12, 5, tzinfo=UTC)
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
@@ -245,5 +248,46 @@ async def test_0020_starts_the_blocks_projection_at_the_log_and_refolds_blocks_a
         await runner.catch_up("blocks")
         assert await blocks_between(store.engine, "bob", "ada") == {("ada", "bob")}
         runner.close()
+    finally:
+        await store.close()
+
+
+async def test_0021_marks_the_rated_matches_already_projected_from_their_start(
+    empty_url: str,
+) -> None:
+    """Rows the matches projection wrote before 0021 get ``rated`` from their own
+    ``match_started`` event (the list of matches in play reads it from the row)."""
+    await upgrade_async(empty_url, "0020")
+    store = await open_store(empty_url, migrate=False)
+    try:
+        for match_id, rated in (("m-rated", True), ("m-casual", False)):
+            started = MatchStarted(
+                match_id=match_id,
+                players=("ada", "bob"),
+                rules=make_rules("arcadia"),
+                seed_commitment="c",
+                rated=rated,
+            )
+            await store.append(match_id, 0, [started])
+            async with store.engine.begin() as conn:  # the row as 0020's projector wrote it
+                for seat, (player, opponent) in enumerate((("ada", "bob"), ("bob", "ada"))):
+                    await conn.execute(
+                        text(
+                            "INSERT INTO matches (match_id, seat, player_id, opponent,"
+                            " rules_name, status, score, opponent_score, hands_played,"
+                            " started_at, last_position, practice) VALUES (:m, :seat, :p,"
+                            " :o, 'arcadia', 'active', 0, 0, 0, :at, 1, 0)"
+                        ),
+                        {"m": match_id, "seat": seat, "p": player, "o": opponent, "at": NOW},
+                    )
+        await upgrade_async(empty_url)
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT match_id, seat, rated FROM matches"))).all()
+        assert sorted(tuple(row) for row in rows) == [
+            ("m-casual", 0, 0),
+            ("m-casual", 1, 0),
+            ("m-rated", 0, 1),
+            ("m-rated", 1, 1),
+        ]
     finally:
         await store.close()

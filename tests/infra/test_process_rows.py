@@ -40,6 +40,27 @@ async def test_spectators_are_counted_across_processes_and_a_closed_count_goes(
     assert await here.count(m1) == 0
 
 
+async def test_a_listing_counts_several_matches_spectators_in_one_read(
+    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``counts`` agrees with ``count`` match by match, across processes, and leaves
+    out neither a match nobody watches nor one whose only watcher's row went stale."""
+    here, there, killed = (Spectators(store.engine) for _ in range(3))
+    m1, m2, m3, m4 = ids("m1", "m2", "m3", "m4")
+    for counter, match_id in ((here, m1), (there, m1), (here, m2), (killed, m4)):
+        await counter.arrive(match_id)
+    assert await here.counts([m1, m2, m3, m4]) == {m1: 2, m2: 1, m3: 0, m4: 1}
+    assert await here.counts([]) == {}
+    del killed  # kill -9: its row stops counting once stale, the others are rewritten
+    monkeypatch.setattr(spectators_module, "FRESH_MS", 500)
+    await asyncio.sleep(1.0)
+    await here.refresh()
+    await there.refresh()
+    listed = await there.counts([m4, m2, m1])
+    assert listed == {m4: 0, m2: 1, m1: 2}
+    assert listed == {m: await there.count(m) for m in (m4, m2, m1)}
+
+
 async def test_a_killed_process_spectators_stop_counting_and_are_swept(
     store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

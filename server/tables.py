@@ -336,9 +336,11 @@ class TableService:
                 clock=state.clock,
             )
 
-    async def open_tables(self, rules_name: str | None, limit: int) -> list[LobbyRow]:
+    async def open_tables(self, viewer: str, rules_name: str | None, limit: int) -> list[LobbyRow]:
+        """The lobby as ``viewer`` sees it: no table of a player either one blocks."""
         await self.projector.catch_up("lobby")  # read your own writes: the list is never behind
-        return await open_public_tables(self.store.engine, now_ms(), rules_name, limit)
+        await self.projector.catch_up("blocks")
+        return await open_public_tables(self.store.engine, now_ms(), rules_name, limit, viewer)
 
     async def expire_overdue(self) -> int:
         """Record TableExpired for every open table past its time; any process may do it."""

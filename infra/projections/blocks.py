@@ -59,3 +59,8 @@ async def blocks_between(engine: AsyncEngine, one: str, other: str) -> set[tuple
 def blocked_by(blocker: str) -> Select[tuple[str]]:
     """A subquery of the players ``blocker`` blocks, for a lobby query to leave out."""
     return select(player_blocks.c.blocked).where(player_blocks.c.blocker == blocker)
+
+
+def blockers_of(blocked: str) -> Select[tuple[str]]:
+    """A subquery of the players who block ``blocked``, for a lobby query to leave out."""
+    return select(player_blocks.c.blocker).where(player_blocks.c.blocked == blocked)

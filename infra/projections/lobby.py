@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from domain.rules import Clock
 from domain.table import TableCancelled, TableDeclined, TableExpired, TableJoined, TableOpened
 from infra.event_store import RecordedEvent
-from infra.projections.blocks import blocked_by
+from infra.projections.blocks import blocked_by, blockers_of
 from infra.schema import lobby_tables
 from infra.sql_event_store import translate_errors
 
@@ -85,9 +85,15 @@ class LobbyProjection:
 
 
 async def open_public_tables(
-    engine: AsyncEngine, now_ms: int, rules_name: str | None = None, limit: int = 100
+    engine: AsyncEngine,
+    now_ms: int,
+    rules_name: str | None = None,
+    limit: int = 100,
+    viewer: str | None = None,
 ) -> list[LobbyRow]:
-    """Public tables waiting for an opponent at ``now_ms``, the newest first."""
+    """Public tables waiting for an opponent at ``now_ms``, the newest first. As
+    ``viewer`` sees them: never a table whose host blocks the viewer (it could not sit
+    there) or whom the viewer blocks (catch the blocks projection up first)."""
     c = lobby_tables.c
     query = (
         select(
@@ -109,6 +115,8 @@ async def open_public_tables(
     )
     if rules_name is not None:
         query = query.where(c.rules_name == rules_name)
+    if viewer is not None:
+        query = query.where(c.host.not_in(blocked_by(viewer)), c.host.not_in(blockers_of(viewer)))
     with translate_errors():
         async with engine.connect() as conn:
             rows = (await conn.execute(query)).all()

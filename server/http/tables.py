@@ -94,16 +94,20 @@ async def own_table_views(
     return views[:limit]
 
 
-async def public_table_views(services: Services, rules: str | None, limit: int) -> list[TableView]:
-    """The lobby's list: public open tables, newest first, from the lobby projection."""
-    rows = await services.tables.open_tables(rules, limit)
+async def public_table_views(
+    services: Services, viewer: str, rules: str | None, limit: int
+) -> list[TableView]:
+    """The lobby's list as ``viewer`` sees it: public open tables, newest first, from the
+    lobby projection, every host read at once."""
+    rows = await services.tables.open_tables(viewer, rules, limit)
+    hosts = await services.player_refs([row.host for row in rows])
     views = []
-    for row in rows:
+    for row, host in zip(rows, hosts, strict=True):
         table_rules = msgspec.json.decode(row.rules, type=Rules)
         views.append(
             TableView(
                 table_id=row.table_id,
-                host=await _player(services, row.host),
+                host=host,
                 rules=table_rules,
                 private=False,
                 rated=row.rated,
@@ -187,14 +191,14 @@ class TablesController(Controller):
         ] = False,
     ) -> TableList:
         """Public open tables, newest first; private tables are never listed, but to their
-        host with ``mine=true``."""
+        host with ``mine=true``. Nor is a table whose host blocks you or whom you block."""
         refuse_null(request, "rules")
         refuse_null(request, "mine")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         if mine:
             return TableList(tables=await own_table_views(services, player.id, rules, limit))
-        return TableList(tables=await public_table_views(services, rules, limit))
+        return TableList(tables=await public_table_views(services, player.id, rules, limit))
 
     @get(
         "/{table_id:str}",

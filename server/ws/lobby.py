@@ -3,7 +3,8 @@
 On connecting a client gets the whole list (``tables``), then a ``table`` frame for each
 public table that opens and a ``table_closed`` frame for each that starts, is
 cancelled or expires, from this process and every other one (the fan-out hub hears
-them all). A table whose time runs out closes when any process records its expiry
+them all). As in ``GET /v1/tables``, a table whose host blocks the viewer, or whom the
+viewer blocks, is never offered. A table whose time runs out closes when any process records its expiry
 (within ``GINRUMMY_TABLE_SWEEP_S``); the list never offers a table past its time.
 """
 
@@ -32,7 +33,7 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
     hose = services.hub.firehose()
     listed: set[str] = set()
     try:
-        views = await public_table_views(services, None, 200)
+        views = await public_table_views(services, viewer, None, 200)
         listed = {view.table_id for view in views}
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
@@ -49,6 +50,10 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     continue
                 if table.private or table.invitee is not None:
                     continue  # never listed: its news is for its players alone
+                if table.table_id not in listed and await services.blocks.between(
+                    viewer, table.host
+                ):
+                    continue  # either blocks the other: not offered (as in the list)
                 if table.open_at(now_ms()) and table.table_id not in listed:
                     listed.add(table.table_id)
                     yield {"type": "table", "table": await table_view(services, table, viewer)}

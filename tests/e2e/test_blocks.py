@@ -8,11 +8,13 @@ change. Then across two server processes on one PostgreSQL, and the rate limit.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 
 from domain.blocks import MAX_BLOCKED, PlayerBlocked, stream_of
 from infra.store import open_store
@@ -419,3 +421,56 @@ async def test_blocking_counts_with_the_actions_rate_limit(
         await close(ada, bob)
     finally:
         server.stop()
+
+
+async def listed_table_ids(player: Player) -> set[str]:
+    answer = await player.client.get("/v1/tables")
+    assert answer.status_code == 200, answer.text
+    return {table["table_id"] for table in answer.json()["tables"]}
+
+
+async def next_table_opened(lobby: websockets.ClientConnection) -> str:
+    """The id in the lobby feed's next ``table`` frame (pings and closings passed over)."""
+    while True:
+        frame = json.loads(await asyncio.wait_for(lobby.recv(), 15))
+        if frame["type"] == "table":
+            return str(frame["table"]["table_id"])
+
+
+async def test_a_table_is_not_offered_across_a_block_in_the_list_or_the_live_lobby(
+    site: ServerProcess,
+) -> None:
+    """Bob, whom Ada blocks, could not sit at her table, and Dev, who blocks Ada, does not
+    want to: neither is offered it, in ``GET /v1/tables`` or in the live lobby, while
+    Cleo is. Bob is not told why: to him it is as if the table were never opened."""
+    ada, bob, cleo, dev, eve = await players(site.url, "Ada", "Bob", "Cleo", "Dev", "Eve")
+    try:
+        assert (await block(ada, bob.id)).status_code == 200
+        assert (await block(dev, ada.id)).status_code == 200
+        before = (await open_table(ada))["table_id"]
+        assert before in await listed_table_ids(cleo)
+        assert before in await listed_table_ids(ada)
+        assert before not in await listed_table_ids(bob)
+        assert before not in await listed_table_ids(dev)
+
+        feeds = {}
+        for name, player in (("Bob", bob), ("Cleo", cleo), ("Dev", dev)):
+            feeds[name] = await websockets.connect(
+                f"{site.ws_url}/v1/tables/live?token={player.token}"
+            )
+        for name, lobby in feeds.items():
+            frame = json.loads(await asyncio.wait_for(lobby.recv(), 15))
+            assert frame["type"] == "tables"
+            listed = {table["table_id"] for table in frame["tables"]}
+            assert (before in listed) is (name == "Cleo"), (name, listed)
+
+        hers = (await open_table(ada))["table_id"]
+        neutral = (await open_table(eve))["table_id"]  # after hers: heard after hers
+        assert await next_table_opened(feeds["Cleo"]) == hers
+        assert await next_table_opened(feeds["Cleo"]) == neutral
+        assert await next_table_opened(feeds["Bob"]) == neutral  # hers passed over
+        assert await next_table_opened(feeds["Dev"]) == neutral
+        for lobby in feeds.values():
+            await lobby.close()
+    finally:
+        await close(ada, bob, cleo, dev, eve)

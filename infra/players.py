@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -34,10 +35,13 @@ PlayerKind = Literal["person", "bot"]
 # Read on every view of a match (its seats): built once, not per request.
 _BY_ID = select(players).where(players.c.id == bindparam("id"))
 
-# ``names_held``: this process's locks, one per stripe of player ids (a fixed number, so
-# nothing is left behind per player), and PostgreSQL's advisory locks, one per player.
+# ``names_held``: this process's locks, per database (engine; every ``Players`` over it
+# shares them), one per stripe of player ids (a fixed number, so nothing is left behind
+# per player); and PostgreSQL's advisory locks, one per player.
 NAME_LOCK_STRIPES = 64
-_NAME_LOCKS = [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
+_NAME_LOCKS: weakref.WeakKeyDictionary[AsyncEngine, list[asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 
 
@@ -105,9 +109,12 @@ class Players:
         otherwise miss the new one, and the seat miss the new name."""
         ordered = sorted(set(ids))
         stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
+        locks = _NAME_LOCKS.setdefault(
+            self.engine, [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
+        )
         async with contextlib.AsyncExitStack() as stack:
             for stripe in stripes:
-                await stack.enter_async_context(_NAME_LOCKS[stripe])
+                await stack.enter_async_context(locks[stripe])
             if self.engine.dialect.name != "postgresql":
                 yield
                 return

@@ -42,6 +42,11 @@ NAME_LOCK_STRIPES = 64
 _NAME_LOCKS: weakref.WeakKeyDictionary[AsyncEngine, list[asyncio.Lock]] = (
     weakref.WeakKeyDictionary()
 )
+# Steps holding advisory locks at once in a process: each holds a pooled connection while
+# its body takes others (to read the names, to append), so a burst of seats must not take
+# every connection of the pool and leave none for the bodies (the pool's default is 20).
+NAME_LOCK_HOLDERS = 6
+_HOLDERS: weakref.WeakKeyDictionary[AsyncEngine, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 
 
@@ -118,6 +123,8 @@ class Players:
             if self.engine.dialect.name != "postgresql":
                 yield
                 return
+            holders = _HOLDERS.setdefault(self.engine, asyncio.Semaphore(NAME_LOCK_HOLDERS))
+            await stack.enter_async_context(holders)
             with translate_errors():
                 conn = await stack.enter_async_context(self.engine.connect())
                 await stack.enter_async_context(conn.begin())

@@ -51,5 +51,5 @@ export function refName(ref, among = null) {
   if (!ref) return '?';
   if (ref.kind === 'ai') return `Computer (${ref.name})`;
   const name = ref.kind === 'bot' ? `${isolate(ref.name)} (bot)` : isolate(ref.name);
-  return among && clashing(among).has(ref.id) ? `${name} #${ref.id.slice(0, TAG_LENGTH)}` : name;
+  return Array.isArray(among) && clashing(among).has(ref.id) ? `${name} #${ref.id.slice(0, TAG_LENGTH)}` : name;
 }

@@ -175,6 +175,16 @@ class OwnTable(TableError):
     rule = "own_table"
 
 
+class NameTaken(TableError):
+    """Two players who would be seen together (the seats of a match, the two ends of a
+    challenge) would show the same name, compared as ``domain.text.comparable`` does:
+    the opponent and the spectators could not tell them apart. Refused when a player
+    renames to such a name, and when a challenge or a seat would bring two such names
+    together; nothing is recorded."""
+
+    rule = "name_taken"
+
+
 class InviteCodeRequired(TableError):
     """A private table is joined only with its invite code."""
 

@@ -20,6 +20,11 @@ A host who blocks a player (domain/blocks.py) does not seat them, at any of its 
 and a challenge between the two is refused either way. The blocks are facts the service
 reads and puts in the command (``host_blocks_guest``; a challenge's both ways), as it
 puts the time: they are decided here and never recorded in the table's log.
+
+Nor are two players who go by the same name (``domain.text.same_name``) seated
+together, nor is a challenge between them opened: at the table, in the lobby and to
+anyone watching their match, one could pass for the other. The service reads both
+names and says whether they match (``same_name``), as it does for the blocks.
 """
 
 from __future__ import annotations
@@ -123,6 +128,7 @@ class OpenTable(msgspec.Struct, frozen=True):
     # A challenge's blocks, read by the service (domain/blocks.py); never recorded.
     host_blocks_invitee: bool = False
     invitee_blocks_host: bool = False
+    same_name: bool = False  # the host's and the invitee's names look alike; read, never recorded
 
 
 class JoinTable(msgspec.Struct, frozen=True):
@@ -132,6 +138,7 @@ class JoinTable(msgspec.Struct, frozen=True):
     invite_code: str | None = None
     guest_seed: ClientSeed | None = None
     host_blocks_guest: bool = False  # read by the service; never recorded
+    same_name: bool = False  # the host's and the guest's names look alike; likewise
 
 
 class CancelTable(msgspec.Struct, frozen=True):
@@ -286,6 +293,11 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
         )
     if cmd.invitee_blocks_host:
         raise errors.OpponentRefused("this player does not take challenges from you")
+    if cmd.same_name:
+        raise errors.NameTaken(
+            "this player goes by the same name as you, so nobody could tell you apart "
+            "in the match: rename yourself (PATCH /v1/players/{id}) to challenge them"
+        )
     if (cmd.seed is None) != (cmd.host_seed is None):
         raise errors.InvalidClientSeed("a fair table needs the server seed and the host's seed")
     if cmd.host_seed is not None:
@@ -331,6 +343,11 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
         )
     if cmd.host_blocks_guest:  # after the table's own refusals: those say nothing of it
         raise errors.OpponentRefused("this table's host does not take you as an opponent")
+    if cmd.same_name:
+        raise errors.NameTaken(
+            "this table's host goes by the same name as you, so nobody could tell you apart "
+            "in the match: rename yourself (PATCH /v1/players/{id}) to take the seat"
+        )
     if not cmd.match_id:
         raise errors.TableError("a join needs the id of the match it starts")
     if state.clock is not None and not meets_the_floor(state.clock):

@@ -22,7 +22,8 @@ the same verdicts (``_verdicts``), character by character:
 - line breaks and tabs become spaces in a message; a name may not hold them.
 
 ``visible`` says whether any of it shows, and ``comparable`` is the form in which two
-texts that look alike compare equal (the house AIs' names are protected with it).
+texts that look alike compare equal (the house AIs' names are protected with it, and
+``same_name`` tells two players who would pass for each other).
 """
 
 from __future__ import annotations
@@ -181,3 +182,9 @@ def comparable(text: str) -> str:
     return "".join(
         CONFUSABLES.get(char, char) for char in folded if not shows_nothing(char)
     ).casefold()
+
+
+def same_name(one: str, other: str) -> bool:
+    """Whether two display names would pass for each other: equal in ``comparable`` form
+    ("Ada", "ada", "ＡＤＡ", "Аda" with a Cyrillic A, "A da")."""
+    return comparable(one) == comparable(other)

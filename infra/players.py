@@ -1,13 +1,25 @@
-"""Players, created with their first bearer token (stored only as a hash; see infra/tokens.py)."""
+"""Players, created with their first bearer token (stored only as a hash; see infra/tokens.py).
+
+A display name is not unique: guests are created freely and cannot sign in again, so a
+name nobody could ever free would be squatted. Two players who would be seen together
+(the seats of a match in play, the two ends of a challenge) must not go by names that
+pass for each other, though; ``names_held`` serialises the steps that bring two names
+together (a rename, a seat, a challenge) for the players they name, on every process.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import secrets
+import weakref
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -22,6 +34,27 @@ PlayerKind = Literal["person", "bot"]
 
 # Read on every view of a match (its seats): built once, not per request.
 _BY_ID = select(players).where(players.c.id == bindparam("id"))
+
+# ``names_held``: this process's locks, per database (engine; every ``Players`` over it
+# shares them), one per stripe of player ids (a fixed number, so nothing is left behind
+# per player); and PostgreSQL's advisory locks, one per player.
+NAME_LOCK_STRIPES = 64
+_NAME_LOCKS: weakref.WeakKeyDictionary[AsyncEngine, list[asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+# Steps holding advisory locks at once in a process: each holds a pooled connection while
+# its body takes others (to read the names, to append), so a burst of seats must not take
+# every connection of the pool and leave none for the bodies (the pool's default is 20).
+NAME_LOCK_HOLDERS = 6
+_HOLDERS: weakref.WeakKeyDictionary[AsyncEngine, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
+
+
+def _name_lock_key(player_id: str) -> int:
+    """A player's advisory-lock key: 64 bits of a hash, prefixed so that it shares no
+    key with another use of advisory locks (infra/migrate.py's is a small number)."""
+    digest = hashlib.sha256(b"ginrummy-name:" + player_id.encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -69,6 +102,35 @@ class Players:
             except sa_exc.IntegrityError as error:
                 raise AlreadyExists(f"player {id!r} or its token already exists") from error
         return player
+
+    @contextlib.asynccontextmanager
+    async def names_held(self, *ids: str) -> AsyncIterator[None]:
+        """Hold the names of these players still while the body checks them and records
+        what brings them together (a rename, a seat, a challenge): two such steps for one
+        player take turns, in this process and across processes sharing PostgreSQL
+        (a transaction holds an advisory lock per player, taken in one order so two
+        steps never wait on each other). SQLite serves one process, whose locks suffice.
+        A rename checked against the opponents it has while a seat is being taken would
+        otherwise miss the new one, and the seat miss the new name."""
+        ordered = sorted(set(ids))
+        stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
+        locks = _NAME_LOCKS.setdefault(
+            self.engine, [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
+        )
+        async with contextlib.AsyncExitStack() as stack:
+            for stripe in stripes:
+                await stack.enter_async_context(locks[stripe])
+            if self.engine.dialect.name != "postgresql":
+                yield
+                return
+            holders = _HOLDERS.setdefault(self.engine, asyncio.Semaphore(NAME_LOCK_HOLDERS))
+            await stack.enter_async_context(holders)
+            with translate_errors():
+                conn = await stack.enter_async_context(self.engine.connect())
+                await stack.enter_async_context(conn.begin())
+                for id in ordered:
+                    await conn.execute(_ADVISORY_LOCK, {"key": _name_lock_key(id)})
+            yield
 
     async def rename(self, id: str, name: str) -> Player | None:
         """Give the player a new display name; None if there is no such player."""

@@ -380,6 +380,19 @@ _TYPES: tuple[ProblemType, ...] = (
        "no seat at your tables. Nothing was sent.",
        "`POST /v1/challenges` (or offering a rematch) to a player you block.",
        "Unblock them first (`DELETE /v1/me/blocks/{player_id}`), or leave it."),
+    _p("name_taken", 409, "That name passes for the name of a player you would be seen with",
+       "Two players seen together (the seats of a match in play, the sender and the receiver of "
+       "an open challenge or rematch offer) never go by names that pass for each other: "
+       "compared without case, spaces, what shows nothing and letters of other scripts drawn "
+       "like Latin ones (\"Ada\", \"ada\", \"A da\", \"Аda\" with a Cyrillic A). The opponent, "
+       "the spectators and the page could not tell them apart. Nothing changed: a rename "
+       "keeps the old name, a seat stays free, a challenge is not sent. Names are not unique "
+       "otherwise: players who never meet may share one.",
+       "`PATCH /v1/players/{id}` to the name of such a player; joining a table, accepting a "
+       "challenge or rematch offer, or challenging (or offering a rematch to) a player whose "
+       "name passes for yours.",
+       "Choose another name (`PATCH /v1/players/{id}`), or play someone else; `detail` names "
+       "the player whose name it passes for."),
     _p("watch_code_required", 403, "A private match is watched only with its watch code",
        "A match from a private table is watched only with its watch code.",
        "A spectator view or `watch` socket of such a match without `watch_code`.",

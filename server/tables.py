@@ -24,11 +24,12 @@ from collections.abc import AsyncIterator, Callable
 import msgspec
 
 from domain import table as t
-from domain.errors import TableError, TableFull, TableNotOpened
+from domain.errors import NameTaken, TableError, TableFull, TableNotOpened
 from domain.rules import Clock, Rules, raised_to_the_floor
+from domain.text import same_name
 from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
-from infra.players import Players
+from infra.players import Player, Players
 from infra.projections import Projector
 from infra.projections.lobby import (
     TABLE_STREAM_PREFIX,
@@ -38,6 +39,7 @@ from infra.projections.lobby import (
     open_tables_of,
     overdue_tables,
 )
+from infra.projections.queries import seen_with
 from infra.sql_event_store import SqlEventStore
 from server.blocks import BlockService
 from server.fair_deal import house_seed, seat_seed, take_server_seed
@@ -122,11 +124,41 @@ class TableService:
         have open: ``t.check_room``) is refused before the seed is taken, so the refusal
         changes nothing. A challenge to the house AI is not counted: it is accepted at once.
         Nor is a challenge between two players of whom one blocks the other opened: the
-        blocks are read (``BlockService.between``) and decided with the table's rules."""
+        blocks are read (``BlockService.between``) and decided with the table's rules;
+        nor one between two players whose names pass for each other (``names_alike``,
+        read with both names held still, so neither can rename meanwhile)."""
         table_id = table_id or uuid.uuid4().hex
+        # A public table brings no two names together until its join, which holds them.
+        held = (
+            contextlib.nullcontext() if invitee is None else self.players.names_held(host, invitee)
+        )
+        async with held:
+            return await self._open(
+                table_id, host, rules, private, ttl_s, invitee, rematch_of,
+                hints=hints, client_seed=client_seed, rated=rated, clock=clock,
+            )  # fmt: skip
+
+    async def _open(
+        self,
+        table_id: str,
+        host: str,
+        rules: Rules,
+        private: bool,
+        ttl_s: int,
+        invitee: str | None,
+        rematch_of: str | None,
+        *,
+        hints: bool,
+        client_seed: str | None,
+        rated: bool,
+        clock: Clock | None,
+    ) -> t.TableState:
+        """``open``, with the host's and the invitee's names held still."""
         blocked: set[tuple[str, str]] = set()
+        alike = False
         if invitee is not None:
             blocked = await self.blocks.between(host, invitee)
+            alike = await self.names_alike(host, invitee)
         now = now_ms()
         unseeded = t.OpenTable(
             table_id=table_id,
@@ -144,6 +176,7 @@ class TableService:
             clock=clock,
             host_blocks_invitee=(host, invitee) in blocked,
             invitee_blocks_host=(invitee, host) in blocked,
+            same_name=alike,
         )
         t.decide(None, unseeded)  # the table's own refusals, before a seed is used up
         async with self._one_open_at_a_time(host):
@@ -190,9 +223,18 @@ class TableService:
         self, table_id: str, guest: str, invite_code: str | None, client_seed: str | None = None
     ) -> t.TableState:
         """Take the free seat and start the match; exactly one of racing guests wins.
-        A host who blocks the guest does not seat it (read now, on every process)."""
+        A host who blocks the guest does not seat it (read now, on every process), nor
+        one whose name passes for the host's (read with both names held still, until
+        the match has started: a rename checks the opponents of the matches in play)."""
         host = (await self.load(table_id, at_least=1)).host  # a table's host never changes
+        async with self.players.names_held(host, guest):
+            return await self._join(table_id, host, guest, invite_code, client_seed)
+
+    async def _join(
+        self, table_id: str, host: str, guest: str, invite_code: str | None, client_seed: str | None
+    ) -> t.TableState:
         host_blocks_guest = await self.blocks.blocks(host, guest)
+        alike = await self.names_alike(host, guest)
 
         def joining() -> t.JoinTable:
             now = now_ms()
@@ -205,11 +247,47 @@ class TableService:
                 if is_house_ai(guest)
                 else seat_seed(guest, client_seed, now),
                 host_blocks_guest=host_blocks_guest,
+                same_name=alike,
             )
 
         state = await self._decide(table_id, joining)
         await self.ensure_match(state)
         return state
+
+    async def names_alike(self, one: str, other: str) -> bool:
+        """Whether two players' names pass for each other, read now (the house AI's name
+        is one no player may take: it is never read)."""
+        if is_house_ai(one) or is_house_ai(other) or one == other:
+            return False
+        names = await self.players.kinds_and_names({one, other})
+        return one in names and other in names and same_name(names[one][1], names[other][1])
+
+    async def rename(self, player_id: str, name: str) -> Player | None:
+        """Give a player a new name, unless it passes for the name of a player it is seen
+        with (``seen_with``: an opponent in a match in play, the other end of an open
+        challenge): ``NameTaken``, and the old name stays. None if there is no such
+        player. The player's name and those of everyone it is seen with are held still
+        meanwhile, so no seat or challenge, and no rename of theirs, slips in between
+        the check and the rename; should the set grow while its names were taken, they
+        are taken again with the newcomer's."""
+        others: set[str] = set()
+        for _ in range(RACE_RETRIES):
+            async with self.players.names_held(player_id, *others):
+                await self.projector.catch_up("matches")
+                await self.projector.catch_up("lobby")
+                seen = await seen_with(self.store.engine, player_id, now_ms())
+                if not seen <= others:
+                    others |= seen
+                    continue
+                for other, (_, other_name) in (await self.players.kinds_and_names(seen)).items():
+                    if same_name(name, other_name):
+                        raise NameTaken(
+                            f"name: {name.strip()!r} passes for the name of {other_name!r} "
+                            f"(player {other}), whom you play or challenge, or who "
+                            "challenges you: nobody could tell you apart; choose another"
+                        )
+                return await self.players.rename(player_id, name)
+        raise ConcurrencyConflict("your matches and challenges kept changing; retry")
 
     async def cancel(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.CancelTable(player=player, now_ms=now_ms()))

@@ -171,3 +171,33 @@ def _winner_seat(row: Any) -> int | None:
     if row.seat == WATCHER_SEAT:
         return int(row.winner.removeprefix("seat:"))
     return int(row.seat if row.winner == row.player_id else 1 - row.seat)
+
+
+async def seen_with(engine: AsyncEngine, player_id: str, now_ms: int) -> set[str]:
+    """The players ``player_id`` is seen with now, whom its name must not pass for: its
+    opponents in its matches in play, and the other end of every open challenge (rematch
+    offers included) it sent or was sent. Catch the matches and the lobby up first.
+
+    A table's match is in play from its join: a table that started a match the matches
+    projection does not hold as finished counts, so the moment between the join and the
+    match's first event is covered too."""
+    in_play = select(matches.c.opponent).where(
+        matches.c.player_id == player_id,
+        matches.c.status == "active",
+        matches.c.seat.in_((0, 1)),
+    )
+    t = lobby_tables.c
+    finished = select(matches.c.match_id).where(matches.c.status != "active")
+    tables = select(t.host, t.guest, t.invitee).where(
+        (t.host == player_id) | (t.invitee == player_id) | (t.guest == player_id),
+        (
+            (t.status == "open") & (t.expires_ms > now_ms) & t.invitee.is_not(None)
+            | (t.status == "started") & t.match_id.not_in(finished)
+        ),
+    )
+    with translate_errors():
+        async with engine.connect() as conn:
+            found: set[str] = {row.opponent for row in (await conn.execute(in_play)).all()}
+            for row in (await conn.execute(tables)).all():
+                found |= {id for id in (row.host, row.guest, row.invitee) if id is not None}
+    return found - {player_id}

@@ -102,7 +102,9 @@ class PlayersController(Controller):
         name: Annotated[str, QueryParameter(min_length=1, max_length=40)],
     ) -> PlayerList:
         """Players whose display name starts with ``name`` (any case), at most 20: names
-        are neither unique nor fixed, so challenge the one you mean by its id."""
+        are neither unique nor fixed (only two players seen together, in a match or a
+        challenge, never go by names that pass for each other), so challenge the one you
+        mean by its id."""
         services = services_of(state)
         await services.authenticate(request.headers.get("authorization"))
         found = await services.players.named(name)
@@ -131,7 +133,15 @@ class PlayersController(Controller):
         operation_id="renamePlayer",
         summary="Rename yourself",
         responses=problem_responses(
-            401, 403, 404, 413, described_as={403: "The token belongs to another player"}
+            401,
+            403,
+            404,
+            409,
+            413,
+            described_as={
+                403: "The token belongs to another player",
+                409: "The name passes for that of a player you play or challenge (`name_taken`)",
+            },
         ),
         security=[{"bearer": []}],
     )
@@ -142,14 +152,17 @@ class PlayersController(Controller):
         player_id: FromPath[str],
         data: JSONBody[RenamePlayerRequest],
     ) -> PlayerProfile:
-        """Change your own display name; your id, token and matches stay as they are."""
+        """Change your own display name; your id, token and matches stay as they are.
+        A name that passes for the name of a player you are seen with (an opponent in a
+        match in play, the other end of an open challenge) is refused with 409
+        ``name_taken``, as is a name no player may take (422): the old name stays."""
         services = services_of(state)
         caller = await services.authenticate(request.headers.get("authorization"))
         if player_id != caller.id:  # whatever the name: another player's is not yours to judge
             raise NotYou("a token can rename only its own player")
         data = await strict_body(request, RenamePlayerRequest)
         check_name(data.name)
-        player = await services.players.rename(player_id, data.name)
+        player = await services.tables.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
         return (await services.profiles([player]))[0]

@@ -5,6 +5,7 @@ Time arrives in the commands, so every rule about expiry is tested with plain nu
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain import errors
@@ -288,3 +289,30 @@ def test_a_sender_has_a_bounded_number_of_challenges_open_in_all() -> None:
 
 def test_the_caps_are_a_few_tables_one_challenge_per_player_and_ten_in_all() -> None:
     assert (t.MAX_OPEN_TABLES, t.MAX_CHALLENGES_TO_ONE, t.MAX_OPEN_CHALLENGES) == (3, 1, 10)
+
+
+def test_two_players_whose_names_pass_for_each_other_are_not_brought_together() -> None:
+    """The service reads both names and says whether they pass for each other; the table
+    refuses the challenge or the seat, records nothing, and a table whose names differ
+    goes on as before (after the table's own refusals, which say more)."""
+    challenge = t.OpenTable(
+        table_id="c1",
+        host="host",
+        rules=PRESETS["arcadia"],
+        private=False,
+        now_ms=OPENED_MS,
+        expires_ms=DUE_MS,
+        invitee="guest",
+        same_name=True,
+    )
+    with pytest.raises(errors.NameTaken) as refused:
+        t.decide(None, challenge)
+    assert refused.value.rule == "name_taken"
+    with pytest.raises(errors.OwnTable):  # a challenge to oneself says so first
+        t.decide(None, msgspec.structs.replace(challenge, invitee="host"))
+    state = opened()
+    seat = t.JoinTable(guest="guest", now_ms=OPENED_MS + 5, match_id="m1", same_name=True)
+    with pytest.raises(errors.NameTaken):
+        t.decide(state, seat)
+    assert state.status == "open"
+    assert join(state)[0] == t.TableJoined(guest="guest", match_id="m1", joined_ms=OPENED_MS + 5)

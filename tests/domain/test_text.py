@@ -120,3 +120,22 @@ def test_a_letter_looks_latin_in_the_case_it_is_drawn_in() -> None:
 def test_every_confusable_maps_one_character_to_one_ascii_one() -> None:
     for char, latin in t.CONFUSABLES.items():
         assert len(char) == 1 and len(latin) == 1 and latin.isascii() and not char.isascii()
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "alike"),
+    [
+        ("Ada", "ada", True),
+        ("Ada", "ADA", True),
+        ("Ada", "A da", True),  # a space shows nothing between two letters
+        ("Ada", "\u0410da", True),  # a Cyrillic capital A
+        ("Ada", "\uff21\uff24\uff21", True),  # full-width
+        ("Ada", "Ada\u00a0", True),
+        ("Ada", "Ada Lovelace", False),
+        ("Ada", "Adá", False),  # an accent shows
+        ("Bob", "Bo b", True),
+    ],
+)
+def test_same_name_is_equality_in_comparable_form(one: str, other: str, alike: bool) -> None:
+    assert t.same_name(one, other) is alike
+    assert t.same_name(other, one) is alike

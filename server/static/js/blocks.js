@@ -183,7 +183,7 @@ export function blockedSection({ onChange = () => {} } = {}) {
             h(
               'li',
               { 'data-testid': 'blocked-player', 'data-player': b.player.id },
-              `${refName(b.player)} `,
+              `${refName(b.player, players.map((each) => each.player))} `,
               unblockButton(b.player, { onUnblocked: onChange }),
             ),
           )

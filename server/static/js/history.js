@@ -9,7 +9,7 @@ import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
 import { rulesLine } from './presets.js';
 import { madeByStandIn } from './standin.js';
-import { isolate, refName } from './names.js';
+import { refName } from './names.js';
 import { announce } from './ui.js';
 
 const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
@@ -24,11 +24,15 @@ function outcome(m) {
   return m.winner === m.seat ? 'won' : 'lost';
 }
 
-/** The opponent as the list names it: a person or bot by name, the house AI by level. */
-export const opponentName = (m) => {
+/** A match's opponent as a seat's reference (names.js's ``refName`` takes those). */
+const opponentRef = (m) => ({ id: m.opponent, name: m.opponent_name || m.opponent, kind: m.opponent_kind });
+
+/** The opponent as the list names it: a person or bot by name, the house AI by level;
+ * with ``rows``, the list's matches, an opponent whose name passes for another's there
+ * is told apart by the start of its id. */
+export const opponentName = (m, rows = null) => {
   if (m.opponent_kind === 'ai') return displayName(m.opponent, null);
-  const name = isolate(m.opponent_name || m.opponent);
-  return m.opponent_kind === 'bot' ? `${name} (bot)` : name;
+  return refName(opponentRef(m), rows && rows.filter((r) => !r.watching).map(opponentRef));
 };
 
 function statsLine(s) {
@@ -75,7 +79,7 @@ export async function showHistory(root, { onError }) {
               'tr',
               { dataset: { matchId: m.match_id } },
               h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
-              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : opponentName(m)),
+              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : opponentName(m, rows)),
               customRules(h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules), m.practice ? practiceMark() : null), m),
               h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),

@@ -28,7 +28,7 @@ function board(page, kind, offset, redraw) {
             'tr',
             { class: me && entry.player.id === me.id ? 'me' : null, dataset: { playerId: entry.player.id } },
             h('td', {}, entry.rank),
-            h('td', {}, entry.player.kind === 'ai' ? [entry.player.name, ' (house AI, anchored)'] : refName(entry.player)),
+            h('td', {}, entry.player.kind === 'ai' ? [entry.player.name, ' (house AI, anchored)'] : refName(entry.player, page.entries.map((e) => e.player))),
             h('td', {}, ratingText(entry.player.rating)),
             h('td', {}, entry.games),
           ),

@@ -62,7 +62,8 @@ async function read(say = false) {
   }
 }
 
-const against = (m) => `${refName(m.seats[0])} against ${refName(m.seats[1])}`;
+// ``among``: every seat of the page's matches, so two players who share a name are told apart
+const against = (m, among) => `${refName(m.seats[0], among)} against ${refName(m.seats[1], among)}`;
 
 function render(list, page) {
   // The list is drawn anew: a button that had the keyboard keeps it (it was dropped to the
@@ -76,7 +77,7 @@ function render(list, page) {
           'table',
           { class: 'history live-matches', 'data-testid': 'live-matches' },
           h('thead', {}, h('tr', {}, ['Players', 'Rules', 'Score', 'Hands played', 'Watching'].map((t) => h('th', { scope: 'col' }, t)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Watch')))),
-          h('tbody', {}, page.matches.map(row)),
+          h('tbody', {}, page.matches.map((m) => row(m, page.matches.flatMap((each) => each.seats)))),
         )
       : h('p', { 'data-testid': 'live-empty' }, live.offset ? 'No more matches.' : 'No match anyone may watch is being played now. Start one under Play a person, or watch two computers from New match.'),
     h(
@@ -95,11 +96,11 @@ function render(list, page) {
   }
 }
 
-function row(m) {
+function row(m, among) {
   return h(
     'tr',
     { 'data-testid': 'live-match', dataset: { matchId: m.match_id } },
-    h('td', { 'data-label': 'Players' }, against(m)),
+    h('td', { 'data-label': 'Players' }, against(m, among)),
     h('td', { 'data-label': 'Rules' }, `${m.rules}${m.rated ? ', rated' : ''}`),
     h('td', { 'data-label': 'Score', 'data-testid': 'live-score' }, `${m.scores[0]} : ${m.scores[1]}`),
     h('td', { 'data-label': 'Hands played' }, String(m.hands_played)),
@@ -111,7 +112,7 @@ function row(m) {
         'button',
         { type: 'button', 'data-testid': 'live-watch', 'data-match': m.match_id, onclick: () => (location.hash = `#/watch/${encodeURIComponent(m.match_id)}`) },
         'Watch',
-        h('span', { class: 'visually-hidden' }, ` ${against(m)}`),
+        h('span', { class: 'visually-hidden' }, ` ${against(m, among)}`),
       ),
     ),
   );

@@ -133,7 +133,7 @@ function renderTables(player) {
           h(
             'li',
             {},
-            `${refName(t.host)} · ${tableTerms(t)} `,
+            `${refName(t.host, tables.map((each) => each.host))} · ${tableTerms(t)} `,
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
               : [
@@ -312,6 +312,7 @@ async function refresh() {
     sayNewChallenges(incoming);
     const outgoing = challenges.filter((c) => c.host.id === player.id && c.invitee);
     lobby.sent = new Map(outgoing.map((c) => [c.table_id, c]));
+    const shown = [...outgoing.map((c) => c.invitee), ...incoming.map((c) => c.host)]; // told apart if alike
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
     fill(
@@ -322,8 +323,8 @@ async function refresh() {
               'li',
               { 'data-testid': 'sent-challenge' },
               c.rematch_of
-                ? `You offered ${refName(c.invitee)} a rematch (${tableTerms(c)}) `
-                : `You challenged ${refName(c.invitee)} (${tableTerms(c)}) `,
+                ? `You offered ${refName(c.invitee, shown)} a rematch (${tableTerms(c)}) `
+                : `You challenged ${refName(c.invitee, shown)} (${tableTerms(c)}) `,
               h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel'),
             ),
           )
@@ -338,8 +339,8 @@ async function refresh() {
               'li',
               {},
               c.rematch_of
-                ? `${refName(c.host)} offers you a rematch (${tableTerms(c)}) `
-                : `${refName(c.host)} challenges you (${tableTerms(c)}) `,
+                ? `${refName(c.host, shown)} offers you a rematch (${tableTerms(c)}) `
+                : `${refName(c.host, shown)} challenges you (${tableTerms(c)}) `,
               h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept'),
               h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline'),
               ' ',
@@ -487,8 +488,8 @@ async function findPlayers(event) {
             h(
               'li',
               { 'data-testid': 'found-player', 'data-player': p.id },
-              `${refName(p)} `,
-              h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p)}`)),
+              `${refName(p, others)} `,
+              h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p, others)}`)),
               isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
             ),
           )

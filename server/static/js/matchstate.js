@@ -38,7 +38,7 @@ export const game = {
 
 /** The names of the seats, from the answer's ``seats``: bots and the house AI marked. */
 export function learnNames(seats) {
-  for (const ref of seats || []) game.names.set(ref.id, refName(ref));
+  for (const ref of seats || []) game.names.set(ref.id, refName(ref, seats));
 }
 
 /** Keep ``view`` (from an answer or a frame), its players named as the page shows them. */

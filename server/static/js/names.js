@@ -19,10 +19,37 @@ export const isolate = (text) => `${FSI}${String(text).replace(BIDI_CONTROLS, ''
 /** The isolated spans of a string (dom.js turns each into a <bdi>). */
 export const ISOLATED = /\u2068([^\u2066-\u2069]*)\u2069/;
 
+// Names are not unique: the server keeps only the two players seen together (a match in
+// play, a challenge) from passing for each other. Anywhere else two players in one list
+// may share a name (the leaderboard, a search, old matches, the lobby's tables), so a
+// name shown beside another that passes for it gets the start of its player's id. The
+// comparison is a lighter one than the server's (domain/text.py, ``comparable``): NFKC,
+// without case, spaces and what shows nothing; the look-alike letters of other scripts
+// are the server's to refuse in the matches where it counts.
+const TAG_LENGTH = 6;
+const INVISIBLE = /[\s\p{Default_Ignorable_Code_Point}\u2800\u3164\uffa0\u115f\u1160]/gu;
+
+/** A name in the form two names that look alike share. */
+export const nameKey = (name) => String(name).normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
+
+/** The ids among ``refs`` (players shown together) whose names pass for another's. */
+function clashing(refs) {
+  const ids = new Map(); // name key → the ids that go by it
+  for (const ref of refs || []) {
+    if (!ref || ref.kind === 'ai' || !ref.id) continue;
+    const key = nameKey(ref.name);
+    ids.set(key, (ids.get(key) || new Set()).add(ref.id));
+  }
+  return new Set([...ids.values()].filter((set) => set.size > 1).flatMap((set) => [...set]));
+}
+
 /** A seat or a table's host as the page names it: a person by the name they chose, a bot
- * marked "(bot)", the house AI by its level. */
-export function refName(ref) {
+ * marked "(bot)", the house AI by its level. With ``among`` (the players shown with it),
+ * a name that passes for another's there is told apart by the start of its id ("Ada
+ * #3f9a2c"). */
+export function refName(ref, among = null) {
   if (!ref) return '?';
   if (ref.kind === 'ai') return `Computer (${ref.name})`;
-  return ref.kind === 'bot' ? `${isolate(ref.name)} (bot)` : isolate(ref.name);
+  const name = ref.kind === 'bot' ? `${isolate(ref.name)} (bot)` : isolate(ref.name);
+  return Array.isArray(among) && clashing(among).has(ref.id) ? `${name} #${ref.id.slice(0, TAG_LENGTH)}` : name;
 }

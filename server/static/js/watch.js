@@ -28,7 +28,7 @@ export async function showWatch(root, matchId, code) {
     const first = await api.spectate(matchId, code);
     watching.count = first.spectators;
     watching.seats = first.seats;
-    watching.names = first.seats.map(refName);
+    watching.names = first.seats.map((ref) => refName(ref, first.seats));
     render(root, first.view, null);
   } catch (err) {
     fill(root, h('p', { 'data-testid': 'watch-error' }, watchError(err, code)));

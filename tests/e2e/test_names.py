@@ -1,0 +1,192 @@
+"""Display names on a real server (SQLite and PostgreSQL): two players seen together (the
+seats of a match in play, the two ends of a challenge) never go by names that pass for
+each other, however the clash would come (a rename, a seat, a challenge, a rematch
+offer); every refusal is a 409 ``name_taken`` that changes nothing. Players who never
+meet may share a name. Then across two server processes on one PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import BACKENDS, _postgres_base
+from tests.e2e.harness import Player, ServerProcess, create_database, drop_database
+from tests.e2e.tables import join, open_table
+from tests.e2e.test_blocks import challenge_ids, close, players, problem
+
+CYRILLIC_A = "\u0410"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server per backend for the whole file: every test makes players of its own,
+    named for the test, as players who never meet may share names."""
+    folder = tmp_path_factory.mktemp(f"names-{request.param}")
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{folder / 'ginrummy.sqlite3'}"
+    else:
+        url = asyncio.run(create_database(_postgres_base()))
+    process = ServerProcess(url, folder).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+        if request.param != "sqlite":
+            asyncio.run(drop_database(url))
+
+
+async def rename(player: Player, name: str) -> httpx.Response:
+    return await player.client.patch(f"/v1/players/{player.id}", json={"name": name})
+
+
+async def name_of(player: Player, whom: str) -> str:
+    answer = await player.client.get(f"/v1/players/{whom}")
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["name"])
+
+
+async def seat_names(player: Player, match_id: str) -> list[str]:
+    return [seat["name"] for seat in (await player.view(match_id))["seats"]]
+
+
+async def resign(player: Player, match_id: str) -> None:
+    answer = await player.act(match_id, {"type": "resign"})
+    assert answer.status_code == 200, answer.text
+
+
+async def test_a_rename_to_the_opponents_name_in_play_is_refused_and_the_old_name_stays(
+    site: ServerProcess,
+) -> None:
+    ada, bob = await players(site.url, "Ada Renamed", "Bob Renamed")
+    try:
+        table = await open_table(ada)
+        joined = await join(bob, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+
+        for lookalike in ("Ada Renamed", "ada renamed", " AdaRenamed ", f"{CYRILLIC_A}da Renamed"):
+            detail = problem(await rename(bob, lookalike), 409, "name_taken")
+            assert ada.id in detail
+        problem(await rename(ada, "BOB RENAMED"), 409, "name_taken")
+        assert await name_of(ada, bob.id) == "Bob Renamed"
+        assert await name_of(bob, ada.id) == "Ada Renamed"
+        assert await seat_names(ada, match_id) == ["Ada Renamed", "Bob Renamed"]
+        # bad input is refused as before, and changes nothing either
+        bad = await rename(bob, "Ada\u202e")
+        assert bad.status_code == 422, bad.text
+        assert await name_of(bob, bob.id) == "Bob Renamed"
+
+        renamed = await rename(bob, "Bob the Second")  # any other name is fine
+        assert renamed.status_code == 200, renamed.text
+        assert await seat_names(bob, match_id) == ["Ada Renamed", "Bob the Second"]
+
+        await resign(bob, match_id)  # once the match is over they are no longer seen together
+        assert (await rename(bob, "Ada Renamed")).status_code == 200
+    finally:
+        await close(ada, bob)
+
+
+async def test_a_seat_with_a_host_of_the_same_name_is_refused_and_stays_free(
+    site: ServerProcess,
+) -> None:
+    host, namesake, other = await players(site.url, "Seat Host", "seat host", "Seat Other")
+    try:
+        table = await open_table(host)
+        problem(await join(namesake, table["table_id"]), 409, "name_taken")
+        answer = await host.client.get(f"/v1/tables/{table['table_id']}")
+        assert answer.json()["status"] == "open"
+        assert (await join(other, table["table_id"])).status_code == 200
+    finally:
+        await close(host, namesake, other)
+
+
+async def test_a_challenge_between_names_alike_is_not_sent_and_an_open_one_holds_the_names(
+    site: ServerProcess,
+) -> None:
+    eve, namesake, bob = await players(site.url, "Eve Challenge", "EVE CHALLENGE", "Bo Challenge")
+    try:
+        problem(
+            await eve.client.post("/v1/challenges", json={"to": namesake.id}), 409, "name_taken"
+        )
+        assert await challenge_ids(eve) == []
+        assert await challenge_ids(namesake) == []
+
+        sent = await eve.client.post("/v1/challenges", json={"to": bob.id})
+        assert sent.status_code == 201, sent.text
+        # while it is open, neither end may take the other's name, whoever sent it
+        problem(await rename(bob, "Eve Challenge"), 409, "name_taken")
+        problem(await rename(eve, "Bo Challenge"), 409, "name_taken")
+        accepted = await bob.client.post(f"/v1/challenges/{sent.json()['table_id']}/accept")
+        assert accepted.status_code == 200, accepted.text
+        match_id = accepted.json()["match"]["match_id"]
+        assert await seat_names(bob, match_id) == ["Eve Challenge", "Bo Challenge"]
+    finally:
+        await close(eve, namesake, bob)
+
+
+async def test_a_rematch_offer_to_a_player_renamed_to_ones_name_is_refused(
+    site: ServerProcess,
+) -> None:
+    ada, bob = await players(site.url, "Ada Rematch", "Bob Rematch")
+    try:
+        table = await open_table(ada)
+        match_id = (await join(bob, table["table_id"])).json()["match"]["match_id"]
+        await resign(ada, match_id)
+        assert (await rename(bob, "ada rematch")).status_code == 200  # no longer seen together
+        problem(await ada.client.post(f"/v1/matches/{match_id}/rematch"), 409, "name_taken")
+        problem(await bob.client.post(f"/v1/matches/{match_id}/rematch"), 409, "name_taken")
+        assert await challenge_ids(ada) == []
+    finally:
+        await close(ada, bob)
+
+
+async def test_players_who_never_meet_may_share_a_name(site: ServerProcess) -> None:
+    """Guests cannot sign in again, so a name is not theirs for good: two may go by one."""
+    first, second = await players(site.url, "Shared Name", "shared name")
+    try:
+        assert first.id != second.id
+        assert (await rename(first, "Shared Name")).status_code == 200
+    finally:
+        await close(first, second)
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_rename_racing_a_seat_on_another_process_never_seats_two_names_alike(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A guest renames itself to the host's name on one process while it takes the seat
+    at the host's table on another: one of the two wins, never both (each holds both
+    names still while it checks them and records what it does)."""
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    everyone: list[Player] = []
+    try:
+        outcomes = []
+        for trial in range(12):
+            host = await Player.create(first.url, f"Racer {trial}")
+            guest = await Player.create(second.url, f"Guest {trial}")
+            everyone += [host, guest]
+            table = await open_table(host)
+            async with httpx.AsyncClient(base_url=first.url, headers=guest.client.headers) as there:
+                renamed, seated = await asyncio.gather(
+                    there.patch(f"/v1/players/{guest.id}", json={"name": f"racer {trial}"}),
+                    join(guest, table["table_id"]),
+                )
+            outcomes.append((renamed.status_code, seated.status_code))
+            assert sorted(outcomes[-1]) == [200, 409], (renamed.text, seated.text)
+            if seated.status_code == 200:
+                match_id = seated.json()["match"]["match_id"]
+                assert await seat_names(host, match_id) == [f"Racer {trial}", f"Guest {trial}"]
+            else:
+                assert await name_of(host, guest.id) == f"racer {trial}"
+    finally:
+        await close(*everyone)
+        first.stop()
+        second.stop()

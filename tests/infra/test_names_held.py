@@ -1,0 +1,60 @@
+"""``Players.names_held``: the steps that bring two names together take turns, per player,
+on either database; on PostgreSQL through advisory locks, so across processes too."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import text
+
+from infra.players import NAME_LOCK_STRIPES, Players, _name_lock_key
+from infra.sql_event_store import SqlEventStore
+
+
+async def test_holders_of_one_player_take_turns_and_others_do_not_wait(
+    store: SqlEventStore,
+) -> None:
+    players, other = Players(store.engine), Players(store.engine)
+    inside: list[str] = []
+    entered = asyncio.Event()
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with players.names_held("ada", "bob"):
+            inside.append("first in")
+            entered.set()
+            await release.wait()
+            inside.append("first out")
+
+    async def second(*ids: str) -> None:
+        await entered.wait()
+        async with other.names_held(*ids):
+            inside.append(f"{'+'.join(ids)} in")
+
+    # a player whose stripe of this process's locks is neither ada's nor bob's
+    taken = {hash(id) % NAME_LOCK_STRIPES for id in ("ada", "bob")}
+    apart = next(f"dan{n}" for n in range(1000) if hash(f"dan{n}") % NAME_LOCK_STRIPES not in taken)
+    holder = asyncio.create_task(first())
+    waiting = asyncio.create_task(second("bob", "cleo"))  # shares bob: waits
+    await asyncio.wait_for(second(apart), 5)  # shares nobody: goes at once
+    await asyncio.sleep(0.2)
+    assert inside == ["first in", f"{apart} in"]
+    release.set()
+    await asyncio.wait_for(asyncio.gather(holder, waiting), 5)
+    assert inside == ["first in", f"{apart} in", "first out", "bob+cleo in"]
+
+
+async def test_on_postgresql_another_process_finds_the_name_held(store: SqlEventStore) -> None:
+    """Another process has locks of its own, not this one's: what it meets is PostgreSQL's
+    advisory lock on the player, held until the step ends (SQLite serves one process)."""
+    if store.engine.dialect.name != "postgresql":
+        return
+    try_lock = text("SELECT pg_try_advisory_xact_lock(:key)")
+    async with Players(store.engine).names_held("ada"), store.engine.connect() as conn:
+        held = (await conn.execute(try_lock, {"key": _name_lock_key("ada")})).scalar()
+        free = (await conn.execute(try_lock, {"key": _name_lock_key("bob")})).scalar()
+        await conn.rollback()
+    assert (held, free) == (False, True)
+    async with store.engine.connect() as conn:
+        assert (await conn.execute(try_lock, {"key": _name_lock_key("ada")})).scalar() is True
+        await conn.rollback()

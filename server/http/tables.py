@@ -22,7 +22,6 @@ from server.schemas import (
     JoinedTable,
     JoinTableRequest,
     OpenTableRequest,
-    PlayerRef,
     PresetName,
     TableList,
     TableView,
@@ -41,27 +40,25 @@ def iso_at(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
 
 
-async def _player(services: Services, player_id: str) -> PlayerRef:
-    return await services.player_ref(player_id)
-
-
 async def table_view(services: Services, state: t.TableState, viewer: str | None) -> TableView:
     """The table as ``viewer`` may see it: the codes only for the two seated players."""
     seated = viewer is not None and viewer in (state.host, state.guest, state.invitee)
+    named = [state.host, *(p for p in (state.guest, state.invitee) if p is not None)]
+    refs = {ref.id: ref for ref in await services.player_refs(named)}  # all in one read
     return TableView(
         table_id=state.table_id,
-        host=await _player(services, state.host),
+        host=refs[state.host],
         rules=state.rules,
         private=state.private,
         rated=state.rated,
         status=state.status if state.status != "open" or state.open_at(now_ms()) else "expired",
         opened_at=iso_at(state.opened_ms),
         expires_at=iso_at(state.expires_ms),
-        guest=await _player(services, state.guest) if state.guest is not None else None,
+        guest=refs[state.guest] if state.guest is not None else None,
         match_id=state.match_id,
         invite_code=state.invite_code if seated else None,
         watch_code=state.watch_code if seated else None,
-        invitee=await _player(services, state.invitee) if state.invitee is not None else None,
+        invitee=refs[state.invitee] if state.invitee is not None else None,
         rematch_of=state.rematch_of,
         practice=not is_standard(state.rules),
         hints=state.hints,

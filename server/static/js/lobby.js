@@ -9,7 +9,7 @@
 // or an acceptance takes the player to the match wherever they are. A person met here (a
 // challenger, a table's host, a player found by name) may be blocked (blocks.js), and the
 // players blocked are listed with their Unblock.
-import { $, fill, h } from './dom.js';
+import { $, fill, h, heard } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { announce, problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
@@ -115,6 +115,9 @@ function listen(player) {
   });
 }
 
+/** An incoming challenge as its Accept and Decline name it: "Ada's challenge (…)". */
+const offered = (c) => `${refName(c.host)}'s ${c.rematch_of ? 'rematch offer' : 'challenge'} (${tableTerms(c)})`;
+
 function renderTables(player) {
   let added = false;
   for (const t of lobby.tables.values()) {
@@ -137,7 +140,7 @@ function renderTables(player) {
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
               : [
-                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
+                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join', heard(` ${refName(t.host)}'s table (${tableTerms(t)})`)),
                   isBlocked(t.host.id) ? null : [' ', blockButton(t.host, { onBlocked: afterBlock, focusAfter: blockedTitle })],
                 ],
           ),
@@ -324,7 +327,7 @@ async function refresh() {
               c.rematch_of
                 ? `You offered ${refName(c.invitee)} a rematch (${tableTerms(c)}) `
                 : `You challenged ${refName(c.invitee)} (${tableTerms(c)}) `,
-              h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel'),
+              h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel', heard(` your ${c.rematch_of ? 'rematch offer' : 'challenge'} to ${refName(c.invitee)}`)),
             ),
           )
         : h('li', { class: 'hint' }, 'None.'),
@@ -340,8 +343,8 @@ async function refresh() {
               c.rematch_of
                 ? `${refName(c.host)} offers you a rematch (${tableTerms(c)}) `
                 : `${refName(c.host)} challenges you (${tableTerms(c)}) `,
-              h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept'),
-              h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline'),
+              h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept', heard(` ${offered(c)}`)),
+              h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline', heard(` ${offered(c)}`)),
               ' ',
               blockButton(c.host, { onBlocked: afterBlock, focusAfter: blockedTitle }),
             ),
@@ -414,7 +417,7 @@ function myTable(table) {
     'li',
     { 'data-testid': 'my-table', 'data-table': table.table_id },
     h('p', {}, `${table.private ? 'Private table' : 'Public table'} · ${tableTerms(table)} `,
-      h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: () => cancelTable(table.table_id) }, 'Cancel the table')),
+      h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: () => cancelTable(table.table_id) }, 'Cancel the table', heard(` (${table.private ? 'private' : 'public'}, ${tableTerms(table)})`))),
     link ? h('p', { class: 'share' }, 'Invite link, for your opponent: ', linkField('Invite link', link, 'invite-link')) : null,
     // The match, and so its watch link, exists once someone joins: the table shows it then.
     h('p', { class: 'hint', 'data-testid': 'waiting-watch' }, table.watch_code

@@ -18,6 +18,7 @@ import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
 import { blockButton, blockedSection, isBlocked, loadBlocks, offerUnblock } from './blocks.js';
 import { chosenTerms, clearProblem, followTerms, rememberTerms, showProblem, termsFields } from './timecontrol.js';
+import { chosenRules, customRulesFields } from './customrules.js';
 
 const lobby = {
   stream: null,
@@ -249,6 +250,7 @@ export function showLobby(root, invite = null) {
       'form',
       { class: 'start', id: 'open-table', onsubmit: openTable },
       h('label', {}, 'Rules ', presetSelect('table-preset')),
+      customRulesFields('table'),
       termsFields('table'),
       h('label', { class: 'check' }, h('input', { id: 'table-private', type: 'checkbox' }), ' Private (only with the invite link)'),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'open-table' }, 'Open a table'),
@@ -373,10 +375,12 @@ async function openTable(event) {
   event.preventDefault();
   clearProblem('table');
   try {
-    const terms = chosenTerms('table'); // a clock the server would refuse is said, not sent
+    // a rule or a clock the server would refuse is said, not sent
+    const rules = chosenRules('table');
+    const terms = chosenTerms('table');
     const player = await ensurePlayer();
     follow(player);
-    const table = await api.openTable($('#table-preset').value, $('#table-private').checked, terms);
+    const table = await api.openTable(rules, $('#table-private').checked, terms);
     rememberTerms('table');
     rememberTable(table);
     lobby.reads += 1; // a read begun before this table was opened does not hide it
@@ -384,7 +388,7 @@ async function openTable(event) {
     renderMine();
     refresh();
   } catch (err) {
-    if (showProblem('table', err)) return; // the clock or the rating, said by the form
+    if (showProblem('table', err)) return; // the rules, the clock or the rating, said by the form
     toast(problemText(err));
     refresh(); // a refusal at the cap: the tables to cancel are listed
   }

@@ -11,6 +11,7 @@ import { pref, setPref } from './prefs.js';
 import { problemText } from './ui.js';
 import { PRESETS } from './presets.js';
 import { ClockProblem, chosenClock, clearClockMarks, clockFields, clockTyped, showClock } from './clockchoice.js';
+import { RulesProblem, chosenRules, clearRulesMarks } from './customrules.js';
 
 /** Why the server would not rate this match, in its own words (server/ratings.py
  * ``rated_for``, deciding by domain/rating_policy.py ``is_rated``), or null if it would.
@@ -23,7 +24,7 @@ export function unratable({ rules, hints }) {
 }
 
 /** The terms chosen in the ``prefix`` form, for POST /v1/tables or /v1/challenges (with
- * the rules from its ``#PREFIX-preset``); a ClockProblem for a clock the server would
+ * the rules of customrules.js chosenRules); a ClockProblem for a clock the server would
  * refuse. ``rated`` is always said, so the page never leaves it to the server's default. */
 export function chosenTerms(prefix) {
   const clock = chosenClock(prefix);
@@ -43,12 +44,13 @@ export function rememberTerms(prefix) {
   if ($(`#${prefix}-hints`).checked) setPref('hints', true);
 }
 
-/** Show why the ``prefix`` form opened nothing: a clock the page refused (its field
- * marked and focused), or the server's refusal of the clock or the rating. Other
+/** Show why the ``prefix`` form opened nothing: a clock or a rule the page refused (its
+ * field marked and focused), or the server's refusal of the clock, the rules or the
+ * rating. Other
  * refusals are not about these terms: false, for the caller to tell as it always did. */
 export function showProblem(prefix, err) {
   const box = $(`#${prefix}-problem`);
-  if (err instanceof ClockProblem) {
+  if (err instanceof ClockProblem || err instanceof RulesProblem) {
     fill(box, err.message);
     box.hidden = false;
     err.field.setAttribute('aria-invalid', 'true');
@@ -71,13 +73,14 @@ export function clearProblem(prefix) {
     fill(box);
   }
   clearClockMarks(prefix);
+  clearRulesMarks(prefix);
 }
 
 /** Show the clock's own fields, and the rated box as the server would take it. */
 function update(prefix) {
   showClock(prefix);
   const rated = $(`#${prefix}-rated`);
-  const why = unratable({ rules: $(`#${prefix}-preset`).value, hints: $(`#${prefix}-hints`).checked });
+  const why = unratable({ rules: chosenRules(prefix, false), hints: $(`#${prefix}-hints`).checked });
   const was = rated.disabled;
   rated.disabled = Boolean(why);
   if (why) rated.checked = false;

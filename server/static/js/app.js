@@ -200,7 +200,7 @@ const startMatch = (event) =>
       const clock = startClock(); // a clock the server would refuse is said, not sent
       started = await asPlayer(name, () => api.createMatch($('#level').value, chosenRules(), { ...dealChoice(), ...clock }));
     } catch (err) {
-      if (showProblem('start', err)) return; // beside the clock, in the server's words if its
+      if (showProblem('start', err)) return; // said beside the clock, a refusal in the server's words
       throw err;
     }
     rememberStartClock();

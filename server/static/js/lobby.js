@@ -361,11 +361,11 @@ async function refresh() {
 /** A challenge that comes while the lobby is open is told to screen readers (the list is
  * redrawn every few seconds, silently); those already there when it opened are not. */
 function sayNewChallenges(incoming) {
-  const heard = lobby.heard;
+  const told = lobby.heard; // not ``heard``: dom.js's, the words a control is heard with
   lobby.heard = new Set(incoming.map((c) => c.table_id));
-  if (heard === null) return;
+  if (told === null) return;
   for (const c of incoming) {
-    if (heard.has(c.table_id)) continue;
+    if (told.has(c.table_id)) continue;
     const what = c.rematch_of ? 'offers you a rematch' : 'challenges you';
     announce(`${refName(c.host)} ${what} (${tableTerms(c)}): Accept or Decline under Challenges for you.`);
   }

@@ -256,7 +256,7 @@ def test_the_pages_bounds_and_rating_rule_are_the_servers(
     box exactly where the server refuses ``rated: true``, with the server's reason."""
     page.goto(f"{site}/")
     bounds = page.evaluate(
-        "async () => { const t = await import('/js/timecontrol.js');"
+        "async () => { const t = await import('/js/clockchoice.js');"
         " return [t.MIN_CLOCK_MS, t.MAX_CLOCK_MS]; }"
     )
     assert bounds == [MIN_CLOCK_MS, MAX_CLOCK_MS]

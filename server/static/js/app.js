@@ -18,6 +18,8 @@ import { showRules } from './rules.js';
 import { expectTour, maybeTour } from './tour.js';
 import { forgetWatchCodes } from './share.js';
 import { isolate } from './names.js';
+import { rememberStartClock, resetStartClock, setUpStartClock, startClock } from './startclock.js';
+import { showProblem } from './timecontrol.js';
 
 function renderWho() {
   const player = savedPlayer();
@@ -92,6 +94,7 @@ function showStart() {
   $('#house-level-0').value = pref('houseLevel0');
   $('#house-level-1').value = pref('houseLevel1');
   $('#preset').value = pref('preset');
+  resetStartClock();
   aboutPreset();
   const resume = $('#resume');
   resume.hidden = true;
@@ -192,7 +195,15 @@ const startMatch = (event) =>
     setPref('preset', $('#preset').value);
     // A start form that asks the server for hints (its "Hints" box) also shows them here.
     if ($('#hints')) setPref('hints', $('#hints').checked);
-    const started = await asPlayer(name, () => api.createMatch($('#level').value, chosenRules(), dealChoice()));
+    let started;
+    try {
+      const clock = startClock(); // a clock the server would refuse is said, not sent
+      started = await asPlayer(name, () => api.createMatch($('#level').value, chosenRules(), { ...dealChoice(), ...clock }));
+    } catch (err) {
+      if (showProblem('start', err)) return; // said beside the clock, a refusal in the server's words
+      throw err;
+    }
+    rememberStartClock();
     expectMatch(started);
     expectTour();
     location.hash = `#/match/${encodeURIComponent(started.match_id)}`;
@@ -270,6 +281,7 @@ function keepInSignOut(event) {
 function init() {
   applyPrefs();
   $('#preset').addEventListener('change', aboutPreset);
+  setUpStartClock();
   $('#start-form').addEventListener('submit', startMatch);
   $('#house-form').addEventListener('submit', watchHouseMatch);
   $('#screen-table').addEventListener('click', onTableClick);

@@ -69,6 +69,10 @@ export function fill(el, ...children) {
   return el;
 }
 
+/** Words a screen reader says as part of a control's name that the eye does not need
+ * (the row around it shows them): "Join" is heard as "Join Ada's table (…)". */
+export const heard = (text) => h('span', { class: 'visually-hidden' }, text);
+
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 

@@ -1,6 +1,6 @@
 // History: the player's matches, and a replay viewer that steps through a finished
 // match event by event with both hands shown in melds (the server's /replay?at=N).
-import { $, fill, h, plural } from './dom.js';
+import { $, fill, h, heard, plural } from './dom.js';
 import { allEvents, api } from './api.js';
 import { byRank, bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
@@ -34,6 +34,11 @@ export const opponentName = (m, rows = null) => {
   if (m.opponent_kind === 'ai') return displayName(m.opponent, null);
   return refName(opponentRef(m), rows && rows.filter((r) => !r.watching).map(opponentRef));
 };
+
+/** A row's match as its links name it ("the match against Ada, arcadia, started …"):
+ * a list of links all read "Replay" said nothing of which match each opens. */
+const theMatch = (m) =>
+  `${m.watching ? 'the match between two house AIs' : `the match against ${opponentName(m)}`}, ${ruleName(m.rules)}, started ${when(m.started_at)}`;
 
 function statsLine(s) {
   const item = (label, value, testid = null) => h('span', { class: 'stat' }, `${label} `, h('b', { 'data-testid': testid }, value));
@@ -87,12 +92,12 @@ export async function showHistory(root, { onError }) {
                 'td',
                 {},
                 m.status === 'finished' && m.watching
-                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay')
+                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard(` ${theMatch(m)}`))
                   : m.watching
-                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch')
+                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard(` ${theMatch(m)}`))
                   : m.status === 'finished'
-                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay'), ' ', verifyButton(m.match_id)]
-                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume'),
+                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard(` ${theMatch(m)}`)), ' ', verifyButton(m.match_id, ` ${theMatch(m)}`)]
+                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard(` ${theMatch(m)}`)),
               ),
             ),
           ),

@@ -9,7 +9,7 @@
 // or an acceptance takes the player to the match wherever they are. A person met here (a
 // challenger, a table's host, a player found by name) may be blocked (blocks.js), and the
 // players blocked are listed with their Unblock.
-import { $, fill, h } from './dom.js';
+import { $, fill, h, heard } from './dom.js';
 import { api, savedPlayer, savePlayer } from './api.js';
 import { announce, problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
@@ -18,6 +18,7 @@ import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
 import { blockButton, blockedSection, isBlocked, loadBlocks, offerUnblock } from './blocks.js';
 import { chosenTerms, clearProblem, followTerms, rememberTerms, showProblem, termsFields } from './timecontrol.js';
+import { chosenRules, customRulesFields } from './customrules.js';
 
 const lobby = {
   stream: null,
@@ -115,6 +116,9 @@ function listen(player) {
   });
 }
 
+/** An incoming challenge as its Accept and Decline name it: "Ada's challenge (…)". */
+const offered = (c, among) => `${refName(c.host, among)}'s ${c.rematch_of ? 'rematch offer' : 'challenge'} (${tableTerms(c)})`;
+
 function renderTables(player) {
   let added = false;
   for (const t of lobby.tables.values()) {
@@ -137,7 +141,7 @@ function renderTables(player) {
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
               : [
-                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join'),
+                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join', heard(` ${refName(t.host, tables.map((each) => each.host))}'s table (${tableTerms(t)})`)),
                   isBlocked(t.host.id) ? null : [' ', blockButton(t.host, { onBlocked: afterBlock, focusAfter: blockedTitle })],
                 ],
           ),
@@ -246,6 +250,7 @@ export function showLobby(root, invite = null) {
       'form',
       { class: 'start', id: 'open-table', onsubmit: openTable },
       h('label', {}, 'Rules ', presetSelect('table-preset')),
+      customRulesFields('table'),
       termsFields('table'),
       h('label', { class: 'check' }, h('input', { id: 'table-private', type: 'checkbox' }), ' Private (only with the invite link)'),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'open-table' }, 'Open a table'),
@@ -325,7 +330,7 @@ async function refresh() {
               c.rematch_of
                 ? `You offered ${refName(c.invitee, shown)} a rematch (${tableTerms(c)}) `
                 : `You challenged ${refName(c.invitee, shown)} (${tableTerms(c)}) `,
-              h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel'),
+              h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel', heard(` your ${c.rematch_of ? 'rematch offer' : 'challenge'} to ${refName(c.invitee, shown)}`)),
             ),
           )
         : h('li', { class: 'hint' }, 'None.'),
@@ -341,8 +346,8 @@ async function refresh() {
               c.rematch_of
                 ? `${refName(c.host, shown)} offers you a rematch (${tableTerms(c)}) `
                 : `${refName(c.host, shown)} challenges you (${tableTerms(c)}) `,
-              h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept'),
-              h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline'),
+              h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept', heard(` ${offered(c, shown)}`)),
+              h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline', heard(` ${offered(c, shown)}`)),
               ' ',
               blockButton(c.host, { onBlocked: afterBlock, focusAfter: blockedTitle }),
             ),
@@ -357,11 +362,11 @@ async function refresh() {
 /** A challenge that comes while the lobby is open is told to screen readers (the list is
  * redrawn every few seconds, silently); those already there when it opened are not. */
 function sayNewChallenges(incoming) {
-  const heard = lobby.heard;
+  const told = lobby.heard; // not ``heard``: dom.js's, the words a control is heard with
   lobby.heard = new Set(incoming.map((c) => c.table_id));
-  if (heard === null) return;
+  if (told === null) return;
   for (const c of incoming) {
-    if (heard.has(c.table_id)) continue;
+    if (told.has(c.table_id)) continue;
     const what = c.rematch_of ? 'offers you a rematch' : 'challenges you';
     announce(`${refName(c.host)} ${what} (${tableTerms(c)}): Accept or Decline under Challenges for you.`);
   }
@@ -371,10 +376,12 @@ async function openTable(event) {
   event.preventDefault();
   clearProblem('table');
   try {
-    const terms = chosenTerms('table'); // a clock the server would refuse is said, not sent
+    // a rule or a clock the server would refuse is said, not sent
+    const rules = chosenRules('table');
+    const terms = chosenTerms('table');
     const player = await ensurePlayer();
     follow(player);
-    const table = await api.openTable($('#table-preset').value, $('#table-private').checked, terms);
+    const table = await api.openTable(rules, $('#table-private').checked, terms);
     rememberTerms('table');
     rememberTable(table);
     lobby.reads += 1; // a read begun before this table was opened does not hide it
@@ -382,7 +389,7 @@ async function openTable(event) {
     renderMine();
     refresh();
   } catch (err) {
-    if (showProblem('table', err)) return; // the clock or the rating, said by the form
+    if (showProblem('table', err)) return; // the rules, the clock or the rating, said by the form
     toast(problemText(err));
     refresh(); // a refusal at the cap: the tables to cancel are listed
   }
@@ -415,7 +422,7 @@ function myTable(table) {
     'li',
     { 'data-testid': 'my-table', 'data-table': table.table_id },
     h('p', {}, `${table.private ? 'Private table' : 'Public table'} · ${tableTerms(table)} `,
-      h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: () => cancelTable(table.table_id) }, 'Cancel the table')),
+      h('button', { type: 'button', 'data-testid': 'cancel-table', onclick: () => cancelTable(table.table_id) }, 'Cancel the table', heard(` (${table.private ? 'private' : 'public'}, ${tableTerms(table)})`))),
     link ? h('p', { class: 'share' }, 'Invite link, for your opponent: ', linkField('Invite link', link, 'invite-link')) : null,
     // The match, and so its watch link, exists once someone joins: the table shows it then.
     h('p', { class: 'hint', 'data-testid': 'waiting-watch' }, table.watch_code

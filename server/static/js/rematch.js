@@ -1,12 +1,13 @@
 // The rematch at match over: offering one (or accepting the opponent's) and waiting for
-// the answer, and the opponent's offer shown on the table with Accept and Decline, not
-// only in the lobby. Both ask the server again every second or two while the match stays
+// the answer, and the opponent's offer shown on the table with its terms (rules, rated,
+// clock), Accept and Decline, not only in the lobby. Both ask the server again every second or two while the match stays
 // on the table; leaving it (stopRematch) stops them.
 import { api, savedPlayer } from './api.js';
 import { rememberTable } from './share.js';
 import { problemText, toast } from './ui.js';
 import { game, say } from './matchstate.js';
 import { draw } from './matchdraw.js';
+import { tableTerms } from './terms.js';
 
 let rematchTimer = null; // the wait for the answer to our offer
 let offerTimer = null; // the watch for the opponent's offer
@@ -70,7 +71,7 @@ export function watchRematchOffer() {
     if (theirs && shown !== theirs.table_id && game.ui.rematch !== 'offered') {
       game.ui.rematch = { offer: theirs };
       draw();
-      say(`${game.view.players[1 - game.view.seat]} offers a rematch.`);
+      say(`${game.view.players[1 - game.view.seat]} offers a rematch: ${tableTerms(theirs)}.`);
     } else if (!theirs && shown) {
       game.ui.rematch = null; // withdrawn, or expired
       draw();

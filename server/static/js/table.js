@@ -8,6 +8,7 @@ import { verifyButton } from './verify.js';
 import { handGroups } from './arrange.js';
 import { pref } from './prefs.js';
 import { basePreset, ruleChanges } from './presets.js';
+import { tableTerms } from './terms.js';
 
 /** The legal command of this type (and card/meld) for the viewer, or undefined. */
 export function findLegal(view, type, fields = {}) {
@@ -301,8 +302,10 @@ function actions(view, ui) {
       h('button', { type: 'button', class: 'act', dataset: { nav: 'new', key: 'n' }, 'aria-keyshortcuts': 'N' }, 'New match', h('kbd', { 'aria-hidden': 'true' }, 'N')),
       ui.rematch && ui.rematch.offer
         ? [
-            h('p', { class: 'hint', 'data-testid': 'rematch-offer' }, `${view.players[1 - view.seat]} offers a rematch.`),
-            h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch-accept' }, 'Accept the rematch'),
+            // The offer's terms (rules, rated, clock), said before it is accepted: the
+            // server sets them (a clock raised to today's floor), not the old match.
+            h('p', { class: 'hint', 'data-testid': 'rematch-offer' }, `${view.players[1 - view.seat]} offers a rematch: `, h('span', { id: 'rematch-terms', 'data-testid': 'rematch-terms' }, tableTerms(ui.rematch.offer)), '.'),
+            h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch-accept', 'aria-describedby': 'rematch-terms' }, 'Accept the rematch'),
             h('button', { type: 'button', class: 'act', dataset: { nav: 'rematch-decline' }, 'data-testid': 'rematch-decline' }, 'Decline'),
           ]
         : h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: ui.rematch === 'offered' }, ui.rematch === 'offered' ? 'Rematch offered: waiting…' : 'Rematch'),

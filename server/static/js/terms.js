@@ -2,6 +2,7 @@
 // their target, whether the result moves ratings, and the move clock. A player choosing
 // a table needs all of them before sitting down: a rated match under a short clock is
 // not the one they may have expected from "Arcadia to 100".
+import { ruleChanges, rulesLine } from './presets.js';
 
 /** A length of time in words: "45 s", "2 min", "1 min 30 s", "1 h 30 min". */
 export function duration(ms) {
@@ -23,10 +24,15 @@ export function clockTerms(clock) {
   return `${duration(clock.bank_ms)} each${increment}`;
 }
 
+/** The rules in words: "arcadia to 100", or for a custom rule set what it changes
+ * ("arkadium, changed: knock ≤ 5 (was knock ≤ 10)"): "arkadium+custom to 100" hid a
+ * knock limit the player joining would meet only at the table. */
+const rulesTerms = (rules) => (ruleChanges(rules).length ? rulesLine(rules) : `${rules.name} to ${rules.target}`);
+
 /** "Arcadia to 100 · rated · 30 s a move": what the table's match will be. */
 export function tableTerms(table) {
   return [
-    `${table.rules.name} to ${table.rules.target}`,
+    rulesTerms(table.rules),
     table.rated ? 'rated' : 'unrated',
     clockTerms(table.clock),
     table.hints ? 'with hints' : null,

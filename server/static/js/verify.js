@@ -2,7 +2,7 @@
 // dealer from the revealed seeds in its public log, as docs/fair-deal.md describes, and
 // trusts nothing the server computed.
 import { api } from './api.js';
-import { h } from './dom.js';
+import { fill, h, heard } from './dom.js';
 
 const DECK = [...'CDHS'].flatMap((suit) => [...'A23456789TJQK'].map((rank) => rank + suit));
 const utf8 = new TextEncoder();
@@ -96,10 +96,14 @@ async function wholeLog(matchId) {
 
 const buttons = new Map(); // one per match, so a redraw of the table keeps what it found
 
-/** A "Verify this match" button and the line that says what it found. */
-export function verifyButton(matchId) {
+/** A "Verify this match" button (in a list, "Verify" heard with ``which`` match) and
+ * the line that says what it found. */
+export function verifyButton(matchId, which = null) {
   if (!buttons.has(matchId)) buttons.set(matchId, makeButton(matchId));
-  return buttons.get(matchId);
+  const box = buttons.get(matchId);
+  // In a list of matches (the history) the button is heard with its row's match.
+  fill(box.querySelector('button'), ...(which ? ['Verify', heard(which)] : ['Verify this match']));
+  return box;
 }
 
 function makeButton(matchId) {
@@ -130,5 +134,5 @@ function makeButton(matchId) {
       button.disabled = false;
     }
   };
-  return h('span', { class: 'verify' }, h('button', { type: 'button', 'data-testid': 'verify', onclick: check }, 'Verify this match'), ' ', said);
+  return h('span', { class: 'verify' }, h('button', { type: 'button', 'data-testid': 'verify', onclick: check }), ' ', said);
 }

@@ -192,6 +192,31 @@ def parameters_are_never_null(document: OpenAPI) -> None:
                     _without_null(schema)
 
 
+#: What each path parameter names, and where a client finds it: ``challenge_id`` above
+#: all, which no answer carries under that name (a challenge is a table: its ``table_id``).
+PATH_PARAMETERS = {
+    "match_id": "The match's `match_id` (from `POST /v1/matches`, a table's or challenge's "
+    "`match_id`, or the player stream's `match_started`)",
+    "table_id": "The table's `table_id` (from `POST /v1/tables` or `GET /v1/tables`)",
+    "challenge_id": "The challenge's `table_id` (a challenge is a table addressed to one "
+    "player: from `POST /v1/challenges`, `GET /v1/challenges` or the player stream's "
+    "`challenge` frame)",
+    "player_id": "The player's `id` (from `POST /v1/players`, `GET /v1/me`, or "
+    "`GET /v1/players?name=`)",
+}
+
+
+def describe_path_parameters(document: OpenAPI) -> None:
+    """Say what each path parameter names: a client generated from the document, or a
+    newcomer reading it, otherwise looks for a ``challenge_id`` field that no answer has."""
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = getattr(item, method, None)
+            for parameter in (operation.parameters or []) if operation else []:
+                if getattr(parameter, "param_in", None) == "path" and not parameter.description:
+                    parameter.description = PATH_PARAMETERS.get(parameter.name)
+
+
 def _without_null(schema: Schema) -> None:
     if isinstance(schema.type, list):
         kept = [t for t in schema.type if t != OpenAPIType.NULL]

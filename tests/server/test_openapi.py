@@ -64,6 +64,20 @@ def test_no_parameter_is_offered_null() -> None:
                 assert ".0" not in text, (method, path, parameter["name"], text)
 
 
+def test_every_path_parameter_says_what_it_names() -> None:
+    """``/v1/challenges/{challenge_id}/accept``: no answer has a ``challenge_id`` field, so
+    the parameter says it is the challenge's ``table_id`` (a newcomer had to guess)."""
+    document = json.loads(COMMITTED.read_text())
+    described: dict[str, str] = {}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path":
+                    assert parameter.get("description"), (method, path, parameter["name"])
+                    described[parameter["name"]] = parameter["description"]
+    assert "`table_id`" in described["challenge_id"]
+
+
 def test_every_tuple_states_its_length() -> None:
     """Without maxItems a schema with prefixItems lets any longer array through."""
     found = 0

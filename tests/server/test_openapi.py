@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
+
 from server.cli import openapi_json
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -76,6 +78,21 @@ def test_every_path_parameter_says_what_it_names() -> None:
                     assert parameter.get("description"), (method, path, parameter["name"])
                     described[parameter["name"]] = parameter["description"]
     assert "`table_id`" in described["challenge_id"]
+
+
+def test_the_player_stream_lists_every_frame_it_may_send() -> None:
+    """Its answer's description names the frames of asyncapi.yaml's ``player`` channel: a
+    bot written from the OpenAPI document alone was not told of the ``error`` line."""
+    asyncapi = yaml.safe_load((COMMITTED.parent / "asyncapi.yaml").read_text())
+    messages = asyncapi["components"]["messages"]
+    frames = set()
+    for reference in asyncapi["operations"]["receivePlayer"]["messages"]:
+        name = reference["$ref"].rsplit("/", 1)[1]
+        target = asyncapi["channels"]["player"]["messages"][name]["$ref"].rsplit("/", 1)[1]
+        frames.add(messages[target]["payload"]["properties"]["type"]["const"])
+    operation = json.loads(COMMITTED.read_text())["paths"]["/v1/me/stream"]["get"]
+    listed = operation["responses"]["200"]["description"].split(":", 1)[1]
+    assert {name.split()[0].strip(".") for name in listed.split(",")} == frames
 
 
 def test_every_tuple_states_its_length() -> None:

@@ -279,3 +279,26 @@ async def test_the_example_bot_claims_once_its_opponent_has_been_away_for_the_gr
         bot.kill()
         await person.close()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_example_bot_waits_out_a_rate_limit_and_plays_on(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Over the move limit, a move is a 429 with ``Retry-After``: the bot tries that turn
+    again then, and its stream stays open (it used to take the 429 for a broken stream,
+    reconnect, and send the move again a second later, whatever the server had said)."""
+    limits = {"GINRUMMY_RATE_WINDOW_S": "2", "GINRUMMY_RATE_ACTIONS_PER_PLAYER": "6"}
+    server = ServerProcess(database_url, tmp_path, **limits).start()
+    bot = await BotProcess.start(
+        server.url, "--challenge", "ai:easy", "--target", "25", "--matches", "1"
+    )
+    try:
+        assert await bot.finish(timeout=240) == 0
+        assert len(bot.events("match_finished")) == 1
+        waits = bot.events("rate_limited")
+        assert waits and all(0 < w["retry_after"] <= 2 for w in waits), bot.lines
+        assert not bot.events("reconnecting") and not bot.events("request_failed"), bot.lines
+    finally:
+        bot.kill()
+        server.stop()

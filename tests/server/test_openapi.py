@@ -95,6 +95,15 @@ def test_the_player_stream_lists_every_frame_it_may_send() -> None:
     assert {name.split()[0].strip(".") for name in listed.split(",")} == frames
 
 
+def test_every_field_of_a_seats_view_says_what_it_means() -> None:
+    """The view is what a client reads every turn; its fields were listed with types
+    alone (what is ``taken``, ``opponent_known``, ``to_act``?)."""
+    view = json.loads(COMMITTED.read_text())["components"]["schemas"]["PlayerView"]
+    assert view.get("description")
+    for name, field in view["properties"].items():
+        assert field.get("description"), name
+
+
 def test_every_tuple_states_its_length() -> None:
     """Without maxItems a schema with prefixItems lets any longer array through."""
     found = 0

@@ -348,7 +348,8 @@ PLAYER_VIEW_FIELDS = {
     "pile_draws": "Face-up cards taken in this hand, the up-card included (the no-progress rule).",
     "pile_draw_limit": "At this many `pile_draws` the hand is washed; null: no limit.",
     "moves": "This hand's moves so far, redacted for you (an opponent's stock draw shows no card).",
-    "knock": "This hand's knock (`knocked`: who, gin or not, melds and deadwood), null before one.",
+    "knock": "This hand's knock (`knocked`: the seat, knock, gin or big gin, its melds and "
+    "deadwood), null before one.",
     "knock_melds": "The knocker's melds laid down; a `lay_off`'s `meld` is an index here.",
     "layoffs": "The cards laid off so far this hand, each with the index of its meld.",
     "suggested_layoffs": "The engine's advice while you defend a knock; null unless the "

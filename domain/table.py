@@ -328,6 +328,11 @@ def _open(state: TableState | None, cmd: OpenTable) -> list[TableEvent]:
 def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
     if cmd.guest == state.host:  # first: the host is told this, whatever became of the table
         raise errors.OwnTable("you are this table's host; you cannot take the other seat")
+    if state.status == "started" and cmd.guest == state.guest:
+        # A retry (its answer lost, say): the seat is already this guest's, and nothing
+        # changes. Refused as table_full, it told a bot that someone else took the match
+        # it was playing; a rematch accepted twice already answered the match that started.
+        return []
     _require_open(state, cmd.now_ms)
     if state.invitee is not None and cmd.guest != state.invitee:
         raise errors.NotInvited("this challenge is addressed to another player")

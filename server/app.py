@@ -75,6 +75,8 @@ from server.openapi_plugins import (
     bodies_have_a_size_limit,
     declare_bearer_challenge,
     declare_retry_after,
+    describe_path_parameters,
+    describe_player_view,
     describe_problem_types,
     forbid_unknown_properties,
     layouts_name_cards,
@@ -315,6 +317,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     bodies_have_a_size_limit(app.openapi_schema)
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)
+    describe_path_parameters(app.openapi_schema)
+    describe_player_view(app.openapi_schema)
     tuples_have_their_length(app.openapi_schema)
     layouts_name_cards(app.openapi_schema)
     describe_problem_types(app.openapi_schema)

@@ -10,7 +10,7 @@ and no parameter is said to take null, which a query string or header cannot sen
 and a tuple is an array of exactly its length. And a problem's ``type`` is said to be
 a reference relative to the server, under ``/problems/``. And every POST, PUT, PATCH
 and DELETE declares the 413 a body over the size limit gets, whether the route reads one
-or not.
+or not. And every path parameter, and every field of a seat's view, says what it means.
 """
 
 from __future__ import annotations
@@ -192,6 +192,31 @@ def parameters_are_never_null(document: OpenAPI) -> None:
                     _without_null(schema)
 
 
+#: What each path parameter names, and where a client finds it: ``challenge_id`` above
+#: all, which no answer carries under that name (a challenge is a table: its ``table_id``).
+PATH_PARAMETERS = {
+    "match_id": "The match's `match_id` (from `POST /v1/matches`, a table's or challenge's "
+    "`match_id`, or the player stream's `match_started`)",
+    "table_id": "The table's `table_id` (from `POST /v1/tables` or `GET /v1/tables`)",
+    "challenge_id": "The challenge's `table_id` (a challenge is a table addressed to one "
+    "player: from `POST /v1/challenges`, `GET /v1/challenges` or the player stream's "
+    "`challenge` frame)",
+    "player_id": "The player's `id` (from `POST /v1/players`, `GET /v1/me`, or "
+    "`GET /v1/players?name=`)",
+}
+
+
+def describe_path_parameters(document: OpenAPI) -> None:
+    """Say what each path parameter names: a client generated from the document, or a
+    newcomer reading it, otherwise looks for a ``challenge_id`` field that no answer has."""
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = getattr(item, method, None)
+            for parameter in (operation.parameters or []) if operation else []:
+                if getattr(parameter, "param_in", None) == "path" and not parameter.description:
+                    parameter.description = PATH_PARAMETERS.get(parameter.name)
+
+
 def _without_null(schema: Schema) -> None:
     if isinstance(schema.type, list):
         kept = [t for t in schema.type if t != OpenAPIType.NULL]
@@ -287,3 +312,77 @@ def describe_problem_types(document: OpenAPI) -> None:
         pattern=RULE_PATTERN,
         description="The problem's stable code (`stale_version`): compare this, not the title",
     )
+
+
+#: What each field of a seat's view means: the one object a client reads every turn,
+#: which the document listed with types alone. A test requires one line per field.
+PLAYER_VIEW_FIELDS = {
+    "match_id": "The match.",
+    "seat": "Your seat, 0 or 1 (seat 0 is the host of a table, or you against the house).",
+    "players": "Both seats' player ids (`ai:<level>` for the house AI), by seat.",
+    "rules": "The rules the match is played under (its preset, or a custom set).",
+    "version": "The number of events in the match's log this view reflects; send it with "
+    "an action to be refused (409 `stale_version`) if the match has moved on.",
+    "phase": "`up_card` (take or pass the first face-up card), `draw`, `discard`, "
+    "`layoff` (the defender lays off after a knock), `hand_over` (both say `next_hand`), "
+    "`match_over`.",
+    "to_act": "The seats that may act now: one, both in `hand_over`, none once over.",
+    "hand_number": "This hand's number in the match, from 1.",
+    "dealer": "The seat that dealt this hand (the other decides on the up-card first).",
+    "knock_limit": "The most deadwood a knock may leave in this hand (under `oklahoma` "
+    "rules, the up-card's value; 0: gin only).",
+    "hand": "Your cards (10, or 11 between your draw and your discard).",
+    "arrangement": "Your hand split the least-deadwood way: `melds`, `deadwood` and "
+    "`deadwood_points`.",
+    "best_discard": "The engine's advice while you hold eleven cards: the card to "
+    "discard and the deadwood left; null unless the match has `hints`.",
+    "taken": "On your turn, the face-up card you took, which you may not discard at once; "
+    "null otherwise.",
+    "opponent_card_count": "How many cards the opponent holds.",
+    "opponent_known": "The opponent's cards you know: face-up cards it took and has not "
+    "discarded since.",
+    "discard_pile": "The discard pile, bottom first: the last card is the one on top.",
+    "stock_size": "Cards left in the stock (a discard that leaves two, with no knock, "
+    "washes the hand).",
+    "up_card_passes": "How many seats have passed the up-card in this hand (0 to 2).",
+    "pile_draws": "Face-up cards taken in this hand, the up-card included (the no-progress rule).",
+    "pile_draw_limit": "At this many `pile_draws` the hand is washed; null: no limit.",
+    "moves": "This hand's moves so far, redacted for you (an opponent's stock draw shows no card).",
+    "knock": "This hand's knock (`knocked`: the seat, knock, gin or big gin, its melds and "
+    "deadwood), null before one.",
+    "knock_melds": "The knocker's melds laid down; a `lay_off`'s `meld` is an index here.",
+    "layoffs": "The cards laid off so far this hand, each with the index of its meld.",
+    "suggested_layoffs": "The engine's advice while you defend a knock; null unless the "
+    "match has `hints`.",
+    "scores": "The match's points so far, by seat.",
+    "boxes": "Hands won so far, by seat (each worth the box bonus at the end).",
+    "last_result": "The last hand's result (`hand_scored` or `hand_washed`), null before "
+    "the first ends.",
+    "settlement": "The match's result (`match_settled`: winner, totals, bonuses, who "
+    "resigned), null while it runs.",
+    "deal_commitment": "The commitment to this hand's deck, revealed when the hand ends "
+    "(docs/fair-deal.md).",
+    "seed_commitment": "The commitment to the server's seed for the match, revealed at "
+    "its end (docs/fair-deal.md).",
+    "legal": "Every action you may send now, each with your `seat` (send one back as it "
+    "is); empty when it is not your move. `resign` is always allowed and never listed.",
+    "practice": "True when a chosen seed or custom rules keep the match out of statistics "
+    "and ratings.",
+    "hints": "True when the view carries the engine's advice (`best_discard`, "
+    "`suggested_layoffs`).",
+    "clock": 'The move clock and the next-hand timeout (docs/api.md, "Move clocks and '
+    'claims"); null when the match has neither.',
+    "knock_layouts": "For each legal knock, its discard and every least-deadwood way to "
+    "lay the melds down, the default first (a knock's `layout`).",
+}
+
+
+def describe_player_view(document: OpenAPI) -> None:
+    """Give each field of ``PlayerView`` its meaning, which the document lacked."""
+    view = document.components.schemas.get("PlayerView") if document.components else None
+    if not isinstance(view, Schema) or not view.properties:
+        return
+    view.description = "A seat's whole picture of the match: what you may see, and do."
+    for name, field in view.properties.items():
+        if name in PLAYER_VIEW_FIELDS and not getattr(field, "description", None):
+            field.description = PLAYER_VIEW_FIELDS[name]

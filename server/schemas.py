@@ -29,6 +29,7 @@ from domain.rules import (
 from domain.seeds import CLIENT_SEED_PATTERN
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView
+from server.problems import InvalidRequest
 
 # ``ge=0`` would be right, but Litestar's schema generator drops a zero bound, so the
 # document would allow negatives; ``gt=-1`` says the same for integers and survives.
@@ -42,8 +43,23 @@ Level = Literal["easy", "medium", "hard", "baseline"]
 PlayerKind = Literal["person", "bot", "ai"]
 
 
-class _Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
+class _Action(
+    msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, kw_only=True
+):
+    # A ``legal`` entry names its seat; sent back as it is, it must name the caller's own
+    # (a client echoing it was refused for the unknown field). Unset: left out of the
+    # request's encoding, so an idempotency key's hash of a request without it is as before.
+    seat: (
+        Annotated[
+            int,
+            Meta(
+                gt=NON_NEGATIVE,
+                le=1,
+                description="Optional: your own seat, as `legal` lists it (another is a 422)",
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 class TakeUpCardAction(_Action, tag="take_up_card", frozen=True):
@@ -137,6 +153,8 @@ _COMMAND_BY_TAG: dict[str | int | None, type[AnySeatCommand]] = {
 def to_command(action: Action, seat: int) -> AnySeatCommand:
     """The domain command for a client action, for the caller's own seat."""
     fields = msgspec.structs.asdict(action)
+    if fields["seat"] not in (UNSET, seat):
+        raise InvalidRequest(f"action.seat: you sit in seat {seat}; send your own, or none")
     fields["seat"] = seat
     command: AnySeatCommand = msgspec.convert(fields, _COMMAND_BY_TAG[action.__struct_config__.tag])
     return command

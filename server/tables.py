@@ -441,6 +441,8 @@ class TableService:
         for _ in range(retries):
             state = await self.load(table_id)
             events = t.decide(state, command_for())
+            if not events:  # already so (a guest joining again): nothing to record
+                return state
             try:
                 await self._append(table_id, state.version, events)
             except ConcurrencyConflict:

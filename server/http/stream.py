@@ -35,7 +35,7 @@ STOPPING = "this server process is stopping; reconnect, to it or another one"
     media_type="application/x-ndjson",
     response_description="Newline-delimited JSON, one frame per line (see asyncapi.yaml, "
     "channel `player`): challenge, challenge_closed, match_started, your_turn, "
-    "match_finished, ping.",
+    "match_finished, ping, error (the last line: server_restarting or unauthorized).",
 )
 async def stream_player_events(state: State, request: Request[Any, Any, Any]) -> Stream:
     """One stream for all your matches: a bot connects once and plays for ever. On

@@ -69,6 +69,17 @@ def test_a_closed_table_takes_nobody(close: t.AnyTableCommand, rule: str) -> Non
             t.decide(state, again)
 
 
+def test_the_seated_guest_joining_again_changes_nothing_and_is_not_refused() -> None:
+    """A retried accept (its answer lost) finds the seat already its own: not table_full,
+    which would say someone else took it; any other player still gets table_full."""
+    for state in (opened(), opened(invitee="guest")):
+        started = t.fold(join(state), state)
+        assert join(started) == []
+        assert join(started, at=DUE_MS + 1) == []  # after the table's own expiry too
+        with pytest.raises(errors.TableFull):
+            join(started, guest="other")
+
+
 def test_past_its_time_a_table_is_closed_even_before_its_expiry_is_recorded() -> None:
     state = opened()
     assert state.open_at(DUE_MS - 1) and not state.open_at(DUE_MS)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import websockets
 
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess
@@ -206,4 +207,98 @@ async def test_a_match_the_bot_only_watches_is_not_one_it_played(
     finally:
         bot.kill()
         await person.close()
+        server.stop()
+
+
+async def claimed_by_the_bot(bot: BotProcess, person: Player, match_id: str) -> dict[str, Any]:
+    """Wait for the bot to say it claimed ``match_id``; the claim as the log has it."""
+    while (line := await bot.next_line()).get("event") != "claimed":
+        assert line.get("event") != "match_finished", bot.lines  # played out, not claimed
+    assert line["match_id"] == match_id
+    events = (await person.events(match_id))["events"]
+    claimed = [e["event"] for e in events if e["event"]["type"] == "match_claimed"]
+    assert len(claimed) == 1 and claimed[0]["seat"] == 1, events[-4:]  # the bot's seat
+    assert claimed[0]["reason"] == line["reason"]
+    settled = (await person.view(match_id))["view"]["settlement"]
+    assert settled["resigned"] == 0 and settled["winner"] == 1
+    return dict(claimed[0])
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_example_bot_claims_from_a_person_who_left_a_clocked_match(
+    server: ServerProcess,
+) -> None:
+    """The person never plays: the house stand-in plays three of its turns, and the bot
+    claims the match on its next turn (before, it played the whole match out against the
+    stand-in)."""
+    person = await Player.create(server.url, "Leaver")
+    bot = await BotProcess.start(server.url, "--matches", "1")
+    try:
+        offer = await person.client.post(
+            "/v1/challenges", json={"to": bot.id, "clock": {"per_move_ms": 2000}}
+        )
+        assert offer.status_code == 201, offer.text
+        match_id = await started_match(person, f"/v1/tables/{offer.json()['table_id']}")
+        claim = await claimed_by_the_bot(bot, person, match_id)
+        assert claim["reason"] == "timeouts"
+        assert await bot.finish() == 0
+        assert [e["match_id"] for e in bot.events("match_finished")] == [match_id]
+    finally:
+        bot.kill()
+        await person.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_example_bot_claims_once_its_opponent_has_been_away_for_the_grace(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A five-minute bank: the stand-in would wait minutes. The person sits on its turn
+    with its live socket open for longer than the grace, and the bot waits; once the
+    socket closes, the bot claims by absence, having asked the server when it may."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2").start()
+    person = await Player.create(server.url, "Leaver")
+    bot = await BotProcess.start(server.url, "--matches", "1")
+    try:
+        clock = {"bank_ms": 300_000, "increment_ms": 0}
+        offer = await person.client.post("/v1/challenges", json={"to": bot.id, "clock": clock})
+        assert offer.status_code == 201, offer.text
+        match_id = await started_match(person, f"/v1/tables/{offer.json()['table_id']}")
+        url = f"{server.ws_url}/v1/matches/{match_id}/live?token={person.token}"
+        async with websockets.connect(url) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            while not (await person.view(match_id))["view"]["legal"]:
+                await asyncio.sleep(0.05)  # the bot's move
+            await asyncio.sleep(3.5)  # connected, thinking: longer than the grace
+            assert (await person.view(match_id))["view"]["settlement"] is None  # no claim
+        left = asyncio.get_running_loop().time()
+        claim = await claimed_by_the_bot(bot, person, match_id)
+        assert claim["reason"] == "absence"
+        assert asyncio.get_running_loop().time() - left < 2 + 8  # the grace, and a little
+        assert await bot.finish() == 0
+    finally:
+        bot.kill()
+        await person.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_example_bot_waits_out_a_rate_limit_and_plays_on(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Over the move limit, a move is a 429 with ``Retry-After``: the bot tries that turn
+    again then, and its stream stays open (it used to take the 429 for a broken stream,
+    reconnect, and send the move again a second later, whatever the server had said)."""
+    limits = {"GINRUMMY_RATE_WINDOW_S": "2", "GINRUMMY_RATE_ACTIONS_PER_PLAYER": "6"}
+    server = ServerProcess(database_url, tmp_path, **limits).start()
+    bot = await BotProcess.start(
+        server.url, "--challenge", "ai:easy", "--target", "25", "--matches", "1"
+    )
+    try:
+        assert await bot.finish(timeout=240) == 0
+        assert len(bot.events("match_finished")) == 1
+        waits = bot.events("rate_limited")
+        assert waits and all(0 < w["retry_after"] <= 2 for w in waits), bot.lines
+        assert not bot.events("reconnecting") and not bot.events("request_failed"), bot.lines
+    finally:
+        bot.kill()
         server.stop()

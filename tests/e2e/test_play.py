@@ -124,3 +124,40 @@ async def test_several_random_matches_leak_nothing_on_any_channel(server: Server
             recorder.assert_no_leaks(states_by_version(log["events"]))
     finally:
         await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(server: ServerProcess) -> None:
+    """The view lists each legal action with its ``seat`` (and ``null`` options); a client
+    that sends one back unchanged plays (it was a 422 for the unknown field ``seat``). A
+    seat that is not the caller's is refused, over HTTP and the socket, changing nothing."""
+    player = await Player.create(server.url, "Echo")
+    try:
+        match = await player.new_match(level="easy", seed="echo")
+        match_id, view, version = match["match_id"], match["view"], match["version"]
+        wrong = {**view["legal"][0], "seat": 1 - match["seat"]}
+        refused = await player.act(match_id, wrong, version)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["rule"] == "invalid_request"
+        assert refused.json()["detail"].startswith("action.seat:")
+        url = f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+        async with websockets.connect(url) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            await ws.send(json.dumps({"type": "action", "action": wrong}))
+            frame = json.loads(await ws.recv())
+            while frame["type"] == "ping":
+                frame = json.loads(await ws.recv())
+            assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request"
+        assert (await player.view(match_id))["version"] == version  # nothing changed
+        for _ in range(3000):
+            if view["phase"] == "match_over":
+                break
+            ending = [a for a in view["legal"] if a["type"] in ("gin", "big_gin", "knock")]
+            legal = ending[0] if ending else random.Random(version).choice(view["legal"])
+            assert legal["seat"] == match["seat"]
+            response = await player.act(match_id, legal, version)  # verbatim
+            assert response.status_code == 200, (legal, response.text)
+            view, version = response.json()["view"], response.json()["version"]
+        assert view["phase"] == "match_over"
+    finally:
+        await player.close()

@@ -422,6 +422,34 @@ async def test_accepting_a_rematch_twice_at_once_is_not_a_409(server: ServerProc
         await guest.close()
 
 
+async def test_accepting_a_challenge_again_answers_the_match_it_started(
+    server: ServerProcess,
+) -> None:
+    """A bot whose accept timed out retries it: the answer is the match it already sits
+    in (it was a 409 table_full, "both seats are taken", as if someone else had it)."""
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        sent = await host.client.post("/v1/challenges", json={"to": guest.id})
+        assert sent.status_code == 201, sent.text
+        path = f"/v1/challenges/{sent.json()['table_id']}/accept"
+        first, again = [await guest.client.post(path) for _ in range(2)]
+        assert (first.status_code, again.status_code) == (200, 200), again.text
+        assert again.json()["match"]["match_id"] == first.json()["match"]["match_id"]
+        assert again.json()["table"] == first.json()["table"]
+        joined = await join(guest, sent.json()["table_id"])  # the table's own route too
+        assert joined.status_code == 200 and joined.json()["table"] == first.json()["table"]
+        table = await open_table(host)  # a public table: anyone else is still refused
+        assert (await join(guest, table["table_id"])).status_code == 200
+        third = await Player.create(server.url, "Third")
+        late = await join(third, table["table_id"])
+        assert (late.status_code, late.json()["rule"]) == (409, "table_full")
+        await third.close()
+    finally:
+        await host.close()
+        await guest.close()
+
+
 async def test_both_seats_ready_at_once_is_not_a_stale_version(server: ServerProcess) -> None:
     """Two people who click "next hand" together, each on the version it saw."""
     host = await Player.create(server.url, "Host")

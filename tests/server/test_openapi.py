@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
+
 from server.cli import openapi_json
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -62,6 +64,44 @@ def test_no_parameter_is_offered_null() -> None:
                 text = json.dumps(parameter["schema"])
                 assert "null" not in text, (method, path, parameter["name"], text)
                 assert ".0" not in text, (method, path, parameter["name"], text)
+
+
+def test_every_path_parameter_says_what_it_names() -> None:
+    """``/v1/challenges/{challenge_id}/accept``: no answer has a ``challenge_id`` field, so
+    the parameter says it is the challenge's ``table_id`` (a newcomer had to guess)."""
+    document = json.loads(COMMITTED.read_text())
+    described: dict[str, str] = {}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path":
+                    assert parameter.get("description"), (method, path, parameter["name"])
+                    described[parameter["name"]] = parameter["description"]
+    assert "`table_id`" in described["challenge_id"]
+
+
+def test_the_player_stream_lists_every_frame_it_may_send() -> None:
+    """Its answer's description names the frames of asyncapi.yaml's ``player`` channel: a
+    bot written from the OpenAPI document alone was not told of the ``error`` line."""
+    asyncapi = yaml.safe_load((COMMITTED.parent / "asyncapi.yaml").read_text())
+    messages = asyncapi["components"]["messages"]
+    frames = set()
+    for reference in asyncapi["operations"]["receivePlayer"]["messages"]:
+        name = reference["$ref"].rsplit("/", 1)[1]
+        target = asyncapi["channels"]["player"]["messages"][name]["$ref"].rsplit("/", 1)[1]
+        frames.add(messages[target]["payload"]["properties"]["type"]["const"])
+    operation = json.loads(COMMITTED.read_text())["paths"]["/v1/me/stream"]["get"]
+    listed = operation["responses"]["200"]["description"].split(":", 1)[1]
+    assert {name.split()[0].strip(".") for name in listed.split(",")} == frames
+
+
+def test_every_field_of_a_seats_view_says_what_it_means() -> None:
+    """The view is what a client reads every turn; its fields were listed with types
+    alone (what is ``taken``, ``opponent_known``, ``to_act``?)."""
+    view = json.loads(COMMITTED.read_text())["components"]["schemas"]["PlayerView"]
+    assert view.get("description")
+    for name, field in view["properties"].items():
+        assert field.get("description"), name
 
 
 def test_every_tuple_states_its_length() -> None:

@@ -19,7 +19,7 @@ from server.fanout import Hub
 from server.http.media_type import is_json
 from server.limits import Allowance, RateLimited
 from server.problem_types import PROBLEM_TYPES
-from server.problems import ServerError, Unauthorized, problem_for
+from server.problems import InvalidRequest, ServerError, Unauthorized, problem_for
 from server.schemas import Action, CustomRules, to_command
 
 
@@ -356,8 +356,13 @@ def test_every_action_maps_to_the_seat_command_of_the_same_type() -> None:
         action = msgspec.convert({"type": tag, **examples.get(tag, {})}, Action)
         command = to_command(action, 1)
         assert command.__struct_config__.tag == tag and command.seat == 1
+    # A legal entry names its seat: the caller's own is taken, another refused.
+    echoed = msgspec.convert({"type": "discard", "card": "7H", "seat": 1}, Action)
+    assert to_command(echoed, 1) == commands.Discard(seat=1, card="7H")
+    with pytest.raises(InvalidRequest, match=r"action\.seat"):
+        to_command(echoed, 0)
     with pytest.raises(msgspec.ValidationError):
-        msgspec.convert({"type": "discard", "card": "7H", "seat": 1}, Action)
+        msgspec.convert({"type": "discard", "card": "7H", "seat": 2}, Action)
 
 
 def test_custom_rules_pass_only_the_fields_given() -> None:

@@ -47,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument(
         "--commitment", help="the seed commitment you saved before the match (GET /v1/me)"
     )
-    commands.add_parser("rebuild-projections", help="rebuild the read models from the log")
+    rebuild = commands.add_parser(
+        "rebuild-projections",
+        help="rebuild the read models from the log (each projection's events and time printed)",
+    )
+    rebuild.add_argument("names", nargs="*", metavar="NAME", help="projections (default: all)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         try:
@@ -73,8 +77,12 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"ginrummy verify: {exc.rule}: {exc}\n")
             return 1
     if args.command == "rebuild-projections":
+        from infra.projections.__main__ import rebuild_and_report, unknown_names
+
+        unknown_names(rebuild, args.names)
         try:
-            return asyncio.run(_rebuild())
+            asyncio.run(rebuild_and_report(None, args.names))
+            return 0
         except InfraError as exc:
             sys.stderr.write(f"ginrummy rebuild-projections: {exc.rule}: {exc}\n")
             return 1
@@ -298,19 +306,6 @@ async def _replay(match_id: str, at: int | None) -> int:
         await store.close()
     rendered = render(events, at, names)
     sys.stdout.write(rendered if rendered.endswith("\n") else rendered + "\n")
-    return 0
-
-
-async def _rebuild() -> int:
-    from infra.projections import rebuild_all
-    from infra.store import open_store
-
-    store = await open_store()
-    try:
-        applied = await rebuild_all(store)
-    finally:
-        await store.close()
-    sys.stdout.write(f"rebuilt the projections from {applied} events\n")
     return 0
 
 

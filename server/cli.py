@@ -81,8 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 
         unknown_names(rebuild, args.names)
         try:
-            asyncio.run(rebuild_and_report(None, args.names))
-            return 0
+            return asyncio.run(rebuild_and_report("ginrummy rebuild-projections", None, args.names))
         except InfraError as exc:
             sys.stderr.write(f"ginrummy rebuild-projections: {exc.rule}: {exc}\n")
             return 1

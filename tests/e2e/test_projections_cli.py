@@ -7,11 +7,14 @@ log's length; a misspelt projection is a usage error that names the real ones.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+from infra.migrate import upgrade
 from tests.e2e.harness import GINRUMMY, Player, ServerProcess, play_out
 
 NAMES = ["matches", "player_stats", "lobby", "ratings", "blocks"]  # infra.projections
@@ -65,3 +68,22 @@ def test_a_misspelt_projection_is_a_usage_error_naming_the_real_ones(tmp_path: P
         assert "no projection named matchs" in done.stderr
         assert all(name in done.stderr for name in NAMES)
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_a_rebuild_never_migrates_the_database(tmp_path: Path) -> None:
+    """The upgrade rule is to stop every old server before the new version migrates; a
+    rebuild run from the new version's checkout migrated the database under the old
+    servers still using it. It now says the schema is behind and changes nothing."""
+    path = tmp_path / "older.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    upgrade(url, "0020")
+    for command in (
+        [str(GINRUMMY), "rebuild-projections"],
+        [sys.executable, "-m", "infra.projections", "rebuild"],
+    ):
+        done = run(command, tmp_path, url)
+        assert done.returncode == 1, (done.stdout, done.stderr)
+        assert "schema_behind" in done.stderr and "0020" in done.stderr, done.stderr
+        assert str(path) in done.stderr and "Traceback" not in done.stderr
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            assert db.execute("select version_num from alembic_version").fetchall() == [("0020",)]

@@ -152,7 +152,20 @@ def create_engine(url: str | None = None, connections: int = MAX_CONNECTIONS) ->
         engine = create_async_engine(url, connect_args={"timeout": 60}, hide_parameters=True)
         _configure_sqlite(engine)
         return engine
-    return create_async_engine(url, pool_size=connections, max_overflow=0, hide_parameters=True)
+    return create_async_engine(
+        url,
+        pool_size=connections,
+        max_overflow=0,
+        hide_parameters=True,
+        connect_args={"server_settings": {"application_name": application_name()}},
+    )
+
+
+def application_name(role: str = "") -> str:
+    """What this process's PostgreSQL sessions are called in ``pg_stat_activity``: the
+    program and the process id (``ginrummy 4242``, the tailer's ``ginrummy 4242 listen``),
+    so an operator can tell which server holds a connection, a lock or a transaction."""
+    return f"ginrummy {os.getpid()}" + (f" {role}" if role else "")
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

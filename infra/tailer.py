@@ -36,7 +36,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from infra.database import asyncpg_dsn
+from infra.database import application_name, asyncpg_dsn
 from infra.errors import StoreUnavailable, UndecodableEvent
 from infra.event_store import RecordedEvent
 from infra.sql_event_store import NOTIFY_CHANNEL, SqlEventStore
@@ -213,7 +213,11 @@ class LogTailer:
         return woken
 
     async def _listen(self) -> None:
-        conn = await asyncpg.connect(asyncpg_dsn(self.store.url), timeout=10)
+        conn = await asyncpg.connect(
+            asyncpg_dsn(self.store.url),
+            timeout=10,
+            server_settings={"application_name": application_name("listen")},
+        )
         self._conn = conn
         conn.add_termination_listener(self._on_terminated)
         await conn.add_listener(NOTIFY_CHANNEL, self._on_notify)

@@ -22,6 +22,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -55,12 +56,22 @@ def _ready() -> bool:
 
 
 def _exit_with_parent(parent: int) -> None:
-    """Pool initializer: end this process once ``parent`` is gone (it was reparented).
+    """Pool initializer: end this process once ``parent`` is gone (it was reparented),
+    and not before: a stop signal is the server's to handle.
+
+    ``systemctl stop`` sends SIGTERM to every process of the service, and Ctrl-C in a
+    terminal SIGINT to the whole foreground group, so this process heard the server's
+    stop signal too and died at once: a decision under way was redone in a thread while
+    the server drained, and every clean stop logged that the AI's process had died. The
+    server ends the pool itself once its requests are done (``AiThinker.close``).
 
     A pool process holds both ends of its own task queue, so a dead server never shows
     it an end of file; without this, every server killed after meeting hard left one
     idle Python process behind.
     """
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -35,6 +35,7 @@ from server.background import every
 from server.blocks import BlockService
 from server.chat import ChatService
 from server.config import Settings
+from server.draining import DRAIN_ACTIONS_S
 from server.fanout import Hub
 from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
@@ -237,7 +238,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         try:
             yield
         finally:
-            await finish_actions(timeout=10)  # a dropped socket's action still gets its reply
+            # A dropped socket's action still gets its reply.
+            await finish_actions(timeout=DRAIN_ACTIONS_S)
             tasks = (projecting, sweeping, counting, watching, rechecking, sweeping_limits, clocks)
             for task in tasks:
                 task.cancel()

@@ -47,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument(
         "--commitment", help="the seed commitment you saved before the match (GET /v1/me)"
     )
-    commands.add_parser("rebuild-projections", help="rebuild the read models from the log")
+    rebuild = commands.add_parser(
+        "rebuild-projections",
+        help="rebuild the read models from the log (each projection's events and time printed)",
+    )
+    rebuild.add_argument("names", nargs="*", metavar="NAME", help="projections (default: all)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         try:
@@ -73,8 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"ginrummy verify: {exc.rule}: {exc}\n")
             return 1
     if args.command == "rebuild-projections":
+        from infra.projections.__main__ import rebuild_and_report, unknown_names
+
+        unknown_names(rebuild, args.names)
         try:
-            return asyncio.run(_rebuild())
+            return asyncio.run(rebuild_and_report("ginrummy rebuild-projections", None, args.names))
         except InfraError as exc:
             sys.stderr.write(f"ginrummy rebuild-projections: {exc.rule}: {exc}\n")
             return 1
@@ -126,6 +133,7 @@ def _serve(host: str | None, port: int | None) -> int:
         worker_count,
         ws_transport_max_bytes,
     )
+    from server.draining import DRAIN_REQUESTS_S
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
@@ -148,7 +156,7 @@ def _serve(host: str | None, port: int | None) -> int:
         "ws_max_size": ws_transport_max_bytes(settings),
         # On shutdown, wait this long for requests in flight (player streams end at once:
         # server/draining.py), then close what is left.
-        "timeout_graceful_shutdown": 10,
+        "timeout_graceful_shutdown": DRAIN_REQUESTS_S,
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: anyone on
         # the host could pick the address the rate limits count. Only the proxies named.
         "proxy_headers": bool(proxies_of(settings.trusted_proxies)),
@@ -298,19 +306,6 @@ async def _replay(match_id: str, at: int | None) -> int:
         await store.close()
     rendered = render(events, at, names)
     sys.stdout.write(rendered if rendered.endswith("\n") else rendered + "\n")
-    return 0
-
-
-async def _rebuild() -> int:
-    from infra.projections import rebuild_all
-    from infra.store import open_store
-
-    store = await open_store()
-    try:
-        applied = await rebuild_all(store)
-    finally:
-        await store.close()
-    sys.stdout.write(f"rebuilt the projections from {applied} events\n")
     return 0
 
 

@@ -18,6 +18,11 @@ from types import FrameType
 from typing import Any
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
+# A stopping process first waits this long for HTTP requests in flight (uvicorn's graceful
+# shutdown), then up to DRAIN_ACTIONS_S for the actions of sockets it closed to answer:
+# a supervisor must allow more than their sum before it kills (docker-compose.yml).
+DRAIN_REQUESTS_S = 10
+DRAIN_ACTIONS_S = 10
 Handler = Callable[[int, FrameType | None], Any]
 
 

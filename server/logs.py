@@ -72,6 +72,10 @@ def install(level: str = "info") -> None:
     """Mask tokens on the root handlers and uvicorn's, whatever configured them."""
     logging.addLevelName(TRACE_LOG_LEVEL, "TRACE")  # uvicorn's level below debug, as it names it
     logging.basicConfig(level=level.upper())
+    # basicConfig leaves a configured root alone, and Litestar configures it at INFO when
+    # the app is built: without this the server's own INFO lines ignored "warning", and
+    # "debug" showed none of its debug lines (the lifespan calls this again, after it).
+    logging.getLogger().setLevel(level.upper())
     # Alembic's lines at each start (ginrummy.migrate says what ran), unless debugging.
     if level.lower() not in ("debug", "trace"):
         logging.getLogger("alembic").setLevel(logging.WARNING)

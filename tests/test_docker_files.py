@@ -84,3 +84,21 @@ def test_the_files_the_server_reads_beside_its_code_are_in_the_image() -> None:
     for needed in (*DOCUMENTS, REDOC_DIR / "redoc.standalone.js", REDOC_DIR / "LICENSE"):
         assert needed.exists(), needed
         assert any(needed.is_relative_to(source) for source in copied), f"not copied: {needed}"
+
+
+def _seconds(duration: str) -> float:
+    """A compose duration such as ``30s`` or ``1m30s``, in seconds."""
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|h|m|s)", duration)
+    assert parts and "".join(n + u for n, u in parts) == duration, duration
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+def test_docker_waits_for_the_servers_whole_drain_before_killing_it() -> None:
+    """``docker compose stop`` and a restart send SIGTERM, then SIGKILL after the stop
+    grace period, 10 s unless the file says otherwise: less than the server may take to
+    finish its requests and then the actions of sockets it closed (server/draining.py)."""
+    from server.draining import DRAIN_ACTIONS_S, DRAIN_REQUESTS_S
+
+    grace = COMPOSE["services"]["server"].get("stop_grace_period", "10s")
+    assert _seconds(grace) > DRAIN_REQUESTS_S + DRAIN_ACTIONS_S, grace

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import signal
@@ -10,6 +11,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from domain.ai import choose
 from domain.commands import AnySeatCommand, StartMatch
@@ -156,6 +159,34 @@ def test_a_pool_process_exits_when_its_server_is_killed_outright() -> None:
         server.kill()
         if not _gone(worker):
             os.kill(worker, signal.SIGKILL)
+
+
+async def test_a_stop_signal_to_the_whole_group_leaves_the_pool_to_the_servers_shutdown(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``systemctl stop`` signals every process of the service, and Ctrl-C in a terminal
+    every process of the foreground group: the pool's process with its server. It used to
+    die at once, so a decision under way was redone in a thread while the server drained,
+    and every clean stop logged "the AI's process died". The server stops the pool itself
+    (``close``, at the end of its shutdown)."""
+    (view, seed), *_ = _hard_positions(1)
+    thinker = AiThinker(processes=1)
+    try:
+        await thinker.decide("hard", view, seed, None)
+        pool = thinker._pool  # private: the process is the behaviour here
+        assert pool is not None
+        worker = pool.submit(_pid).result(timeout=120)
+        for number in (signal.SIGTERM, signal.SIGINT):
+            os.kill(worker, number)
+        time.sleep(0.5)
+        assert not _gone(worker)
+        with caplog.at_level(logging.WARNING, logger="ginrummy.ai"):
+            command, _ = await thinker.decide("hard", view, seed, None)
+        assert command == choose("hard", view, seed)
+        assert thinker._pool is pool and not caplog.records
+    finally:
+        thinker.close()
+    assert _gone(worker)
 
 
 async def test_closing_the_thinker_ends_its_process_before_it_returns() -> None:

@@ -1,6 +1,7 @@
 // The rematch at match over: offering one (or accepting the opponent's) and waiting for
 // the answer, and the opponent's offer shown on the table with its terms (rules, rated,
-// clock), Accept and Decline, not only in the lobby. Both ask the server again every second or two while the match stays
+// clock), Accept and Decline, not only in the lobby. Our own offer shows its terms too:
+// the server sets them (a clock raised to today's floor), not the old match. Both ask the server again every second or two while the match stays
 // on the table; leaving it (stopRematch) stops them.
 import { api, savedPlayer } from './api.js';
 import { rememberTable } from './share.js';
@@ -24,9 +25,9 @@ export async function rematch() {
       location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
       return;
     }
-    game.ui.rematch = 'offered';
+    game.ui.rematch = { mine: offer }; // its terms are shown while it waits (table.js)
     draw();
-    say(`Rematch offered: waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
+    say(`Rematch offered: ${tableTerms(offer)}; waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
     const poll = async () => {
       if (game.matchId !== old) return;
       const latest = await api.getRematch(old).catch(() => null);
@@ -68,7 +69,7 @@ export function watchRematchOffer() {
     if (game.matchId !== id) return;
     const theirs = offer && offer.status === 'open' && offer.host && offer.host.id !== me ? offer : null;
     const shown = game.ui.rematch && game.ui.rematch.offer ? game.ui.rematch.offer.table_id : null;
-    if (theirs && shown !== theirs.table_id && game.ui.rematch !== 'offered') {
+    if (theirs && shown !== theirs.table_id && !(game.ui.rematch && game.ui.rematch.mine)) {
       game.ui.rematch = { offer: theirs };
       draw();
       say(`${game.view.players[1 - game.view.seat]} offers a rematch: ${tableTerms(theirs)}.`);

@@ -10,8 +10,8 @@
  * Call ``ask(handle)`` now (or after ``first`` ms) and again ``every`` ms after each answer.
  * ``every``: milliseconds, or a function of ``ask``'s last result giving them.
  * ``alive``: whether the thing asked about is still on screen; once false, polling ends.
- * Returns the handle ``{ stop, now }`` (``ask`` is given it too, to stop from within):
- * ``now()`` asks at once, unless a request is out already.
+ * Returns the handle ``{ stop }``; ``ask`` is given it too, to stop from within (the
+ * answer it waited for came).
  */
 export function pollWhileVisible(ask, { every, alive = () => true, first = 0 }) {
   let timer = null;
@@ -58,7 +58,7 @@ export function pollWhileVisible(ask, { every, alive = () => true, first = 0 }) 
     }
   }
 
-  const handle = { stop, now: () => (!stopped && !asking ? plan(0) : undefined) };
+  const handle = { stop };
   document.addEventListener('visibilitychange', onVisibility);
   if (first) plan(first);
   else run();

@@ -52,3 +52,37 @@ def test_the_rematch_offered_says_its_rules_rating_and_clock_before_it_is_accept
     assert "rated · 5 min each + 5 s a move" in described, described
     # and the narration (a live region) says them with the offer
     assert "rated · 5 min each + 5 s a move" in gus.inner_text("[data-testid=narration]")
+
+
+def test_your_own_rematch_offer_says_its_terms_while_it_waits(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    # The side that offers saw only "Rematch offered: waiting…", and learned the clock
+    # the server set (raised to today's floor, maybe) only once the match began.
+    fay, gus, _ = pages
+    enter_lobby(fay, site, "Fay Offers")
+    fay.select_option("[data-testid=table-clock]", "bank-5-5")
+    fay.click("[data-testid=open-table]")
+    fay.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    enter_lobby(gus, site, "Gus Offered")
+    gus.click("[data-testid=open-tables] li:has-text('Fay Offers') [data-testid=join]")
+    seated(fay, gus)
+    gus.click("[data-testid=resign]")
+    gus.click("[data-testid=resign-confirm]")
+    for tab in (fay, gus):
+        tab.wait_for_selector("body[data-phase=match_over]")
+    fay.click("[data-testid=rematch]")
+    mine = fay.wait_for_selector("[data-testid=rematch-mine]")
+    assert mine is not None
+    words = mine.inner_text()
+    assert "You offered a rematch" in words and "Gus Offered" in words, words
+    assert "arcadia to 100 · rated · 5 min each + 5 s a move" in words, words
+    # the waiting button is described by the terms offered, and the narration says them
+    waiting = fay.get_by_role("button", name="Rematch offered: waiting…")
+    described = waiting.evaluate(
+        "b => (b.getAttribute('aria-describedby') || '').split(' ')"
+        ".map((id) => document.getElementById(id)?.textContent || '').join(' ')"
+    )
+    assert "rated · 5 min each + 5 s a move" in described, described
+    assert "rated · 5 min each + 5 s a move" in fay.inner_text("[data-testid=narration]")

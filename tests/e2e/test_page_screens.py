@@ -251,6 +251,26 @@ def test_a_custom_rule_set_says_what_it_changed_in_the_lists(site: str, page: Pa
     )
 
 
+def test_a_custom_rule_set_is_named_in_words_in_the_history_links(site: str, page: Page) -> None:  # noqa: F811
+    # The row's Resume (Replay, Verify) link is heard with its match: it said
+    # "arkadium+custom" where the row shows what the rule set changes.
+    player, match_id = new_match(
+        site, "Edsger", "custom-heard", rules={"preset": "arkadium", "knock_limit": 5}
+    )
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/history")
+    link = f"tr[data-match-id='{match_id}'] a.button"
+    page.wait_for_selector(link)
+    wait_until(
+        page,
+        f"document.querySelector({json.dumps(link)}).textContent"
+        ".includes('arkadium, changed: knock ≤ 5 (was knock ≤ 10)')",
+    )
+    name = page.locator(link).evaluate("a => a.textContent")
+    assert name.startswith("Resume the match against "), name
+    assert "+custom" not in name, name
+
+
 def test_a_watched_house_match_links_to_its_watch_page(site: str, page: Page) -> None:  # noqa: F811
     # The host of a match between two house AIs holds no seat: its lists send it to watch.
     player = httpx.post(f"{site}/v1/players", json={"name": "Grace"}).json()

@@ -6,43 +6,37 @@ import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct } from './cl
 import { ratingChange, ratingChangeText } from './ratingchange.js';
 import { game } from './matchstate.js';
 import { draw } from './matchdraw.js';
+import { pollWhileVisible } from './poll.js';
 
-let claimTimer = null;
+let claimPoll = null;
 
 /** While the opponent keeps the table waiting (never the house AI), ask the server
  * whether it would accept a claim: at each new view, again and again while it waits
  * (the opponent may leave or come back), and at the moment the server said a claim by
- * absence would be accepted. A tab nobody looks at asks nothing until it is looked at. */
+ * absence would be accepted. A tab nobody looks at asks nothing until it is looked at
+ * (poll.js). */
 export function watchClaim(view) {
-  clearTimeout(claimTimer);
+  stopClaimWatch();
   game.claimStatus = null;
   if (game.againstHouse || !opponentToAct(view)) return;
-  followClaim(game.open, view.version);
-}
-
-async function followClaim(open, version) {
+  const { open } = game;
+  const { version } = view;
   const current = () => game.open === open && game.view && game.view.version === version;
-  if (!current()) return;
-  if (!document.hidden) {
-    const status = await askClaim(open.id, version).catch(() => null);
-    if (!current()) return; // a newer view asks for itself
-    game.claimStatus = status;
-    if (claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
-  }
-  clearTimeout(claimTimer);
-  claimTimer = setTimeout(() => followClaim(open, version), askAgainIn(game.claimStatus));
+  claimPoll = pollWhileVisible(
+    async () => {
+      const status = await askClaim(open.id, version).catch(() => null);
+      if (!current()) return; // a newer view asks for itself
+      game.claimStatus = status;
+      if (claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
+    },
+    { every: () => askAgainIn(game.claimStatus), alive: current },
+  );
 }
-
-document.addEventListener('visibilitychange', () => {
-  if (!document.hidden && game.open && game.view && !game.againstHouse && opponentToAct(game.view)) {
-    clearTimeout(claimTimer);
-    followClaim(game.open, game.view.version);
-  }
-});
 
 /** The page left the match: nothing more is asked about a claim. */
 export function stopClaimWatch() {
-  clearTimeout(claimTimer);
+  if (claimPoll) claimPoll.stop();
+  claimPoll = null;
 }
 
 /** Once a match is over: whether it was claimed, and the viewer's rating change in a rated

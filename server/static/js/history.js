@@ -36,9 +36,13 @@ export const opponentName = (m, rows = null) => {
 };
 
 /** A row's match as its links name it ("the match against Ada, arcadia, started …"):
- * a list of links all read "Replay" said nothing of which match each opens. */
-const theMatch = (m) =>
-  `${m.watching ? 'the match between two house AIs' : `the match against ${opponentName(m)}`}, ${ruleName(m.rules)}, started ${when(m.started_at)}`;
+ * a list of links all read "Replay" said nothing of which match each opens. The rules
+ * are a span of their own: a custom set's is said in words once known (customRules). */
+const theMatch = (m) => [
+  `${m.watching ? 'the match between two house AIs' : `the match against ${opponentName(m)}`}, `,
+  h('span', { 'data-rules': '' }, ruleName(m.rules)),
+  `, started ${when(m.started_at)}`,
+];
 
 function statsLine(s) {
   const item = (label, value, testid = null) => h('span', { class: 'stat' }, `${label} `, h('b', { 'data-testid': testid }, value));
@@ -92,12 +96,12 @@ export async function showHistory(root, { onError }) {
                 'td',
                 {},
                 m.status === 'finished' && m.watching
-                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard(` ${theMatch(m)}`))
+                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m)]))
                   : m.watching
-                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard(` ${theMatch(m)}`))
+                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard([' ', theMatch(m)]))
                   : m.status === 'finished'
-                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard(` ${theMatch(m)}`)), ' ', verifyButton(m.match_id, ` ${theMatch(m)}`)]
-                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard(` ${theMatch(m)}`)),
+                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m)])), ' ', verifyButton(m.match_id, [' ', theMatch(m)])]
+                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard([' ', theMatch(m)])),
               ),
             ),
           ),
@@ -111,13 +115,19 @@ export async function showHistory(root, { onError }) {
 }
 
 /** The list names a custom rule set only "arkadium+custom": its cell is filled in with what
- * the set changed, from the match itself (one request per custom match, none for presets). */
+ * the set changed, from the match itself (one request per custom match, none for presets),
+ * in the lobby's words (terms.js), and so are the names its row's links are heard by. */
 const practiceMark = () => h('span', { class: 'hint', 'data-testid': 'practice' }, ' (practice)');
 
 export function customRules(cell, m) {
   if (typeof m.rules === 'string' && m.rules.includes('+')) {
     (m.watching ? api.spectate(m.match_id) : api.getMatch(m.match_id))
-      .then((data) => fill(cell, rulesLine(data.view.rules), m.practice ? practiceMark() : null))
+      .then((data) => {
+        const line = rulesLine(data.view.rules);
+        fill(cell, line, m.practice ? practiceMark() : null);
+        const row = cell.closest('tr'); // drawn by now: the answer comes after the list
+        if (row) for (const named of row.querySelectorAll('[data-rules]')) named.textContent = line;
+      })
       .catch(() => {});
   }
   return cell;

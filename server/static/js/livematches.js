@@ -8,16 +8,16 @@ import { $, fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { announce, problemText } from './ui.js';
 import { refName } from './names.js';
+import { pollWhileVisible } from './poll.js';
 
 const PAGE = 20;
 const EVERY_MS = 5000;
-const live = { root: null, offset: 0, timer: null, reads: 0 };
+const live = { root: null, offset: 0, poll: null, reads: 0 };
 
 export function closeLive() {
-  clearInterval(live.timer);
-  live.timer = null;
+  if (live.poll) live.poll.stop();
+  live.poll = null;
   live.root = null;
-  document.removeEventListener('visibilitychange', onVisibility);
 }
 
 export function showLive(root) {
@@ -30,17 +30,11 @@ export function showLive(root) {
     h('p', { class: 'hint' }, 'Matches being played now that anyone may watch, newest first; the list follows them every few seconds. A private table\u2019s match is not listed.'),
     h('div', { id: 'live-list', 'data-testid': 'live-list' }, h('p', {}, 'Loading…')),
   );
-  read();
-  live.timer = setInterval(tick, EVERY_MS);
-  document.addEventListener('visibilitychange', onVisibility);
+  live.poll = pollWhileVisible(() => read(), {
+    every: EVERY_MS,
+    alive: () => live.root === root && document.body.dataset.screen === 'live',
+  });
 }
-
-function tick() {
-  if (document.hidden || !live.root || document.body.dataset.screen !== 'live') return;
-  read();
-}
-
-const onVisibility = () => tick();
 
 /** The page of matches at ``live.offset``; ``say``: the page was asked for by a button. */
 async function read(say = false) {

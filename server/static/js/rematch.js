@@ -1,16 +1,19 @@
 // The rematch at match over: offering one (or accepting the opponent's) and waiting for
 // the answer, and the opponent's offer shown on the table with its terms (rules, rated,
-// clock), Accept and Decline, not only in the lobby. Both ask the server again every second or two while the match stays
-// on the table; leaving it (stopRematch) stops them.
+// clock), Accept and Decline, not only in the lobby. Our own offer shows its terms too:
+// the server sets them (a clock raised to today's floor), not the old match. Both ask the
+// server again every second or two while the match stays on the table and the tab is
+// visible (poll.js); leaving it (stopRematch) stops them.
 import { api, savedPlayer } from './api.js';
 import { rememberTable } from './share.js';
 import { problemText, toast } from './ui.js';
 import { game, say } from './matchstate.js';
 import { draw } from './matchdraw.js';
 import { tableTerms } from './terms.js';
+import { pollWhileVisible } from './poll.js';
 
-let rematchTimer = null; // the wait for the answer to our offer
-let offerTimer = null; // the watch for the opponent's offer
+let answerPoll = null; // the wait for the answer to our offer
+let offerPoll = null; // the watch for the opponent's offer
 let offerWatch = null; // the match whose opponent's offer is watched
 
 /** Offer a rematch (or accept the opponent's); the new match opens once both agree. */
@@ -24,26 +27,27 @@ export async function rematch() {
       location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
       return;
     }
-    game.ui.rematch = 'offered';
+    game.ui.rematch = { mine: offer }; // its terms are shown while it waits (table.js)
     draw();
-    say(`Rematch offered: waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
-    const poll = async () => {
-      if (game.matchId !== old) return;
-      const latest = await api.getRematch(old).catch(() => null);
-      rememberTable(latest);
-      if (latest && latest.status === 'started') {
-        location.hash = `#/match/${encodeURIComponent(latest.match_id)}`;
-        return;
-      }
-      if (latest && latest.status !== 'open') {
-        game.ui.rematch = null;
-        draw();
-        say(`The rematch was ${latest.status}.`);
-        return;
-      }
-      rematchTimer = setTimeout(poll, 1000);
-    };
-    rematchTimer = setTimeout(poll, 1000);
+    say(`Rematch offered: ${tableTerms(offer)}; waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
+    if (answerPoll) answerPoll.stop();
+    answerPoll = pollWhileVisible(
+      async (poll) => {
+        const latest = await api.getRematch(old).catch(() => null);
+        if (game.matchId !== old) return;
+        rememberTable(latest);
+        if (latest && latest.status === 'started') {
+          poll.stop();
+          location.hash = `#/match/${encodeURIComponent(latest.match_id)}`;
+        } else if (latest && latest.status !== 'open') {
+          poll.stop();
+          game.ui.rematch = null;
+          draw();
+          say(`The rematch was ${latest.status}.`);
+        }
+      },
+      { every: 1000, first: 1000, alive: () => game.matchId === old },
+    );
   } catch (err) {
     toast(problemText(err));
   }
@@ -58,17 +62,13 @@ export function watchRematchOffer() {
   offerWatch = id;
   const me = (savedPlayer() || {}).id;
   if (game.againstHouse) return; // the house AI offers no rematch: nothing to ask for
-  const poll = async () => {
-    if (game.matchId !== id) return;
-    if (document.hidden) {
-      offerTimer = setTimeout(poll, 2000); // a tab nobody looks at asks nothing
-      return;
-    }
+  if (offerPoll) offerPoll.stop();
+  offerPoll = pollWhileVisible(async () => {
     const offer = await api.getRematch(id).catch(() => null);
     if (game.matchId !== id) return;
     const theirs = offer && offer.status === 'open' && offer.host && offer.host.id !== me ? offer : null;
     const shown = game.ui.rematch && game.ui.rematch.offer ? game.ui.rematch.offer.table_id : null;
-    if (theirs && shown !== theirs.table_id && game.ui.rematch !== 'offered') {
+    if (theirs && shown !== theirs.table_id && !(game.ui.rematch && game.ui.rematch.mine)) {
       game.ui.rematch = { offer: theirs };
       draw();
       say(`${game.view.players[1 - game.view.seat]} offers a rematch: ${tableTerms(theirs)}.`);
@@ -76,9 +76,7 @@ export function watchRematchOffer() {
       game.ui.rematch = null; // withdrawn, or expired
       draw();
     }
-    offerTimer = setTimeout(poll, 2000);
-  };
-  poll();
+  }, { every: 2000, alive: () => game.matchId === id });
 }
 
 export async function declineRematch() {
@@ -97,7 +95,9 @@ export async function declineRematch() {
 /** The page left the match: nothing more is asked about its rematch. */
 export function stopRematch() {
   game.ui.rematch = null;
-  clearTimeout(rematchTimer);
-  clearTimeout(offerTimer);
+  if (answerPoll) answerPoll.stop();
+  if (offerPoll) offerPoll.stop();
+  answerPoll = null;
+  offerPoll = null;
   offerWatch = null;
 }

@@ -308,7 +308,13 @@ function actions(view, ui) {
             h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch-accept', 'aria-describedby': 'rematch-terms' }, 'Accept the rematch'),
             h('button', { type: 'button', class: 'act', dataset: { nav: 'rematch-decline' }, 'data-testid': 'rematch-decline' }, 'Decline'),
           ]
-        : h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: ui.rematch === 'offered' }, ui.rematch === 'offered' ? 'Rematch offered: waiting…' : 'Rematch'),
+        : ui.rematch && ui.rematch.mine
+        ? [
+            // Our own offer, with the same terms the opponent is shown with it.
+            h('p', { class: 'hint', 'data-testid': 'rematch-mine' }, `You offered a rematch to ${view.players[1 - view.seat]}: `, h('span', { id: 'rematch-mine-terms', 'data-testid': 'rematch-terms' }, tableTerms(ui.rematch.mine)), '.'),
+            h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: true, 'aria-describedby': 'rematch-mine-terms' }, 'Rematch offered: waiting…'),
+          ]
+        : h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch' }, 'Rematch'),
       h('button', { type: 'button', class: 'act', dataset: { nav: 'replay' }, 'data-testid': 'open-replay' }, 'Replay this match'),
     ];
   }

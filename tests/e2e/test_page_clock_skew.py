@@ -75,8 +75,21 @@ def test_a_skewed_computer_clock_shows_the_servers_time_left(
     saved = {"id": player["id"], "name": player["name"], "token": player["token"]}
     page.evaluate(f"localStorage.setItem('ginrummy.player', {json.dumps(json.dumps(saved))})")
 
-    page.goto(f"{site}/#/match/{match_id}")
+    page.goto(f"{site}/?delay=0#/match/{match_id}")
     page.wait_for_selector("#clock:not([hidden])")
+    shown = shown_seconds(page.inner_text("#clock"), "Your")
+    left = servers_seconds_left(site, headers, match_id)
+    assert abs(shown - left) <= TOLERANCE_S, (skew_s, shown, left)
+
+    # a move made elsewhere: its view, and the clock's next deadline, come by the socket
+    answer = httpx.get(f"{site}/v1/matches/{match_id}", headers=headers).json()
+    legal = answer["view"]["legal"][0]
+    action = {k: v for k, v in legal.items() if k != "seat" and v is not None}
+    body = {"action": action, "version": answer["version"]}
+    acted = httpx.post(f"{site}/v1/matches/{match_id}/actions", json=body, headers=headers)
+    assert acted.status_code == 200, acted.text
+    wait_until(page, f"document.body.dataset.version === '{acted.json()['version']}'")
+    page.wait_for_timeout(1500)  # and it keeps counting on its own
     shown = shown_seconds(page.inner_text("#clock"), "Your")
     left = servers_seconds_left(site, headers, match_id)
     assert abs(shown - left) <= TOLERANCE_S, (skew_s, shown, left)

@@ -31,7 +31,10 @@ from domain.state import MatchState, Move, Phase
 
 
 class ClockView(msgspec.Struct, frozen=True):
-    """The clock as every view shows it; a countdown is ``deadline_ms`` minus now.
+    """The clock as every view shows it. Its deadlines are on the server's clock: a
+    countdown is ``deadline_ms`` minus the ``now_ms`` of the answer or frame that brought
+    the view (the time left when the server sent it), less the time since it came; never
+    minus the client's own clock, which may be wrong by seconds.
 
     ``bank_ms`` is each seat's bank at the start of its turn (the running seat's
     is spent while ``deadline_ms`` comes nearer).

@@ -8,10 +8,15 @@ again what is open, so no match is forgotten. While an opponent keeps it waiting
 asks the server (``GET …/claim``) when a claim would be accepted, and claims the match
 then, rather than let the house stand-in play out a match its opponent abandoned. The
 stream says nothing of presence, so it asks: once half the server's grace period after
-its own move, then at the time the server names. Needs only httpx.
+its own move, then at the time the server names. With ``--think S`` it takes S seconds
+over each move (a slower strategy would search then), never so long that its move clock
+runs out: the time left is the server's (``deadline_ms - now_ms`` of one answer), counted
+down from when the answer came, so a computer clock that is wrong does not matter.
+Needs only httpx.
 
     python examples/bot.py --server http://127.0.0.1:8000            # a new bot account
     python examples/bot.py --token TOKEN --challenge PLAYER_ID --matches 3 --rematch
+    python examples/bot.py --token TOKEN --think 5                   # 5 s a move, if the clock allows
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ import time
 import httpx
 
 RANKS = "A23456789TJQK"
+# A move sent this long before the clock runs out still arrives in time: the trip there
+# and the server's work, with room to spare.
+SAFETY_S = 1.0
 VALUE = {rank: min(i + 1, 10) for i, rank in enumerate(RANKS)}
 
 
@@ -36,6 +44,17 @@ def makes_meld(card: str, hand: list[str]) -> bool:
         return True
     near = {RANKS.index(c[0]) - rank for c in hand if c[1] == suit}
     return any({a, b} <= near for a, b in ((-2, -1), (-1, 1), (1, 2)))
+
+
+def time_left_s(answer: dict) -> float | None:
+    """The seconds this seat had to move when the server answered (None: no clock runs
+    for it). The deadline is on the server's clock, so it is counted against the
+    answer's own ``now_ms``, never against this computer's clock, which may be wrong by
+    seconds or more: 30 s fast, a bot would think it had 30 s less than it has."""
+    clock = answer["view"]["clock"]
+    if clock is None or clock["deadline_ms"] is None or clock["running"] != answer["seat"]:
+        return None
+    return (clock["deadline_ms"] - answer["now_ms"]) / 1000
 
 
 def choose(view: dict) -> dict:
@@ -78,6 +97,7 @@ class Bot:
         self.checks: dict[str, float] = {}  # match id -> when (monotonic) to ask GET …/claim
         self.retries: dict[str, float] = {}  # match id -> when to try a failed turn again
         self.grace_s = 0.0  # the server's absence grace, learned from its first claim answer
+        self.thinking: dict[str, tuple[int, float]] = {}  # match id -> (version, move when)
 
     def say(self, **fields: object) -> None:
         print(json.dumps(fields), flush=True)  # one line per thing done: easy to follow
@@ -93,6 +113,7 @@ class Bot:
     def take_turn(self, match_id: str) -> bool:
         """False if it must be tried again (a 429: at the time ``Retry-After`` says)."""
         answer = self.http.get(f"/v1/matches/{match_id}").raise_for_status().json()
+        received = time.monotonic()
         view = answer["view"]
         clock = view["clock"]
         stood_in = clock is not None and clock["timeouts_in_a_row"][1 - answer["seat"]] >= 3
@@ -100,6 +121,10 @@ class Bot:
             return True
         if not view["legal"]:
             return True
+        due = self.move_when(match_id, answer, received)
+        if due > time.monotonic():  # still thinking: the move goes then
+            self.retries[match_id] = due
+            return False
         body = {"action": choose(view), "version": answer["version"]}
         reply = self.http.post(f"/v1/matches/{match_id}/actions", json=body)
         if reply.status_code == 409:  # the match moved first: the stream will say so again
@@ -113,6 +138,19 @@ class Bot:
         if not reply.json()["view"]["legal"]:  # the opponent's turn: is it still there?
             self.checks[match_id] = time.monotonic() + self.grace_s / 2
         return True
+
+    def move_when(self, match_id: str, answer: dict, received: float) -> float:
+        """When (monotonic) to send the move of this version: ``--think`` seconds after
+        the bot first saw it, but ``SAFETY_S`` before its clock runs out, counted down
+        from when that answer came (``received``) with the time the server said was left."""
+        version = answer["version"]
+        if match_id not in self.thinking or self.thinking[match_id][0] != version:
+            budget = self.args.think
+            left = time_left_s(answer)
+            if left is not None:
+                budget = min(budget, left - SAFETY_S)
+            self.thinking[match_id] = (version, received + max(budget, 0.0))
+        return self.thinking[match_id][1]
 
     def check_claim(self, match_id: str) -> bool:
         """Claim the match if the server would accept it now, else note when to ask again:
@@ -174,6 +212,7 @@ class Bot:
             self.finished.add(frame["match_id"])
             self.checks.pop(frame["match_id"], None)
             self.retries.pop(frame["match_id"], None)
+            self.thinking.pop(frame["match_id"], None)
             self.say(event="match_finished", match_id=frame["match_id"], winner=frame["winner"])
             if self.args.matches and len(self.finished) >= self.args.matches:
                 return False
@@ -241,6 +280,9 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=100, help="points to win (a challenge)")
     parser.add_argument("--matches", type=int, default=0, help="stop after this many (0: never)")
     parser.add_argument("--rematch", action="store_true", help="offer a rematch after each")
+    parser.add_argument(
+        "--think", type=float, default=0, help="seconds to take a move (never past the clock)"
+    )
     args = parser.parse_args()
     token = args.token
     if token is None:

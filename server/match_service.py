@@ -181,6 +181,7 @@ class MatchService:
             seat=seat,
             version=record.state.version,
             view=self.seat_view(record, record.state, seat),
+            now_ms=now_ms(),
             rated=record.state.rated,
             watch_code=record.state.watch_code,  # a seat's to share; never a spectator's
         )
@@ -393,6 +394,7 @@ class MatchService:
                 seat=seat,
                 version=record.state.version,
                 view=self.seat_view(record, record.state, seat),
+                now_ms=now_ms(),
                 rated=record.state.rated,
             )
 
@@ -557,7 +559,7 @@ class MatchService:
 
         It is a pure function of the log (the command's events, then the AI appends
         that follow it), so a retried request gets the same answer even if the first
-        one was cut off by a crash. ``before``, the state the command was applied to,
+        one was cut off by a crash; only ``now_ms`` is the retry's own. ``before``, the state the command was applied to,
         spares refolding the match from its start, which grows with the match.
         """
         if before is not None and before.version == first_version - 1:
@@ -578,6 +580,7 @@ class MatchService:
             version=state.version,
             view=self.seat_view(record, state, seat),
             events=versioned(shown, seat),
+            now_ms=now_ms(),
         )
 
     async def play_ai(self, match_id: str) -> MatchRecord:

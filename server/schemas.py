@@ -373,12 +373,15 @@ class MatchResponse(msgspec.Struct, frozen=True):
     watching the match now, on every server process; ``rated``: the result moves ratings.
     ``watch_code``: a private table's match is watched with it (``?watch_code=``); its
     players were given it with the table, and read it here too (null for a public match,
-    and in answers to moves)."""
+    and in answers to moves). ``now_ms``: the server's time when it answered, in ms since
+    1970; the clock's deadlines are on that clock, so ``deadline_ms - now_ms`` is the time
+    left then, whatever the client's own clock says (docs/api.md, "Clocks")."""
 
     match_id: str
     seat: int
     version: int
     view: PlayerView
+    now_ms: int
     seats: tuple[PlayerRef, PlayerRef] | None = None
     spectators: int = 0
     rated: bool = False
@@ -406,13 +409,15 @@ class ClaimStatus(msgspec.Struct, frozen=True):
 
 class SpectatorResponse(msgspec.Struct, frozen=True):
     """A match as a spectator sees it: only what is public to both seats, and who sits
-    where (a person, a bot or the house AI)."""
+    where (a person, a bot or the house AI). ``now_ms``: the server's time when it
+    answered, to count the clock's deadlines down against (as in ``MatchResponse``)."""
 
     match_id: str
     version: int
     spectators: int
     seats: tuple[PlayerRef, PlayerRef]
     view: SpectatorView
+    now_ms: int
 
 
 class WatchableMatch(msgspec.Struct, frozen=True):
@@ -450,11 +455,16 @@ class VersionedEvent(msgspec.Struct, frozen=True):
 
 
 class ActionResponse(msgspec.Struct, frozen=True):
+    """``now_ms``: the server's time when it answered, to count the clock's deadlines down
+    against (as in ``MatchResponse``); a retried request gets the first answer's view and
+    events, with the time of its own answer."""
+
     match_id: str
     seat: int
     version: int
     view: PlayerView
     events: list[VersionedEvent]
+    now_ms: int
 
 
 class EventsPage(msgspec.Struct, frozen=True):

@@ -132,6 +132,7 @@ class Services:
             spectators=await self.spectators.count(record.state.match_id),
             seats=(first, second),
             view=self.matches.watcher_view(record, record.state),
+            now_ms=now_ms(),
         )
 
     async def player_refs(self, player_ids: Sequence[str]) -> list[PlayerRef]:
@@ -177,7 +178,8 @@ class Services:
         first, second = await self.player_refs(players)
         seats = (first, second)
         count = await self.spectators.count(answer.match_id) if spectators else 0
-        return msgspec.structs.replace(answer, seats=seats, spectators=count)
+        # the time again: the reads above came after the answer was made
+        return msgspec.structs.replace(answer, seats=seats, spectators=count, now_ms=now_ms())
 
     async def match_list(
         self, player_id: str, status: Literal["active", "finished"] | None

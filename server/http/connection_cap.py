@@ -19,6 +19,7 @@ from litestar import Litestar
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from infra.clock import now_ms
 from server.problems import PROBLEM_MEDIA_TYPE, make_problem
 
 STREAM_PATHS = frozenset({"/v1/me/stream"})  # plain-HTTP answers that never end by themselves
@@ -82,6 +83,7 @@ class _ConnectionCap:
         frame: dict[str, Any] = {"type": "error", "problem": problem}
         if scope["path"].startswith("/v1/matches/"):  # a match's socket: frames name a version
             frame["version"] = 0  # nothing of the match was sent
+            frame["now_ms"] = now_ms()  # as on every frame of a match's socket
         await emit({"type": "websocket.accept"})
         await emit({"type": "websocket.send", "text": _encoder.encode(frame).decode()})
         await emit({"type": "websocket.close", "code": 4429, "reason": problem.rule})

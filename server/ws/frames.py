@@ -17,6 +17,7 @@ import msgspec
 from litestar import Response, WebSocket
 from litestar.exceptions import WebSocketDisconnect
 
+from infra.clock import now_ms
 from server import json_depth
 from server.auth import bearer_token, hash_token
 from server.problems import (
@@ -30,6 +31,16 @@ from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL, until_set
 
 _encoder = msgspec.json.Encoder()
+
+
+def with_server_time(frame: bytes) -> bytes:
+    """A match socket's encoded frame (a JSON object) with ``now_ms``, the server's time
+    as it goes out: the view's clock gives deadlines on the server's clock, and a client
+    counts down ``deadline_ms - now_ms`` from when the frame came, not against its own
+    clock, which may be wrong by seconds. Added to the bytes as they are sent, so a frame
+    that waited in the queue tells the time it left, and the frame is encoded once."""
+    return b'%s,"now_ms":%d}' % (frame[:-1], now_ms())
+
 
 Frames = Callable[[Services, str], AsyncIterator[dict[str, Any]]]
 

@@ -10,7 +10,9 @@ Three tasks per socket keep a slow or dead client from stalling anyone:
 * the reader handles resume, actions, claims, chat, pings and pongs, and closes a
   socket that stays silent for three heartbeats.
 
-Every frame carries the match version. Events are redacted for the seat and come
+Every frame carries the match version, and the server's time as it is sent (``now_ms``,
+stamped by the writer: a frame may wait in the queue, and a view's clock counts down to
+deadlines on the server's clock, which a client's own may miss by seconds). Events are redacted for the seat and come
 with the seat's new view, so the hidden cards never leave the server.
 """
 
@@ -32,6 +34,7 @@ from litestar.params import FromPath
 from domain.match import evolve
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView, player_view, redact, spectator_view
+from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
@@ -52,7 +55,13 @@ from server.schemas import ActionRequest
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat
-from server.ws.frames import presented_token, receive_message, size_of, upgrade_required
+from server.ws.frames import (
+    presented_token,
+    receive_message,
+    size_of,
+    upgrade_required,
+    with_server_time,
+)
 
 log = logging.getLogger("ginrummy.ws")
 
@@ -252,7 +261,7 @@ class LiveSession:
             # asyncio.timeout, not wait_for, which can lose a cancel (see infra/waiting.py)
             # and leave this loop running after its socket
             async with asyncio.timeout(SEND_TIMEOUT_S):
-                await self.socket.send_text(frame.decode())
+                await self.socket.send_text(with_server_time(frame).decode())
 
     async def reader(self) -> None:
         limit = self.services.settings.ws_max_message_bytes
@@ -398,7 +407,7 @@ class LiveSession:
 
     async def refuse(self, problem: Problem) -> None:
         """One error frame, then close with 4000 + its status (4401, 4404, 4503...)."""
-        frame = {"type": "error", "version": self.version(), "problem": problem}
+        frame = {"type": "error", "version": self.version(), "problem": problem, "now_ms": now_ms()}
         async with asyncio.timeout(SEND_TIMEOUT_S):
             await self.socket.send_text(_encoder.encode(frame).decode())
             await self.socket.close(4000 + problem.status, problem.rule)

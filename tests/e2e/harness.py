@@ -168,6 +168,12 @@ class Player:
             assert page["events"], "a page that says more follows holds events"
 
 
+def timeless(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without its ``now_ms`` (the server's time as it answered): two answers of
+    one state differ only there."""
+    return {key: value for key, value in answer.items() if key != "now_ms"}
+
+
 def as_action(legal: dict[str, Any]) -> dict[str, Any]:
     """A legal command from the view, as a client action (no seat)."""
     return {k: v for k, v in legal.items() if k != "seat" and v is not None}

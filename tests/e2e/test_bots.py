@@ -28,9 +28,17 @@ class BotProcess:
         self.lines: list[dict[str, Any]] = []
 
     @classmethod
-    async def start(cls, server: str, *args: str) -> BotProcess:
+    async def start(cls, server: str, *args: str, clock_skew_s: float = 0) -> BotProcess:
+        """``clock_skew_s``: the bot's ``time.time()`` runs that far ahead (behind, if
+        negative) of the server's, as on a computer whose clock is wrong."""
+        argv = [str(BOT), "--server", server, *args]
+        skewed = (
+            "import runpy, sys, time\n"
+            f"real = time.time\ntime.time = lambda: real() + {clock_skew_s!r}\n"
+            f"sys.argv = {argv!r}\nrunpy.run_path(sys.argv[0], run_name='__main__')\n"
+        )
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(BOT), "--server", server, *args, stdout=asyncio.subprocess.PIPE
+            sys.executable, "-c", skewed, stdout=asyncio.subprocess.PIPE
         )
         bot = cls(proc)
         await bot.next_line()  # {"event": "created", ...}
@@ -302,3 +310,49 @@ async def test_the_example_bot_waits_out_a_rate_limit_and_plays_on(
     finally:
         bot.kill()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("skew_s", [30, -30])
+async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
+    server: ServerProcess, skew_s: int
+) -> None:
+    """``--think 30`` under a 6 s move clock, on a computer whose clock is 30 s off: the
+    bot takes most of each turn and never runs out of time. Counting the deadline against
+    its own clock, 30 s fast it saw no time left and moved at once; 30 s slow it saw 36 s
+    and let the clock run out (the house stand-in played its turn)."""
+    person = await Player.create(server.url, "Quick")
+    bot = await BotProcess.start(server.url, "--matches", "1", "--think", "30", clock_skew_s=skew_s)
+    rng = random.Random(5)
+    try:
+        offer = await person.client.post(
+            "/v1/challenges", json={"to": bot.id, "clock": {"per_move_ms": 6000}}
+        )
+        assert offer.status_code == 201, offer.text
+        match_id = await started_match(person, f"/v1/tables/{offer.json()['table_id']}")
+        loop = asyncio.get_running_loop()
+        turns: list[float] = []  # how long each of the bot's turns took, as seen from here
+        began: float | None = None
+        while len(turns) < 2:
+            answer = await person.view(match_id)
+            view = answer["view"]
+            if view["legal"]:
+                if began is not None:
+                    turns.append(loop.time() - began)
+                    began = None
+                reply = await person.act(match_id, pick(view, rng), version=answer["version"])
+                assert reply.status_code in (200, 409), reply.text
+                if reply.status_code == 200 and not reply.json()["view"]["legal"]:
+                    began = loop.time()  # the bot's turn: its clock runs
+                continue
+            await asyncio.sleep(0.05)
+        timeouts = [
+            e["event"]
+            for e in (await person.events(match_id))["events"]
+            if e["event"]["type"] == "turn_timed_out"
+        ]
+        assert timeouts == [], (skew_s, turns, timeouts)
+        assert all(3.5 <= took < 6 for took in turns), (skew_s, turns)  # most of 6 s, in time
+    finally:
+        bot.kill()
+        await person.close()

@@ -79,7 +79,9 @@ def hidden_cards(*views: dict[str, Any]) -> set[str]:
 def assert_only_a_message(frames: list[dict[str, Any]], cards: set[str], channel: str) -> None:
     validators = frame_validators(*channel)
     for frame in frames:
-        assert set(frame) == {"type", "version", "message"}, frame
+        assert set(frame) == {"type", "version", "message", "now_ms"}, (
+            frame
+        )  # the time: every frame
         assert set(frame["message"]) == MESSAGE_KEYS, frame
         errors = [e.message for e in validators["chat"].iter_errors(frame)]
         assert not errors, errors

@@ -1,4 +1,6 @@
 // The public HTTP API (see docs of /v1) and the player's credentials kept in localStorage.
+import { heardServerTime } from './servertime.js';
+
 const PLAYER_KEY = 'ginrummy.player';
 const MATCH_KEY = 'ginrummy.match';
 
@@ -65,6 +67,8 @@ async function request(method, path, body, extraHeaders = {}) {
     data = { detail: text };
   }
   if (!response.ok) throw new ApiError(response.status, data || {});
+  // A match's answer says the server's time (a table's join holds it in ``match``).
+  if (data && typeof data === 'object') heardServerTime(data.now_ms ?? (data.match && data.match.now_ms));
   return data;
 }
 

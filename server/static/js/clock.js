@@ -1,7 +1,9 @@
 // The move clock's countdown. Every view carries `clock` (null without one): whose clock
-// runs and its deadline in ms since 1970. The page only counts down to that deadline;
-// the server alone decides when time is up (a late turn is played by the house AI).
+// runs and its deadline in ms since 1970 on the server's clock. The page only counts down
+// to that deadline, against the server's time (servertime.js), never its own clock's; the
+// server alone decides when time is up (a late turn is played by the house AI).
 import { fill } from './dom.js';
+import { serverNow } from './servertime.js';
 import { announce } from './ui.js';
 
 const shown = new Map(); // a name ('match', 'watch') -> { el, view, names, seat }
@@ -20,8 +22,9 @@ function seconds(ms) {
   return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}` : `${s} s`;
 }
 
-/** The clock in words at `now`: whose time runs and how much is left, or '' for none. */
-export function clockText(view, names, seat, now = Date.now()) {
+/** The clock in words at `now` (the server's time): whose time runs and how much is
+ * left, or '' for none. */
+export function clockText(view, names, seat, now = serverNow()) {
   const clock = view && view.clock;
   if (!clock || view.phase === 'match_over') return '';
   const who = (s) => (s === seat ? 'Your' : `${names[s]}'s`);
@@ -58,7 +61,7 @@ function warnLow(view, seat, now) {
 }
 
 function tick() {
-  const now = Date.now();
+  const now = serverNow();
   for (const [name, item] of shown) {
     if (!item.el.isConnected) {
       shown.delete(name);

@@ -1,6 +1,8 @@
 // The match's WebSocket: every event arrives with the view after it, so the page can play
 // the AI's moves out one at a time. Reconnects (after a drop, a heartbeat timeout or a
 // slow-reader close) and resumes from the last version seen.
+import { heardServerTime } from './servertime.js';
+
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 
 export class LiveFeed {
@@ -53,6 +55,7 @@ export class LiveFeed {
       } catch {
         return;
       }
+      heardServerTime(frame.now_ms); // every frame says the server's time as it left
       if (frame.type === 'ping') {
         socket.send(JSON.stringify({ type: 'pong' }));
         return;

@@ -129,10 +129,7 @@ class TableService:
         read with both names held still, so neither can rename meanwhile)."""
         table_id = table_id or uuid.uuid4().hex
         # A public table brings no two names together until its join, which holds them.
-        held = (
-            contextlib.nullcontext() if invitee is None else self.players.names_held(host, invitee)
-        )
-        async with held:
+        async with self._names_held(host, invitee):
             return await self._open(
                 table_id, host, rules, private, ttl_s, invitee, rematch_of,
                 hints=hints, client_seed=client_seed, rated=rated, clock=clock,
@@ -227,7 +224,7 @@ class TableService:
         one whose name passes for the host's (read with both names held still, until
         the match has started: a rename checks the opponents of the matches in play)."""
         host = (await self.load(table_id, at_least=1)).host  # a table's host never changes
-        async with self.players.names_held(host, guest):
+        async with self._names_held(host, guest):
             return await self._join(table_id, host, guest, invite_code, client_seed)
 
     async def _join(
@@ -254,6 +251,17 @@ class TableService:
         await self.ensure_match(state)
         return state
 
+    def _names_held(
+        self, one: str, other: str | None
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """``Players.names_held`` for a step that may bring two players' names together:
+        nothing to hold unless both are people. The house AI's name is one no player may
+        take, so it is never compared (``names_alike``); held, it made every challenge
+        to the house, on every process, wait for every other in one queue."""
+        if other is None or is_house_ai(one) or is_house_ai(other):
+            return contextlib.nullcontext()
+        return self.players.names_held(one, other)
+
     async def names_alike(self, one: str, other: str) -> bool:
         """Whether two players' names pass for each other, read now (the house AI's name
         is one no player may take: it is never read)."""
@@ -276,6 +284,7 @@ class TableService:
                 await self.projector.catch_up("matches")
                 await self.projector.catch_up("lobby")
                 seen = await seen_with(self.store.engine, player_id, now_ms())
+                seen = {id for id in seen if not is_house_ai(id)}  # never compared: not held
                 if not seen <= others:
                     others |= seen
                     continue

@@ -190,3 +190,34 @@ async def test_a_rename_racing_a_seat_on_another_process_never_seats_two_names_a
         await close(*everyone)
         first.stop()
         second.stop()
+
+
+async def test_a_name_lock_on_the_house_ai_holds_back_no_challenge_or_rename(
+    site: ServerProcess,
+) -> None:
+    """The house AI's name is one no player may take, so it is never compared: nothing
+    holds it. Held (as every challenge to it and every rename of a player facing it held
+    it), it made one queue of every such step on every process, one player's burst of
+    challenges to "ai:easy" holding back everyone else's; here a lock on it held by
+    another session (as another process's step would) must hold back neither."""
+    if not site.database_url.startswith("postgres"):
+        return  # SQLite serves one process: no other session can hold a name
+    import asyncpg
+
+    from infra.database import asyncpg_dsn
+    from infra.players import _name_lock_key
+
+    ada = await Player.create(site.url, "Ada Versus House")
+    held = await asyncpg.connect(asyncpg_dsn(site.database_url))
+    try:
+        await held.execute("SELECT pg_advisory_lock($1)", _name_lock_key("ai:easy"))
+        challenged = await asyncio.wait_for(
+            ada.client.post("/v1/challenges", json={"to": "ai:easy"}), 10
+        )
+        assert challenged.status_code == 201, challenged.text
+        assert challenged.json()["match_id"]
+        renamed = await asyncio.wait_for(rename(ada, "Ada Still Versus House"), 10)
+        assert renamed.status_code == 200, renamed.text
+    finally:
+        await held.close()
+        await close(ada)

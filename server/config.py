@@ -106,8 +106,10 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "(tens of milliseconds each); past this many, a request waits for one to come "
         "back (at most 30 s, then it is answered 503 `store_unavailable`). Size PostgreSQL's `max_connections` for this times the processes "
         "(workers × servers), plus one each for the live fan-out and whatever else uses "
-        "the database. Ignored on SQLite.",
-        AT_LEAST_1,
+        "the database. At least 2: a lobby step that holds players' names still (a seat, "
+        "a challenge, a rename) keeps one for its lock while it works with another. "
+        "Ignored on SQLite.",
+        Bounds(2),
     ),
     (
         "host",

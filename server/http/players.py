@@ -162,7 +162,7 @@ class PlayersController(Controller):
             raise NotYou("a token can rename only its own player")
         data = await strict_body(request, RenamePlayerRequest)
         check_name(data.name)
-        player = await services.tables.rename(player_id, data.name)
+        player = await services.tables.names.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
         return (await services.profiles([player]))[0]

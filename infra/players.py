@@ -126,9 +126,9 @@ class Players:
         otherwise miss the new one, and the seat miss the new name."""
         ordered = sorted(set(ids))
         stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
-        locks = _NAME_LOCKS.setdefault(
-            self.engine, [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
-        )
+        locks = _NAME_LOCKS.get(self.engine)
+        if locks is None:  # not setdefault: that built 64 locks on every call, to drop them
+            locks = _NAME_LOCKS[self.engine] = [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
         async with contextlib.AsyncExitStack() as stack:
             for stripe in stripes:
                 await stack.enter_async_context(locks[stripe])

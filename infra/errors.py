@@ -74,18 +74,6 @@ class BadDatabaseUrl(InfraError):
     rule = "bad_database_url"
 
 
-class NoDatabase(InfraError):
-    """A maintenance command found no SQLite file where it looked (run elsewhere)."""
-
-    rule = "no_database"
-
-
-class SchemaBehind(InfraError):
-    """A maintenance command found the database behind this code's schema; it never migrates."""
-
-    rule = "schema_behind"
-
-
 class SchemaTooNew(InfraError):
     """The database's schema revision is one this code does not know: a newer server's."""
 

@@ -7,7 +7,6 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 from __future__ import annotations
 
 from infra.database import MAX_CONNECTIONS, create_engine, describe, resolve_url, sqlite_file
-from infra.errors import NoDatabase, SchemaBehind
 from infra.event_store import EventStore
 from infra.migrate import schema_revisions, upgrade_async
 from infra.sql_event_store import SqlEventStore, translate_errors
@@ -27,6 +26,25 @@ async def open_store(
         with translate_errors():
             await upgrade_async(url)
     return SqlEventStore(create_engine(url, connections), url)
+
+
+class NotOpened(Exception):
+    """A maintenance command's database, refused before anything is read: the command's
+    one line, never an HTTP answer (so not an ``InfraError``, each of which is one)."""
+
+    rule = "not_opened"
+
+
+class NoDatabase(NotOpened):
+    """No SQLite file where the command looked (it was run in another directory)."""
+
+    rule = "no_database"
+
+
+class SchemaBehind(NotOpened):
+    """The database is behind this code's schema, and a maintenance command never migrates."""
+
+    rule = "schema_behind"
 
 
 async def open_existing_store(url: str | None = None) -> SqlEventStore:

@@ -78,11 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     if args.command == "rebuild-projections":
         from infra.projections.__main__ import rebuild_and_report, unknown_names
+        from infra.store import NotOpened
 
         unknown_names(rebuild, args.names)
         try:
             asyncio.run(rebuild_and_report(None, args.names))
-        except InfraError as exc:
+        except (InfraError, NotOpened) as exc:
             sys.stderr.write(f"ginrummy rebuild-projections: {exc.rule}: {exc}\n")
             return 1
         return 0
@@ -238,14 +239,13 @@ async def _read_match(command: str, match_id: str, unfinished: str) -> list[Any]
     directory, that is the likely mistake)."""
     from domain.match import fold
     from infra.database import describe, resolve_url
-    from infra.errors import NoDatabase, SchemaBehind
     from infra.replay import load_match
-    from infra.store import open_existing_store
+    from infra.store import NotOpened, open_existing_store
 
     where = describe(resolve_url(create_dirs=False))
     try:
         store = await open_existing_store()
-    except (NoDatabase, SchemaBehind) as exc:
+    except NotOpened as exc:
         sys.stderr.write(f"ginrummy {command}: {exc.rule}: {exc}\n")
         return 1
     try:

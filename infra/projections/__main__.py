@@ -8,7 +8,7 @@ import sys
 
 from infra.errors import InfraError
 from infra.projections import PROJECTIONS, rebuild
-from infra.store import open_existing_store
+from infra.store import NotOpened, open_existing_store
 
 NAMES = [kind.name for kind in PROJECTIONS]
 
@@ -17,7 +17,7 @@ async def rebuild_and_report(url: str | None, names: list[str]) -> None:
     """Rebuild and print one line per projection (also ``ginrummy rebuild-projections``).
 
     It never migrates (``open_existing_store``): no database, or one behind this code's
-    schema, is an ``InfraError`` its caller says in one line, and nothing changes."""
+    schema, is ``NotOpened``, which its caller says in one line, and nothing changes."""
     store = await open_existing_store(url)
     try:
         for name, applied, elapsed in await rebuild(store, names):
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown_names(rebuild_command, args.names)
     try:
         asyncio.run(rebuild_and_report(args.url, args.names))
-    except InfraError as exc:  # one line, as ``ginrummy rebuild-projections`` says it
+    except (InfraError, NotOpened) as exc:  # one line, as ``ginrummy rebuild-projections`` says it
         sys.stderr.write(f"{parser.prog}: {exc.rule}: {exc}\n")
         return 1
     return 0

@@ -276,7 +276,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "rate_actions_per_player",
         "GINRUMMY_RATE_ACTIONS_PER_PLAYER",
         "1200",
-        "Moves, claims, chat messages, mutes, token rotations, blocks and unblocks, and "
+        "Moves, claims, chat messages, mutes, token rotations, renames, blocks and unblocks, and "
         "answers in the lobby (joining or cancelling a table; accepting, declining or "
         "cancelling a challenge) one player may send per window, over HTTP and sockets "
         "together. 0: no limit.",
@@ -286,7 +286,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "rate_actions_per_address",
         "GINRUMMY_RATE_ACTIONS_PER_ADDRESS",
         "6000",
-        "Moves, claims, chat messages, mutes, token rotations, blocks and unblocks, and "
+        "Moves, claims, chat messages, mutes, token rotations, renames, blocks and unblocks, and "
         "lobby answers (join, accept, decline, cancel) one client address may send per "
         "window. 0: no limit.",
         AT_LEAST_0,

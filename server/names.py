@@ -20,13 +20,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from domain.errors import NameTaken
 from domain.text import same_name
 from infra.clock import now_ms
-from infra.errors import ConcurrencyConflict
 from infra.players import Player, Players
 from infra.projections import Projector
 from infra.projections.queries import seen_with
 from server.house_ai import is_house_ai
 
-RACE_RETRIES = 5
+# Held by every rename, as if a player's name: renames take turns with each other (they
+# are rare, and counted in the rate limits), so a rename need not hold the names of all
+# the players it is seen with. No player's id has a colon.
+RENAMES = "names:renames"
 
 
 class NameService:
@@ -56,26 +58,24 @@ class NameService:
         """Give a player a new name, unless it passes for the name of a player it is seen
         with (``seen_with``: an opponent in a match in play, the other end of an open
         challenge): ``NameTaken``, and the old name stays. None if there is no such
-        player. The player's name and those of everyone it is seen with are held still
-        meanwhile, so no seat or challenge, and no rename of theirs, slips in between
-        the check and the rename; should the set grow while its names were taken, they
-        are taken again with the newcomer's."""
-        others: set[str] = set()
-        for _ in range(RACE_RETRIES):
-            async with self.players.names_held(player_id, *others):
-                await self.projector.catch_up("matches")
-                await self.projector.catch_up("lobby")
-                seen = await seen_with(self.engine, player_id, now_ms())
-                seen = {id for id in seen if not is_house_ai(id)}  # never compared: not held
-                if not seen <= others:
-                    others |= seen
-                    continue
-                for other, (_, other_name) in (await self.players.kinds_and_names(seen)).items():
-                    if same_name(name, other_name):
-                        raise NameTaken(
-                            f"name: {name.strip()!r} passes for the name of {other_name!r} "
-                            f"(player {other}), whom you play or challenge, or who "
-                            "challenges you: nobody could tell you apart; choose another"
-                        )
-                return await self.players.rename(player_id, name)
-        raise ConcurrencyConflict("your matches and challenges kept changing; retry")
+        player.
+
+        Held meanwhile: the player's own name, so no seat or challenge of its own slips
+        in between the check and the rename (those hold it too), and ``RENAMES``, which
+        every rename holds, so no rename of a player it is seen with does either. Not
+        the names of those players, one lock each: a player sent a challenge by each of
+        thousands of guests took thousands of advisory locks in one transaction (enough
+        to fill PostgreSQL's lock table), and waited for any one of them."""
+        async with self.players.names_held(RENAMES, player_id):
+            await self.projector.catch_up("matches")
+            await self.projector.catch_up("lobby")
+            seen = await seen_with(self.engine, player_id, now_ms())
+            others = await self.players.kinds_and_names({id for id in seen if not is_house_ai(id)})
+            for other, (_, other_name) in others.items():
+                if same_name(name, other_name):
+                    raise NameTaken(
+                        f"name: {name.strip()!r} passes for the name of {other_name!r} "
+                        f"(player {other}), whom you play or challenge, or who "
+                        "challenges you: nobody could tell you apart; choose another"
+                    )
+            return await self.players.rename(player_id, name)

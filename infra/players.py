@@ -44,10 +44,22 @@ _NAME_LOCKS: weakref.WeakKeyDictionary[AsyncEngine, list[asyncio.Lock]] = (
 )
 # Steps holding advisory locks at once in a process: each holds a pooled connection while
 # its body takes others (to read the names, to append), so a burst of seats must not take
-# every connection of the pool and leave none for the bodies (the pool's default is 20).
+# every connection of the pool and leave none for the bodies: at most this many, and
+# always one less than the pool holds (``lock_holders``).
 NAME_LOCK_HOLDERS = 6
 _HOLDERS: weakref.WeakKeyDictionary[AsyncEngine, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
+
+
+def lock_holders(engine: AsyncEngine) -> int:
+    """How many steps of this process may hold names at once on ``engine``: one less than
+    its pool's connections (at most ``NAME_LOCK_HOLDERS``), so the bodies of those
+    holding one always find another. With every connection held by a step, each body
+    waited for one until the pool's timeout, and every step failed (a pool of 2 and two
+    seats at once sufficed). A pool of one cannot do it: ``GINRUMMY_DB_CONNECTIONS`` is
+    at least 2."""
+    size: int = engine.pool.size()  # type: ignore[attr-defined]  # a QueuePool on PostgreSQL
+    return max(1, min(NAME_LOCK_HOLDERS, size - 1))
 
 
 def _name_lock_key(player_id: str) -> int:
@@ -114,16 +126,18 @@ class Players:
         otherwise miss the new one, and the seat miss the new name."""
         ordered = sorted(set(ids))
         stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
-        locks = _NAME_LOCKS.setdefault(
-            self.engine, [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
-        )
+        locks = _NAME_LOCKS.get(self.engine)
+        if locks is None:  # not setdefault: that built 64 locks on every call, to drop them
+            locks = _NAME_LOCKS[self.engine] = [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
         async with contextlib.AsyncExitStack() as stack:
             for stripe in stripes:
                 await stack.enter_async_context(locks[stripe])
             if self.engine.dialect.name != "postgresql":
                 yield
                 return
-            holders = _HOLDERS.setdefault(self.engine, asyncio.Semaphore(NAME_LOCK_HOLDERS))
+            holders = _HOLDERS.get(self.engine)
+            if holders is None:
+                holders = _HOLDERS[self.engine] = asyncio.Semaphore(lock_holders(self.engine))
             await stack.enter_async_context(holders)
             with translate_errors():
                 conn = await stack.enter_async_context(self.engine.connect())

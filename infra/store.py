@@ -6,9 +6,9 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 
 from __future__ import annotations
 
-from infra.database import MAX_CONNECTIONS, create_engine, resolve_url
+from infra.database import MAX_CONNECTIONS, create_engine, describe, resolve_url, sqlite_file
 from infra.event_store import EventStore
-from infra.migrate import upgrade_async
+from infra.migrate import schema_revisions, upgrade_async
 from infra.sql_event_store import SqlEventStore, translate_errors
 
 
@@ -26,6 +26,50 @@ async def open_store(
         with translate_errors():
             await upgrade_async(url)
     return SqlEventStore(create_engine(url, connections), url)
+
+
+class NotOpened(Exception):
+    """A maintenance command's database, refused before anything is read: the command's
+    one line, never an HTTP answer (so not an ``InfraError``, each of which is one)."""
+
+    rule = "not_opened"
+
+
+class NoDatabase(NotOpened):
+    """No SQLite file where the command looked (it was run in another directory)."""
+
+    rule = "no_database"
+
+
+class SchemaBehind(NotOpened):
+    """The database is behind this code's schema, and a maintenance command never migrates."""
+
+    rule = "schema_behind"
+
+
+async def open_existing_store(url: str | None = None) -> SqlEventStore:
+    """The store a maintenance command reads (``ginrummy replay``, ``verify``, the projection
+    rebuilds), which never migrates: run from a newer checkout while the old servers still
+    use the database, a migration would change tables under them (README, "Upgrading").
+    A schema behind this code's is ``SchemaBehind``, and a SQLite file that is not there
+    ``NoDatabase`` (no ``data/`` directory is made for it: run from another directory,
+    that is the likely mistake); each leaves everything as it was."""
+    url = resolve_url(url, create_dirs=False)
+    file = sqlite_file(url)
+    if file is not None and not file.exists():
+        raise NoDatabase(
+            f"there is no SQLite file {file}; run this where the server runs (beside its"
+            " data/ directory) or set GINRUMMY_DATABASE_URL"
+        )
+    with translate_errors():
+        revision, head = await schema_revisions(url)
+    if revision != head:
+        raise SchemaBehind(
+            f"{describe(url)} is at schema revision {revision or 'none'}, this version needs"
+            f" {head}: stop the old version's servers and start this version's once (it"
+            " migrates the database), then run this again"
+        )
+    return await open_store(url, migrate=False)
 
 
 def _conforms(store: SqlEventStore) -> EventStore:

@@ -78,13 +78,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     if args.command == "rebuild-projections":
         from infra.projections.__main__ import rebuild_and_report, unknown_names
+        from infra.store import NotOpened
 
         unknown_names(rebuild, args.names)
         try:
-            return asyncio.run(rebuild_and_report("ginrummy rebuild-projections", None, args.names))
-        except InfraError as exc:
+            asyncio.run(rebuild_and_report(None, args.names))
+        except (InfraError, NotOpened) as exc:
             sys.stderr.write(f"ginrummy rebuild-projections: {exc.rule}: {exc}\n")
             return 1
+        return 0
     return 2
 
 
@@ -236,31 +238,16 @@ async def _read_match(command: str, match_id: str, unfinished: str) -> list[Any]
     ``data/`` directory made for a SQLite file that is not there (run from another
     directory, that is the likely mistake)."""
     from domain.match import fold
-    from infra.database import describe, resolve_url, sqlite_file
-    from infra.migrate import schema_revisions
+    from infra.database import describe, resolve_url
     from infra.replay import load_match
-    from infra.sql_event_store import translate_errors
-    from infra.store import open_store
+    from infra.store import NotOpened, open_existing_store
 
-    url = resolve_url(create_dirs=False)
-    where = describe(url)
-    file = sqlite_file(url)
-    if file is not None and not file.exists():
-        sys.stderr.write(
-            f"ginrummy {command}: no_database: there is no SQLite file {file}; run this where"
-            " the server runs (beside its data/ directory) or set GINRUMMY_DATABASE_URL\n"
-        )
+    where = describe(resolve_url(create_dirs=False))
+    try:
+        store = await open_existing_store()
+    except NotOpened as exc:
+        sys.stderr.write(f"ginrummy {command}: {exc.rule}: {exc}\n")
         return 1
-    with translate_errors():
-        revision, head = await schema_revisions(url)
-    if revision != head:
-        sys.stderr.write(
-            f"ginrummy {command}: schema_behind: {where} is at schema revision"
-            f" {revision or 'none'}, this version reads {head}: start this version's server"
-            " once (it migrates the database), then try again\n"
-        )
-        return 1
-    store = await open_store(url, migrate=False)
     try:
         try:
             recorded = await load_match(store, match_id)

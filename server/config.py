@@ -106,8 +106,10 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "(tens of milliseconds each); past this many, a request waits for one to come "
         "back (at most 30 s, then it is answered 503 `store_unavailable`). Size PostgreSQL's `max_connections` for this times the processes "
         "(workers × servers), plus one each for the live fan-out and whatever else uses "
-        "the database. Ignored on SQLite.",
-        AT_LEAST_1,
+        "the database. At least 2: a lobby step that holds players' names still (a seat, "
+        "a challenge, a rename) keeps one for its lock while it works with another. "
+        "Ignored on SQLite.",
+        Bounds(2),
     ),
     (
         "host",
@@ -274,7 +276,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "rate_actions_per_player",
         "GINRUMMY_RATE_ACTIONS_PER_PLAYER",
         "1200",
-        "Moves, claims, chat messages, mutes, token rotations, blocks and unblocks, and "
+        "Moves, claims, chat messages, mutes, token rotations, renames, blocks and unblocks, and "
         "answers in the lobby (joining or cancelling a table; accepting, declining or "
         "cancelling a challenge) one player may send per window, over HTTP and sockets "
         "together. 0: no limit.",
@@ -284,7 +286,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "rate_actions_per_address",
         "GINRUMMY_RATE_ACTIONS_PER_ADDRESS",
         "6000",
-        "Moves, claims, chat messages, mutes, token rotations, blocks and unblocks, and "
+        "Moves, claims, chat messages, mutes, token rotations, renames, blocks and unblocks, and "
         "lobby answers (join, accept, decline, cancel) one client address may send per "
         "window. 0: no limit.",
         AT_LEAST_0,

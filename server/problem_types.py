@@ -391,8 +391,9 @@ _TYPES: tuple[ProblemType, ...] = (
        "`PATCH /v1/players/{id}` to the name of such a player; joining a table, accepting a "
        "challenge or rematch offer, or challenging (or offering a rematch to) a player whose "
        "name passes for yours.",
-       "Choose another name (`PATCH /v1/players/{id}`), or play someone else; `detail` names "
-       "the player whose name it passes for."),
+       "Choose another name (`PATCH /v1/players/{id}`), or play someone else; a rename's "
+       "`detail` names the player whose name it passes for (a seat's is the table's host, a "
+       "challenge's the player challenged)."),
     _p("watch_code_required", 403, "A private match is watched only with its watch code",
        "A match from a private table is watched only with its watch code.",
        "A spectator view or `watch` socket of such a match without `watch_code`.",

@@ -24,12 +24,11 @@ from collections.abc import AsyncIterator, Callable
 import msgspec
 
 from domain import table as t
-from domain.errors import NameTaken, TableError, TableFull, TableNotOpened
+from domain.errors import TableError, TableFull, TableNotOpened
 from domain.rules import Clock, Rules, raised_to_the_floor
-from domain.text import same_name
 from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
-from infra.players import Player, Players
+from infra.players import Players
 from infra.projections import Projector
 from infra.projections.lobby import (
     TABLE_STREAM_PREFIX,
@@ -39,12 +38,12 @@ from infra.projections.lobby import (
     open_tables_of,
     overdue_tables,
 )
-from infra.projections.queries import seen_with
 from infra.sql_event_store import SqlEventStore
 from server.blocks import BlockService
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.house_ai import is_house_ai
 from server.match_service import MatchService, seat_of
+from server.names import NameService
 from server.problems import MatchNotFinished
 
 log = logging.getLogger("ginrummy.tables")
@@ -74,6 +73,7 @@ class TableService:
         self._cache: OrderedDict[str, t.TableState] = OrderedDict()
         self._opening: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # host: lock, users
         self.players = Players(store.engine)
+        self.names = NameService(self.players, projector, store.engine)
 
     async def _append(self, table_id: str, expected: int, events: list[t.TableEvent]) -> None:
         """Append to the table's stream and tell this process's listeners at once."""
@@ -125,14 +125,11 @@ class TableService:
         changes nothing. A challenge to the house AI is not counted: it is accepted at once.
         Nor is a challenge between two players of whom one blocks the other opened: the
         blocks are read (``BlockService.between``) and decided with the table's rules;
-        nor one between two players whose names pass for each other (``names_alike``,
+        nor one between two players whose names pass for each other (server/names.py,
         read with both names held still, so neither can rename meanwhile)."""
         table_id = table_id or uuid.uuid4().hex
         # A public table brings no two names together until its join, which holds them.
-        held = (
-            contextlib.nullcontext() if invitee is None else self.players.names_held(host, invitee)
-        )
-        async with held:
+        async with self.names.held(host, invitee):
             return await self._open(
                 table_id, host, rules, private, ttl_s, invitee, rematch_of,
                 hints=hints, client_seed=client_seed, rated=rated, clock=clock,
@@ -158,7 +155,7 @@ class TableService:
         alike = False
         if invitee is not None:
             blocked = await self.blocks.between(host, invitee)
-            alike = await self.names_alike(host, invitee)
+            alike = await self.names.alike(host, invitee)
         now = now_ms()
         unseeded = t.OpenTable(
             table_id=table_id,
@@ -227,14 +224,14 @@ class TableService:
         one whose name passes for the host's (read with both names held still, until
         the match has started: a rename checks the opponents of the matches in play)."""
         host = (await self.load(table_id, at_least=1)).host  # a table's host never changes
-        async with self.players.names_held(host, guest):
+        async with self.names.held(host, guest):
             return await self._join(table_id, host, guest, invite_code, client_seed)
 
     async def _join(
         self, table_id: str, host: str, guest: str, invite_code: str | None, client_seed: str | None
     ) -> t.TableState:
         host_blocks_guest = await self.blocks.blocks(host, guest)
-        alike = await self.names_alike(host, guest)
+        alike = await self.names.alike(host, guest)
 
         def joining() -> t.JoinTable:
             now = now_ms()
@@ -253,41 +250,6 @@ class TableService:
         state = await self._decide(table_id, joining)
         await self.ensure_match(state)
         return state
-
-    async def names_alike(self, one: str, other: str) -> bool:
-        """Whether two players' names pass for each other, read now (the house AI's name
-        is one no player may take: it is never read)."""
-        if is_house_ai(one) or is_house_ai(other) or one == other:
-            return False
-        names = await self.players.kinds_and_names({one, other})
-        return one in names and other in names and same_name(names[one][1], names[other][1])
-
-    async def rename(self, player_id: str, name: str) -> Player | None:
-        """Give a player a new name, unless it passes for the name of a player it is seen
-        with (``seen_with``: an opponent in a match in play, the other end of an open
-        challenge): ``NameTaken``, and the old name stays. None if there is no such
-        player. The player's name and those of everyone it is seen with are held still
-        meanwhile, so no seat or challenge, and no rename of theirs, slips in between
-        the check and the rename; should the set grow while its names were taken, they
-        are taken again with the newcomer's."""
-        others: set[str] = set()
-        for _ in range(RACE_RETRIES):
-            async with self.players.names_held(player_id, *others):
-                await self.projector.catch_up("matches")
-                await self.projector.catch_up("lobby")
-                seen = await seen_with(self.store.engine, player_id, now_ms())
-                if not seen <= others:
-                    others |= seen
-                    continue
-                for other, (_, other_name) in (await self.players.kinds_and_names(seen)).items():
-                    if same_name(name, other_name):
-                        raise NameTaken(
-                            f"name: {name.strip()!r} passes for the name of {other_name!r} "
-                            f"(player {other}), whom you play or challenge, or who "
-                            "challenges you: nobody could tell you apart; choose another"
-                        )
-                return await self.players.rename(player_id, name)
-        raise ConcurrencyConflict("your matches and challenges kept changing; retry")
 
     async def cancel(self, table_id: str, player: str) -> t.TableState:
         return await self._decide(table_id, lambda: t.CancelTable(player=player, now_ms=now_ms()))

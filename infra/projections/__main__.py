@@ -6,47 +6,24 @@ import argparse
 import asyncio
 import sys
 
-from infra.database import describe, resolve_url, sqlite_file
 from infra.errors import InfraError
-from infra.migrate import schema_revisions
 from infra.projections import PROJECTIONS, rebuild
-from infra.sql_event_store import translate_errors
-from infra.store import open_store
+from infra.store import NotOpened, open_existing_store
 
 NAMES = [kind.name for kind in PROJECTIONS]
 
 
-async def rebuild_and_report(command: str, url: str | None, names: list[str]) -> int:
-    """Rebuild and print one line per projection (also ``ginrummy rebuild-projections``);
-    the exit code.
+async def rebuild_and_report(url: str | None, names: list[str]) -> None:
+    """Rebuild and print one line per projection (also ``ginrummy rebuild-projections``).
 
-    It never migrates: run from a newer checkout while the old servers still use the
-    database, a migration would change tables under them (README, "Upgrading"). A schema
-    behind this code's is one line, and nothing changes."""
-    resolved = resolve_url(url, create_dirs=False)
-    file = sqlite_file(resolved)
-    if file is not None and not file.exists():  # a rebuild in the wrong directory
-        sys.stderr.write(
-            f"{command}: no_database: there is no SQLite file {file}; run this where the"
-            " server runs (beside its data/ directory) or set GINRUMMY_DATABASE_URL\n"
-        )
-        return 1
-    with translate_errors():
-        revision, head = await schema_revisions(resolved)
-    if revision != head:
-        sys.stderr.write(
-            f"{command}: schema_behind: {describe(resolved)} is at schema revision"
-            f" {revision or 'none'}, this version needs {head}: stop the old version's"
-            " servers and start this version's (it migrates the database), then rebuild\n"
-        )
-        return 1
-    store = await open_store(resolved, migrate=False)
+    It never migrates (``open_existing_store``): no database, or one behind this code's
+    schema, is ``NotOpened``, which its caller says in one line, and nothing changes."""
+    store = await open_existing_store(url)
     try:
         for name, applied, elapsed in await rebuild(store, names):
             sys.stdout.write(f"{name}: rebuilt from {applied} events in {elapsed:.2f}s\n")
     finally:
         await store.close()
-    return 0
 
 
 def unknown_names(parser: argparse.ArgumentParser, names: list[str]) -> None:
@@ -68,10 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     unknown_names(rebuild_command, args.names)
     try:
-        return asyncio.run(rebuild_and_report(parser.prog, args.url, args.names))
-    except InfraError as exc:  # one line, as ``ginrummy rebuild-projections`` says it
+        asyncio.run(rebuild_and_report(args.url, args.names))
+    except (InfraError, NotOpened) as exc:  # one line, as ``ginrummy rebuild-projections`` says it
         sys.stderr.write(f"{parser.prog}: {exc.rule}: {exc}\n")
         return 1
+    return 0
 
 
 if __name__ == "__main__":

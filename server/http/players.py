@@ -138,12 +138,16 @@ class PlayersController(Controller):
             404,
             409,
             413,
+            429,
             described_as={
                 403: "The token belongs to another player",
                 409: "The name passes for that of a player you play or challenge (`name_taken`)",
             },
         ),
         security=[{"bearer": []}],
+        # Counted with the moves: a rename holds the player's name still (a lock, and on
+        # PostgreSQL a connection) while it reads every match and challenge it is in.
+        before_request=rate_limited("actions"),
     )
     async def rename_player(
         self,
@@ -162,7 +166,7 @@ class PlayersController(Controller):
             raise NotYou("a token can rename only its own player")
         data = await strict_body(request, RenamePlayerRequest)
         check_name(data.name)
-        player = await services.tables.rename(player_id, data.name)
+        player = await services.tables.names.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
         return (await services.profiles([player]))[0]

@@ -50,11 +50,11 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     continue
                 if table.private or table.invitee is not None:
                     continue  # never listed: its news is for its players alone
-                if table.table_id not in listed and await services.blocks.between(
-                    viewer, table.host
-                ):
-                    continue  # either blocks the other: not offered (as in the list)
                 if table.open_at(now_ms()) and table.table_id not in listed:
+                    # Asked only of a table about to be offered: every lobby socket asks it
+                    # for every public table's news, and a closing one was never offered.
+                    if await services.blocks.between(viewer, table.host):
+                        continue  # either blocks the other: not offered (as in the list)
                     listed.add(table.table_id)
                     yield {"type": "table", "table": await table_view(services, table, viewer)}
                     quiet.sent()

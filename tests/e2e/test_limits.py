@@ -177,6 +177,28 @@ async def test_rotating_a_token_counts_with_the_moves_not_the_creations(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_renames_count_with_the_moves(database_url: str, tmp_path: Path) -> None:
+    """Found by review: a rename holds the player's name still (a lock, and on PostgreSQL
+    a connection) while it reads the player's matches and challenges, and any number in
+    a row all succeeded. The refusal keeps the name as it was."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="600", GINRUMMY_RATE_ACTIONS_PER_PLAYER="3"
+    ).start()
+    try:
+        ada = await Player.create(server.url, "Ada")
+        for n in range(3):
+            renamed = await ada.client.patch(f"/v1/players/{ada.id}", json={"name": f"Ada {n}"})
+            assert renamed.status_code == 200, renamed.text
+        refused = await ada.client.patch(f"/v1/players/{ada.id}", json={"name": "Ada 3"})
+        assert_rate_limited(refused, 600)
+        me = await ada.client.get(f"/v1/players/{ada.id}")
+        assert me.json()["name"] == "Ada 2", me.text
+        await ada.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_window_ends_and_the_client_may_go_on(database_url: str, tmp_path: Path) -> None:
     server = ServerProcess(
         database_url, tmp_path, GINRUMMY_RATE_WINDOW_S="2", GINRUMMY_RATE_CREATES_PER_ADDRESS="1"

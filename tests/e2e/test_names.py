@@ -190,3 +190,89 @@ async def test_a_rename_racing_a_seat_on_another_process_never_seats_two_names_a
         await close(*everyone)
         first.stop()
         second.stop()
+
+
+async def test_a_name_lock_on_the_house_ai_holds_back_no_challenge_or_rename(
+    site: ServerProcess,
+) -> None:
+    """The house AI's name is one no player may take, so it is never compared: nothing
+    holds it. Held (as every challenge to it and every rename of a player facing it held
+    it), it made one queue of every such step on every process, one player's burst of
+    challenges to "ai:easy" holding back everyone else's; here a lock on it held by
+    another session (as another process's step would) must hold back neither."""
+    if not site.database_url.startswith("postgres"):
+        return  # SQLite serves one process: no other session can hold a name
+    import asyncpg
+
+    from infra.database import asyncpg_dsn
+    from infra.players import _name_lock_key
+
+    ada = await Player.create(site.url, "Ada Versus House")
+    held = await asyncpg.connect(asyncpg_dsn(site.database_url))
+    try:
+        await held.execute("SELECT pg_advisory_lock($1)", _name_lock_key("ai:easy"))
+        challenged = await asyncio.wait_for(
+            ada.client.post("/v1/challenges", json={"to": "ai:easy"}), 10
+        )
+        assert challenged.status_code == 201, challenged.text
+        assert challenged.json()["match_id"]
+        renamed = await asyncio.wait_for(rename(ada, "Ada Still Versus House"), 10)
+        assert renamed.status_code == 200, renamed.text
+    finally:
+        await held.close()
+        await close(ada)
+
+
+async def test_a_rename_holds_no_name_of_the_players_it_is_seen_with(site: ServerProcess) -> None:
+    """A rename held the name of every player it was seen with, one advisory lock each in
+    one transaction: a player sent thousands of challenges (one per guest, each open up
+    to a day) took thousands of locks to rename, enough to fill PostgreSQL's lock table,
+    and any one of those players' steps held the rename back. It holds its own name and
+    the one every rename shares, whoever is seen with it; here another session holds a
+    challenger's name (as another process's step would), and the rename does not wait."""
+    if not site.database_url.startswith("postgres"):
+        return  # SQLite serves one process: no other session can hold a name
+    import asyncpg
+
+    from infra.database import asyncpg_dsn
+    from infra.players import _name_lock_key
+
+    victim, sender = await players(site.url, "Vic Renames", "Sam Challenges")
+    held = await asyncpg.connect(asyncpg_dsn(site.database_url))
+    try:
+        sent = await sender.client.post("/v1/challenges", json={"to": victim.id})
+        assert sent.status_code == 201, sent.text
+        await held.execute("SELECT pg_advisory_lock($1)", _name_lock_key(sender.id))
+        renamed = await asyncio.wait_for(rename(victim, "Vic Renamed"), 10)
+        assert renamed.status_code == 200, renamed.text
+        # the check itself is as before: the challenger's name is still refused
+        problem(await asyncio.wait_for(rename(victim, "sam challenges"), 10), 409, "name_taken")
+    finally:
+        await held.close()
+        await close(victim, sender)
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_two_players_seen_together_renaming_to_one_name_on_two_processes_never_both_pass(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Each rename checks the other's name as it is: without a lock they share, both
+    would read the old name and both pass."""
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    everyone: list[Player] = []
+    try:
+        for trial in range(8):
+            ada = await Player.create(first.url, f"Ada {trial}")
+            bob = await Player.create(second.url, f"Bob {trial}")
+            everyone += [ada, bob]
+            table = await open_table(ada)
+            assert (await join(bob, table["table_id"])).status_code == 200
+            renamed = await asyncio.gather(
+                rename(ada, f"Same {trial}"), rename(bob, f"same {trial}")
+            )
+            assert sorted(r.status_code for r in renamed) == [200, 409], [r.text for r in renamed]
+    finally:
+        await close(*everyone)
+        first.stop()
+        second.stop()

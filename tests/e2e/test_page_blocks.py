@@ -184,3 +184,27 @@ def test_blocking_in_the_chat_hides_the_authors_messages(
     eve_page.click("[data-testid=chat-with] [data-testid=unblock]")
     eve_page.wait_for_selector("[data-testid=chat-with] [data-testid=block]")
     assert _focused_testid(eve_page) == "block"
+
+
+def test_blocking_a_tables_host_in_the_lobby_takes_the_table_off_the_list(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """The server offers no table across a block (GET /v1/tables and the live lobby), but
+    a socket keeps a table it listed before the block: the page left it there, with its
+    Join and without its Block, until the list was read again."""
+    ada_page, _, _ = pages
+    ada, bob = _player(site, "Ada"), _player(site, "Bob Hosting")
+    _in_lobby(ada_page, site, ada)
+    opened = httpx.post(f"{site}/v1/tables", json={"rules": "arcadia"}, headers=_auth(bob))
+    assert opened.status_code == 201, opened.text
+    ada_page.wait_for_selector("#open-tables li:has-text('Bob Hosting')")
+
+    ada_page.get_by_role("button", name="Block Bob Hosting", exact=True).click()
+    ada_page.wait_for_selector("#open-tables [data-testid=block-confirm]")
+    ada_page.get_by_role("button", name="Block Bob Hosting", exact=True).last.click()  # "yes"
+    ada_page.wait_for_selector("[data-testid=blocked-player]:has-text('Bob Hosting')")
+    wait_until(
+        ada_page,
+        "!document.querySelector('#open-tables').textContent.includes('Bob Hosting')",
+    )

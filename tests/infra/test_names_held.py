@@ -58,3 +58,35 @@ async def test_on_postgresql_another_process_finds_the_name_held(store: SqlEvent
     async with store.engine.connect() as conn:
         assert (await conn.execute(try_lock, {"key": _name_lock_key("ada")})).scalar() is True
         await conn.rollback()
+
+
+async def test_steps_holding_names_never_take_the_last_connection_of_a_small_pool(
+    pg_url: str,
+) -> None:
+    """Each step holds a connection for its advisory locks while its body takes another:
+    as many steps at once as the pool has connections would each wait for a second one
+    until the pool's timeout (30 s, then 503 to all of them). At most one less hold
+    locks at once, so a body always finds one, whatever GINRUMMY_DB_CONNECTIONS is."""
+    from infra.store import open_store
+
+    store = await open_store(pg_url, migrate=False, connections=2)
+    players = Players(store.engine)
+    taken: set[int] = set()
+    ids = []  # players on stripes of their own: only the pool can make them wait
+    for n in range(1000):
+        if (stripe := hash(f"p{n}") % NAME_LOCK_STRIPES) not in taken:
+            taken.add(stripe)
+            ids.append(f"p{n}")
+        if len(ids) == 3:
+            break
+
+    async def step(id: str) -> None:
+        async with players.names_held(id):
+            await asyncio.sleep(0.2)  # the others take their locks meanwhile, if they may
+            async with store.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(step(id) for id in ids)), 10)
+    finally:
+        await store.close()

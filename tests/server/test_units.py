@@ -94,13 +94,16 @@ def test_the_ai_processes_are_zero_or_more() -> None:
             Settings.from_env({"GINRUMMY_AI_PROCESSES": raw})
 
 
-def test_the_database_connections_are_one_or_more() -> None:
+def test_the_database_connections_are_two_or_more() -> None:
+    """One is refused at start: a step holding names (infra/players.py, ``lock_holders``)
+    keeps a connection for its lock and works with a second, so on a pool of one every
+    seat waited out the pool's timeout and failed."""
     from infra.database import MAX_CONNECTIONS
 
     # one default in three places: the table, the dataclass and the engine's own
     assert Settings.from_env({}).db_connections == Settings().db_connections == MAX_CONNECTIONS
     assert Settings.from_env({"GINRUMMY_DB_CONNECTIONS": "3"}).db_connections == 3
-    for raw in ("0", "-2", "many"):
+    for raw in ("0", "1", "-2", "many"):
         with pytest.raises(SystemExit, match="GINRUMMY_DB_CONNECTIONS"):
             Settings.from_env({"GINRUMMY_DB_CONNECTIONS": raw})
 

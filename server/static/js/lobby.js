@@ -128,7 +128,10 @@ function renderTables(player) {
     }
   }
   if (added) renderMine();
-  const tables = [...lobby.tables.values()].sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
+  // A host blocked here since the socket listed its table: the server no longer offers
+  // it (it leaves out a table across a block), and neither does the page.
+  const tables = [...lobby.tables.values()].filter((t) => !isBlocked(t.host.id)).sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
+  const hosts = tables.map((each) => each.host); // told apart if alike
   if (asking($('#open-tables'))) return; // a Block being confirmed there is not wiped
   fill(
     $('#open-tables'),
@@ -137,12 +140,13 @@ function renderTables(player) {
           h(
             'li',
             {},
-            `${refName(t.host, tables.map((each) => each.host))} · ${tableTerms(t)} `,
+            `${refName(t.host, hosts)} · ${tableTerms(t)} `,
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
               : [
-                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join', heard(` ${refName(t.host, tables.map((each) => each.host))}'s table (${tableTerms(t)})`)),
-                  isBlocked(t.host.id) ? null : [' ', blockButton(t.host, { onBlocked: afterBlock, focusAfter: blockedTitle })],
+                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join', heard(` ${refName(t.host, hosts)}'s table (${tableTerms(t)})`)),
+                  ' ',
+                  blockButton(t.host, { onBlocked: afterBlock, focusAfter: blockedTitle }),
                 ],
           ),
         )

@@ -69,6 +69,7 @@ class NameService:
         async with self.players.names_held(RENAMES, player_id):
             await self.projector.catch_up("matches")
             await self.projector.catch_up("lobby")
+            await self.projector.catch_up("blocks")
             seen = await seen_with(self.engine, player_id, now_ms())
             others = await self.players.kinds_and_names({id for id in seen if not is_house_ai(id)})
             for other, (_, other_name) in others.items():

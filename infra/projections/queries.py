@@ -9,6 +9,7 @@ import msgspec
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.projections.blocks import blocked_by
 from infra.projections.matches import WATCHER_SEAT
 from infra.projections.stats import COUNTERS
 from infra.schema import lobby_tables, matches, player_stats
@@ -180,7 +181,9 @@ async def seen_with(engine: AsyncEngine, player_id: str, now_ms: int) -> set[str
 
     A table's match is in play from its join: a table that started a match the matches
     projection does not hold as finished counts, so the moment between the join and the
-    match's first event is covered too."""
+    match's first event is covered too. A challenge from a player ``player_id`` blocks
+    does not count (catch the blocks up too): it has left their list, and a rename
+    refused for it would tell them it is open; accepted by its id, the seat is refused."""
     in_play = select(matches.c.opponent).where(
         matches.c.player_id == player_id,
         matches.c.status == "active",
@@ -188,12 +191,11 @@ async def seen_with(engine: AsyncEngine, player_id: str, now_ms: int) -> set[str
     )
     t = lobby_tables.c
     finished = select(matches.c.match_id).where(matches.c.status != "active")
+    open_challenge = (t.status == "open") & (t.expires_ms > now_ms) & t.invitee.is_not(None)
+    hidden = (t.invitee == player_id) & t.host.in_(blocked_by(player_id))
     tables = select(t.host, t.guest, t.invitee).where(
         (t.host == player_id) | (t.invitee == player_id) | (t.guest == player_id),
-        (
-            (t.status == "open") & (t.expires_ms > now_ms) & t.invitee.is_not(None)
-            | (t.status == "started") & t.match_id.not_in(finished)
-        ),
+        open_challenge & ~hidden | (t.status == "started") & t.match_id.not_in(finished),
     )
     with translate_errors():
         async with engine.connect() as conn:

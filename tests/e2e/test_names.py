@@ -131,6 +131,31 @@ async def test_a_challenge_between_names_alike_is_not_sent_and_an_open_one_holds
         await close(eve, namesake, bob)
 
 
+async def test_a_challenge_hidden_by_a_block_holds_no_name_and_tells_nothing(
+    site: ServerProcess,
+) -> None:
+    """A challenge from a player one blocks has left one's list: a rename refused for it
+    told that it was still open (and kept a name for a challenge never seen). Accepted by
+    its id all the same, it is refused then, when the names would meet."""
+    ada, bob = await players(site.url, "Ada Hidden", "Bob Hidden")
+    try:
+        sent = await bob.client.post("/v1/challenges", json={"to": ada.id})
+        assert sent.status_code == 201, sent.text
+        assert (await ada.client.post("/v1/me/blocks", json={"player_id": bob.id})).is_success
+        assert await challenge_ids(ada) == []  # hidden from her list
+
+        renamed = await rename(ada, "bob hidden")
+        assert renamed.status_code == 200, renamed.text
+        problem(
+            await ada.client.post(f"/v1/challenges/{sent.json()['table_id']}/accept"),
+            409,
+            "name_taken",
+        )
+        assert await challenge_ids(bob) == [sent.json()["table_id"]]  # still open, untold
+    finally:
+        await close(ada, bob)
+
+
 async def test_a_rematch_offer_to_a_player_renamed_to_ones_name_is_refused(
     site: ServerProcess,
 ) -> None:

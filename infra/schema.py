@@ -191,6 +191,8 @@ lobby_tables = Table(
     Column("clock", Text, nullable=True),  # the match's move clock, as JSON (NULL: none)
     Index("ix_lobby_tables_open", "status", "expires_ms"),
     Index("ix_lobby_tables_invitee", "invitee", "status"),
+    Index("ix_lobby_tables_host", "host", "status"),  # a host's tables; a rename (0022)
+    Index("ix_lobby_tables_guest", "guest", "status"),  # whom a rename is seen with (0022)
 )
 
 # Read model: who blocks whom (domain/blocks.py), one row per block in force, folded from

@@ -6,6 +6,8 @@ PostgreSQL tests get their own fresh database on the server named by
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -38,6 +40,23 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
         yield url
     finally:
         await drop_database(url)
+
+
+@contextlib.contextmanager
+def server_for(backend: str, folder: Path) -> Iterator[ServerProcess]:
+    """A server on a fresh database of ``backend`` ("sqlite" or "postgres"), kept in
+    ``folder``: for a module-scoped fixture whose tests share one server."""
+    if backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{folder / 'ginrummy.sqlite3'}"
+    else:
+        url = asyncio.run(create_database(_postgres_base()))
+    process = ServerProcess(url, folder).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+        if backend != "sqlite":
+            asyncio.run(drop_database(url))
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ import websockets
 
 from domain.blocks import MAX_BLOCKED, PlayerBlocked, stream_of
 from infra.store import open_store
-from tests.e2e.conftest import BACKENDS, _postgres_base
-from tests.e2e.harness import Player, ServerProcess, create_database, drop_database, wait_for
+from tests.e2e.conftest import BACKENDS, server_for
+from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_chat import connect, say
 from tests.e2e.test_limits import assert_rate_limited
@@ -31,18 +31,8 @@ def site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
     """One server per backend for the whole file: every test makes players of its own."""
-    folder = tmp_path_factory.mktemp(f"blocks-{request.param}")
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{folder / 'ginrummy.sqlite3'}"
-    else:
-        url = asyncio.run(create_database(_postgres_base()))
-    process = ServerProcess(url, folder).start()
-    try:
+    with server_for(request.param, tmp_path_factory.mktemp(f"blocks-{request.param}")) as process:
         yield process
-    finally:
-        process.stop()
-        if request.param != "sqlite":
-            asyncio.run(drop_database(url))
 
 
 async def players(url: str, *names: str) -> list[Player]:

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.conftest import BACKENDS, _postgres_base
-from tests.e2e.harness import Player, ServerProcess, create_database, drop_database
+from tests.e2e.conftest import BACKENDS, server_for
+from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_blocks import challenge_ids, close, players, problem
 
@@ -28,18 +28,8 @@ def site(
 ) -> Iterator[ServerProcess]:
     """One server per backend for the whole file: every test makes players of its own,
     named for the test, as players who never meet may share names."""
-    folder = tmp_path_factory.mktemp(f"names-{request.param}")
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{folder / 'ginrummy.sqlite3'}"
-    else:
-        url = asyncio.run(create_database(_postgres_base()))
-    process = ServerProcess(url, folder).start()
-    try:
+    with server_for(request.param, tmp_path_factory.mktemp(f"names-{request.param}")) as process:
         yield process
-    finally:
-        process.stop()
-        if request.param != "sqlite":
-            asyncio.run(drop_database(url))
 
 
 async def rename(player: Player, name: str) -> httpx.Response:

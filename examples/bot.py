@@ -16,7 +16,7 @@ Needs only httpx.
 
     python examples/bot.py --server http://127.0.0.1:8000            # a new bot account
     python examples/bot.py --token TOKEN --challenge PLAYER_ID --matches 3 --rematch
-    python examples/bot.py --token TOKEN --think 5                   # 5 s a move, if the clock allows
+    python examples/bot.py --token TOKEN --think 5                   # 5 s a move, clock allowing
 """
 
 from __future__ import annotations

@@ -559,8 +559,9 @@ class MatchService:
 
         It is a pure function of the log (the command's events, then the AI appends
         that follow it), so a retried request gets the same answer even if the first
-        one was cut off by a crash; only ``now_ms`` is the retry's own. ``before``, the state the command was applied to,
-        spares refolding the match from its start, which grows with the match.
+        one was cut off by a crash; only ``now_ms`` is the retry's own. ``before``, the
+        state the command was applied to, spares refolding the match from its start,
+        which grows with the match.
         """
         if before is not None and before.version == first_version - 1:
             state = before

@@ -269,6 +269,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "GINRUMMY_RATE_CREATES_PER_ADDRESS",
         "300",
         "Players, matches, tables, challenges, rematch offers and tokens one client address "
+        "(an IPv6 client: its /64 network, which every per-address limit counts as one) "
         "may create per window. 0: no limit.",
         AT_LEAST_0,
     ),

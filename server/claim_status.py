@@ -13,8 +13,9 @@ from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
 from domain.errors import MatchOver
 from infra.clock import now_ms
 from server.house_ai import is_house_ai
-from server.match_service import AwaySince, MatchService, seat_of
+from server.match_service import AwaySince, MatchService
 from server.schemas import ClaimStatus
+from server.seats import seat_of
 
 
 async def claim_status(

@@ -41,7 +41,7 @@ from domain.match import apply, evolve
 from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
-from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
+from domain.views import ClockView, PlayerView, SpectatorView, player_view, spectator_view
 from infra.clock import now_ms
 from infra.deadlines import Deadlines
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
@@ -50,8 +50,9 @@ from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.ai_thinking import AiThinker
 from server.house_ai import AI_PREFIX, HouseAi, ai_command_id, ai_seat_to_act, is_house_ai
 from server.match_record import CACHE_SIZE, MatchRecord, RecordCache, at_ms, empty_record
-from server.problems import MatchNotFound, NotYourMatch, StaleVersion
-from server.schemas import ActionResponse, MatchResponse, VersionedEvent
+from server.problems import MatchNotFound, StaleVersion
+from server.schemas import ActionResponse, MatchResponse
+from server.seats import seat_of, versioned
 
 APPENDS_IN_FLIGHT = 16
 # The store's streams that are not matches: read as one (``GET /v1/matches/blocks:<id>``),
@@ -75,36 +76,6 @@ def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> 
         and 0 < version < record.state.version
         and all(isinstance(r.event, HandAcknowledged) for r in record.events[version:])
     )
-
-
-def attendees(started: MatchStarted) -> tuple[str, ...]:
-    """Who takes part in a match: its two seats and, for a watched match, its host."""
-    return (*started.players, started.host) if started.host is not None else started.players
-
-
-def seat_of(state: MatchState, player_id: str) -> int:
-    """The caller's seat; a token never grants the other seat (the AI's or anyone's)."""
-    for seat, player in enumerate(state.players):
-        if player == player_id and not is_house_ai(player):
-            return seat
-    raise NotYourMatch("your token holds no seat in this match")
-
-
-def reader_seat(record: MatchRecord, player_id: str) -> int | None:
-    """Who may read a match's log: its seats (as their seat) and the host who started it
-    between two house AIs to watch (as a spectator, ``None``; the whole log once it is over)."""
-    started = record.events[0].match_event if record.events else None
-    if isinstance(started, MatchStarted) and started.host == player_id:
-        return None
-    return seat_of(record.state, player_id)
-
-
-def versioned(events: Sequence[RecordedEvent], seat: int | None) -> list[VersionedEvent]:
-    """Events as a seat may see them; ``seat=None`` with ``complete`` handled by the caller."""
-    return [
-        VersionedEvent(version=r.version, event=redact(r.match_event, seat))  # type: ignore[arg-type]
-        for r in events
-    ]
 
 
 class MatchService:

@@ -25,9 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.clock import now_ms
 from infra.database import one_statement
+from infra.driver_errors import translate_errors
 from infra.errors import AlreadyExists
 from infra.schema import players, tokens
-from infra.sql_event_store import translate_errors
 
 PlayerKind = Literal["person", "bot"]
 

@@ -410,7 +410,9 @@ class ClaimStatus(msgspec.Struct, frozen=True):
 class SpectatorResponse(msgspec.Struct, frozen=True):
     """A match as a spectator sees it: only what is public to both seats, and who sits
     where (a person, a bot or the house AI). ``now_ms``: the server's time when it
-    answered, to count the clock's deadlines down against (as in ``MatchResponse``)."""
+    answered, to count the clock's deadlines down against (as in ``MatchResponse``).
+    ``watch_code``: only in the answer that starts a house match from a chosen seed, the
+    code its host shares for others to watch it (``?watch_code=``); null elsewhere."""
 
     match_id: str
     version: int
@@ -418,6 +420,7 @@ class SpectatorResponse(msgspec.Struct, frozen=True):
     seats: tuple[PlayerRef, PlayerRef]
     view: SpectatorView
     now_ms: int
+    watch_code: str | None = None
 
 
 class WatchableMatch(msgspec.Struct, frozen=True):

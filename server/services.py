@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -52,8 +53,18 @@ from server.schemas import (
     RatingChange,
     SpectatorResponse,
 )
-from server.tables import TableService
+from server.tables import CODE_BYTES, TableService
 from server.token_watch import TokenWatch
+
+
+def seeded_watch_code(seed: str | None) -> str | None:
+    """A watch code for a match dealt from a chosen seed, None for any other.
+
+    Such a match shows its seed's commitment, and its first cards narrow the seed down: a
+    spectator could guess a seed like ``demo`` and know every card. So, as a private
+    table's match, it is watched only by those its players give the code to, and it is
+    not listed among the matches being played."""
+    return None if seed is None else secrets.token_urlsafe(CODE_BYTES)
 
 
 @dataclass
@@ -230,8 +241,9 @@ class Services:
     ) -> str:
         """A match of the player (seat 0) against the house AI at ``level`` (seat 1).
 
-        A chosen ``seed`` makes a practice match dealt from it alone; otherwise the
-        deal is fair: the player's committed server seed and its client seed."""
+        A chosen ``seed`` makes a practice match dealt from it alone, watched only with
+        its watch code (``seeded_watch_code``); otherwise the deal is fair: the player's
+        committed server seed and its client seed."""
         players = (player_id, AI_PREFIX + level)
         if seed is not None and client_seed is not None:
             raise InvalidClientSeed(
@@ -239,7 +251,13 @@ class Services:
             )
         if seed is not None:
             return await self.matches.start(
-                players, rules, seed, hints=hints, rated=rated, clock=clock
+                players,
+                rules,
+                seed,
+                watch_code=seeded_watch_code(seed),
+                hints=hints,
+                rated=rated,
+                clock=clock,
             )
         server_seed, committed_ms = await take_server_seed(self.players, player_id)
         now = now_ms()
@@ -260,7 +278,8 @@ class Services:
         """A match between two house AIs that ``host`` starts to watch, seated in neither.
 
         It is practice and unrated (the house levels anchor the ratings) and, with a
-        pace set, played one decision at a time so spectators can follow it."""
+        pace set, played one decision at a time so spectators can follow it. Dealt from a
+        chosen seed, it is watched only with its watch code (``seeded_watch_code``)."""
         for seat in seats:
             if not is_house_ai(seat):
                 raise NotHouseSeats(
@@ -272,7 +291,9 @@ class Services:
                     f"no house AI level {seat.removeprefix(AI_PREFIX)!r}; "
                     f"levels: {', '.join(LEVELS)}"
                 )
-        return await self.matches.start(seats, rules, seed, hints=False, host=host)
+        return await self.matches.start(
+            seats, rules, seed, watch_code=seeded_watch_code(seed), hints=False, host=host
+        )
 
     async def rating(self, player_id: str, limit: int) -> PlayerRating:
         """A player's (or a house level's) rating record with its history; 404 if unknown."""

@@ -61,6 +61,7 @@ class MatchesProjection:
                     "last_position": recorded.position,
                     "practice": int(event.practice),
                     "rated": int(event.rated),
+                    "private": int(event.watch_code is not None),
                 }
 
             rows = [row(seat, event.players[seat], event.players[1 - seat]) for seat in (0, 1)]

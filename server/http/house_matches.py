@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from litestar import Request, post
 from litestar.connection import ASGIConnection
 from litestar.datastructures import State
@@ -38,7 +39,9 @@ async def create_house_match(
 ) -> SpectatorResponse:
     """Two house AIs play a practice match (never rated) that you watch, seated in
     neither: it is in your list (``watching: true``) and anyone may watch it at
-    ``GET /v1/matches/{id}/spectator`` or ``WS …/watch``. The server plays one AI
+    ``GET /v1/matches/{id}/spectator`` or ``WS …/watch`` (dealt from a chosen ``seed``,
+    only with the ``watch_code`` this answer gives you: a guessed seed would show every
+    card). The server plays one AI
     decision every ``GINRUMMY_AI_PACE_MS`` so a spectator can follow."""
     services = services_of(state)
     player = await services.authenticate(request.headers.get("authorization"))
@@ -47,4 +50,5 @@ async def create_house_match(
         player.id, data.seats, rules_of(data.rules), data.seed
     )
     record = await services.matches.load(match_id)
-    return await services.spectator_response(record)
+    answer = await services.spectator_response(record)
+    return msgspec.structs.replace(answer, watch_code=record.state.watch_code)  # the host's

@@ -322,7 +322,10 @@ async def test_a_seeded_or_custom_match_is_practice_everywhere_and_counts_nowher
         custom = await player.new_match(rules={"preset": "arcadia", "target": 10})
         assert custom["view"]["practice"] is True
         await play_out(player, custom)
-        watched = await player.client.get(f"/v1/matches/{seeded['match_id']}/spectator")
+        spectator = f"/v1/matches/{seeded['match_id']}/spectator"
+        unseen = await player.client.get(spectator)  # a guessed seed would show every card
+        assert unseen.status_code == 403 and unseen.json()["rule"] == "watch_code_required"
+        watched = await player.client.get(spectator, params={"watch_code": seeded["watch_code"]})
         assert watched.status_code == 200, watched.text
         assert watched.json()["view"]["practice"] is True
         listed = (await player.client.get("/v1/matches")).json()["matches"]

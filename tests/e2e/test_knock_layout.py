@@ -62,7 +62,10 @@ async def test_a_knocker_chooses_the_layout_and_a_bad_one_changes_nothing(
                 assert {c for meld in layout["melds"] for c in meld} | set(
                     layout["deadwood"]
                 ) <= hand
-        spectator = await player.client.get(f"/v1/matches/{match_id}/spectator")
+        code = (await player.client.get(f"/v1/matches/{match_id}")).json()["watch_code"]
+        spectator = await player.client.get(
+            f"/v1/matches/{match_id}/spectator", params={"watch_code": code}
+        )
         assert spectator.status_code == 200 and "knock_layouts" not in spectator.json()["view"]
 
         # Over HTTP: not a meld, then more deadwood than the least. Nothing moves.

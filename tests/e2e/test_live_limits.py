@@ -227,7 +227,7 @@ async def test_a_message_over_the_limit_gets_an_error_frame_and_the_socket_stays
         assert len(multibyte) < 16384 < len(multibyte.encode())  # the limit is in bytes
         sockets = {
             "live": f"/v1/matches/{match_id}/live?token={player.token}",
-            "watch": f"/v1/matches/{match_id}/watch",
+            "watch": f"/v1/matches/{match_id}/watch?watch_code={match['watch_code']}",
             "player": f"/v1/me/live?token={player.token}",
         }
         for name, path in sockets.items():
@@ -269,7 +269,9 @@ async def test_an_address_holds_at_most_so_many_sockets_and_streams(
     try:
         player = await Player.create(server.url)
         match = await player.new_match(seed="many")
-        watch_url = f"{server.ws_url}/v1/matches/{match['match_id']}/watch"
+        watch_url = (  # a match from a chosen seed is watched with its code
+            f"{server.ws_url}/v1/matches/{match['match_id']}/watch?watch_code={match['watch_code']}"
+        )
         async with contextlib.AsyncExitStack() as held:
             sockets = [await held.enter_async_context(websockets.connect(watch_url)) for _ in "abc"]
             for ws in sockets:
@@ -330,7 +332,11 @@ async def test_a_socket_that_resumes_in_a_loop_is_refused_and_stays_open(
             view, version = body["view"], body["version"]
         after = version - 10
         sockets = {
-            "watch": (f"/v1/matches/{match_id}/watch", None, ("watch", "receiveWatch")),
+            "watch": (
+                f"/v1/matches/{match_id}/watch?watch_code={match['watch_code']}",
+                None,
+                ("watch", "receiveWatch"),
+            ),
             "live": (
                 f"/v1/matches/{match_id}/live?token={player.token}",
                 0,

@@ -91,6 +91,9 @@ def test_every_screen_has_one_heading_a_title_and_enough_contrast(
     of its own (every screen was "Gin Rummy"), and no text under AA contrast (a hint's
     .8 opacity left it at 4.4:1 on the felt)."""
     player, done = finished_match(site, "Cato", "a11y-screens")
+    code = httpx.get(  # a match from a chosen seed is watched with its watch code
+        f"{site}/v1/matches/{done}", headers={"Authorization": f"Bearer {player['token']}"}
+    ).json()["watch_code"]
     sign_in(page, site, player, {"tourSeen": True, "hints": True})
     page.goto(f"{site}/?delay={DELAY_MS}")
     page.wait_for_selector("body[data-screen=start]")
@@ -107,7 +110,7 @@ def test_every_screen_has_one_heading_a_title_and_enough_contrast(
         ("rules", "#/rules"),
         ("replay", f"#/replay/{done}"),
         ("table", f"#/match/{done}"),
-        ("watch", f"#/watch/{done}"),
+        ("watch", f"#/watch/{done}/{code}"),
     ]
     for screen, route in screens:
         page.evaluate(f"location.hash = {route!r}")

@@ -136,9 +136,10 @@ def _serve(host: str | None, port: int | None) -> int:
         ws_transport_max_bytes,
     )
     from server.draining import DRAIN_REQUESTS_S
+    from server.log_format import logging_config
 
     settings = Settings.from_env()
-    logs.install(settings.log_level)  # so the migration's line is logged like the server's
+    logs.install(settings.log_level, settings.log_format)  # the migration's line too
     log = logging.getLogger("ginrummy.config")
     for warning in unknown_variables():
         log.warning(warning)
@@ -153,6 +154,9 @@ def _serve(host: str | None, port: int | None) -> int:
         "host": host or settings.host,
         "port": port or settings.port,
         "log_level": settings.log_level,
+        # uvicorn applies this in every process it runs (each worker, and the supervisor),
+        # so its own lines have the server's shape and masking from the first one.
+        "log_config": logging_config(settings.log_level, settings.log_format),
         # Above the application's limit, so that an over-long message gets its error
         # frame (payload_too_large) rather than a bare 1009; still a hard ceiling.
         "ws_max_size": ws_transport_max_bytes(settings),

@@ -66,6 +66,7 @@ class OneOf:
 
 # uvicorn's levels (its LOG_LEVELS; a test checks), which the logging set-up knows too.
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+LOG_FORMATS = ("text", "json")  # server.log_format.FORMATS (a test checks)
 
 
 class PageDirectory:
@@ -211,6 +212,17 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "info",
         "Log level: critical, error, warning, info, debug or trace (uvicorn's levels).",
         OneOf(LOG_LEVELS),
+    ),
+    (
+        "log_format",
+        "GINRUMMY_LOG_FORMAT",
+        "text",
+        "Shape of every log line (the server's, uvicorn's access and error lines, the AI "
+        "process's), all on standard error with the time in UTC: `text` "
+        "(`2026-12-05T15:46:37.123Z INFO 4242 ginrummy.config: …`: time, level, process id, "
+        "logger, message) or `json` (one object a line with `time`, `level`, `logger`, `pid`, "
+        "`message`, and `exception` or, on access lines, `http`), for a log shipper.",
+        OneOf(LOG_FORMATS),
     ),
     (
         "workers",
@@ -369,6 +381,7 @@ class Settings:
     tail_poll_ms: int = 200
     static_dir: str = ""
     log_level: str = "info"
+    log_format: str = "text"
     workers: int = 0
     table_ttl_s: int = 600
     table_sweep_s: float = 5.0

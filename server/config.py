@@ -354,6 +354,19 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         MORE_THAN_0,
     ),
     (
+        "ready_max_behind",
+        "GINRUMMY_READY_MAX_BEHIND",
+        "50000",
+        "Events a process's read models (the lobby, lists, ratings, statistics) may be "
+        "behind the log before `GET /readyz` answers 503 `projections_behind`, so a load "
+        "balancer sends to the other processes. Each process counts from its own last "
+        "catch-up (every 5 s, and before each read of a read model), so a process whose "
+        "catch-up fails or stalls drops out alone. Generous on purpose: at the peak measured "
+        "on two cores (1,000 actions/s against the AI, two events each) 5 s is 10,000 "
+        "events, so a burst between two catch-ups takes no process out. 0: never.",
+        AT_LEAST_0,
+    ),
+    (
         "ai_pace_ms",
         "GINRUMMY_AI_PACE_MS",
         "700",
@@ -397,6 +410,7 @@ class Settings:
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
     clock_sweep_s: float = 0.5
+    ready_max_behind: int = 50000
     ai_pace_ms: int = 700
 
     @classmethod

@@ -35,7 +35,6 @@ from server.background import every
 from server.blocks import BlockService
 from server.chat import ChatService
 from server.config import Settings
-from server.draining import DRAIN_ACTIONS_S
 from server.fanout import Hub
 from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
@@ -241,7 +240,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             # A dropped socket's action still gets its reply.
-            await finish_actions(timeout=DRAIN_ACTIONS_S)
+            await finish_actions(timeout=settings.drain_actions_s)
             tasks = (projecting, sweeping, counting, watching, rechecking, sweeping_limits, clocks)
             for task in tasks:
                 task.cancel()

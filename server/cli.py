@@ -135,7 +135,6 @@ def _serve(host: str | None, port: int | None) -> int:
         worker_count,
         ws_transport_max_bytes,
     )
-    from server.draining import DRAIN_REQUESTS_S
     from server.log_format import logging_config
 
     settings = Settings.from_env()
@@ -162,7 +161,7 @@ def _serve(host: str | None, port: int | None) -> int:
         "ws_max_size": ws_transport_max_bytes(settings),
         # On shutdown, wait this long for requests in flight (player streams end at once:
         # server/draining.py), then close what is left.
-        "timeout_graceful_shutdown": DRAIN_REQUESTS_S,
+        "timeout_graceful_shutdown": settings.drain_requests_s,
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: anyone on
         # the host could pick the address the rate limits count. Only the proxies named.
         "proxy_headers": bool(proxies_of(settings.trusted_proxies)),

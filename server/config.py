@@ -51,6 +51,8 @@ AT_LEAST_1 = Bounds(1)
 MORE_THAN_0 = Bounds(0, above=True)  # a time: 0 would loop busily or act at once
 # Every open socket or stream wakes up this often to ping: less would be a busy loop.
 PING_PERIOD = Bounds(0.1)
+# A stop's waits: 0 stops at once; an hour bounds a typo (a supervisor must outwait it).
+DRAIN_TIME = Bounds(0, 3600)
 
 
 @dataclass(frozen=True)
@@ -354,6 +356,24 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         MORE_THAN_0,
     ),
     (
+        "drain_requests_s",
+        "GINRUMMY_DRAIN_REQUESTS_S",
+        "10",
+        "On SIGTERM or SIGINT, how long a process waits for the HTTP requests in flight to "
+        "end (uvicorn's graceful shutdown; player streams end at once), in seconds, before "
+        "it cuts the rest; 0: it does not wait. A supervisor must allow more than this plus "
+        "`GINRUMMY_DRAIN_ACTIONS_S` before it kills (at most 3600).",
+        DRAIN_TIME,
+    ),
+    (
+        "drain_actions_s",
+        "GINRUMMY_DRAIN_ACTIONS_S",
+        "10",
+        "Then, how long it waits for the actions of the WebSockets it closed (1012) to be "
+        "recorded and answered, in seconds; 0: it does not wait (at most 3600).",
+        DRAIN_TIME,
+    ),
+    (
         "ready_max_behind",
         "GINRUMMY_READY_MAX_BEHIND",
         "50000",
@@ -410,6 +430,8 @@ class Settings:
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
     clock_sweep_s: float = 0.5
+    drain_requests_s: float = 10.0
+    drain_actions_s: float = 10.0
     ready_max_behind: int = 50000
     ai_pace_ms: int = 700
 

@@ -56,6 +56,12 @@ class StoreUnavailable(InfraError):
     rule = "store_unavailable"
 
 
+class ProjectionsBehind(InfraError):
+    """Readiness refused: this process's read models are too far behind the log."""
+
+    rule = "projections_behind"
+
+
 class AlreadyExists(InfraError):
     """A row with that unique key (a player id or token hash) is already stored."""
 

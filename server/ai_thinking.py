@@ -55,9 +55,11 @@ def _ready() -> bool:
     return True
 
 
-def _exit_with_parent(parent: int) -> None:
+def _exit_with_parent(parent: int, logging_as: tuple[str, str] | None = None) -> None:
     """Pool initializer: end this process once ``parent`` is gone (it was reparented),
-    and not before: a stop signal is the server's to handle.
+    and not before: a stop signal is the server's to handle. A spawned process starts
+    with logging unconfigured, so it takes the server's (``logging_as``: level, format):
+    whatever it logs has the server's shape and masking.
 
     ``systemctl stop`` sends SIGTERM to every process of the service, and Ctrl-C in a
     terminal SIGINT to the whole foreground group, so this process heard the server's
@@ -70,6 +72,10 @@ def _exit_with_parent(parent: int) -> None:
     idle Python process behind.
     """
 
+    if logging_as is not None:
+        from server import logs
+
+        logs.install(*logging_as)
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, signal.SIG_IGN)
 
@@ -84,8 +90,9 @@ def _exit_with_parent(parent: int) -> None:
 class AiThinker:
     """Decides house-AI moves; ``processes`` 0 keeps hard in a thread instead of a pool."""
 
-    def __init__(self, processes: int = 0) -> None:
+    def __init__(self, processes: int = 0, logging_as: tuple[str, str] | None = None) -> None:
         self.processes = processes
+        self.logging_as = logging_as  # (level, format) for the pool's processes
         self._pool: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
@@ -97,7 +104,7 @@ class AiThinker:
                 self.processes,
                 mp_context=context,
                 initializer=_exit_with_parent,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), self.logging_as),
             )
             self._pool.submit(_ready)  # the first decision does not wait for the imports
 

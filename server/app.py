@@ -35,7 +35,6 @@ from server.background import every
 from server.blocks import BlockService
 from server.chat import ChatService
 from server.config import Settings
-from server.draining import DRAIN_ACTIONS_S
 from server.fanout import Hub
 from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
@@ -168,7 +167,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        logs.install(settings.log_level)  # again: uvicorn has configured its loggers by now
+        logs.install(settings.log_level, settings.log_format)  # again, after uvicorn's set-up
         store = await open_store(settings.database_url or None, connections=settings.db_connections)
         hub = Hub()
 
@@ -184,7 +183,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await tailer.start()
         projections = projector(store)
         projecting = asyncio.create_task(keep_projections_current(projections), name="projections")
-        thinker = AiThinker(settings.ai_processes)  # its process starts at hard's first move
+        thinker = AiThinker(
+            settings.ai_processes, (settings.log_level, settings.log_format)
+        )  # its process starts at hard's first move
         matches = MatchService(
             store,
             ai_time_cap_ms=settings.ai_time_cap_ms,
@@ -240,7 +241,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             # A dropped socket's action still gets its reply.
-            await finish_actions(timeout=DRAIN_ACTIONS_S)
+            await finish_actions(timeout=settings.drain_actions_s)
             tasks = (projecting, sweeping, counting, watching, rechecking, sweeping_limits, clocks)
             for task in tasks:
                 task.cancel()
@@ -252,7 +253,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await tailer.stop()
             await store.close()
 
-    logs.install(settings.log_level)
+    logs.install(settings.log_level, settings.log_format)
     allow_every_method = AllowEveryMethod()
     app = Litestar(
         route_handlers=[
@@ -296,6 +297,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ),
         ],
         lifespan=[lifespan],
+        # Litestar's default puts a handler of its own (its own line shape, local time) on
+        # the root logger: logging is server.logs' alone.
+        logging_config=None,
         exception_handlers={Exception: handle_exception},
         before_request=allow_every_method,
         openapi_config=openapi_config(),

@@ -51,6 +51,8 @@ AT_LEAST_1 = Bounds(1)
 MORE_THAN_0 = Bounds(0, above=True)  # a time: 0 would loop busily or act at once
 # Every open socket or stream wakes up this often to ping: less would be a busy loop.
 PING_PERIOD = Bounds(0.1)
+# A stop's waits: 0 stops at once; an hour bounds a typo (a supervisor must outwait it).
+DRAIN_TIME = Bounds(0, 3600)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class OneOf:
 
 # uvicorn's levels (its LOG_LEVELS; a test checks), which the logging set-up knows too.
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+LOG_FORMATS = ("text", "json")  # server.log_format.FORMATS (a test checks)
 
 
 class PageDirectory:
@@ -213,6 +216,17 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         OneOf(LOG_LEVELS),
     ),
     (
+        "log_format",
+        "GINRUMMY_LOG_FORMAT",
+        "text",
+        "Shape of every log line (the server's, uvicorn's access and error lines, the AI "
+        "process's), all on standard error with the time in UTC: `text` "
+        "(`2026-12-05T15:46:37.123Z INFO 4242 ginrummy.config: …`: time, level, process id, "
+        "logger, message) or `json` (one object a line with `time`, `level`, `logger`, `pid`, "
+        "`message`, and `exception` or, on access lines, `http`), for a log shipper.",
+        OneOf(LOG_FORMATS),
+    ),
+    (
         "workers",
         "GINRUMMY_WORKERS",
         "0",
@@ -352,6 +366,37 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         MORE_THAN_0,
     ),
     (
+        "drain_requests_s",
+        "GINRUMMY_DRAIN_REQUESTS_S",
+        "10",
+        "On SIGTERM or SIGINT, how long a process waits for the HTTP requests in flight to "
+        "end (uvicorn's graceful shutdown; player streams end at once), in seconds, before "
+        "it cuts the rest; 0: it does not wait. A supervisor must allow more than this plus "
+        "`GINRUMMY_DRAIN_ACTIONS_S` before it kills (at most 3600).",
+        DRAIN_TIME,
+    ),
+    (
+        "drain_actions_s",
+        "GINRUMMY_DRAIN_ACTIONS_S",
+        "10",
+        "Then, how long it waits for the actions of the WebSockets it closed (1012) to be "
+        "recorded and answered, in seconds; 0: it does not wait (at most 3600).",
+        DRAIN_TIME,
+    ),
+    (
+        "ready_max_behind",
+        "GINRUMMY_READY_MAX_BEHIND",
+        "50000",
+        "Events a process's read models (the lobby, lists, ratings, statistics) may be "
+        "behind the log before `GET /readyz` answers 503 `projections_behind`, so a load "
+        "balancer sends to the other processes. Each process counts from its own last "
+        "catch-up (every 5 s, and before each read of a read model), so a process whose "
+        "catch-up fails or stalls drops out alone. Generous on purpose: at the peak measured "
+        "on two cores (1,000 actions/s against the AI, two events each) 5 s is 10,000 "
+        "events, so a burst between two catch-ups takes no process out. 0: never.",
+        AT_LEAST_0,
+    ),
+    (
         "ai_pace_ms",
         "GINRUMMY_AI_PACE_MS",
         "700",
@@ -379,6 +424,7 @@ class Settings:
     tail_poll_ms: int = 200
     static_dir: str = ""
     log_level: str = "info"
+    log_format: str = "text"
     workers: int = 0
     table_ttl_s: int = 600
     table_sweep_s: float = 5.0
@@ -395,6 +441,9 @@ class Settings:
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
     clock_sweep_s: float = 0.5
+    drain_requests_s: float = 10.0
+    drain_actions_s: float = 10.0
+    ready_max_behind: int = 50000
     ai_pace_ms: int = 700
 
     @classmethod

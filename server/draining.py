@@ -18,11 +18,10 @@ from types import FrameType
 from typing import Any
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
-# A stopping process first waits this long for HTTP requests in flight (uvicorn's graceful
-# shutdown), then up to DRAIN_ACTIONS_S for the actions of sockets it closed to answer:
-# a supervisor must allow more than their sum before it kills (docker-compose.yml).
-DRAIN_REQUESTS_S = 10
-DRAIN_ACTIONS_S = 10
+# A stopping process first waits GINRUMMY_DRAIN_REQUESTS_S for HTTP requests in flight
+# (uvicorn's graceful shutdown), then up to GINRUMMY_DRAIN_ACTIONS_S for the actions of
+# sockets it closed to answer: a supervisor must allow more than their sum before it
+# kills (docker-compose.yml, for the defaults).
 Handler = Callable[[int, FrameType | None], Any]
 
 

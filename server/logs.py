@@ -71,28 +71,20 @@ class DropFrameDumps(logging.Filter):
         return record.msg not in ("< %s", "> %s")
 
 
-def install(level: str = "info") -> None:
-    """Mask tokens on the root handlers and uvicorn's, whatever configured them."""
+def install(level: str = "info", fmt: str = "text") -> None:
+    """Route every logger through the one masked handler of ``server.log_format``.
+
+    Called before the app is built (the migration's line), by the app, and again in the
+    lifespan: uvicorn and Litestar have configured logging by then, and each call puts
+    the same configuration back, so the last word is always this one.
+    """
+    import logging.config
+
+    from server.log_format import logging_config
+
     logging.addLevelName(TRACE_LOG_LEVEL, "TRACE")  # uvicorn's level below debug, as it names it
-    logging.basicConfig(level=level.upper())
-    # basicConfig leaves a configured root alone, and Litestar configures it at INFO when
-    # the app is built: without this the server's own INFO lines ignored "warning", and
-    # "debug" showed none of its debug lines (the lifespan calls this again, after it).
-    logging.getLogger().setLevel(level.upper())
+    logging.config.dictConfig(logging_config(level, fmt))
+    logging.captureWarnings(True)  # a library's warning is a line like the others
     # Alembic's lines at each start (ginrummy.migrate says what ran), unless debugging.
-    if level.lower() not in ("debug", "trace"):
-        logging.getLogger("alembic").setLevel(logging.WARNING)
-    # Never debug: aiosqlite logs each statement's parameters there, every secret a match has.
-    logging.getLogger("aiosqlite").setLevel(logging.INFO)
-    masking = MaskTokens()
-    for name in ("uvicorn.error", "websockets.server"):  # uvicorn hands the library its logger
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, DropFrameDumps) for f in logger.filters):
-            logger.addFilter(DropFrameDumps())
-    for name in ("", "uvicorn", "uvicorn.access", "uvicorn.error"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, MaskTokens) for f in logger.filters):
-            logger.addFilter(masking)
-        for handler in logger.handlers:
-            if not any(isinstance(f, MaskTokens) for f in handler.filters):
-                handler.addFilter(masking)
+    alembic = logging.getLogger("alembic")
+    alembic.setLevel(logging.WARNING if level.lower() not in ("debug", "trace") else logging.NOTSET)

@@ -472,6 +472,12 @@ _TYPES: tuple[ProblemType, ...] = (
        "half-way.",
        "Any request while the database is down.",
        _RETRY_LATER),
+    _p("projections_behind", 503, "This server's read models are behind the log",
+       "This process's read models (the lobby, lists, ratings, statistics) have fallen further "
+       "behind the match log than the operator allows (`GINRUMMY_READY_MAX_BEHIND`); "
+       "`detail` says by how many events.",
+       "`GET /readyz` only, so a load balancer sends requests to another process.",
+       "Nothing: it is for load balancers. Requests to this process still work."),
     _p("server_restarting", 503, "The server is restarting; reconnect",
        "The server process holding your stream was asked to stop (a restart or a deploy). "
        "The stream ends with this line rather than being cut; nothing of yours is lost.",

@@ -289,6 +289,11 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
                 exc,
                 skipped_note(skipped),
             )
+    elif isinstance(
+        exc, infra_errors.ProjectionsBehind
+    ):  # a probe's answer, said and counted, not a bug
+        if (skipped := _failures.due("behind")) is not None:
+            log.warning("not ready: %s%s", exc, skipped_note(skipped))
     elif problem.status >= 500:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
     headers = dict(exc.headers or {}) if isinstance(exc, HTTPException | ServerError) else {}

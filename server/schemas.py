@@ -668,6 +668,16 @@ class Health(msgspec.Struct, frozen=True):
     status: str
 
 
+class Readiness(msgspec.Struct, frozen=True):
+    """``behind``: the worst projection's events behind the log, as this process last
+    caught up; ``projections``: each one's; ``max_behind``: past it, a 503 (0: never)."""
+
+    status: str
+    behind: int
+    max_behind: int
+    projections: dict[str, int]
+
+
 async def strict_body(request: Request[Any, Any, Any], kind: type[T]) -> T:
     """The body decoded strictly (``0`` is not ``false``, ``"1"`` is not ``1``).
 

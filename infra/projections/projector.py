@@ -103,6 +103,26 @@ class Projector:
         self._evict()
         return total
 
+    async def behind(self, head: int) -> dict[str, int]:
+        """Events each projection is behind ``head`` as this process last saw it: the
+        checkpoint its own latest catch-up found or reached (read from the table for one
+        not caught up here yet). A process whose catch-up fails or stalls falls behind
+        alone, while the others, whose catch-ups run, keep seeing the shared checkpoint."""
+        missing = [name for name in self.projections if name not in self._applied]
+        if missing:
+            with translate_errors():
+                async with one_statement(self.store.engine) as conn:
+                    query = select(checkpoints.c.name, checkpoints.c.position).where(
+                        checkpoints.c.name.in_(missing)
+                    )
+                    found = {row.name: int(row.position) for row in await conn.execute(query)}
+        else:
+            found = {}
+        return {
+            name: max(0, head - self._applied.get(name, found.get(name, 0)))
+            for name in self.projections
+        }
+
     def close(self) -> None:
         """Stop holding this store's appends (the projector is no longer used)."""
         self.store.remove_own_events_listener(self._on_own)

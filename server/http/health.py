@@ -5,9 +5,9 @@ from __future__ import annotations
 from litestar import get
 from litestar.datastructures import State
 
-from infra.errors import StoreUnavailable
+from infra.errors import ProjectionsBehind, StoreUnavailable
 from server.problems import problem_responses
-from server.schemas import Health
+from server.schemas import Health, Readiness
 from server.services import services_of
 
 
@@ -26,20 +26,33 @@ def healthz() -> Health:
 @get(
     "/readyz",
     operation_id="getReadiness",
-    summary="Check the database answers",
+    summary="Check the database answers and the read models keep up",
     tags=["health"],
     responses=problem_responses(503),
 )
-async def readyz(state: State) -> Health:
-    """Ready when the event store answers a query (a 503 problem otherwise).
+async def readyz(state: State) -> Readiness:
+    """Ready when the event store answers a query and this process's read models are at
+    most `GINRUMMY_READY_MAX_BEHIND` events behind the log (a 503 problem otherwise:
+    `store_unavailable` or `projections_behind`). The body says how far behind each
+    read model is, as this process last caught it up (every few seconds, and before
+    each read of it).
 
-    Any failure counts as not ready, whatever the driver calls it: a load balancer
+    Any store failure counts as not ready, whatever the driver calls it: a load balancer
     needs a yes or no here, not a diagnosis.
     """
+    services = services_of(state)
     try:
-        await services_of(state).store.last_position()
+        head = await services.store.last_position()
+        behind = await services.projector.behind(head)
     except StoreUnavailable:
         raise
     except Exception as exc:
         raise StoreUnavailable(f"the event store did not answer: {exc}") from exc
-    return Health(status="ready")
+    worst = max(behind.values(), default=0)
+    limit = services.settings.ready_max_behind
+    if limit and worst > limit:
+        each = ", ".join(f"{name} {count}" for name, count in sorted(behind.items()))
+        raise ProjectionsBehind(
+            f"the read models are {worst} events behind the log (at most {limit}): {each}"
+        )
+    return Readiness(status="ready", behind=worst, max_behind=limit, projections=behind)

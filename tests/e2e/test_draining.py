@@ -61,3 +61,59 @@ async def test_a_stopping_server_ends_its_streams_with_a_word_and_stops_at_once(
     finally:
         await player.close()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_requests_drain_time_is_a_setting(database_url: str, tmp_path: Path) -> None:
+    """``GINRUMMY_DRAIN_REQUESTS_S=1``: a request still in flight (its body half sent,
+    with a minute allowed for it) is cut after one second, not the fixed ten of before."""
+    server = ServerProcess(
+        database_url,
+        tmp_path,
+        GINRUMMY_DRAIN_REQUESTS_S="1",
+        GINRUMMY_DRAIN_ACTIONS_S="0",
+        GINRUMMY_BODY_TIMEOUT_S="60",
+    ).start()
+    try:
+        _, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(
+            b"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 20\r\n\r\n{"
+        )
+        await writer.drain()
+        await asyncio.sleep(0.3)
+        assert server.proc is not None
+        began = asyncio.get_running_loop().time()
+        server.proc.terminate()
+        await asyncio.to_thread(server.proc.wait, 15)
+        took = asyncio.get_running_loop().time() - began
+        writer.close()
+    finally:
+        server.stop()
+    assert 0.9 < took < 5, took
+    assert CUT_OFF in server.log_path.read_text()
+
+
+@pytest.mark.parametrize("variable", ["GINRUMMY_DRAIN_REQUESTS_S", "GINRUMMY_DRAIN_ACTIONS_S"])
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("ten", "is not a number"), ("-1", "must be 0–3600 seconds"), ("nan", "not a finite")],
+)
+def test_a_bad_drain_time_stops_the_server_at_start(
+    tmp_path: Path, variable: str, value: str, said: str
+) -> None:
+    import subprocess
+
+    from tests.e2e.harness import GINRUMMY
+
+    done = subprocess.run(
+        [str(GINRUMMY), "serve", "--port", "18297"],
+        cwd=tmp_path,
+        env={variable: value, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert f"{variable}={value!r} " in done.stderr and said in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

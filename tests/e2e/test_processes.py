@@ -356,11 +356,13 @@ async def test_serve_warns_of_an_unknown_variable_and_names_its_store(tmp_path: 
     ).start()
     server.stop()
     log = server.log_path.read_text()
+    assert server.proc is not None
+    warned = f"WARNING {server.proc.pid} ginrummy.config: GINRUMMY_DATABSE_URL is not a"
     assert (
-        "WARNING:ginrummy.config:GINRUMMY_DATABSE_URL is not a setting of this server and is"
-        " ignored; did you mean GINRUMMY_DATABASE_URL?"
+        f"{warned} setting of this server and is ignored; did you mean GINRUMMY_DATABASE_URL?"
     ) in log, log
-    assert f"INFO:ginrummy.config:event store: the SQLite file {database.resolve()}\n" in log, log
+    said = f"INFO {server.proc.pid} ginrummy.config: event store: the SQLite file"
+    assert f"{said} {database.resolve()}\n" in log, log
     assert "s3cret" not in log and "alice" not in log
 
 
@@ -378,5 +380,6 @@ async def test_the_store_line_names_postgresql_without_user_or_password(
     server.stop()
     log = server.log_path.read_text()
     said = f"the PostgreSQL database {url.database} on {url.host}:{url.port or 5432}"
-    assert f"INFO:ginrummy.config:event store: {said}\n" in log, log
+    assert server.proc is not None
+    assert f"INFO {server.proc.pid} ginrummy.config: event store: {said}\n" in log, log
     assert password not in log and f"{url.username}@" not in log, log

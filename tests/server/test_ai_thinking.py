@@ -199,3 +199,28 @@ async def test_closing_the_thinker_ends_its_process_before_it_returns() -> None:
     worker = pool.submit(_pid).result(timeout=120)
     thinker.close()
     assert _gone(worker)
+
+
+def test_a_line_the_pool_process_logs_has_the_servers_shape_and_masking(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A spawned process starts with logging unconfigured (a bare message, no time): the
+    pool's initializer gives it the server's format, level and masking."""
+    import json
+
+    thinker = AiThinker(1, ("info", "json"))
+    thinker.start()
+    try:
+        assert thinker._pool is not None
+        pool_logger = logging.getLogger("ginrummy.ai")
+        thinker._pool.submit(pool_logger.warning, "from the pool: %s", "GET /x?token=s3cr").result(
+            60
+        )
+    finally:
+        thinker.close()
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line]
+    ours = [line for line in lines if line["message"].startswith("from the pool")]
+    assert len(ours) == 1, lines
+    assert ours[0]["logger"] == "ginrummy.ai" and ours[0]["level"] == "WARNING"
+    assert ours[0]["pid"] != os.getpid() and ours[0]["time"].endswith("Z")
+    assert ours[0]["message"] == "from the pool: GET /x?token=***"

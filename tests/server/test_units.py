@@ -233,6 +233,13 @@ def test_the_log_levels_are_uvicorns() -> None:
     assert set(LOG_LEVELS) == set(UVICORN_LEVELS)
 
 
+def test_the_log_formats_are_the_formatters() -> None:
+    from server.config import LOG_FORMATS
+    from server.log_format import FORMATS
+
+    assert LOG_FORMATS == FORMATS
+
+
 def test_the_page_directory_must_hold_the_page(tmp_path: Path) -> None:
     (tmp_path / "page.html").write_text("<p>")
     for bad in (tmp_path, tmp_path / "page.html", tmp_path / "missing"):

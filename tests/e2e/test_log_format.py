@@ -1,0 +1,114 @@
+"""Every line a server process writes has one shape, with a UTC time (``GINRUMMY_LOG_FORMAT``).
+
+Before, one server wrote the standard library's ``INFO:name:…`` until the app was built,
+Litestar's ``INFO - <local time> - …`` after, and uvicorn's ``INFO:     …`` with no time
+at all. These tests read the whole log of real processes: every line must parse, the
+masking must still hold, and a debug log of a hard match (its AI in a process of its
+own) must name no card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import websockets
+
+from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action
+
+TEXT_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (TRACE|DEBUG|INFO|WARNING|ERROR|CRITICAL) "
+    r"(\d+) [\w.]+: "
+)
+CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
+
+
+def _utc(text: str) -> datetime:
+    assert text.endswith("Z"), text
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(
+        database_url,
+        tmp_path,
+        GINRUMMY_LOG_FORMAT="json",
+        GINRUMMY_LOG_LEVEL="debug",
+        GINRUMMY_AI_PROCESSES="1",
+    ).start()
+    try:
+        player = await Player.create(server.url)
+        match = await player.new_match(level="hard", seed="log-format")
+        match_id = match["match_id"]
+        url = f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+        async with websockets.connect(url) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+        view, version = match["view"], match["version"]
+        for _ in range(12):  # a few turns each: hard answers from its own process
+            if view["phase"] != "playing" or not view["legal"]:
+                break
+            answer = await player.act(match_id, as_action(view["legal"][0]), version)
+            assert answer.status_code == 200, answer.text
+            view, version = answer.json()["view"], answer.json()["version"]
+        await player.client.get(f"/healthz?token={player.token}")
+        await player.close()
+    finally:
+        server.stop()
+    lines = server.log_path.read_text().splitlines()
+    assert lines
+    records = [json.loads(line) for line in lines]  # every line is one JSON object
+    for record in records:
+        assert {"time", "level", "logger", "pid", "message"} <= set(record), record
+        _utc(record["time"])
+    loggers = {record["logger"] for record in records}
+    assert {"ginrummy.migrate", "ginrummy.config", "uvicorn.error", "uvicorn.access"} <= loggers
+    access = [r["http"] for r in records if r["logger"] == "uvicorn.access"]
+    assert {"method": "GET", "path": "/healthz?token=***", "status": 200}.items() <= next(
+        a for a in access if a["path"].startswith("/healthz")
+    ).items()
+    text = "\n".join(lines)
+    assert "/live?token=***" in text
+    assert player.token not in text and player.token[-12:] not in text
+    assert not CARD.findall(text), "a debug log names no card"
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_text_lines_of_every_worker_and_the_supervisor(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_LOG_LEVEL="info", GINRUMMY_WORKERS="2"
+    ).start()
+    try:
+        for _ in range(6):
+            player = await Player.create(server.url)
+            await player.close()
+    finally:
+        server.stop()
+    lines = server.log_path.read_text().splitlines()
+    shapes = [TEXT_LINE.match(line) for line in lines]
+    assert all(shapes), [line for line, shape in zip(lines, shapes, strict=True) if not shape]
+    pids = {int(shape[2]) for shape in shapes if shape}
+    assert len(pids) >= 3, "the supervisor and two workers: " + "\n".join(lines)
+    assert any(" uvicorn.access: " in line and "POST /v1/players" in line for line in lines)
+    assert any(" uvicorn.error: Started parent process" in line for line in lines)
+
+
+def test_an_unknown_log_format_stops_the_server_at_start(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(GINRUMMY), "serve", "--port", "18299"],
+        cwd=tmp_path,
+        env={"GINRUMMY_LOG_FORMAT": "xml", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "GINRUMMY_LOG_FORMAT='xml' must be one of text, json" in done.stderr, done.stderr

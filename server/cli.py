@@ -135,12 +135,8 @@ def _serve(host: str | None, port: int | None) -> int:
         worker_count,
         ws_transport_max_bytes,
     )
-<<<<<<< HEAD
-    from server.draining import DRAIN_REQUESTS_S
     from server.http.header_deadline import HeaderDeadlineProtocol
-=======
     from server.log_format import logging_config
->>>>>>> ad2c198815f2abb89fa56ccb23dd8f620d6e9e21
 
     settings = Settings.from_env()
     logs.install(settings.log_level, settings.log_format)  # the migration's line too
@@ -166,13 +162,9 @@ def _serve(host: str | None, port: int | None) -> int:
         "ws_max_size": ws_transport_max_bytes(settings),
         # On shutdown, wait this long for requests in flight (player streams end at once:
         # server/draining.py), then close what is left.
-<<<<<<< HEAD
-        "timeout_graceful_shutdown": DRAIN_REQUESTS_S,
+        "timeout_graceful_shutdown": settings.drain_requests_s,
         # uvicorn's httptools protocol, closing connections whose headers trickle in
         "http": HeaderDeadlineProtocol,
-=======
-        "timeout_graceful_shutdown": settings.drain_requests_s,
->>>>>>> ad2c198815f2abb89fa56ccb23dd8f620d6e9e21
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: anyone on
         # the host could pick the address the rate limits count. Only the proxies named.
         "proxy_headers": bool(proxies_of(settings.trusted_proxies)),

@@ -91,7 +91,7 @@ async def test_kept_alive_clients_and_sockets_outlive_the_header_deadline(
         writer.close()
 
         player = await Player.create(server.url)
-        match = await player.new_match(seed="deadline")
+        match = await player.new_match()
         watch = f"{server.ws_url}/v1/matches/{match['match_id']}/watch"
         async with websockets.connect(watch) as ws:
             assert json.loads(await ws.recv())["type"] == "snapshot"

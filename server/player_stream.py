@@ -15,7 +15,9 @@ Frames (JSON objects, one per line over HTTP):
                         challenge, a rematch, or POST /v1/matches against the house
                         AI), or one you started to watch (POST /v1/house-matches:
                         ``seat`` null, ``watching`` true), whichever process started it
-  ``your_turn``         a match waits for your move at ``version``
+  ``your_turn``         a match waits for your move at ``version``; ``match`` is the
+                        match as your seat sees it (GET /v1/matches/{id}'s body but for
+                        ``seats`` and ``spectators``), so a bot plays from the stream alone
   ``match_finished``    a match of yours is settled
   ``ping``              nothing happened for a while (keeps proxies from closing it)
 """
@@ -25,9 +27,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
+
 from domain.events import MatchStarted
 from domain.state import MatchState
 from domain.table import TableState
+from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
@@ -36,6 +41,7 @@ from server.house_ai import ai_seat_to_act
 from server.http.tables import table_view
 from server.match_record import MatchRecord
 from server.problems import MatchNotFound
+from server.schemas import MatchResponse
 from server.services import Services
 
 
@@ -174,8 +180,36 @@ class PlayerStream:
             )
         elif seat is not None and seat in state.to_act() and self.turns[match_id] < state.version:
             self.turns[match_id] = state.version
-            frames.append({"type": "your_turn", "match_id": match_id, "version": state.version})
+            frames.append(
+                {
+                    "type": "your_turn",
+                    "match_id": match_id,
+                    "version": state.version,
+                    "match": self._seat_match(record, seat),
+                }
+            )
         return frames
+
+    def _seat_match(self, record: MatchRecord, seat: int) -> dict[str, Any]:
+        """The match as ``seat`` sees it, as GET /v1/matches/{id} answers it: a bot needs
+        no read per turn. Built from the record this frame was decided on (its seat view
+        is kept per seat, so the match's own socket and the answer to the move share it):
+        no read of the store. Who sits where is ``match_started``'s and GET's (two reads
+        of names and ratings), and so is how many watch (a read on every process's
+        counts): neither is a move's business, so neither is read per turn."""
+        state = record.state
+        answer = MatchResponse(
+            match_id=state.match_id,
+            seat=seat,
+            version=state.version,
+            view=self.services.matches.seat_view(record, state, seat),
+            now_ms=now_ms(),
+            rated=state.rated,
+            watch_code=state.watch_code,  # the seat's to share, as GET gives it
+        )
+        body: dict[str, Any] = msgspec.to_builtins(answer)
+        del body["seats"], body["spectators"]
+        return body
 
     def _hosts(self, record: MatchRecord) -> bool:
         """Whether this player started the match to watch it (two house AIs)."""

@@ -19,6 +19,9 @@ Frames (JSON objects, one per line over HTTP):
                         match as your seat sees it (GET /v1/matches/{id}'s body but for
                         ``seats`` and ``spectators``), so a bot plays from the stream alone
   ``match_finished``    a match of yours is settled
+  ``opponent_away``, ``opponent_back``, ``claimable``
+                        the opponent you wait for left (and from when you may claim),
+                        came back, or may be claimed from now (``server.claim_watch``)
   ``ping``              nothing happened for a while (keeps proxies from closing it)
 """
 
@@ -34,15 +37,24 @@ from domain.state import MatchState
 from domain.table import TableState
 from infra.clock import now_ms
 from infra.errors import InfraError
+from infra.presence import REFRESH_S
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.claim_watch import ClaimWatch
 from server.fanout import Quiet
-from server.house_ai import ai_seat_to_act
+from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
 from server.match_record import MatchRecord
 from server.problems import MatchNotFound
 from server.schemas import MatchResponse
 from server.services import Services
+
+
+def presence_look_s(grace_ms: int) -> float:
+    """How often a stream reads a waited-for opponent's presence: every refresh of the
+    presence rows (a process's change is written at once, a dead process's rows go
+    stale by then), oftener under a short grace, so that leaving is told well within it."""
+    return max(0.25, min(REFRESH_S, grace_ms / 4000))
 
 
 class PlayerStream:
@@ -53,6 +65,8 @@ class PlayerStream:
         self.announced: dict[str, str] = {}  # table id -> last status announced
         self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
         self.finished: set[str] = set()
+        grace_ms = int(services.settings.absence_grace_s * 1000)
+        self.claims = ClaimWatch(services.presence, grace_ms, presence_look_s(grace_ms))
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
@@ -68,7 +82,12 @@ class PlayerStream:
                     yield frame
             quiet = Quiet(self.services.settings.stream_ping_s)
             while True:
-                moved = await self.hose.wait(timeout=quiet.left())
+                for frame in await self.claims.frames():
+                    yield frame
+                    quiet.sent()
+                look = self.claims.seconds_to_next()
+                timeout = quiet.left() if look is None else min(quiet.left(), look)
+                moved = await self.hose.wait(timeout=timeout)
                 started = self.hose.take_started()
                 for stream_id, version in moved.items():
                     for frame in await self._frames_for(stream_id, version):
@@ -167,9 +186,12 @@ class PlayerStream:
                     "watching": watching,
                 }
             )
+        if seat is not None and not is_house_ai(state.players[1 - seat]):
+            self.claims.follow(record, seat)  # the house AI never leaves
         if state.settlement is not None:
             self.finished.add(match_id)
             self.turns.pop(match_id, None)
+            self.claims.forget(match_id)
             frames.append(
                 {
                     "type": "match_finished",

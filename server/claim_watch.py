@@ -9,8 +9,7 @@ process counts, and a process that dies counts as its seats leaving once its row
 stale. Presence has no notification of its own (a stale row is a row that stopped
 being written), so the stream reads it: only for its matches where the opponent (not
 the house AI, which never leaves) is to act, at a match's every new version and then
-every ``interval_s``, one small read each. Before, a bot asked over HTTP on the same
-schedule or oftener, each a full request.
+every ``interval_s`` (``player_stream.presence_look_s``), one small read each.
 
 Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
   ``opponent_away``  the opponent, to act, is connected nowhere: a claim by absence is

@@ -37,7 +37,6 @@ from domain.state import MatchState
 from domain.table import TableState
 from infra.clock import now_ms
 from infra.errors import InfraError
-from infra.presence import REFRESH_S
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.claim_watch import ClaimWatch
@@ -49,12 +48,17 @@ from server.problems import MatchNotFound
 from server.schemas import MatchResponse
 from server.services import Services
 
+LOOK_AT_MOST_S = 30.0
+
 
 def presence_look_s(grace_ms: int) -> float:
-    """How often a stream reads a waited-for opponent's presence: every refresh of the
-    presence rows (a process's change is written at once, a dead process's rows go
-    stale by then), oftener under a short grace, so that leaving is told well within it."""
-    return max(0.25, min(REFRESH_S, grace_ms / 4000))
+    """How often a stream reads a waited-for opponent's presence: four times a grace
+    period (every 30 s under the default 120 s), so leaving is told well within it. Only
+    ``opponent_away`` and ``opponent_back`` wait for a look: ``claim_at_ms`` is exact
+    (from when the presence rows say it left), and ``claimable`` comes then, after a
+    fresh read. The bot it replaces asked ``GET …/claim`` every half grace: a request,
+    a token check, a match read and this same read."""
+    return max(0.25, min(LOOK_AT_MOST_S, grace_ms / 4000))
 
 
 class PlayerStream:

@@ -98,7 +98,8 @@ class Bot:
         self.frames: queue.Queue[tuple[dict, float]] = queue.Queue()
         self.turns: dict[str, tuple[dict, float]] = {}  # match id -> its turn's match, when
         self.retries: dict[str, float] = {}  # match id -> when to try a failed turn again
-        self.claims: dict[str, tuple[float, str]] = {}  # match id -> when to claim again, why
+        # match id -> when to claim again, why, whether a refusal is tried once more then
+        self.claims: dict[str, tuple[float, str, bool]] = {}
         self.thinking: dict[str, tuple[int, float]] = {}  # match id -> (version, move when)
 
     def say(self, **fields: object) -> None:
@@ -146,19 +147,23 @@ class Bot:
             self.thinking[match_id] = (version, received + max(budget, 0.0))
         return self.thinking[match_id][1]
 
-    def claim(self, match_id: str, reason: str) -> None:
+    def claim(self, match_id: str, reason: str, again: bool = True) -> None:
         """The stream said a claim is accepted now (``claimable``). If the opponent came
         back or moved meanwhile, it is refused and changes nothing: the stream says again
-        when it is claimable. Only a 429 needs trying again, when ``Retry-After`` says."""
+        when it is claimable. A refusal is tried once more a second later all the same
+        (the process that said it and the one that decides may differ in their clocks by
+        a little); a 429 when ``Retry-After`` says, a 5xx in a moment."""
         self.claims.pop(match_id, None)
         reply = self.http.post(f"/v1/matches/{match_id}/claim")
         if reply.status_code == 200:
             self.say(event="claimed", match_id=match_id, reason=reason)
+        elif reply.status_code == 409 and again:
+            self.claims[match_id] = (time.monotonic() + 1, reason, False)
         elif reply.status_code == 429:
             wait_s = float(reply.headers.get("Retry-After", 5))
-            self.claims[match_id] = (time.monotonic() + wait_s, reason)
+            self.claims[match_id] = (time.monotonic() + wait_s, reason, again)
         elif reply.status_code >= 500:
-            self.claims[match_id] = (time.monotonic() + 2, reason)
+            self.claims[match_id] = (time.monotonic() + 2, reason, again)
 
     def handle(self, frame: dict, received: float) -> bool:
         """Act on one frame (``received``: when it came, monotonic); False once the bot
@@ -233,7 +238,7 @@ class Bot:
             self.http.post("/v1/challenges", json=body).raise_for_status()
         threading.Thread(target=self.read_stream, daemon=True).start()
         while True:
-            appointments = [*self.retries.values(), *(when for when, _ in self.claims.values())]
+            appointments = [*self.retries.values(), *(c[0] for c in self.claims.values())]
             due = min(appointments, default=time.monotonic() + 60)
             try:
                 frame, received = self.frames.get(timeout=max(due - time.monotonic(), 0))
@@ -254,9 +259,9 @@ class Bot:
         for match_id, when in list(self.retries.items()):
             if when <= time.monotonic():
                 self.play_turn(match_id)
-        for match_id, (when, reason) in list(self.claims.items()):
+        for match_id, (when, reason, again) in list(self.claims.items()):
             if when <= time.monotonic():
-                self.claim(match_id, reason)
+                self.claim(match_id, reason, again)
 
 
 def main() -> None:

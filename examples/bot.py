@@ -3,15 +3,16 @@
 It reads one player stream (newline-delimited JSON over plain HTTP) and acts on each
 ``your_turn`` with a simple strategy: knock or go gin as soon as it may, take a face-up
 card only when it makes a meld, lay off what fits, throw its highest unmelded card.
+The frame carries the match as its seat sees it, so a turn is one request: the move.
 If the stream breaks (a server restart, say) it reconnects, and the server tells it
-again what is open, so no match is forgotten. While an opponent keeps it waiting, it
-asks the server (``GET …/claim``) when a claim would be accepted, and claims the match
-then, rather than let the house stand-in play out a match its opponent abandoned. The
-stream says nothing of presence, so it asks: once half the server's grace period after
-its own move, then at the time the server names. With ``--think S`` it takes S seconds
-over each move (a slower strategy would search then), never so long that its move clock
-runs out: the time left is the server's (``deadline_ms - now_ms`` of one answer), counted
-down from when the answer came, so a computer clock that is wrong does not matter.
+again what is open, so no match is forgotten. While an opponent keeps it waiting, the
+stream says when it left (``opponent_away``, with the time from which a claim would be
+accepted), when it came back, and when a claim is accepted (``claimable``): the bot
+claims the match then, rather than let the house stand-in play out a match its opponent
+abandoned. With ``--think S`` it takes S seconds over each move (a slower strategy
+would search then), never so long that its move clock runs out: the time left is the
+server's (``deadline_ms - now_ms`` of the frame), counted down from when the frame came,
+so a computer clock that is wrong does not matter.
 Needs only httpx.
 
     python examples/bot.py --server http://127.0.0.1:8000            # a new bot account
@@ -93,10 +94,12 @@ class Bot:
         self.me, self.args = me, args
         self.finished: set[str] = set()
         self.watched: set[str] = set()  # matches of two house AIs its owner started to watch
-        self.frames: queue.Queue[dict] = queue.Queue()  # the stream's, read by a thread
-        self.checks: dict[str, float] = {}  # match id -> when (monotonic) to ask GET …/claim
+        # the stream's frames, each with when (monotonic) it came, read by a thread
+        self.frames: queue.Queue[tuple[dict, float]] = queue.Queue()
+        self.turns: dict[str, tuple[dict, float]] = {}  # match id -> its turn's match, when
         self.retries: dict[str, float] = {}  # match id -> when to try a failed turn again
-        self.grace_s = 0.0  # the server's absence grace, learned from its first claim answer
+        # match id -> when to claim again, why, whether a refusal is tried once more then
+        self.claims: dict[str, tuple[float, str, bool]] = {}
         self.thinking: dict[str, tuple[int, float]] = {}  # match id -> (version, move when)
 
     def say(self, **fields: object) -> None:
@@ -106,19 +109,13 @@ class Bot:
         """The stream says ``your_turn`` once: a turn whose request fails on the way (a
         timeout, a 5xx, a restart) is tried again in a moment, or it would wait for ever."""
         self.retries[match_id] = time.monotonic() + 2  # stays if a request fails
-        self.checks.pop(match_id, None)  # the opponent moved: it is not away
         if self.take_turn(match_id):
             self.retries.pop(match_id, None)
 
     def take_turn(self, match_id: str) -> bool:
         """False if it must be tried again (a 429: at the time ``Retry-After`` says)."""
-        answer = self.http.get(f"/v1/matches/{match_id}").raise_for_status().json()
-        received = time.monotonic()
+        answer, received = self.turns[match_id]  # the your_turn frame's match
         view = answer["view"]
-        clock = view["clock"]
-        stood_in = clock is not None and clock["timeouts_in_a_row"][1 - answer["seat"]] >= 3
-        if stood_in and self.check_claim(match_id):  # its last three turns were not its own
-            return True
         if not view["legal"]:
             return True
         due = self.move_when(match_id, answer, received)
@@ -135,14 +132,12 @@ class Bot:
             self.say(event="rate_limited", match_id=match_id, retry_after=wait_s)
             return False
         reply.raise_for_status()
-        if not reply.json()["view"]["legal"]:  # the opponent's turn: is it still there?
-            self.checks[match_id] = time.monotonic() + self.grace_s / 2
         return True
 
     def move_when(self, match_id: str, answer: dict, received: float) -> float:
         """When (monotonic) to send the move of this version: ``--think`` seconds after
         the bot first saw it, but ``SAFETY_S`` before its clock runs out, counted down
-        from when that answer came (``received``) with the time the server said was left."""
+        from when that frame came (``received``) with the time the server said was left."""
         version = answer["version"]
         if match_id not in self.thinking or self.thinking[match_id][0] != version:
             budget = self.args.think
@@ -152,35 +147,27 @@ class Bot:
             self.thinking[match_id] = (version, received + max(budget, 0.0))
         return self.thinking[match_id][1]
 
-    def check_claim(self, match_id: str) -> bool:
-        """Claim the match if the server would accept it now, else note when to ask again:
-        at ``absence_claim_at_ms`` if the opponent is away, in half the grace period if it
-        is connected (it may leave), never while the move is this bot's. True if claimed."""
-        self.checks[match_id] = time.monotonic() + 5  # stays if a request fails
-        answer = self.http.get(f"/v1/matches/{match_id}/claim")
-        if answer.status_code != 200:  # match_over, say: nothing left to claim
-            self.checks.pop(match_id, None)
-            return False
-        status = answer.json()
-        self.grace_s = status["grace_ms"] / 1000
-        if status["claimable"]:
-            claim = self.http.post(f"/v1/matches/{match_id}/claim")
-            if claim.status_code == 200:
-                self.checks.pop(match_id, None)
-                self.say(event="claimed", match_id=match_id, reason=status["reason"])
-                return True
-            status["absence_claim_at_ms"] = None  # it moved meanwhile: ask again later
-        if status["absence_claim_at_ms"] is not None:
-            wait_s = (status["absence_claim_at_ms"] - status["now_ms"]) / 1000
-            self.checks[match_id] = time.monotonic() + max(wait_s, 0) + 0.1
-        elif status["opponent_connected"] or status["claimable"]:
-            self.checks[match_id] = time.monotonic() + max(self.grace_s / 2, 1)
-        else:  # its own move: the opponent is waiting for it, not away
-            self.checks.pop(match_id, None)
-        return False
+    def claim(self, match_id: str, reason: str, again: bool = True) -> None:
+        """The stream said a claim is accepted now (``claimable``). If the opponent came
+        back or moved meanwhile, it is refused and changes nothing: the stream says again
+        when it is claimable. A refusal is tried once more a second later all the same
+        (the process that said it and the one that decides may differ in their clocks by
+        a little); a 429 when ``Retry-After`` says, a 5xx in a moment."""
+        self.claims.pop(match_id, None)
+        reply = self.http.post(f"/v1/matches/{match_id}/claim")
+        if reply.status_code == 200:
+            self.say(event="claimed", match_id=match_id, reason=reason)
+        elif reply.status_code == 409 and again:
+            self.claims[match_id] = (time.monotonic() + 1, reason, False)
+        elif reply.status_code == 429:
+            wait_s = float(reply.headers.get("Retry-After", 5))
+            self.claims[match_id] = (time.monotonic() + wait_s, reason, again)
+        elif reply.status_code >= 500:
+            self.claims[match_id] = (time.monotonic() + 2, reason, again)
 
-    def handle(self, frame: dict) -> bool:
-        """Act on one frame; False once the bot has played its matches."""
+    def handle(self, frame: dict, received: float) -> bool:
+        """Act on one frame (``received``: when it came, monotonic); False once the bot
+        has played its matches."""
         kind = frame["type"]
         if kind == "challenge":
             challenge = frame["challenge"]
@@ -199,18 +186,23 @@ class Bot:
             self.say(event="watching", match_id=frame["match_id"], players=frame["players"])
         elif kind == "match_started":
             self.say(event="match_started", match_id=frame["match_id"], seat=frame["seat"])
-            # The opponent may be to act first, or have left while the stream was down;
-            # the house AI never leaves (and is never claimed from).
-            if not frame["players"][1 - frame["seat"]].startswith("ai:"):
-                self.checks[frame["match_id"]] = time.monotonic() + self.grace_s / 2
         elif kind == "your_turn":
+            self.turns[frame["match_id"]] = (frame["match"], received)
             self.play_turn(frame["match_id"])
+        elif kind == "opponent_away":  # nothing to do yet: "claimable" comes at claim_at_ms
+            wait_s = (frame["claim_at_ms"] - frame["now_ms"]) / 1000
+            self.say(event="opponent_away", match_id=frame["match_id"], claim_in_s=wait_s)
+        elif kind == "opponent_back":
+            self.say(event="opponent_back", match_id=frame["match_id"])
+        elif kind == "claimable":
+            self.claim(frame["match_id"], frame["reason"])
         elif kind == "match_finished" and frame["match_id"] in self.watched:
             self.watched.discard(frame["match_id"])
             self.say(event="watched_finished", match_id=frame["match_id"], winner=frame["winner"])
         elif kind == "match_finished" and frame["match_id"] not in self.finished:
             self.finished.add(frame["match_id"])
-            self.checks.pop(frame["match_id"], None)
+            self.turns.pop(frame["match_id"], None)
+            self.claims.pop(frame["match_id"], None)
             self.retries.pop(frame["match_id"], None)
             self.thinking.pop(frame["match_id"], None)
             self.say(event="match_finished", match_id=frame["match_id"], winner=frame["winner"])
@@ -222,20 +214,22 @@ class Bot:
 
     def read_stream(self) -> None:
         """The player stream, line by line into ``frames``, reconnecting when it breaks
-        (in a thread, so the bot can also keep an appointment to ask about a claim)."""
+        (in a thread, so the bot can also keep its appointments: a move it thinks over, a
+        request to try again)."""
         headers = self.http.headers
         with httpx.Client(base_url=self.http.base_url, headers=headers, timeout=60) as http:
             while True:
                 try:
                     with http.stream("GET", "/v1/me/stream") as stream:
                         if stream.status_code == 401:
-                            self.frames.put({"type": "unknown_token"})
+                            self.frames.put(({"type": "unknown_token"}, time.monotonic()))
                             return
                         for line in stream.iter_lines():
                             if line:
-                                self.frames.put(json.loads(line))
+                                self.frames.put((json.loads(line), time.monotonic()))
                 except (httpx.HTTPError, json.JSONDecodeError) as error:
-                    self.frames.put({"type": "broken", "reason": type(error).__name__})
+                    broken = {"type": "broken", "reason": type(error).__name__}
+                    self.frames.put((broken, time.monotonic()))
                 time.sleep(1)
 
     def run(self) -> None:
@@ -244,19 +238,18 @@ class Bot:
             self.http.post("/v1/challenges", json=body).raise_for_status()
         threading.Thread(target=self.read_stream, daemon=True).start()
         while True:
-            due = min(
-                [*self.checks.values(), *self.retries.values()], default=time.monotonic() + 60
-            )
+            appointments = [*self.retries.values(), *(c[0] for c in self.claims.values())]
+            due = min(appointments, default=time.monotonic() + 60)
             try:
-                frame = self.frames.get(timeout=max(due - time.monotonic(), 0))
+                frame, received = self.frames.get(timeout=max(due - time.monotonic(), 0))
             except queue.Empty:
-                frame = None
+                frame, received = None, time.monotonic()
             if frame is not None and frame["type"] == "unknown_token":
                 sys.exit("the server does not know this token (401); make a new bot")
             try:
                 if frame is not None and frame["type"] == "broken":
                     self.say(event="reconnecting", reason=frame["reason"])
-                elif frame is not None and not self.handle(frame):
+                elif frame is not None and not self.handle(frame, received):
                     return
                 self.keep_appointments()
             except httpx.HTTPError as error:  # a refusal, or the server out of reach
@@ -266,9 +259,9 @@ class Bot:
         for match_id, when in list(self.retries.items()):
             if when <= time.monotonic():
                 self.play_turn(match_id)
-        for match_id, when in list(self.checks.items()):
+        for match_id, (when, reason, again) in list(self.claims.items()):
             if when <= time.monotonic():
-                self.check_claim(match_id)
+                self.claim(match_id, reason, again)
 
 
 def main() -> None:

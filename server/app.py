@@ -55,6 +55,7 @@ from server.http.head import answer_head_as_get
 from server.http.health import healthz, readyz
 from server.http.house_matches import create_house_match
 from server.http.leaderboard import get_leaderboard
+from server.http.limits import add_quota_headers, declare_quota_headers
 from server.http.matches import MatchesController
 from server.http.media_type import RequireJsonBody
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
@@ -317,10 +318,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
     allow_every_method.learn(app)
     answer_head_as_get(app)
     cap_connections(app, settings.connections_per_address)
+    add_quota_headers(app)
     add_security_headers(app)  # outermost: a refusal by the cap has the headers too
     forbid_unknown_properties(app.openapi_schema)
     declare_bearer_challenge(app.openapi_schema)
     declare_retry_after(app.openapi_schema)
+    declare_quota_headers(app)
     bodies_have_a_size_limit(app.openapi_schema)
     require_fields_always_sent(app.openapi_schema)
     parameters_are_never_null(app.openapi_schema)

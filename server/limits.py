@@ -6,6 +6,13 @@ address, counted in fixed windows of ``GINRUMMY_RATE_WINDOW_S`` in the shared da
 (infra/rate_limits.py). Over either limit the request is refused before it changes
 anything: a 429 problem with ``Retry-After``, the seconds until the window ends.
 A limit of 0 is no limit; a bucket with both at 0 costs no database round trip.
+
+Every answer a limit counted says where it stands, in the fields of the IETF draft
+(draft-ietf-httpapi-ratelimit-headers): ``RateLimit-Policy`` names each limit that
+counted it, ``"actions-player";q=120;w=60`` (the quota ``q`` in a window of ``w``
+seconds), and ``RateLimit`` what is left of it now, ``"actions-player";r=119;t=42``
+(``r`` requests left, the window ending in ``t`` seconds), so a bot paces itself
+instead of learning the limit from a 429.
 """
 
 from __future__ import annotations
@@ -30,10 +37,12 @@ class RateLimited(ServerError):
     rule = "rate_limited"
     status = 429
 
-    def __init__(self, detail: str, retry_after: int = 1) -> None:
+    def __init__(
+        self, detail: str, retry_after: int = 1, quota: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
-        self.headers = {"Retry-After": str(retry_after)}
+        self.headers = {"Retry-After": str(retry_after), **(quota or {})}
 
 
 class Allowance:
@@ -63,6 +72,20 @@ class Limit:
     per_address: int
 
 
+def quota_headers(
+    window_s: int, counted: Mapping[str, tuple[int, int]], reset_s: int
+) -> dict[str, str]:
+    """``RateLimit-Policy`` and ``RateLimit`` for the policies ``counted`` (name ->
+    (quota, requests counted so far)), the window ending in ``reset_s`` seconds."""
+    if not counted:
+        return {}
+    policies = [f'"{name}";q={quota};w={window_s}' for name, (quota, _) in counted.items()]
+    left = [
+        f'"{name}";r={max(0, quota - used)};t={reset_s}' for name, (quota, used) in counted.items()
+    ]
+    return {"RateLimit-Policy": ", ".join(policies), "RateLimit": ", ".join(left)}
+
+
 def limits_of(settings: Settings) -> dict[str, Limit]:
     return {
         "creates": Limit(settings.rate_creates_per_player, settings.rate_creates_per_address),
@@ -78,30 +101,36 @@ class RateLimits:
 
     async def spend(
         self, bucket: str, player_id: str | None, address: str | None, now: float | None = None
-    ) -> None:
-        """Count one request in ``bucket``; RateLimited if it is over a limit."""
+    ) -> dict[str, str]:
+        """Count one request in ``bucket``; RateLimited if it is over a limit. The
+        ``RateLimit-Policy`` and ``RateLimit`` headers of the answer (none if no limit
+        counted it), which a 429 carries too."""
         limit = self.limits.get(bucket)
         if limit is None:
-            return
-        wanted: dict[str, int] = {}
+            return {}
+        wanted: dict[str, tuple[str, int]] = {}  # counter key -> (policy name, limit)
         if player_id is not None and limit.per_player > 0:
-            wanted[f"{bucket}:player:{player_id}"] = limit.per_player
+            wanted[f"{bucket}:player:{player_id}"] = (f"{bucket}-player", limit.per_player)
         if address and limit.per_address > 0:
-            wanted[f"{bucket}:address:{address}"] = limit.per_address
+            wanted[f"{bucket}:address:{address}"] = (f"{bucket}-address", limit.per_address)
         if not wanted:
-            return
+            return {}
         now = time.time() if now is None else now
         window_start = int(now // self.window_s) * self.window_s
         counts = await self.counters.hit(list(wanted), window_start)
-        over = [key for key, allowed in wanted.items() if counts.get(key, 0) > allowed]
+        reset_s = max(1, math.ceil(window_start + self.window_s - now))
+        counted = {name: (allowed, counts.get(key, 0)) for key, (name, allowed) in wanted.items()}
+        quota = quota_headers(self.window_s, counted, reset_s)
+        over = [key for key, (_, allowed) in wanted.items() if counts.get(key, 0) > allowed]
         if over:
-            retry_after = max(1, math.ceil(window_start + self.window_s - now))
             who = "this player" if ":player:" in over[0] else "this address"
             raise RateLimited(
-                f"too many {bucket} from {who}: at most {wanted[over[0]]} per "
-                f"{self.window_s} s; retry in {retry_after} s",
-                retry_after,
+                f"too many {bucket} from {who}: at most {wanted[over[0]][1]} per "
+                f"{self.window_s} s; retry in {reset_s} s",
+                reset_s,
+                quota,
             )
+        return quota
 
     async def sweep_forever(self) -> None:
         """Delete counters of windows long past, every minute (each process may)."""

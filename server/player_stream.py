@@ -15,8 +15,13 @@ Frames (JSON objects, one per line over HTTP):
                         challenge, a rematch, or POST /v1/matches against the house
                         AI), or one you started to watch (POST /v1/house-matches:
                         ``seat`` null, ``watching`` true), whichever process started it
-  ``your_turn``         a match waits for your move at ``version``
+  ``your_turn``         a match waits for your move at ``version``; ``match`` is the
+                        match as your seat sees it (GET /v1/matches/{id}'s body but for
+                        ``seats`` and ``spectators``), so a bot plays from the stream alone
   ``match_finished``    a match of yours is settled
+  ``opponent_away``, ``opponent_back``, ``claimable``
+                        the opponent you wait for left (and from when you may claim),
+                        came back, or may be claimed from now (``server.claim_watch``)
   ``ping``              nothing happened for a while (keeps proxies from closing it)
 """
 
@@ -25,18 +30,35 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
+
 from domain.events import MatchStarted
 from domain.state import MatchState
 from domain.table import TableState
+from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.claim_watch import ClaimWatch
 from server.fanout import Quiet
-from server.house_ai import ai_seat_to_act
+from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
 from server.match_record import MatchRecord
 from server.problems import MatchNotFound
+from server.schemas import MatchResponse
 from server.services import Services
+
+LOOK_AT_MOST_S = 30.0
+
+
+def presence_look_s(grace_ms: int) -> float:
+    """How often a stream reads a waited-for opponent's presence: four times a grace
+    period (every 30 s under the default 120 s), so leaving is told well within it. Only
+    ``opponent_away`` and ``opponent_back`` wait for a look: ``claim_at_ms`` is exact
+    (from when the presence rows say it left), and ``claimable`` comes then, after a
+    fresh read. The bot it replaces asked ``GET …/claim`` every half grace: a request,
+    a token check, a match read and this same read."""
+    return max(0.25, min(LOOK_AT_MOST_S, grace_ms / 4000))
 
 
 class PlayerStream:
@@ -47,6 +69,8 @@ class PlayerStream:
         self.announced: dict[str, str] = {}  # table id -> last status announced
         self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
         self.finished: set[str] = set()
+        grace_ms = int(services.settings.absence_grace_s * 1000)
+        self.claims = ClaimWatch(services.presence, grace_ms, presence_look_s(grace_ms))
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
@@ -62,7 +86,12 @@ class PlayerStream:
                     yield frame
             quiet = Quiet(self.services.settings.stream_ping_s)
             while True:
-                moved = await self.hose.wait(timeout=quiet.left())
+                for frame in await self.claims.frames():
+                    yield frame
+                    quiet.sent()
+                look = self.claims.seconds_to_next()
+                timeout = quiet.left() if look is None else min(quiet.left(), look)
+                moved = await self.hose.wait(timeout=timeout)
                 started = self.hose.take_started()
                 for stream_id, version in moved.items():
                     for frame in await self._frames_for(stream_id, version):
@@ -161,9 +190,12 @@ class PlayerStream:
                     "watching": watching,
                 }
             )
+        if seat is not None and not is_house_ai(state.players[1 - seat]):
+            self.claims.follow(record, seat)  # the house AI never leaves
         if state.settlement is not None:
             self.finished.add(match_id)
             self.turns.pop(match_id, None)
+            self.claims.forget(match_id)
             frames.append(
                 {
                     "type": "match_finished",
@@ -174,8 +206,36 @@ class PlayerStream:
             )
         elif seat is not None and seat in state.to_act() and self.turns[match_id] < state.version:
             self.turns[match_id] = state.version
-            frames.append({"type": "your_turn", "match_id": match_id, "version": state.version})
+            frames.append(
+                {
+                    "type": "your_turn",
+                    "match_id": match_id,
+                    "version": state.version,
+                    "match": self._seat_match(record, seat),
+                }
+            )
         return frames
+
+    def _seat_match(self, record: MatchRecord, seat: int) -> dict[str, Any]:
+        """The match as ``seat`` sees it, as GET /v1/matches/{id} answers it: a bot needs
+        no read per turn. Built from the record this frame was decided on (its seat view
+        is kept per seat, so the match's own socket and the answer to the move share it):
+        no read of the store. Who sits where is ``match_started``'s and GET's (two reads
+        of names and ratings), and so is how many watch (a read on every process's
+        counts): neither is a move's business, so neither is read per turn."""
+        state = record.state
+        answer = MatchResponse(
+            match_id=state.match_id,
+            seat=seat,
+            version=state.version,
+            view=self.services.matches.seat_view(record, state, seat),
+            now_ms=now_ms(),
+            rated=state.rated,
+            watch_code=state.watch_code,  # the seat's to share, as GET gives it
+        )
+        body: dict[str, Any] = msgspec.to_builtins(answer)
+        del body["seats"], body["spectators"]
+        return body
 
     def _hosts(self, record: MatchRecord) -> bool:
         """Whether this player started the match to watch it (two house AIs)."""

@@ -6,14 +6,26 @@ guard; Litestar copies the route handler for every guard call, 2% of the server'
 samples on the action path.) A request with a bearer token is counted for its player
 and its address; one without (``createPlayer``) for its address alone. A bad token
 is a 401 here, as the handler would answer.
+
+The count's ``RateLimit-Policy`` and ``RateLimit`` headers (server/limits.py) go on the
+answer, whatever it is: the hook leaves them in the request's scope, and a wrapper of the
+app's ASGI handler adds them as the answer starts (a 429 has them from its problem).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from litestar import Request
-from litestar.types import BeforeRequestHookHandler, Scope
+from litestar import Litestar, Request
+from litestar.enums import ScopeType
+from litestar.openapi.spec import (
+    OpenAPIHeader,
+    OpenAPIResponse,
+    OpenAPIType,
+    Reference,
+    Schema,
+)
+from litestar.types import ASGIApp, BeforeRequestHookHandler, Message, Receive, Scope, Send
 
 from server.http.client_address import client_address
 from server.services import services_of
@@ -36,6 +48,88 @@ def rate_limited(bucket: str, by_player: bool = True) -> BeforeRequestHookHandle
         services = services_of(request.app.state)
         authorization = authorization_of(request.scope) if by_player else None
         player = await services.authenticate(authorization) if authorization else None
-        await services.limits.spend(bucket, player.id if player else None, client_address(request))
+        quota = await services.limits.spend(
+            bucket, player.id if player else None, client_address(request)
+        )
+        if quota:
+            request.scope[QUOTA_KEY] = quota  # type: ignore[literal-required]
 
+    COUNTED_BY_A_LIMIT.add(count)
     return count
+
+
+COUNTED_BY_A_LIMIT: set[object] = set()  # the hooks ``rate_limited`` made
+QUOTA_KEY = "ginrummy.rate_limit_quota"
+
+
+def add_quota_headers(app: Litestar) -> None:
+    app.asgi_handler = _QuotaHeaders(app.asgi_handler)
+
+
+class _QuotaHeaders:
+    def __init__(self, next_app: ASGIApp) -> None:
+        self.next_app = next_app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.next_app(scope, receive, send)
+            return
+
+        async def send_with_quota(message: Message) -> None:
+            quota = cast("dict[str, str] | None", scope.get(QUOTA_KEY))
+            if message["type"] == "http.response.start" and quota:
+                headers = list(message.get("headers", ()))
+                named = {name.lower() for name, _ in headers}
+                headers += [
+                    (name.lower().encode(), value.encode())
+                    for name, value in quota.items()
+                    if name.lower().encode() not in named
+                ]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.next_app(scope, receive, send_with_quota)
+
+
+QUOTA_HEADERS = {
+    "RateLimit-Policy": OpenAPIHeader(
+        description="The limits that counted this request (draft-ietf-httpapi-ratelimit-headers): "
+        '`"actions-player";q=120;w=60` is 120 requests in a window of 60 s, per player '
+        "(`-address`: per client address). Absent where no limit is set.",
+        schema=Schema(type=OpenAPIType.STRING),
+    ),
+    "RateLimit": OpenAPIHeader(
+        description='What is left of each limit: `"actions-player";r=119;t=42` is 119 '
+        "requests left, the window ending in 42 s. Pace yourself on it rather than wait "
+        "for a 429.",
+        schema=Schema(type=OpenAPIType.STRING),
+    ),
+}
+
+
+def declare_quota_headers(app: Litestar) -> None:
+    """Declare the two headers on every answer (2xx and 429) of the operations a limit
+    counts, as the hook sends them."""
+    counted = {
+        handler.operation_id
+        for route in app.routes
+        for handler in getattr(route, "route_handlers", ())
+        if handler.before_request in COUNTED_BY_A_LIMIT
+    }
+    document = app.openapi_schema
+    if document.components.headers is None:
+        document.components.headers = {}
+    document.components.headers.update(QUOTA_HEADERS)
+    refs: dict[str, OpenAPIHeader | Reference] = {
+        name: Reference(ref=f"#/components/headers/{name}") for name in QUOTA_HEADERS
+    }
+    for item in (document.paths or {}).values():
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = getattr(item, method, None)
+            if operation is None or operation.operation_id not in counted:
+                continue
+            for status, response in (operation.responses or {}).items():
+                if isinstance(response, OpenAPIResponse) and (
+                    status.startswith("2") or status == "429"
+                ):
+                    response.headers = {**(response.headers or {}), **refs}

@@ -34,8 +34,9 @@ STOPPING = "this server process is stopping; reconnect, to it or another one"
     responses=problem_responses(401, 429),
     media_type="application/x-ndjson",
     response_description="Newline-delimited JSON, one frame per line (see asyncapi.yaml, "
-    "channel `player`): challenge, challenge_closed, match_started, your_turn, "
-    "match_finished, ping, error (the last line: server_restarting or unauthorized).",
+    "channel `player`): challenge, challenge_closed, match_started, your_turn (with the "
+    "match as your seat sees it), match_finished, opponent_away, opponent_back, claimable, "
+    "ping, error (the last line: server_restarting or unauthorized).",
 )
 async def stream_player_events(state: State, request: Request[Any, Any, Any]) -> Stream:
     """One stream for all your matches: a bot connects once and plays for ever. On

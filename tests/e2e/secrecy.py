@@ -72,11 +72,14 @@ def _strings(value: Any, skip: frozenset[str]) -> list[str]:
 SKIP = frozenset({"last_result", "settlement"})
 
 
+def named(message: Any) -> set[str]:
+    """Cards named in ``message``, but for the reports of ended hands."""
+    return {s for s in _strings(message, SKIP) if s in CARDS}
+
+
 def leaks(message: Any, state: MatchState, seat: int | None) -> set[str]:
     """Cards named in ``message`` that ``seat`` may not know in ``state``."""
-    allowed = knowable(state, seat)
-    named = {s for s in _strings(message, SKIP) if s in CARDS}
-    return named - allowed
+    return named(message) - knowable(state, seat)
 
 
 def check_secrets_blank(message: Any) -> None:

@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -356,3 +357,30 @@ async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
     finally:
         bot.kill()
         await person.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_two_example_bots_play_from_their_streams_reading_no_match(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Each turn is one request, the move: ``your_turn`` carries the match. Before, every
+    turn read the match first (``GET /v1/matches/{id}``), and a waiting bot asked
+    ``GET …/claim`` on a schedule; the server's access log shows neither now."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info").start()
+    waiting = await BotProcess.start(server.url, "--name", "Waiter", "--matches", "1")
+    challenger = await BotProcess.start(
+        server.url, "--challenge", waiting.id, "--target", "25", "--matches", "1"
+    )
+    try:
+        assert await challenger.finish() == 0
+        assert await waiting.finish() == 0
+        server.stop()  # its log is written in blocks: all of it is there once it stops
+        log = server.log_path.read_text()
+        moves = re.findall(r'"POST /v1/matches/\w+/actions HTTP', log)
+        reads = re.findall(r'"GET /v1/matches/[^ "]*', log)
+        assert moves, log[-2000:]  # the log holds the match's requests
+        assert reads == [], reads[:5]
+    finally:
+        waiting.kill()
+        challenger.kill()
+        server.stop()

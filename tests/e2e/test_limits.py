@@ -511,3 +511,49 @@ async def test_claims_count_against_a_players_rate_limit_http_and_socket(
     finally:
         await ada.close()
         server.stop()
+
+
+def quota(response: httpx.Response) -> tuple[str, str]:
+    return response.headers.get("ratelimit-policy", ""), response.headers.get("ratelimit", "")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_counted_answer_says_what_is_left_of_each_limit(
+    database_url: str, tmp_path: Path
+) -> None:
+    """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers) on
+    every answer a limit counted, the 429 included, so a bot paces itself; none on an
+    answer no limit counts (a read), nor where the limits are off."""
+    server = ServerProcess(
+        database_url,
+        tmp_path,
+        GINRUMMY_RATE_WINDOW_S="600",
+        GINRUMMY_RATE_CREATES_PER_ADDRESS="0",
+        GINRUMMY_RATE_CREATES_PER_PLAYER="5",
+        GINRUMMY_RATE_ACTIONS_PER_PLAYER="3",
+        GINRUMMY_RATE_ACTIONS_PER_ADDRESS="50",
+    ).start()
+    try:
+        ada = await Player.create(server.url, "Ada")  # by address: no limit, no headers
+        created = await ada.client.post("/v1/matches", json={"level": "easy"})
+        assert created.status_code == 201, created.text
+        policy, left = quota(created)
+        assert policy == '"creates-player";q=5;w=600'
+        assert left.startswith('"creates-player";r=4;t='), left
+        assert 1 <= int(left.rsplit("t=", 1)[1]) <= 600
+        match = created.json()
+        assert quota(await ada.client.get(f"/v1/matches/{match['match_id']}")) == ("", "")
+        for used in (1, 2, 3, 4):
+            view = await ada.view(match["match_id"])
+            legal = view["view"]["legal"]
+            reply = await ada.act(match["match_id"], as_action(legal[0]), view["version"])
+            policy, left = quota(reply)
+            assert policy == '"actions-player";q=3;w=600, "actions-address";q=50;w=600'
+            player, address = left.split(", ")
+            assert player.startswith(f'"actions-player";r={max(0, 3 - used)};t=')
+            assert address.startswith(f'"actions-address";r={50 - used};t=')
+            assert reply.status_code == (200 if used <= 3 else 429), reply.text
+        assert_rate_limited(reply, 600)
+    finally:
+        await ada.close()
+        server.stop()

@@ -1,0 +1,111 @@
+"""What a player stream says of its opponents' presence, and when a claim is accepted.
+
+A bot waiting for an opponent's move wants to know, without asking, when the opponent
+left and from when it may claim the match. The stream answers it as ``GET …/claim``
+would (``server.claim_status``), by the same rules the claim itself applies
+(``domain.clock``): the match's log (whose turn, since when, the timeouts in a row) and
+the presence rows every server process shares, so an opponent connected to another
+process counts, and a process that dies counts as its seats leaving once its rows go
+stale. Presence has no notification of its own (a stale row is a row that stopped
+being written), so the stream reads it: only for its matches where the opponent (not
+the house AI, which never leaves) is to act, at a match's every new version and then
+every ``interval_s`` (``player_stream.presence_look_s``), one small read each.
+
+Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
+  ``opponent_away``  the opponent, to act, is connected nowhere: a claim by absence is
+                     accepted from ``claim_at_ms`` if it stays away and nothing moves
+                     (``seen_ms``: when it was last there). Said again with a new
+                     ``claim_at_ms`` when the match moves and it is still away.
+  ``opponent_back``  the opponent said to be away is connected again: no claim.
+  ``claimable``      a claim (``POST …/claim``) is accepted now; ``reason`` as the
+                     claim's: ``absence``, or ``timeouts`` (three in a row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
+from infra.clock import now_ms
+from infra.errors import InfraError
+from infra.presence import Presence
+from server.match_record import MatchRecord
+
+Frame = dict[str, Any]
+
+
+@dataclass
+class Watched:
+    record: MatchRecord
+    seat: int
+    claim_at_ms: int | None = None  # as last announced (None: not said to be away)
+    claimable: tuple[int, str] | None = None  # (version, reason) last announced
+    due_ms: int | None = 0  # when to look again (None: not until the match moves)
+
+
+class ClaimWatch:
+    def __init__(self, presence: Presence, grace_ms: int, interval_s: float) -> None:
+        self.presence = presence
+        self.grace_ms = grace_ms
+        self.interval_ms = int(interval_s * 1000)
+        self.matches: dict[str, Watched] = {}
+
+    def follow(self, record: MatchRecord, seat: int) -> None:
+        """The match as the stream last read it; a new version is looked at at once."""
+        match_id = record.state.match_id
+        watched = self.matches.get(match_id)
+        if watched is None:
+            self.matches[match_id] = Watched(record, seat)
+        elif watched.record.state.version != record.state.version:
+            watched.record, watched.due_ms = record, 0
+
+    def forget(self, match_id: str) -> None:
+        self.matches.pop(match_id, None)
+
+    def seconds_to_next(self) -> float | None:
+        due = [w.due_ms for w in self.matches.values() if w.due_ms is not None]
+        return None if not due else max(0.0, (min(due) - now_ms()) / 1000)
+
+    async def frames(self) -> list[Frame]:
+        """The frames of every match due a look now."""
+        frames: list[Frame] = []
+        for match_id, watched in list(self.matches.items()):
+            if watched.due_ms is not None and watched.due_ms <= now_ms():
+                frames += await self._look(match_id, watched)
+        return frames
+
+    async def _look(self, match_id: str, watched: Watched) -> list[Frame]:
+        state, clock, seat = watched.record.state, watched.record.clock, watched.seat
+        absent = 1 - seat
+        waited_for = state.settlement is None and absent in state.to_act()
+        away = None
+        if waited_for:
+            try:
+                away = await self.presence.away_since(match_id, absent, state.players[absent])
+            except InfraError:  # the database is out of reach: look again later
+                watched.due_ms = now_ms() + self.interval_ms
+                return []
+        now = now_ms()
+        claim_at = absence_claim_at(state, clock, seat, away, self.grace_ms)
+        reason = claim_reason(state, clock, Claim(seat, now, self.grace_ms, away))
+        head = {"match_id": match_id, "version": state.version, "now_ms": now}
+        frames: list[Frame] = []
+        if claim_at is not None and claim_at != watched.claim_at_ms:
+            seen = last_seen(clock, absent, away)
+            frames.append(
+                {"type": "opponent_away", **head, "seen_ms": seen, "claim_at_ms": claim_at}
+            )
+        elif claim_at is None and watched.claim_at_ms is not None and waited_for:
+            frames.append({"type": "opponent_back", **head})  # connected again: not away
+            watched.claimable = None  # if it leaves again, its claim is news again
+        watched.claim_at_ms = claim_at
+        if reason is not None and watched.claimable != (state.version, reason):
+            watched.claimable = (state.version, reason)
+            frames.append({"type": "claimable", **head, "reason": reason})
+        watched.due_ms = None  # nobody is waited for: nothing changes until the match moves
+        if waited_for:  # it may leave, or come back (after a claim was said, too)
+            watched.due_ms = now + self.interval_ms
+            if claim_at is not None and reason is None:
+                watched.due_ms = min(watched.due_ms, claim_at)
+        return frames

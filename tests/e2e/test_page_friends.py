@@ -1,0 +1,86 @@
+"""Two friends at a private table, in headless Chromium against a real server: one plays
+from the keyboard with a screen reader, one on a phone-sized screen. What each is shown
+and where the keyboard is while the other plays, from the invite link to History."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    DELAY_MS,
+    browser,
+    page,
+    settle,
+    site,
+    tour_dismissed,
+    wait_until,
+)
+
+FOCUSED = """() => { const el = document.activeElement;
+  return el ? (el.dataset.testid || el.dataset.card || el.id || el.tagName) : null; }"""
+
+
+def make_player(site: str, name: str) -> dict[str, str]:  # noqa: F811
+    made = httpx.post(f"{site}/v1/players", json={"name": name})
+    assert made.status_code == 201, made.text
+    body: dict[str, str] = made.json()
+    return {"id": body["id"], "name": name, "token": body["token"]}
+
+
+def auth(player: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+def private_table(site: str, host: dict[str, str], **terms: Any) -> dict[str, Any]:  # noqa: F811
+    opened = httpx.post(
+        f"{site}/v1/tables", json={"rules": "arcadia", "private": True, **terms}, headers=auth(host)
+    )
+    assert opened.status_code == 201, opened.text
+    table: dict[str, Any] = opened.json()
+    return table
+
+
+def joined(site: str, table: dict[str, Any], guest: dict[str, str]) -> str:  # noqa: F811
+    answer = httpx.post(
+        f"{site}/v1/tables/{table['table_id']}/join",
+        json={"invite_code": table["invite_code"]},
+        headers=auth(guest),
+    )
+    assert answer.status_code == 200, answer.text
+    match_id: str = answer.json()["match"]["match_id"]
+    return match_id
+
+
+def signed_in(page: Page, site: str, player: dict[str, str]) -> None:  # noqa: F811
+    page.goto(f"{site}/")
+    page.evaluate("p => localStorage.setItem('ginrummy.player', JSON.stringify(p))", player)
+    tour_dismissed(page)
+
+
+def test_a_keyboard_player_waiting_for_the_opponent_is_not_parked_on_resign(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """While the friend plays, Resign was the only button enabled and took the focus (one
+    Enter from resigning); a redraw keeps a focused Resign, so when the turn came the
+    keyboard stayed there instead of going to the turn's first action."""
+    host, guest = make_player(site, "Hostia"), make_player(site, "Keyes")
+    match_id = joined(site, private_table(site, host), guest)
+    signed_in(page, site, guest)
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    wait_until(page, "document.body.dataset.screen === 'table' && document.body.dataset.myTurn === 'false'")
+    settle(page)
+    assert page.evaluate(FOCUSED) == "turn", page.evaluate(FOCUSED)
+    passed = httpx.post(
+        f"{site}/v1/matches/{match_id}/actions",
+        json={"action": {"type": "pass_up_card"}},
+        headers=auth(host),
+    )
+    assert passed.status_code == 200, passed.text
+    wait_until(page, "document.body.dataset.myTurn === 'true'")
+    settle(page)
+    wait_until(page, "document.activeElement && document.activeElement.closest('#actions')")
+    assert page.evaluate(FOCUSED) not in ("resign", "resign-confirm"), page.evaluate(FOCUSED)

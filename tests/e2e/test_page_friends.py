@@ -69,7 +69,10 @@ def test_a_keyboard_player_waiting_for_the_opponent_is_not_parked_on_resign(
     keyboard stayed there instead of going to the turn's first action."""
     host, guest = make_player(site, "Hostia"), make_player(site, "Keyes")
     match_id = joined(site, private_table(site, host), guest)
-    signed_in(page, site, guest)
+    # The deal decides who speaks first to the up-card: the page is the other one's.
+    view = httpx.get(f"{site}/v1/matches/{match_id}", headers=auth(guest)).json()["view"]
+    first, waiting = (guest, host) if view["to_act"] == [view["seat"]] else (host, guest)
+    signed_in(page, site, waiting)
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
     wait_until(page, "document.body.dataset.screen === 'table' && document.body.dataset.myTurn === 'false'")
     settle(page)
@@ -77,10 +80,48 @@ def test_a_keyboard_player_waiting_for_the_opponent_is_not_parked_on_resign(
     passed = httpx.post(
         f"{site}/v1/matches/{match_id}/actions",
         json={"action": {"type": "pass_up_card"}},
-        headers=auth(host),
+        headers=auth(first),
     )
     assert passed.status_code == 200, passed.text
     wait_until(page, "document.body.dataset.myTurn === 'true'")
     settle(page)
     wait_until(page, "document.activeElement && document.activeElement.closest('#actions')")
     assert page.evaluate(FOCUSED) not in ("resign", "resign-confirm"), page.evaluate(FOCUSED)
+
+
+def test_history_tells_alike_friends_apart_in_its_links_and_says_the_target(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Two friends who go by one name: History's rows tell them apart by an id tag, and
+    its links (what a screen reader reads in a list of links) said "Sam" for both. The
+    rules read "arcadia", where the lobby that set the match up said "arcadia to 100"."""
+    host = make_player(site, "Robin")
+    sams = [make_player(site, "Sam"), make_player(site, "sam")]
+    matches = {joined(site, private_table(site, host), sam): sam for sam in sams}
+    signed_in(page, site, host)
+    page.goto(f"{site}/#/history")
+    for match_id, sam in matches.items():
+        row = f"tr[data-match-id='{match_id}']"
+        page.wait_for_selector(row)
+        tag = f"#{sam['id'][:6]}"
+        assert tag in page.inner_text(f"{row} td[data-label=Opponent]")
+        assert page.inner_text(f"{row} td[data-label=Rules]") == "arcadia to 100"
+        link = page.locator(f"{row} a.button")
+        name = link.evaluate("a => a.textContent")
+        assert name.startswith(f"Resume the match against {sam['name']} {tag}, arcadia to 100, "), name
+
+
+def test_a_replay_says_the_target_of_its_rules(site: str, page: Page) -> None:  # noqa: F811
+    host, guest = make_player(site, "Rhea"), make_player(site, "Remy")
+    match_id = joined(site, private_table(site, host), guest)
+    resigned = httpx.post(
+        f"{site}/v1/matches/{match_id}/actions",
+        json={"action": {"type": "resign"}},
+        headers=auth(guest),
+    )
+    assert resigned.status_code == 200, resigned.text
+    signed_in(page, site, host)
+    page.goto(f"{site}/#/replay/{match_id}")
+    page.wait_for_selector("[data-testid=replay-rules]")
+    assert page.inner_text("[data-testid=replay-rules]") == "Rules: arcadia to 100"

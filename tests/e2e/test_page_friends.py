@@ -24,7 +24,7 @@ FOCUSED = """() => { const el = document.activeElement;
 
 
 def make_player(site: str, name: str) -> dict[str, str]:  # noqa: F811
-    made = httpx.post(f"{site}/v1/players", json={"name": name})
+    made = httpx.post(f"{site}/v1/players", json={"name": name}, timeout=30)
     assert made.status_code == 201, made.text
     body: dict[str, str] = made.json()
     return {"id": body["id"], "name": name, "token": body["token"]}
@@ -125,3 +125,52 @@ def test_a_replay_says_the_target_of_its_rules(site: str, page: Page) -> None:  
     page.goto(f"{site}/#/replay/{match_id}")
     page.wait_for_selector("[data-testid=replay-rules]")
     assert page.inner_text("[data-testid=replay-rules]") == "Rules: arcadia to 100"
+
+
+def invite_link(site: str, table: dict[str, Any]) -> str:  # noqa: F811
+    return f"{site}/#/join/{table['table_id']}/{table['invite_code']}"
+
+
+def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """"You are invited to a table." said neither who invited the friend nor that the
+    match is rated, under a one-minute clock: the lobby's public tables say both."""
+    host, guest = make_player(site, "Hedda"), make_player(site, "Ivo")
+    table = private_table(site, host, clock={"per_move_ms": 60_000})
+    signed_in(page, site, guest)
+    page.goto(invite_link(site, table))
+    wait_until(page, "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')")
+    about = page.inner_text("[data-testid=invite-about]")
+    assert about == "Hedda invites you to a table: arcadia to 100 · rated · 1 min a move.", about
+    assert page.get_attribute("[data-testid=join-invite]", "aria-describedby") == "invite-about"
+    page.focus("[data-testid=join-invite]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-screen=table]", state="attached")
+
+
+def test_an_invite_link_to_no_open_table_offers_no_join(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The host trying their own link, and a friend opening it once the table is
+    cancelled, were offered a Join that could only fail; a keyboard on it stays in the
+    notice that says why."""
+    host = make_player(site, "Hanne")
+    table = private_table(site, host)
+    signed_in(page, site, host)
+    page.goto(invite_link(site, table))
+    wait_until(page, "!document.querySelector('[data-testid=join-invite]')")
+    assert "your own table's invite link" in page.inner_text("[data-testid=invite]")
+    cancelled = httpx.post(f"{site}/v1/tables/{table['table_id']}/cancel", headers=auth(host))
+    assert cancelled.status_code == 200, cancelled.text
+    page.goto(f"{site}/")
+    page.evaluate("localStorage.clear()")  # the friend, new here, signs in from the link
+    page.goto(invite_link(site, table))
+    page.fill("[data-testid=lobby-name]", "Ola")
+    page.press("[data-testid=lobby-name]", "Enter")  # the page then focuses the Join
+    wait_until(page, "!document.querySelector('[data-testid=join-invite]')")
+    notice = page.inner_text("[data-testid=invite]")
+    assert notice == "This table is closed: its host cancelled it. Ask Hanne for a new link.", notice
+    assert page.evaluate(FOCUSED) == "invite"

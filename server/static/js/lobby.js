@@ -14,6 +14,7 @@ import { api, savedPlayer, savePlayer } from './api.js';
 import { announce, problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
+import { inviteNotice } from './invite.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
 import { blockButton, blockedSection, isBlocked, loadBlocks, offerUnblock } from './blocks.js';
@@ -242,14 +243,7 @@ export function showLobby(root, invite = null) {
           h('label', {}, 'Your name ', h('input', { id: 'lobby-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'lobby-name' })),
           h('button', { type: 'submit', 'data-testid': 'enter-lobby' }, 'Enter the lobby'),
         ),
-    invite
-      ? h(
-          'p',
-          { class: 'resume' },
-          'You are invited to a table. ',
-          h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', onclick: () => join(invite.table, invite.code) }, 'Join the match'),
-        )
-      : null,
+    invite ? inviteNotice(invite, join) : null,
     h(
       'form',
       { class: 'start', id: 'open-table', onsubmit: openTable },

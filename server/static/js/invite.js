@@ -1,0 +1,62 @@
+// An invite link opened (#/join/TABLE/CODE): whose table it is and what its match will
+// be, read with the link's code before the player joins. "You are invited to a table."
+// told neither who invited them nor whether the match is rated or under a clock (the
+// public tables list all that), and a link to a table that is gone, or the host's own
+// link opened to try it, offered a Join that could only fail.
+import { fill, h } from './dom.js';
+import { api, savedPlayer } from './api.js';
+import { refName } from './names.js';
+import { tableTerms } from './terms.js';
+
+// Why a table no longer takes a guest, in words (TableView's ``status``).
+const GONE = {
+  started: 'someone else took its seat',
+  cancelled: 'its host cancelled it',
+  expired: 'nobody joined it in time',
+  declined: 'it was declined',
+};
+
+/** The invite's notice with its Join (``onJoin(tableId, code)``); once a player is signed
+ * in it says who invites them and the match's terms, or why there is nothing to join. */
+export function inviteNotice(invite, onJoin) {
+  const about = h('span', { id: 'invite-about', 'data-testid': 'invite-about' }, 'You are invited to a table.');
+  const join = h(
+    'button',
+    { type: 'button', class: 'primary', 'data-testid': 'join-invite', 'aria-describedby': 'invite-about', onclick: () => onJoin(invite.table, invite.code) },
+    'Join the match',
+  );
+  const box = h('p', { class: 'resume', 'data-testid': 'invite', tabindex: '-1' }, about, ' ', join);
+  const player = savedPlayer();
+  if (player) describe(box, about, invite, player.id);
+  return box;
+}
+
+async function describe(box, about, invite, me) {
+  let table;
+  try {
+    table = await api.table(invite.table, invite.code);
+  } catch (err) {
+    // A wrong code and a table that never was answer alike (the server's 404).
+    if (err && [403, 404].includes(err.status)) replace(box, 'This invite link leads to no table: it may be cut short or mistyped. Ask for the link again.');
+    return; // not read (the network): Join stays, and says what went wrong if pressed
+  }
+  const seated = table.host.id === me || (table.guest && table.guest.id === me);
+  if (table.status === 'started' && seated && table.match_id) {
+    replace(box, 'This table\'s match has started: ', h('a', { href: `#/match/${encodeURIComponent(table.match_id)}`, 'data-testid': 'invite-match' }, 'open the match'), '.');
+  } else if (table.host.id === me) {
+    replace(box, table.status === 'open'
+      ? `This is your own table's invite link (${tableTerms(table)}): give it to your opponent; the match opens when they join.`
+      : `This is your own table's invite link; the table is closed: ${GONE[table.status] || table.status}.`);
+  } else if (table.status !== 'open') {
+    replace(box, `This table is closed: ${GONE[table.status] || table.status}. Ask ${refName(table.host)} for a new link.`);
+  } else {
+    fill(about, `${refName(table.host)} invites you to a table: ${tableTerms(table)}.`);
+  }
+}
+
+/** The notice in other words, without its Join: a keyboard on that Join goes to them. */
+function replace(box, ...words) {
+  const had = box.contains(document.activeElement);
+  fill(box, ...words);
+  if (had) box.focus();
+}

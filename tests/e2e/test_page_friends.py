@@ -74,7 +74,9 @@ def test_a_keyboard_player_waiting_for_the_opponent_is_not_parked_on_resign(
     first, waiting = (guest, host) if view["to_act"] == [view["seat"]] else (host, guest)
     signed_in(page, site, waiting)
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
-    wait_until(page, "document.body.dataset.screen === 'table' && document.body.dataset.myTurn === 'false'")
+    wait_until(
+        page, "document.body.dataset.screen === 'table' && document.body.dataset.myTurn === 'false'"
+    )
     settle(page)
     assert page.evaluate(FOCUSED) == "turn", page.evaluate(FOCUSED)
     passed = httpx.post(
@@ -109,7 +111,9 @@ def test_history_tells_alike_friends_apart_in_its_links_and_says_the_target(
         assert page.inner_text(f"{row} td[data-label=Rules]") == "arcadia to 100"
         link = page.locator(f"{row} a.button")
         name = link.evaluate("a => a.textContent")
-        assert name.startswith(f"Resume the match against {sam['name']} {tag}, arcadia to 100, "), name
+        assert name.startswith(f"Resume the match against {sam['name']} {tag}, arcadia to 100, "), (
+            name
+        )
 
 
 def test_a_replay_says_the_target_of_its_rules(site: str, page: Page) -> None:  # noqa: F811
@@ -135,13 +139,16 @@ def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
 ) -> None:
-    """"You are invited to a table." said neither who invited the friend nor that the
+    """ "You are invited to a table." said neither who invited the friend nor that the
     match is rated, under a one-minute clock: the lobby's public tables say both."""
     host, guest = make_player(site, "Hedda"), make_player(site, "Ivo")
     table = private_table(site, host, clock={"per_move_ms": 60_000})
     signed_in(page, site, guest)
     page.goto(invite_link(site, table))
-    wait_until(page, "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')")
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
+    )
     about = page.inner_text("[data-testid=invite-about]")
     assert about == "Hedda invites you to a table: arcadia to 100 · rated · 1 min a move.", about
     assert page.get_attribute("[data-testid=join-invite]", "aria-describedby") == "invite-about"
@@ -172,5 +179,7 @@ def test_an_invite_link_to_no_open_table_offers_no_join(
     page.press("[data-testid=lobby-name]", "Enter")  # the page then focuses the Join
     wait_until(page, "!document.querySelector('[data-testid=join-invite]')")
     notice = page.inner_text("[data-testid=invite]")
-    assert notice == "This table is closed: its host cancelled it. Ask Hanne for a new link.", notice
+    assert notice == "This table is closed: its host cancelled it. Ask Hanne for a new link.", (
+        notice
+    )
     assert page.evaluate(FOCUSED) == "invite"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
@@ -183,3 +183,43 @@ def test_an_invite_link_to_no_open_table_offers_no_join(
         notice
     )
     assert page.evaluate(FOCUSED) == "invite"
+
+
+def test_a_replay_on_a_phone_does_not_scroll_sideways(
+    site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """A hand of ten unmatched cards is one deadwood group, which never wraps: in the
+    replay its cards overlapped less than at the table and it ran past a 360 px screen."""
+    player = make_player(site, "Phoebe")
+    for n in range(60):  # a deal that leaves the player's ten cards without a meld
+        made = httpx.post(
+            f"{site}/v1/matches",
+            json={"level": "easy", "seed": f"no-meld-{n}"},
+            headers=auth(player),
+            timeout=30,
+        )
+        assert made.status_code == 201, made.text
+        match = made.json()
+        if not match["view"]["arrangement"]["melds"]:
+            break
+    else:
+        raise AssertionError("no deal without a meld in 60 seeds")
+    resigned = httpx.post(
+        f"{site}/v1/matches/{match['match_id']}/actions",
+        json={"action": {"type": "resign"}},
+        headers=auth(player),
+    )
+    assert resigned.status_code == 200, resigned.text
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        signed_in(phone, site, player)
+        phone.goto(f"{site}/#/replay/{match['match_id']}")
+        phone.wait_for_selector("[data-testid=replay-board] .group.deadwood")
+        widths = phone.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        assert widths[0] <= widths[1], widths
+    finally:
+        context.close()

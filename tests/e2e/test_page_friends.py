@@ -223,3 +223,50 @@ def test_a_replay_on_a_phone_does_not_scroll_sideways(
         assert widths[0] <= widths[1], widths
     finally:
         context.close()
+
+
+REDRAWN = "document.querySelector({0}) && document.querySelector({0}) !== window.__before"
+
+
+def redrawn(page: Page, selector: str) -> None:  # noqa: F811
+    """Wait until the lobby has drawn ``selector`` anew (its lists are read every 5 s)."""
+    page.evaluate(f"() => {{ window.__before = document.querySelector({selector!r}); }}")
+    wait_until(page, REDRAWN.format(repr(selector)))
+
+
+def test_a_keyboard_host_is_taken_to_the_invite_link_and_kept_there(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """After "Open a table" nothing was said and the keyboard stayed on the form, the new
+    invite link somewhere below; and each read of the lists (every 5 s) drew them anew,
+    dropping a player on Copy to the top of the page."""
+    page.goto(f"{site}/#/lobby")
+    page.fill("[data-testid=lobby-name]", "Keira")
+    page.press("[data-testid=lobby-name]", "Enter")
+    page.wait_for_selector("[data-testid=open-tables]")
+    page.check("#table-private")
+    page.focus("[data-testid=open-table]")
+    page.keyboard.press("Enter")
+    wait_until(page, "document.activeElement.dataset.testid === 'invite-link'")
+    assert "Your private table is open (arcadia to 100" in page.inner_text("#said")
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == "invite-link-copy"
+    redrawn(page, "[data-testid=invite-link-copy]")
+    assert page.evaluate(FOCUSED) == "invite-link-copy"
+
+
+def test_a_keyboard_friend_on_accept_stays_there_while_the_lobby_reads_again(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    host, guest = make_player(site, "Chall"), make_player(site, "Acce")
+    sent = httpx.post(
+        f"{site}/v1/challenges", json={"to": guest["id"], "rules": "arcadia"}, headers=auth(host)
+    )
+    assert sent.status_code == 201, sent.text
+    signed_in(page, site, guest)
+    page.goto(f"{site}/#/lobby")
+    page.focus("#incoming [data-testid=accept]")
+    redrawn(page, "#incoming [data-testid=accept]")
+    assert page.evaluate(FOCUSED) == "accept"

@@ -15,6 +15,7 @@ import { announce, problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
 import { inviteNotice } from './invite.js';
+import { refill } from './keepfocus.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
 import { blockButton, blockedSection, isBlocked, loadBlocks, offerUnblock } from './blocks.js';
@@ -134,7 +135,7 @@ function renderTables(player) {
   const tables = [...lobby.tables.values()].filter((t) => !isBlocked(t.host.id)).sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
   const hosts = tables.map((each) => each.host); // told apart if alike
   if (asking($('#open-tables'))) return; // a Block being confirmed there is not wiped
-  fill(
+  refill(
     $('#open-tables'),
     tables.length
       ? tables.map((t) =>
@@ -318,7 +319,7 @@ async function refresh() {
     const shown = [...outgoing.map((c) => c.invitee), ...incoming.map((c) => c.host)]; // told apart if alike
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
-    fill(
+    refill(
       $('#outgoing'),
       outgoing.length
         ? outgoing.map((c) =>
@@ -334,7 +335,7 @@ async function refresh() {
         : h('li', { class: 'hint' }, 'None.'),
     );
     if (asking($('#incoming'))) return; // a Block being confirmed there is not wiped
-    fill(
+    refill(
       $('#incoming'),
       incoming.length
         ? incoming.map((c) =>
@@ -385,6 +386,7 @@ async function openTable(event) {
     lobby.reads += 1; // a read begun before this table was opened does not hide it
     lobby.mine.set(table.table_id, table);
     renderMine();
+    toldOpened(table);
     refresh();
   } catch (err) {
     if (showProblem('table', err)) return; // the rules, the clock or the rating, said by the form
@@ -404,12 +406,24 @@ function renderMine() {
     fill(box);
     return;
   }
-  fill(
+  refill(
     box,
     h('h2', {}, tables.length === 1 ? 'Your table' : 'Your tables'),
     h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'),
     h('ul', { 'data-testid': 'my-tables' }, tables.map(myTable)),
   );
+}
+
+/** A table just opened is said, and a private one's invite link focused (its host's next
+ * step is to copy it): the list under the form changed in silence, and a screen reader
+ * heard nothing after "Open a table". */
+function toldOpened(table) {
+  const terms = tableTerms(table);
+  announce(table.private
+    ? `Your private table is open (${terms}): give your opponent its invite link; the match opens when they join.`
+    : `Your table is open (${terms}): the match opens when someone joins.`);
+  const link = $(`[data-testid=my-table][data-table="${table.table_id}"] [data-testid=invite-link]`);
+  if (link) link.focus();
 }
 
 function myTable(table) {

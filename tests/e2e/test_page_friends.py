@@ -270,3 +270,35 @@ def test_a_keyboard_friend_on_accept_stays_there_while_the_lobby_reads_again(
     page.focus("#incoming [data-testid=accept]")
     redrawn(page, "#incoming [data-testid=accept]")
     assert page.evaluate(FOCUSED) == "accept"
+
+
+def test_a_message_on_a_phone_is_seen_on_the_table(
+    site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """On a 360 px screen the chat is far below the table: a message from the friend was
+    said to screen readers only, and a player looking at the cards never saw it."""
+    host, guest = make_player(site, "Pia"), make_player(site, "Quint")
+    match_id = joined(site, private_table(site, host), guest)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        signed_in(phone, site, host)
+        phone.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+        phone.wait_for_selector("[data-testid=chat-input]")
+        settle(phone)
+        said = httpx.post(
+            f"{site}/v1/matches/{match_id}/chat", json={"text": "good luck!"}, headers=auth(guest)
+        )
+        assert said.status_code in (200, 201), said.text
+        note = phone.wait_for_selector("[data-testid=chat-note]:not([hidden])")
+        assert (
+            note is not None
+            and note.inner_text() == "New message from Quint: good luck! Read the chat"
+        )
+        assert note.is_visible()
+        phone.click("[data-testid=chat-note-read]")
+        wait_until(phone, "document.activeElement.dataset.testid === 'chat-input'")
+        phone.wait_for_selector("[data-testid=chat-note]", state="hidden")
+    finally:
+        context.close()

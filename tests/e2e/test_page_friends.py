@@ -302,3 +302,31 @@ def test_a_message_on_a_phone_is_seen_on_the_table(
         phone.wait_for_selector("[data-testid=chat-note]", state="hidden")
     finally:
         context.close()
+
+
+def test_a_keyboard_player_offering_a_rematch_keeps_their_place(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Rematch pressed from the keyboard became a disabled "waiting" button, which lost
+    the focus, and the redraw sent it on to New match: one Enter from leaving."""
+    host, guest = make_player(site, "Rena"), make_player(site, "Mats")
+    match_id = joined(site, private_table(site, host), guest)
+    resigned = httpx.post(
+        f"{site}/v1/matches/{match_id}/actions",
+        json={"action": {"type": "resign"}},
+        headers=auth(guest),
+    )
+    assert resigned.status_code == 200, resigned.text
+    signed_in(page, site, host)
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    page.wait_for_selector("[data-testid=rematch]")
+    settle(page)
+    page.focus("[data-testid=rematch]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=rematch-mine]")
+    settle(page)
+    assert page.evaluate(FOCUSED) == "rematch"
+    assert page.get_attribute("[data-testid=rematch]", "aria-disabled") == "true"
+    page.keyboard.press("Enter")  # pressed again while it waits: nothing more is sent
+    assert page.evaluate(FOCUSED) == "rematch"

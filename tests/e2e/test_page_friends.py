@@ -330,3 +330,47 @@ def test_a_keyboard_player_offering_a_rematch_keeps_their_place(
     assert page.get_attribute("[data-testid=rematch]", "aria-disabled") == "true"
     page.keyboard.press("Enter")  # pressed again while it waits: nothing more is sent
     assert page.evaluate(FOCUSED) == "rematch"
+
+
+def test_friends_who_go_by_one_name_are_asked_for_another_and_join(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The server keeps two players who pass for each other from one match: the friend
+    was told only "That name passes for the name of a player you would be seen with",
+    and the page's one way to rename was the start form's Deal, a match against the AI."""
+    host, guest = make_player(site, "Alex"), make_player(site, "alex")
+    table = private_table(site, host)
+    signed_in(page, site, guest)
+    page.goto(invite_link(site, table))
+    page.wait_for_selector("[data-testid=invite-same-name]")
+    assert "Alex goes by a name that passes for yours" in page.inner_text("[data-testid=invite]")
+    assert page.evaluate(FOCUSED) == "invite-name"
+    page.keyboard.type("Alex too")
+    page.keyboard.press("Enter")
+    wait_until(page, "document.body.dataset.screen === 'table'")
+    assert "Alex too" in page.inner_text("#who")
+    me = httpx.get(f"{site}/v1/players/{guest['id']}", headers=auth(guest)).json()
+    assert me["name"] == "Alex too"
+
+
+def test_a_join_refused_for_the_name_asks_for_another(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The server's comparison is the one that counts: a name the page did not take for
+    the host's (here the page remembers an older one) is asked for again when refused."""
+    host, guest = make_player(site, "Bea"), make_player(site, "bea")
+    table = private_table(site, host)
+    signed_in(page, site, {**guest, "name": "Bee"})  # renamed since, on another browser
+    page.goto(invite_link(site, table))
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
+    )
+    page.click("[data-testid=join-invite]")
+    page.wait_for_selector("[data-testid=invite-same-name]")
+    assert page.evaluate(FOCUSED) == "invite-name"
+    page.fill("[data-testid=invite-name]", "Bea Two")
+    page.click("[data-testid=invite-rename]")
+    wait_until(page, "document.body.dataset.screen === 'table'")

@@ -468,7 +468,8 @@ async function cancelChallenge(tableId) {
   }
 }
 
-export async function join(tableId, code) {
+/** Join a table; ``refused(err)``, if given, may handle a refusal itself (true). */
+export async function join(tableId, code, refused = null) {
   try {
     await ensurePlayer();
     const joined = await api.joinTable(tableId, code);
@@ -476,6 +477,7 @@ export async function join(tableId, code) {
     expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
   } catch (err) {
+    if (refused && refused(err)) return;
     toast(problemText(err));
   }
 }

@@ -346,6 +346,8 @@ def test_friends_who_go_by_one_name_are_asked_for_another_and_join(
     page.wait_for_selector("[data-testid=invite-same-name]")
     assert "Alex goes by a name that passes for yours" in page.inner_text("[data-testid=invite]")
     assert page.evaluate(FOCUSED) == "invite-name"
+    assert page.get_attribute("[data-testid=invite-name]", "aria-describedby") == "invite-same-name"
+    assert page.inner_text("[data-testid=invite-about]").startswith("Alex invites you to a table")
     page.keyboard.type("Alex too")
     page.keyboard.press("Enter")
     wait_until(page, "document.body.dataset.screen === 'table'")

@@ -61,7 +61,7 @@ async function describe(box, about, invite, player, joinAgain) {
 /** The notice asks for another name, then renames the player and joins (``joinAgain``);
  * ``host``: the host named, when known. */
 function askName(box, host, joinAgain) {
-  const input = h('input', { id: 'invite-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'invite-name' });
+  const input = h('input', { id: 'invite-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'invite-name', 'aria-describedby': 'invite-same-name' });
   const problem = h('p', { class: 'form-problem', role: 'alert', 'data-testid': 'invite-name-problem', hidden: true });
   const rename = async (event) => {
     event.preventDefault();
@@ -77,8 +77,9 @@ function askName(box, host, joinAgain) {
   };
   fill(
     box,
+    box.querySelector('#invite-about'), // who invites, and to what, stay said
     h('form', { class: 'start', onsubmit: rename },
-      h('p', { 'data-testid': 'invite-same-name' }, `${host ? refName(host) : 'This table\'s host'} goes by a name that passes for yours: nobody could tell you apart in the match. Choose another name to join.`),
+      h('p', { id: 'invite-same-name', 'data-testid': 'invite-same-name' }, `${host ? refName(host) : 'This table\'s host'} goes by a name that passes for yours: nobody could tell you apart in the match. Choose another name to join.`),
       h('label', {}, 'Your new name ', input),
       problem,
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'invite-rename' }, 'Rename and join')),

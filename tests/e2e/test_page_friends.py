@@ -376,3 +376,31 @@ def test_a_join_refused_for_the_name_asks_for_another(
     page.fill("[data-testid=invite-name]", "Bea Two")
     page.click("[data-testid=invite-rename]")
     wait_until(page, "document.body.dataset.screen === 'table'")
+
+
+def test_an_error_page_from_a_proxy_is_said_in_words(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """An answer that is not the server's JSON (a proxy's HTML error page) was shown as
+    it came, markup and all, in the toast and the alert a screen reader reads."""
+    host, guest = make_player(site, "Pru"), make_player(site, "Ned")
+    table = private_table(site, host)
+    signed_in(page, site, guest)
+    page.route(
+        f"**/v1/tables/{table['table_id']}/join",
+        lambda route: route.fulfill(
+            status=502,
+            content_type="text/html",
+            body="<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>",
+        ),
+    )
+    page.goto(invite_link(site, table))
+    page.click("[data-testid=join-invite]")
+    toast = page.wait_for_selector("#toast:not([hidden])")
+    assert toast is not None
+    told = toast.inner_text()
+    assert "<" not in told and "nginx" not in told, told
+    assert (
+        told == "The server is not answering properly right now (HTTP 502): try again in a moment"
+    )

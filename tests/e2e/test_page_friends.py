@@ -114,6 +114,11 @@ def test_history_tells_alike_friends_apart_in_its_links_and_says_the_target(
         assert name.startswith(f"Resume the match against {sam['name']} {tag}, arcadia to 100, "), (
             name
         )
+    # every column is named, the links' too (an empty header is read as nothing)
+    headers = page.eval_on_selector_all(
+        "[data-testid=history] th", "ths => ths.map((th) => th.textContent)"
+    )
+    assert all(headers) and headers[-1] == "Open", headers
 
 
 def test_a_replay_says_the_target_of_its_rules(site: str, page: Page) -> None:  # noqa: F811
@@ -155,6 +160,12 @@ def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     page.focus("[data-testid=join-invite]")
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-screen=table]", state="attached")
+    match_id = page.evaluate("localStorage.getItem('ginrummy.match')")
+    # The friend who left opens the link again (it is in their messages): back to the match.
+    page.goto(f"{site}/#/")
+    page.goto(invite_link(site, table))
+    back = page.wait_for_selector("[data-testid=invite-match]")
+    assert back is not None and back.get_attribute("href") == f"#/match/{match_id}"
 
 
 def test_an_invite_link_to_no_open_table_offers_no_join(

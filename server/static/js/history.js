@@ -80,7 +80,8 @@ export async function showHistory(root, { onError }) {
       h(
         'table',
         { class: 'history', 'data-testid': 'history' },
-        h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        // The links' column is named for screen readers (an empty header read as nothing).
+        h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', heard('Open')].map((t) => h('th', { scope: 'col' }, t)))),
         h(
           'tbody',
           {},

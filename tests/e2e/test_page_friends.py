@@ -415,3 +415,29 @@ def test_an_error_page_from_a_proxy_is_said_in_words(
     assert (
         told == "The server is not answering properly right now (HTTP 502): try again in a moment"
     )
+
+
+def test_verify_from_the_keyboard_keeps_the_keyboard(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Verify disabled itself while it recomputed the decks, which took the focus from it
+    and dropped the keyboard to the top of History."""
+    host, guest = make_player(site, "Vera"), make_player(site, "Vic")
+    match_id = joined(site, private_table(site, host), guest)
+    resigned = httpx.post(
+        f"{site}/v1/matches/{match_id}/actions",
+        json={"action": {"type": "resign"}},
+        headers=auth(guest),
+    )
+    assert resigned.status_code == 200, resigned.text
+    signed_in(page, site, host)
+    page.goto(f"{site}/#/history")
+    button = f"tr[data-match-id='{match_id}'] [data-testid=verify]"
+    page.focus(button)
+    page.keyboard.press("Enter")
+    wait_until(page, "document.querySelector('[data-testid=verify-result]').dataset.verified")
+    assert "Fair deal verified" in page.inner_text(
+        f"tr[data-match-id='{match_id}'] [data-testid=verify-result]"
+    )
+    assert page.evaluate(FOCUSED) == "verify"

@@ -271,16 +271,31 @@ def test_a_keyboard_friend_on_accept_stays_there_while_the_lobby_reads_again(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
 ) -> None:
-    host, guest = make_player(site, "Chall"), make_player(site, "Acce")
-    sent = httpx.post(
-        f"{site}/v1/challenges", json={"to": guest["id"], "rules": "arcadia"}, headers=auth(host)
-    )
-    assert sent.status_code == 201, sent.text
+    """On Accept, through the lobby's reads, and on the same challenge when another one
+    above it goes (found by its place in the list, it would have been lost or another's)."""
+    guest = make_player(site, "Acce")
+    sent = {}
+    for name in ("Chall", "Zed"):
+        host = make_player(site, name)
+        answer = httpx.post(
+            f"{site}/v1/challenges",
+            json={"to": guest["id"], "rules": "arcadia"},
+            headers=auth(host),
+        )
+        assert answer.status_code == 201, answer.text
+        sent[name] = (host, answer.json()["table_id"])
     signed_in(page, site, guest)
     page.goto(f"{site}/#/lobby")
-    page.focus("#incoming [data-testid=accept]")
+    page.focus("#incoming li:has-text('Zed') [data-testid=accept]")
     redrawn(page, "#incoming [data-testid=accept]")
     assert page.evaluate(FOCUSED) == "accept"
+    withdrawn = httpx.post(
+        f"{site}/v1/challenges/{sent['Chall'][1]}/cancel", headers=auth(sent["Chall"][0])
+    )
+    assert withdrawn.status_code == 200, withdrawn.text
+    wait_until(page, "document.querySelectorAll('#incoming [data-testid=accept]').length === 1")
+    assert page.evaluate(FOCUSED) == "accept"
+    assert "Zed" in page.evaluate("document.activeElement.closest('li').textContent")
 
 
 def test_a_message_on_a_phone_is_seen_on_the_table(

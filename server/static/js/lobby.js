@@ -141,7 +141,7 @@ function renderTables(player) {
       ? tables.map((t) =>
           h(
             'li',
-            {},
+            { 'data-table': t.table_id }, // the row a focused Join is found in again (keepfocus.js)
             `${refName(t.host, hosts)} · ${tableTerms(t)} `,
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
@@ -325,7 +325,7 @@ async function refresh() {
         ? outgoing.map((c) =>
             h(
               'li',
-              { 'data-testid': 'sent-challenge' },
+              { 'data-testid': 'sent-challenge', 'data-table': c.table_id },
               c.rematch_of
                 ? `You offered ${refName(c.invitee, shown)} a rematch (${tableTerms(c)}) `
                 : `You challenged ${refName(c.invitee, shown)} (${tableTerms(c)}) `,
@@ -341,7 +341,7 @@ async function refresh() {
         ? incoming.map((c) =>
             h(
               'li',
-              {},
+              { 'data-table': c.table_id }, // a new challenge above keeps Accept on this one
               c.rematch_of
                 ? `${refName(c.host, shown)} offers you a rematch (${tableTerms(c)}) `
                 : `${refName(c.host, shown)} challenges you (${tableTerms(c)}) `,

@@ -19,8 +19,9 @@ const GONE = {
   declined: 'it was declined',
 };
 
-/** The invite's notice with its Join (``onJoin(tableId, code)``); once a player is signed
- * in it says who invites them and the match's terms, or why there is nothing to join. */
+/** The invite's notice with its Join (``onJoin(tableId, code, refused)``, lobby.js's join;
+ * ``refused(err)`` takes a refusal for the player's name); once a player is signed in it
+ * says who invites them and the match's terms, or why there is nothing to join. */
 export function inviteNotice(invite, onJoin) {
   const about = h('span', { id: 'invite-about', 'data-testid': 'invite-about' }, 'You are invited to a table.');
   const box = h('div', { class: 'resume', 'data-testid': 'invite', tabindex: '-1' });

@@ -53,9 +53,10 @@ from benchmarks.bench_store import random_match
 from domain.events import Event
 from infra.append_pg import _outcome
 from infra.database import asyncpg_dsn, create_engine
+from infra.driver_errors import translate_errors
 from infra.event_store import RecordedEvent
 from infra.scratch_database import create_scratch_database, drop_scratch_database, execute_as_admin
-from infra.sql_event_store import SqlEventStore, _Pending, to_recorded, translate_errors
+from infra.sql_event_store import SqlEventStore, _Pending, to_recorded
 from infra.store import open_store
 from infra.tailer import LogTailer
 from infra.waiting import wait_set

@@ -14,8 +14,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.database import one_statement
+from infra.driver_errors import translate_errors
 from infra.schema import match_deadlines
-from infra.sql_event_store import translate_errors
 
 
 class Deadlines:

@@ -25,9 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.clock import now_ms
 from infra.database import one_statement
+from infra.driver_errors import translate_errors
 from infra.errors import AlreadyExists
 from infra.schema import players, tokens
-from infra.sql_event_store import translate_errors
 
 PlayerKind = Literal["person", "bot"]
 
@@ -35,19 +35,14 @@ PlayerKind = Literal["person", "bot"]
 # Read on every view of a match (its seats): built once, not per request.
 _BY_ID = select(players).where(players.c.id == bindparam("id"))
 
-# ``names_held``: this process's locks, per database (engine; every ``Players`` over it
-# shares them), one per stripe of player ids (a fixed number, so nothing is left behind
-# per player); and PostgreSQL's advisory locks, one per player.
+# ``names_held``: this process's locks, one per stripe of player ids (a fixed number, so
+# nothing is left behind per player); and PostgreSQL's advisory locks, one per player.
 NAME_LOCK_STRIPES = 64
-_NAME_LOCKS: weakref.WeakKeyDictionary[AsyncEngine, list[asyncio.Lock]] = (
-    weakref.WeakKeyDictionary()
-)
 # Steps holding advisory locks at once in a process: each holds a pooled connection while
 # its body takes others (to read the names, to append), so a burst of seats must not take
 # every connection of the pool and leave none for the bodies: at most this many, and
 # always one less than the pool holds (``lock_holders``).
 NAME_LOCK_HOLDERS = 6
-_HOLDERS: weakref.WeakKeyDictionary[AsyncEngine, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 
 
@@ -60,6 +55,30 @@ def lock_holders(engine: AsyncEngine) -> int:
     at least 2."""
     size: int = engine.pool.size()  # type: ignore[attr-defined]  # a QueuePool on PostgreSQL
     return max(1, min(NAME_LOCK_HOLDERS, size - 1))
+
+
+class _NameLocks:
+    """One database's name locks in this process, shared by every ``Players`` over its
+    engine (a ``Players`` is made per request): the lock stripes and, on PostgreSQL, the
+    semaphore of steps that may hold advisory locks (and so a pooled connection) at once."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.stripes = [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
+        # SQLite takes no advisory locks, and its pool has no size to bound them by
+        postgres = engine.dialect.name == "postgresql"
+        self.holders = asyncio.Semaphore(lock_holders(engine)) if postgres else None
+
+
+_NAME_LOCKS: weakref.WeakKeyDictionary[AsyncEngine, _NameLocks] = weakref.WeakKeyDictionary()
+
+
+def _name_locks(engine: AsyncEngine) -> _NameLocks:
+    """``engine``'s name locks, made on first use (not setdefault: that built 64 locks on
+    every call, to drop them)."""
+    locks = _NAME_LOCKS.get(engine)
+    if locks is None:
+        locks = _NAME_LOCKS[engine] = _NameLocks(engine)
+    return locks
 
 
 def _name_lock_key(player_id: str) -> int:
@@ -126,19 +145,14 @@ class Players:
         otherwise miss the new one, and the seat miss the new name."""
         ordered = sorted(set(ids))
         stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
-        locks = _NAME_LOCKS.get(self.engine)
-        if locks is None:  # not setdefault: that built 64 locks on every call, to drop them
-            locks = _NAME_LOCKS[self.engine] = [asyncio.Lock() for _ in range(NAME_LOCK_STRIPES)]
+        locks = _name_locks(self.engine)
         async with contextlib.AsyncExitStack() as stack:
             for stripe in stripes:
-                await stack.enter_async_context(locks[stripe])
-            if self.engine.dialect.name != "postgresql":
+                await stack.enter_async_context(locks.stripes[stripe])
+            if locks.holders is None:
                 yield
                 return
-            holders = _HOLDERS.get(self.engine)
-            if holders is None:
-                holders = _HOLDERS[self.engine] = asyncio.Semaphore(lock_holders(self.engine))
-            await stack.enter_async_context(holders)
+            await stack.enter_async_context(locks.holders)
             with translate_errors():
                 conn = await stack.enter_async_context(self.engine.connect())
                 await stack.enter_async_context(conn.begin())

@@ -18,9 +18,9 @@ from sqlalchemy import select, union_all
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.clock import now_ms
+from infra.driver_errors import translate_errors
 from infra.process_rows import CountedRows, ProcessRows
 from infra.schema import seat_presence, stream_presence
-from infra.sql_event_store import translate_errors
 
 REFRESH_S = 5.0
 FRESH_MS = 20_000

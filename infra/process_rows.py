@@ -28,7 +28,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from infra.clock import now_ms
-from infra.sql_event_store import translate_errors
+from infra.driver_errors import translate_errors
 
 Key = tuple[Any, ...]  # the values of a table's key columns, in their order
 

@@ -14,8 +14,8 @@ from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.driver_errors import translate_errors
 from infra.schema import rate_limits
-from infra.sql_event_store import translate_errors
 
 
 class RateCounters:

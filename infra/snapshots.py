@@ -18,9 +18,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from domain.match import fold
 from domain.state import MatchState
+from infra.driver_errors import translate_errors
 from infra.errors import StreamNotFound
 from infra.schema import snapshots
-from infra.sql_event_store import SqlEventStore, translate_errors
+from infra.sql_event_store import SqlEventStore
 
 log = logging.getLogger(__name__)
 

@@ -23,29 +23,23 @@ its compiled form instead of building and compiling it per call.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
 import msgspec
 from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import encode_event, event_type
 from domain.log import Storable, StoredEvent, decode_stored
 from infra.append_pg import append_group
 from infra.append_plan import AppendRequest, Decided, StoredCommand, plan
-from infra.database import IMMEDIATE, NUL_REFUSED, one_statement
-from infra.errors import (
-    ConcurrencyConflict,
-    InfraError,
-    StoreUnavailable,
-    UndecodableEvent,
-    UnstorableText,
-)
+from infra.database import IMMEDIATE, one_statement
+from infra.driver_errors import translate_errors
+from infra.errors import InfraError, StoreUnavailable, UndecodableEvent
 from infra.event_store import AppendResult, Batch, RecordedEvent
 from infra.lookup_batch import LookupBatch
 from infra.schema import commands, events, log_head
@@ -477,60 +471,4 @@ def to_recorded(row: Any) -> RecordedEvent:
         event=event,
         recorded_at=recorded_at,
         command_id=row.command_id,
-    )
-
-
-# PostgreSQL's "character not in repertoire" and "untranslatable character": U+0000.
-_UNSTORABLE_TEXT = ("22021", "22P05")
-
-
-@contextmanager
-def translate_errors() -> Iterator[None]:
-    """Driver failures become the infra family: a lost connection is StoreUnavailable.
-
-    A unique violation on (stream, version) can only mean another writer got there
-    first, so it is a ConcurrencyConflict (the head lock makes this a backstop only).
-    """
-    try:
-        yield
-    except InfraError:
-        raise
-    except sa_exc.IntegrityError as error:
-        raise ConcurrencyConflict(f"a concurrent append won: {error.orig}") from error
-    except sa_exc.DBAPIError as error:
-        if getattr(error.orig, "sqlstate", None) in _UNSTORABLE_TEXT:
-            raise UnstorableText(NUL_REFUSED) from error
-        if error.connection_invalidated or isinstance(
-            error, (sa_exc.OperationalError, sa_exc.InterfaceError)
-        ):
-            raise StoreUnavailable(f"the database connection failed: {error.orig}") from error
-        if _is_connection_error(error.orig):
-            raise StoreUnavailable(f"the database connection failed: {error.orig}") from error
-        raise
-    except (sa_exc.TimeoutError, OSError, ConnectionError) as error:
-        raise StoreUnavailable(f"the database is unreachable: {error}") from error
-
-
-def _is_connection_error(orig: BaseException | None) -> bool:
-    """asyncpg's connection-loss errors, recognised by class name to avoid importing it.
-
-    SQLAlchemy's adapter wraps the driver's exception, so the cause is checked too.
-    """
-    names: set[str] = set()
-    for error in (orig, orig.__cause__ if orig is not None else None):
-        if error is not None:
-            names.update(cls.__name__ for cls in type(error).__mro__)
-    return bool(
-        names
-        & {
-            "PostgresConnectionError",
-            "ConnectionDoesNotExistError",
-            "AdminShutdownError",
-            "ConnectionFailureError",
-            "InterfaceError",
-            "CannotConnectNowError",
-            "InvalidCatalogNameError",  # the database itself is gone: retry once it is back
-            "InvalidAuthorizationSpecificationError",  # no such role, or refused by pg_hba
-            "InvalidPasswordError",
-        }
     )

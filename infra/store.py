@@ -7,9 +7,10 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 from __future__ import annotations
 
 from infra.database import MAX_CONNECTIONS, create_engine, describe, resolve_url, sqlite_file
+from infra.driver_errors import translate_errors
 from infra.event_store import EventStore
 from infra.migrate import schema_revisions, upgrade_async
-from infra.sql_event_store import SqlEventStore, translate_errors
+from infra.sql_event_store import SqlEventStore
 
 
 async def open_store(

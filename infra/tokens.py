@@ -17,9 +17,9 @@ from sqlalchemy import bindparam, delete, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.database import one_statement
+from infra.driver_errors import translate_errors
 from infra.players import Player, player_from_row
 from infra.schema import players, tokens
-from infra.sql_event_store import translate_errors
 
 # The lookup of a token this process does not trust yet (server/known_tokens.py): built once.
 _HOLDER = (

@@ -70,7 +70,7 @@ from server.json_depth import DepthCheckedRequest
 from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
 from server.limits import RateLimits, limits_of
-from server.match_service import MatchService, attendees
+from server.match_service import MatchService
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     bodies_have_a_size_limit,
@@ -86,6 +86,7 @@ from server.openapi_plugins import (
     tuples_have_their_length,
 )
 from server.problems import handle_exception
+from server.seats import attendees
 from server.services import Services
 from server.tables import TableService
 from server.token_watch import TokenWatch

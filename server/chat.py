@@ -27,7 +27,8 @@ from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.event_store import RecordedEvent
 from infra.sql_event_store import SqlEventStore
 from server.blocks import BlockService
-from server.match_service import MatchService, seat_of
+from server.match_service import MatchService
+from server.seats import seat_of
 
 RACE_RETRIES = 8
 CACHE_SIZE = 2000  # chats kept as last read; always caught up by version

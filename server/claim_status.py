@@ -1,6 +1,6 @@
 """Whether a seat's claim of its match would be accepted now (``GET …/claim``).
 
-The claim itself is decided in ``domain.clock`` (``POST …/claim``, ``MatchService.claim``);
+The claim itself is decided in ``domain.clock`` (``POST …/claim``, ``MatchClocks.claim``);
 this answers the same question without acting, so a client can offer the claim exactly
 when the server would accept it. Before, the page guessed: it assumed the default grace
 period and took "no move for a while" for absence, so on a server with a longer grace, or
@@ -13,8 +13,10 @@ from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
 from domain.errors import MatchOver
 from infra.clock import now_ms
 from server.house_ai import is_house_ai
-from server.match_service import AwaySince, MatchService, seat_of
+from server.match_clocks import AwaySince
+from server.match_service import MatchService
 from server.schemas import ClaimStatus
+from server.seats import seat_of
 
 
 async def claim_status(

@@ -136,6 +136,7 @@ def _serve(host: str | None, port: int | None) -> int:
         ws_transport_max_bytes,
     )
     from server.draining import DRAIN_REQUESTS_S
+    from server.http.header_deadline import HeaderDeadlineProtocol
 
     settings = Settings.from_env()
     logs.install(settings.log_level)  # so the migration's line is logged like the server's
@@ -159,6 +160,8 @@ def _serve(host: str | None, port: int | None) -> int:
         # On shutdown, wait this long for requests in flight (player streams end at once:
         # server/draining.py), then close what is left.
         "timeout_graceful_shutdown": DRAIN_REQUESTS_S,
+        # uvicorn's httptools protocol, closing connections whose headers trickle in
+        "http": HeaderDeadlineProtocol,
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: anyone on
         # the host could pick the address the rate limits count. Only the proxies named.
         "proxy_headers": bool(proxies_of(settings.trusted_proxies)),

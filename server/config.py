@@ -269,6 +269,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "GINRUMMY_RATE_CREATES_PER_ADDRESS",
         "300",
         "Players, matches, tables, challenges, rematch offers and tokens one client address "
+        "(an IPv6 client: its /64 network, which every per-address limit counts as one) "
         "may create per window. 0: no limit.",
         AT_LEAST_0,
     ),
@@ -315,6 +316,15 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "10",
         "Seconds a client has to send a request's whole body once its headers are in; a "
         "slower one is answered 408 and its connection closed. 0: wait for ever.",
+        AT_LEAST_0,
+    ),
+    (
+        "header_timeout_s",
+        "GINRUMMY_HEADER_TIMEOUT_S",
+        "10",
+        "Seconds a client has to send a request's headers, from opening the connection (or "
+        "from a later request's first byte); a slower connection is closed, so connections "
+        "that trickle their headers cannot use up the server's. 0: wait for ever.",
         AT_LEAST_0,
     ),
     (
@@ -381,6 +391,7 @@ class Settings:
     connections_per_address: int = 100
     trusted_proxies: str = ""
     body_timeout_s: float = 10.0
+    header_timeout_s: float = 10.0
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
     clock_sweep_s: float = 0.5

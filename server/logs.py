@@ -5,6 +5,9 @@ as ``?token=``; uvicorn would log that URL. At debug level the WebSocket protoco
 logs every header (``authorization: Bearer …``) and frame (``{"token": "…"}``). The
 filter masks all three forms in every record; frame dumps are dropped, since the
 library cuts a long frame short and a token can lose the key that marks it.
+aiosqlite's debug lines are never logged: each dumps a statement with its parameters,
+so every appended event went to the log whole (the server seed, each deck and salt,
+every stock card) with a private table's codes.
 A query parameter's name is read as the server reads it, percent-escapes and ``+``
 decoded (``?%74oken=`` is ``?token=`` to the server) and in any case, so no spelling
 escapes the mask.
@@ -79,6 +82,8 @@ def install(level: str = "info") -> None:
     # Alembic's lines at each start (ginrummy.migrate says what ran), unless debugging.
     if level.lower() not in ("debug", "trace"):
         logging.getLogger("alembic").setLevel(logging.WARNING)
+    # Never debug: aiosqlite logs each statement's parameters there, every secret a match has.
+    logging.getLogger("aiosqlite").setLevel(logging.INFO)
     masking = MaskTokens()
     for name in ("uvicorn.error", "websockets.server"):  # uvicorn hands the library its logger
         logger = logging.getLogger(name)

@@ -9,10 +9,9 @@ appended, and the two commit together as a chain (``EventStore.append_chain``): 
 transaction, and a reply never lands on a state it was not decided on. Should the
 reply fail or not go with the move, the move is appended alone and leaves the AI to
 act; every entry point lets the AI catch up first, so a match never stalls.
-A match between two house AIs is *paced* instead (``ai_pace_ms``): each AI decision
-is a deadline in the shared table, ``ai_pace_ms`` after the match's last event, which
-this process wakes for and every process's sweeper fires, so spectators can follow it
-and it resumes after a restart on whichever process holds it.
+A match between two house AIs is *paced* instead (``ai_pace_ms``): its moves, like
+timeouts and claims, are the clocks' (``server/match_clocks.py``), which play them
+through this service's lock, cache and ``commit``.
 Appends go through the store's expected version, so several processes (or a stale
 cache) can never write over each other: the loser re-reads and tries again.
 """
@@ -25,33 +24,31 @@ import secrets
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
-
-import msgspec
 
 from domain.blocks import STREAM_PREFIX as BLOCKS_STREAM_PREFIX
 from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
-from domain.clock import Claim, TimeOut, clock_view, deadline, decide_claim, decide_timeout
 from domain.commands import AnySeatCommand, NextHand, StartMatch
-from domain.errors import ClaimAgainstHouse, ClockNotDue, DomainError
+from domain.errors import DomainError
 from domain.events import Event, HandAcknowledged, MatchStarted, event_type
 from domain.match import apply, evolve
 from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
-from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
+from domain.views import PlayerView, SpectatorView, player_view, spectator_view
 from infra.clock import now_ms
 from infra.deadlines import Deadlines
 from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
 from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.ai_thinking import AiThinker
-from server.house_ai import AI_PREFIX, HouseAi, ai_command_id, ai_seat_to_act, is_house_ai
-from server.match_record import CACHE_SIZE, MatchRecord, RecordCache, at_ms, empty_record
-from server.problems import MatchNotFound, NotYourMatch, StaleVersion
-from server.schemas import ActionResponse, MatchResponse, VersionedEvent
+from server.house_ai import AI_PREFIX, HouseAi, ai_command_id, ai_seat_to_act
+from server.match_clocks import MatchClocks
+from server.match_record import MatchRecord, RecordCache, empty_record
+from server.problems import MatchNotFound, StaleVersion
+from server.schemas import ActionResponse, MatchResponse
+from server.seats import seat_of, versioned
 
 APPENDS_IN_FLIGHT = 16
 # The store's streams that are not matches: read as one (``GET /v1/matches/blocks:<id>``),
@@ -60,9 +57,6 @@ OTHER_STREAMS = (TABLE_STREAM_PREFIX, CHAT_STREAM_PREFIX, BLOCKS_STREAM_PREFIX)
 VIEWS_KEPT = 256  # the newest view of the matches' seats last shown, for the next asker
 
 log = logging.getLogger("ginrummy.ai")
-V = TypeVar("V", PlayerView, SpectatorView)
-# (match id, seat, player id) -> since when that seat is away (ms), None while present
-AwaySince = Callable[[str, int, str], Awaitable[int | None]]
 
 
 def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> bool:
@@ -77,37 +71,9 @@ def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> 
     )
 
 
-def attendees(started: MatchStarted) -> tuple[str, ...]:
-    """Who takes part in a match: its two seats and, for a watched match, its host."""
-    return (*started.players, started.host) if started.host is not None else started.players
-
-
-def seat_of(state: MatchState, player_id: str) -> int:
-    """The caller's seat; a token never grants the other seat (the AI's or anyone's)."""
-    for seat, player in enumerate(state.players):
-        if player == player_id and not is_house_ai(player):
-            return seat
-    raise NotYourMatch("your token holds no seat in this match")
-
-
-def reader_seat(record: MatchRecord, player_id: str) -> int | None:
-    """Who may read a match's log: its seats (as their seat) and the host who started it
-    between two house AIs to watch (as a spectator, ``None``; the whole log once it is over)."""
-    started = record.events[0].match_event if record.events else None
-    if isinstance(started, MatchStarted) and started.host == player_id:
-        return None
-    return seat_of(record.state, player_id)
-
-
-def versioned(events: Sequence[RecordedEvent], seat: int | None) -> list[VersionedEvent]:
-    """Events as a seat may see them; ``seat=None`` with ``complete`` handled by the caller."""
-    return [
-        VersionedEvent(version=r.version, event=redact(r.match_event, seat))  # type: ignore[arg-type]
-        for r in events
-    ]
-
-
 class MatchService:
+    """Plays the moves players ask for, and the house AI's replies, on a cached log."""
+
     def __init__(
         self,
         store: EventStore,
@@ -123,11 +89,12 @@ class MatchService:
         self.store = store
         # threads only, unless the server gives a pool of processes
         self.house_ai = HouseAi(thinker or AiThinker(), ai_time_cap_ms)
-        self.ai_pace_ms = ai_pace_ms
-        self._wakers: dict[str, tuple[int, asyncio.Task[None]]] = {}  # paced matches' next move
-        self.deadlines = deadlines
-        self.next_hand_timeout_ms = next_hand_timeout_ms
-        self._written: OrderedDict[str, int | None] = OrderedDict()  # last deadline we wrote
+        self.clocks = MatchClocks(
+            self,
+            deadlines=deadlines,
+            next_hand_timeout_ms=next_hand_timeout_ms,
+            ai_pace_ms=ai_pace_ms,
+        )
         self._on_append = on_append or (lambda match_id, version: None)
         self._on_start = on_start or (lambda started: None)
         self.records = RecordCache()
@@ -186,23 +153,6 @@ class MatchService:
             watch_code=record.state.watch_code,  # a seat's to share; never a spectator's
         )
 
-    # --- the clock --------------------------------------------------------------------
-
-    def next_hand_ms(self, state: MatchState) -> int | None:
-        """The next-hand timeout: only between two players (a house AI is ready at once)."""
-        if any(is_house_ai(player) for player in state.players):
-            return None
-        return self.next_hand_timeout_ms
-
-    @staticmethod
-    def untimed(state: MatchState) -> tuple[int, ...]:
-        """The house AI's seats: the server plays them at once, so their clock never runs out."""
-        return tuple(seat for seat in (0, 1) if is_house_ai(state.players[seat]))
-
-    def clock_of(self, record: MatchRecord) -> ClockView | None:
-        state = record.state
-        return clock_view(state, record.clock, self.next_hand_ms(state), self.untimed(state))
-
     def seat_view(self, record: MatchRecord, state: MatchState, seat: int) -> PlayerView:
         """A seat's view of ``state`` (a version of ``record``'s match); the newest
         version also shows the clock.
@@ -212,13 +162,13 @@ class MatchService:
         milliseconds, and it was built for each. Only the same seat ever gets it back.
         """
         if state.version != record.state.version:
-            return self.with_clock(record, state, player_view(state, seat))
+            return self.clocks.with_clock(record, state, player_view(state, seat))
         key = (record.state.match_id, seat)
         kept = self._views.get(key)
         if kept is not None and kept[0] is record:
             self._views.move_to_end(key)
             return kept[1]
-        view = self.with_clock(record, state, player_view(state, seat))
+        view = self.clocks.with_clock(record, state, player_view(state, seat))
         self._views[key] = (record, view)
         self._views.move_to_end(key)
         while len(self._views) > VIEWS_KEPT:
@@ -226,177 +176,17 @@ class MatchService:
         return view
 
     def watcher_view(self, record: MatchRecord, state: MatchState) -> SpectatorView:
-        return self.with_clock(record, state, spectator_view(state))
+        return self.clocks.with_clock(record, state, spectator_view(state))
 
-    def with_clock(self, record: MatchRecord, state: MatchState, view: V) -> V:
-        if state.version != record.state.version:
-            return view  # an older version: its clock has moved on since
-        clock = self.clock_of(record)
-        return view if clock is None else msgspec.structs.replace(view, clock=clock)
-
-    def is_timed(self, record: MatchRecord) -> bool:
-        return record.clock.clock is not None or self.next_hand_ms(record.state) is not None
-
-    def is_paced(self, state: MatchState) -> bool:
-        """Two house AIs and a pace: nobody to wait for, so the server waits between moves."""
-        return self.ai_pace_ms > 0 and all(is_house_ai(player) for player in state.players)
-
-    def paced_due_ms(self, record: MatchRecord) -> int | None:
-        """When a paced match's next AI decision is due: a pace after its last event."""
-        if record.state.settlement is not None or ai_seat_to_act(record.state) is None:
-            return None
-        return at_ms(record.events[-1].recorded_at) + self.ai_pace_ms
-
-    async def schedule(self, record: MatchRecord, force: bool = False) -> None:
-        """Write the match's next deadline for the sweepers of every process."""
-        paced = self.is_paced(record.state)
-        if self.deadlines is None or not (paced or self.is_timed(record)):
-            return
-        if record.state.settlement is not None:
-            await self.deadlines.clear(record.state.match_id)
-            self._written.pop(record.state.match_id, None)
-            return
-        state = record.state
-        if paced:
-            due_ms = self.paced_due_ms(record)
-            if due_ms is not None:
-                self._wake(state.match_id, due_ms)
-        else:
-            due = deadline(state, record.clock, self.next_hand_ms(state), self.untimed(state))
-            due_ms = due.at_ms if due else None
-        if (
-            not force
-            and state.match_id in self._written
-            and self._written[state.match_id] == due_ms
-        ):
-            # Half a turn (a draw before its discard) leaves the deadline where it was; a
-            # deadline depends on when the turn began, so no other process wrote another.
-            return
-        await self.deadlines.set(state.match_id, state.version, due_ms)
-        self._written[state.match_id] = due_ms
-        self._written.move_to_end(state.match_id)
-        while len(self._written) > CACHE_SIZE:
-            self._written.popitem(last=False)
+    # --- the clocks (``MatchClocks``), for the app's sweeper and shutdown --------
 
     async def fire_due(self) -> int:
-        """Play every overdue turn the deadline table names; any process may do it."""
-        if self.deadlines is None:
-            return 0
-        fired = 0
-        for match_id in await self.deadlines.due(now_ms()):
-            try:
-                fired += await self.time_out(match_id)
-            except Exception:
-                # the longest overdue are tried first: one that fails every time must
-                # not hold up every later clock (nor end the sweeper, which would stop them all)
-                log.exception(
-                    "timing out match %s failed; trying again at the next sweep", match_id
-                )
-        return fired
-
-    def _wake(self, match_id: str, due_ms: int) -> None:
-        """Fire a paced match's next move from this process at ``due_ms``, sooner than a
-        sweep would; the deadline row is there for any process if this one stops."""
-        waiting = self._wakers.get(match_id)
-        if waiting is not None and waiting[0] == due_ms and not waiting[1].done():
-            return
-        if waiting is not None:
-            waiting[1].cancel()
-
-        async def wake() -> None:
-            await asyncio.sleep(max(0, due_ms - now_ms()) / 1000)
-            if self._wakers.get(match_id, (None, None))[1] is asyncio.current_task():
-                del self._wakers[match_id]
-            try:
-                await self.time_out(match_id)
-            except Exception:  # the sweeper fires the row later; a waker must not die loud
-                log.exception("playing the paced AI move of match %s failed", match_id)
-
-        self._wakers[match_id] = (due_ms, asyncio.create_task(wake(), name=f"pace:{match_id}"))
+        """Play every overdue turn the deadline table names (``MatchClocks.fire_due``)."""
+        return await self.clocks.fire_due()
 
     async def close(self) -> None:
-        """Stop this process's wakers; the deadline rows keep every paced match going."""
-        waiting = [task for _, task in self._wakers.values()]
-        self._wakers.clear()
-        for task in waiting:
-            task.cancel()
-        await asyncio.gather(*waiting, return_exceptions=True)
-
-    async def time_out(self, match_id: str) -> bool:
-        """Record the timeout of the late seat(s) if it is really due, then the AI's reply.
-
-        Two processes that fire one deadline decide the same events at the same version;
-        the store records one append, the other's conflicts and changes nothing.
-        """
-        async with self.lock(match_id):
-            record = await self.load(match_id)
-            if self.is_paced(record.state):
-                return await self._play_paced_locked(record)
-            try:
-                fired = await self._time_out_locked(record)
-            except ConcurrencyConflict:
-                return False  # someone moved (or timed it out) first: theirs stands
-            if fired is None:
-                await self.schedule(record, force=True)  # an old hint: put the real one back
-                return False
-            return fired is not record
-
-    async def _time_out_locked(self, record: MatchRecord) -> MatchRecord | None:
-        """The match after the late seat(s)' timeout and the AI's reply; None if nobody's
-        time has run out; ``record`` unchanged if another process recorded it first."""
-        match_id, state = record.state.match_id, record.state
-        command = TimeOut(now_ms(), self.next_hand_ms(state), self.untimed(state))
-        try:
-            events = decide_timeout(state, record.clock, command)
-        except (ClockNotDue, DomainError):
-            return None
-        command_id = f"timeout:{match_id}:{state.version}"
-        result = await self._append(match_id, state.version, events, command_id)
-        if result.duplicate:
-            return record
-        record = self._remember(record, events, result, command_id)
-        self._on_append(match_id, result.last_version)
-        log.info("seat(s) %s timed out in match %s", events[0], match_id)
-        record = await self._play_ai_locked(record)
-        await self.schedule(record)
-        return record
-
-    async def claim(self, match_id: str, player_id: str, away_since_ms: AwaySince, grace_ms: int) -> MatchResponse:  # fmt: skip
-        """Claim the match from an opponent who timed out three turns in a row or has been
-        away past the grace period; it settles as the opponent's resignation.
-        ``away_since_ms(match_id, seat, player_id)`` says since when that seat is away."""
-        async with self.lock(match_id):
-            record = await self.load(match_id)
-            seat = seat_of(record.state, player_id)
-            opponent = record.state.players[1 - seat]
-            if is_house_ai(opponent):
-                raise ClaimAgainstHouse("the house AI never leaves: resign instead")
-            command = Claim(
-                seat=seat,
-                now_ms=now_ms(),
-                grace_ms=grace_ms,
-                away_since_ms=await away_since_ms(match_id, 1 - seat, opponent),
-            )
-            events = decide_claim(record.state, record.clock, command)
-            command_id = f"claim:{match_id}:{record.state.version}:{seat}"
-            try:
-                result = await self._append(match_id, record.state.version, events, command_id)
-            except ConcurrencyConflict as exc:
-                raise StaleVersion("the match changed while you claimed it; retry") from exc
-            if result.duplicate:
-                record = await self.load(match_id)
-            else:
-                record = self._remember(record, events, result, command_id)
-                self._on_append(match_id, result.last_version)
-            await self.schedule(record)
-            return MatchResponse(
-                match_id=match_id,
-                seat=seat,
-                version=record.state.version,
-                view=self.seat_view(record, record.state, seat),
-                now_ms=now_ms(),
-                rated=record.state.rated,
-            )
+        """Stop this process's timers (the clocks' pace wakers) at shutdown."""
+        await self.clocks.close()
 
     # --- writing ----------------------------------------------------------------------
 
@@ -445,8 +235,8 @@ class MatchService:
         if isinstance(events[0], MatchStarted):
             self._on_start(events[0])  # the player streams of its seats and host hear of it
         async with self.lock(match_id):
-            record = await self._play_ai_locked(await self.load(match_id))
-            await self.schedule(record)
+            record = await self.play_ai_locked(await self.load(match_id))
+            await self.clocks.schedule(record)
         return match_id
 
     async def act(
@@ -504,7 +294,7 @@ class MatchService:
         if ai_seat_to_act(record.state) is not None:
             # Left over from a crash, perhaps this very command's: its retry must
             # answer with the AI's reply, as the first try would have.
-            record = await self._play_ai_locked(record)
+            record = await self.play_ai_locked(record)
         earlier = next((r for r in record.events if r.command_id == command_id), None)
         if earlier is not None:
             # The same command id with another body is a reuse, as the store's append has it.
@@ -514,10 +304,10 @@ class MatchService:
             ):
                 raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
             return self._answer(record, seat, earlier.version)
-        if self.is_timed(record):
+        if self.clocks.is_timed(record):
             # A move after the seat's time ran out is too late, even if no sweeper has
             # fired yet: the timeout comes first, and the move is then stale.
-            record = await self._time_out_locked(record) or record
+            record = await self.clocks.time_out_locked(record) or record
         state = record.state
         command = command_for(seat)
         if (
@@ -544,8 +334,8 @@ class MatchService:
             for (appended, appended_id), written in zip(chain, results, strict=False):
                 record = self._remember(record, appended, written, appended_id)
             self._on_append(match_id, results[-1].last_version)
-        record = await self._play_ai_locked(record)  # the reply, if it did not go with the move
-        await self.schedule(record)
+        record = await self.play_ai_locked(record)  # the reply, if it did not go with the move
+        await self.clocks.schedule(record)
         return self._answer(record, seat, result.first_version, before=state)
 
     def _answer(
@@ -588,42 +378,35 @@ class MatchService:
         """Let the AI catch up if it is its turn (after a crash, or a new match); the
         match as it is then, so a caller needs no second read."""
         record = await self.load(match_id)
-        if ai_seat_to_act(record.state) is None or self.is_paced(record.state):
+        if ai_seat_to_act(record.state) is None or self.clocks.is_paced(record.state):
             return record
         async with self.lock(match_id):
-            return await self._play_ai_locked(await self.load(match_id))
+            return await self.play_ai_locked(await self.load(match_id))
 
-    async def _play_ai_locked(self, record: MatchRecord) -> MatchRecord:
+    async def play_ai_locked(self, record: MatchRecord) -> MatchRecord:
         """Play the AI seats' turns from ``record`` until nobody else must act; append them
         at once. Between hands an AI seat says it is ready as soon as the hand ends.
         A paced match (two house AIs) is left to its deadlines: one move at a time."""
         match_id = record.state.match_id
-        if self.is_paced(record.state):
+        if self.clocks.is_paced(record.state):
             return record
         while True:
             pending = await self.house_ai.moves(record.state)
             if not pending:
                 return record
-            command_id = ai_command_id(record.state)
             try:
-                result = await self._append(
-                    match_id, record.state.version, pending, command_id=command_id
-                )
+                played = await self.commit(record, pending, ai_command_id(record.state))
             except ConcurrencyConflict:
                 record = await self.load(match_id)  # another process moved it: look again
                 continue
-            if result.duplicate:
-                return await self.load(match_id)
-            record = self._remember(record, pending, result, command_id)
-            self._on_append(match_id, result.last_version)
-            return record
+            return played if played is not None else await self.load(match_id)
 
     def _would_reply(self, record: MatchRecord, state: MatchState) -> bool:
         """Whether ``_reply_to`` would think out the house AI's reply to reach ``state``."""
         return (
             ai_seat_to_act(state) is not None
-            and not self.is_paced(state)
-            and not self.is_timed(record)
+            and not self.clocks.is_paced(state)
+            and not self.clocks.is_timed(record)
         )
 
     async def _refuse_a_key_bound_elsewhere(self, command_id: str, command_hash: str) -> None:
@@ -658,31 +441,20 @@ class MatchService:
             )
             return []
 
-    async def _play_paced_locked(self, record: MatchRecord) -> bool:
-        """One AI decision of a paced match, if its pause is over.
-
-        Any process may fire it, from its waker or its sweeper: all decide the same
-        command at the same version, and the store's expected version lets one append.
-        """
-        match_id, state = record.state.match_id, record.state
-        due_ms = self.paced_due_ms(record)
-        if due_ms is None or now_ms() < due_ms:
-            await self.schedule(record, force=True)  # an old hint: put the real one back
-            return False
-        seat = ai_seat_to_act(state)
-        assert seat is not None
-        _, events = apply(state, await self.house_ai.command(state, seat))
-        command_id = ai_command_id(state)
-        try:
-            result = await self._append(match_id, state.version, events, command_id=command_id)
-        except ConcurrencyConflict:
-            return False  # another process played this move first: theirs stands
+    async def commit(
+        self, record: MatchRecord, events: Sequence[Event], command_id: str
+    ) -> MatchRecord | None:
+        """Append ``events`` as ``command_id`` on ``record``'s version and tell the
+        listeners: the record after them, or None if the log already holds that command
+        (a retry, or another process that fired the same deadline). ConcurrencyConflict
+        if the match moved on; each caller decides whether that is the player's error."""
+        match_id = record.state.match_id
+        result = await self._append(match_id, record.state.version, events, command_id)
         if result.duplicate:
-            return False
+            return None
         record = self._remember(record, events, result, command_id)
         self._on_append(match_id, result.last_version)
-        await self.schedule(record)
-        return True
+        return record
 
     async def _append(
         self,

@@ -162,7 +162,9 @@ class Services:
         """Claim the match from an absent opponent (HTTP and the live socket alike), with
         its seats and spectators as every view of a match has them."""
         grace_ms = int(self.settings.absence_grace_s * 1000)
-        answer = await self.matches.claim(match_id, player_id, self.presence.away_since, grace_ms)
+        answer = await self.matches.clocks.claim(
+            match_id, player_id, self.presence.away_since, grace_ms
+        )
         return await self.with_seats(answer, spectators=True)
 
     async def claim_status(self, match_id: str, player_id: str) -> ClaimStatus:

@@ -42,9 +42,10 @@ from infra.sql_event_store import SqlEventStore
 from server.blocks import BlockService
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.house_ai import is_house_ai
-from server.match_service import MatchService, seat_of
+from server.match_service import MatchService
 from server.names import NameService
 from server.problems import MatchNotFinished
+from server.seats import seat_of
 
 log = logging.getLogger("ginrummy.tables")
 CODE_BYTES = 16  # 128 bits: an invite or watch code cannot be guessed

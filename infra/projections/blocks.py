@@ -14,9 +14,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.blocks import STREAM_PREFIX, PlayerBlocked, PlayerUnblocked
+from infra.driver_errors import translate_errors
 from infra.event_store import RecordedEvent
 from infra.schema import player_blocks
-from infra.sql_event_store import translate_errors
 
 
 class BlocksProjection:

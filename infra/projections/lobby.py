@@ -14,10 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.rules import Clock
 from domain.table import TableCancelled, TableDeclined, TableExpired, TableJoined, TableOpened
+from infra.driver_errors import translate_errors
 from infra.event_store import RecordedEvent
 from infra.projections.blocks import blocked_by, blockers_of
 from infra.schema import lobby_tables
-from infra.sql_event_store import translate_errors
 
 TABLE_STREAM_PREFIX = "table:"
 

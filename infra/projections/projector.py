@@ -28,10 +28,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from infra.database import one_statement
+from infra.driver_errors import translate_errors
 from infra.errors import InfraError
 from infra.event_store import RecordedEvent
 from infra.schema import projection_checkpoints as checkpoints
-from infra.sql_event_store import SqlEventStore, translate_errors
+from infra.sql_event_store import SqlEventStore
 from infra.waiting import wait_set
 
 log = logging.getLogger(__name__)

@@ -9,11 +9,11 @@ import msgspec
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.driver_errors import translate_errors
 from infra.projections.blocks import blocked_by
 from infra.projections.matches import WATCHER_SEAT
 from infra.projections.stats import COUNTERS
 from infra.schema import lobby_tables, matches, player_stats
-from infra.sql_event_store import translate_errors
 
 
 class MatchSummary(msgspec.Struct, frozen=True):

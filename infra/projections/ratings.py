@@ -47,9 +47,9 @@ from domain.rating_policy import (
     rating_id,
 )
 from infra.database import one_statement
+from infra.driver_errors import translate_errors
 from infra.event_store import RecordedEvent
 from infra.schema import players, rated_matches, rating_history, ratings
-from infra.sql_event_store import translate_errors
 
 
 class RatingRecord(msgspec.Struct, frozen=True):

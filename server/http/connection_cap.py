@@ -5,8 +5,9 @@ player stream holds memory and a task for as long as its client likes, and a
 spectator's needs no token: one address opened 400 of them and the server took them
 all. Past ``GINRUMMY_CONNECTIONS_PER_ADDRESS`` a socket is accepted only to hear an
 ``error`` frame (``too_many_connections``, 429) and close 4429; a stream is answered
-429. Counted per process (each holds its own connections); ahead of routing, so a
-refused connection costs no handler.
+429. Counted per process (each holds its own connections) and per client as the rate
+limits count one (an IPv6 client by its /64); ahead of routing, so a refused connection
+costs no handler.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from infra.clock import now_ms
+from server.http.client_address import address_group
 from server.problems import PROBLEM_MEDIA_TYPE, make_problem
 
 STREAM_PATHS = frozenset({"/v1/me/stream"})  # plain-HTTP answers that never end by themselves
@@ -54,7 +56,7 @@ class _ConnectionCap:
             await self.next_app(scope, receive, send)
             return
         client = scope.get("client")
-        address = client[0] if client else ""
+        address = address_group(client[0]) if client else ""
         if self.open[address] >= self.per_address:
             await self._refuse(scope, receive, send)
             return

@@ -13,15 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request
-from litestar.connection import ASGIConnection
 from litestar.types import BeforeRequestHookHandler, Scope
 
+from server.http.client_address import client_address
 from server.services import services_of
-
-
-def client_address(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
-    """The TCP peer (behind a proxy, run uvicorn with its proxy-headers options)."""
-    return connection.client.host if connection.client else None
 
 
 def authorization_of(scope: Scope) -> str | None:

@@ -14,7 +14,6 @@ from server import action_keys
 from server.house_ai import AI_PREFIX
 from server.http.limits import rate_limited
 from server.match_record import MatchRecord
-from server.match_service import reader_seat, versioned
 from server.problems import (
     MatchNotFinished,
     NotYourMatch,
@@ -36,6 +35,7 @@ from server.schemas import (
     rules_of,
     strict_body,
 )
+from server.seats import reader_seat, versioned
 from server.services import Services, services_of
 from server.ws.watch import require_watchable
 

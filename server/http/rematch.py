@@ -11,9 +11,9 @@ from litestar.params import FromPath
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import table_view
-from server.match_service import seat_of
 from server.problems import ServerError, problem_responses
 from server.schemas import ClientSeedQuery, TableView
+from server.seats import seat_of
 from server.services import services_of
 
 

@@ -9,6 +9,11 @@ all served here, so an injected script or style would not run even if text ever
 reached the DOM as markup. The problem pages (one inline stylesheet) and the API docs
 (Redoc, which injects styles) keep only the framing rule.
 
+Every answer to a request with a token is ``Cache-Control: private, no-store``: both
+seats read their hands at one URL, told apart by the token alone, and a reverse proxy's
+cache (nginx's ``proxy_cache`` keys by URL and skips only answers marked so) would
+otherwise hand one seat's hand to the other, or to anyone. Public answers may be kept.
+
 It wraps the app's ASGI handler, ahead of routing, so a 404 or a static file gets the
 headers as a handler's answer does.
 """
@@ -30,6 +35,7 @@ PAGE_POLICY = (
     b"frame-ancestors 'none'"
 )
 NO_FRAMING = b"frame-ancestors 'none'"
+FOR_ONE_CALLER = (b"cache-control", b"private, no-store")
 OWN_STYLE_PATHS = ("/schema", "/problems")  # HTML with inline or injected styles
 
 
@@ -53,11 +59,16 @@ class _SecurityHeaders:
             await self.next_app(scope, receive, send)
             return
 
+        with_token = any(name.lower() == b"authorization" for name, _ in scope["headers"])
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 named = {name.lower() for name, _ in headers}
                 headers += [(n, v) for n, v in EVERY_ANSWER if n not in named]
+                if with_token:  # whatever the handler said: this answer is the caller's
+                    headers = [(n, v) for n, v in headers if n.lower() != FOR_ONE_CALLER[0]]
+                    headers.append(FOR_ONE_CALLER)
                 content_type = next((v for n, v in headers if n.lower() == b"content-type"), b"")
                 policy = policy_for(scope["path"], content_type)
                 if policy is not None and b"content-security-policy" not in named:

@@ -42,7 +42,6 @@ from server.auth import hash_token
 from server.chat import RAW_TEXT_LIMIT
 from server.limits import Allowance, RateLimited
 from server.match_record import MatchRecord
-from server.match_service import seat_of
 from server.problems import (
     InvalidRequest,
     Problem,
@@ -52,6 +51,7 @@ from server.problems import (
     problem_for,
 )
 from server.schemas import ActionRequest
+from server.seats import seat_of
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat

@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.tables import join, open_table
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
@@ -218,3 +219,44 @@ async def test_every_answer_tells_a_browser_how_to_treat_it(server: ServerProces
     assert answers["/v1/chat/canned"].status_code == 200
     for path in ("/js/app.js", "/v1/chat/canned", "/nowhere"):
         assert "content-security-policy" not in answers[path].headers, path
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_no_cache_may_store_an_answer_given_for_a_token(server: ServerProcess) -> None:
+    """Each seat reads its hand at the same URL (``GET /v1/matches/{id}``), told apart only
+    by its token. HTTP forbids a shared cache to reuse an answer to a request with a token,
+    but a reverse proxy's cache need not heed that (nginx's ``proxy_cache`` caches by URL
+    alone and skips only answers marked ``private`` or ``no-store``): with micro-caching
+    in front, one seat would have read the other's hand. Every answer to a request with
+    a token says ``private, no-store``; a public one (the spectator's view) may be kept."""
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    table = await open_table(host)
+    joined = await join(guest, table["table_id"])
+    match_id = joined.json()["match"]["match_id"]
+    view = await guest.client.get(f"/v1/matches/{match_id}")
+    move = view.json()["view"]["legal"]
+    mover = guest if move else host
+    if not move:
+        move = (await host.view(match_id))["view"]["legal"]
+    answers = {
+        "join": joined,
+        "view": view,
+        "head": await host.client.head(f"/v1/matches/{match_id}"),
+        "events": await host.client.get(f"/v1/matches/{match_id}/events"),
+        "action": await mover.act(match_id, as_action(move[0])),
+        "claim": await host.client.get(f"/v1/matches/{match_id}/claim"),
+        "me": await host.client.get("/v1/me"),
+        "matches": await host.client.get("/v1/matches"),
+        "refusal": await host.act(match_id, {"type": "discard", "card": "ZZ"}),
+    }
+    for name, answer in answers.items():
+        assert answer.status_code < 500, (name, answer.text)
+        directives = {d.strip() for d in answer.headers.get("cache-control", "").split(",")}
+        assert {"private", "no-store"} <= directives, (name, answer.headers)
+    async with httpx.AsyncClient(base_url=server.url) as anonymous:
+        public = await anonymous.get(f"/v1/matches/{match_id}/spectator")
+    assert public.status_code == 200
+    assert "no-store" not in public.headers.get("cache-control", "")
+    await host.close()
+    await guest.close()

@@ -9,6 +9,7 @@ import json
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -401,6 +402,52 @@ async def test_x_forwarded_for_names_the_client_only_from_a_trusted_proxy(
         else:  # one client (the TCP peer), whatever the header says
             assert statuses[:2] == [201, 201], statuses
             assert_rate_limited(answers[2], 600)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_ipv6_client_is_counted_by_its_64_network(
+    database_url: str, tmp_path: Path
+) -> None:
+    """One IPv6 subscriber may send from any of its /64's addresses: they share one
+    budget of creations and one of open streams; another /64 has its own."""
+    server = ServerProcess(
+        database_url,
+        tmp_path,
+        GINRUMMY_RATE_WINDOW_S="600",
+        GINRUMMY_RATE_CREATES_PER_ADDRESS="2",
+        GINRUMMY_CONNECTIONS_PER_ADDRESS="1",
+        GINRUMMY_TRUSTED_PROXIES="127.0.0.1",
+    ).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+
+            async def create(address: str) -> httpx.Response:
+                return await client.post(
+                    "/v1/players", json={"name": "Guest"}, headers={"X-Forwarded-For": address}
+                )
+
+            first = await create("2001:db8:0:1::1")
+            assert (await create("2001:db8:0:1::2")).status_code == 201
+            assert_rate_limited(await create("2001:db8:0:1:ffff::3"), 600)
+            other = await create("2001:db8:0:2::1")  # the next /64: another client
+            assert other.status_code == 201, other.text
+            assert first.status_code == 201, first.text
+
+            token = first.json()["token"]
+
+            def stream(address: str) -> Any:
+                headers = {"X-Forwarded-For": address, "authorization": f"Bearer {token}"}
+                return client.stream("GET", "/v1/me/stream", headers=headers)
+
+            async with stream("2001:db8:0:1::1") as held:
+                assert held.status_code == 200
+                async with stream("2001:db8:0:1::99") as refused:
+                    assert refused.status_code == 429
+                    assert json.loads(await refused.aread())["rule"] == "too_many_connections"
+                async with stream("2001:db8:0:3::1") as elsewhere:
+                    assert elsewhere.status_code == 200
     finally:
         server.stop()
 

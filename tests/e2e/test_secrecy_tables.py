@@ -101,3 +101,74 @@ async def test_random_matches_between_two_people_leak_nothing_to_anyone(
     finally:
         await host.close()
         await guest.close()
+
+
+def without_ending(view: dict[str, Any], rng: random.Random, take: bool) -> dict[str, Any]:
+    """A move that never knocks: a face-up card whenever ``take`` allows one, else the
+    stock; the plain discard of what ``pick`` would knock with."""
+    legal = view["legal"]
+    takes = [c for c in legal if c["type"] in ("take_up_card", "draw_discard")]
+    if take and takes:
+        return as_action(takes[0])
+    plain = [c for c in legal if c["type"] in ("pass_up_card", "draw_stock", "next_hand")]
+    if plain:
+        return as_action(plain[0])
+    action = pick(view, rng)
+    if action["type"] in ("knock", "gin"):
+        return {"type": "discard", "card": action["card"]}
+    return action
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_washed_hands_and_a_resignation_mid_hand_leak_nothing_to_anyone(
+    server: ServerProcess,
+) -> None:
+    """The no-progress rule washes a hand (both hands and its deck shown, by design) and
+    the same dealer deals again; then a seat resigns in the middle of a hand, which
+    settles the match and reveals its seed. Until each of those, every message to each
+    seat and to a spectator shows only what it may know."""
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    players = (host, guest)
+    rules = {"preset": "classic", "target": 500, "pile_draw_limit": 1}
+    joined = await join(guest, (await open_table(host, rules=rules))["table_id"])
+    match_id = joined.json()["match"]["match_id"]
+    seen = (Recorder(), Recorder())
+    ws_seen = (Recorder(), Recorder())
+    watched = Recorder()
+    tasks = [
+        asyncio.create_task(follow(server.ws_url, p, match_id, ws_seen[seat]))
+        for seat, p in enumerate(players)
+    ]
+    url = f"{server.ws_url}/v1/matches/{match_id}/watch"
+    tasks.append(asyncio.create_task(spectate(url, watched)))
+    await wait_for(lambda: all(r.messages for r in (*ws_seen, watched)))
+    rng = random.Random(4)
+    washes = moves_after = 0
+    for _ in range(200):  # three washes, then a few moves into the next hand
+        if moves_after >= 6:
+            break
+        for seat, player in enumerate(players):
+            answer = await player.view(match_id)
+            seen[seat].add(answer["version"], answer["view"])
+            if not answer["view"]["legal"]:
+                continue
+            action = without_ending(answer["view"], rng, take=washes < 3)
+            reply = await player.act(match_id, action, answer["version"])
+            assert reply.status_code == 200, reply.text
+            seen[seat].add_action_response(reply.json())
+            washes += sum(e["event"]["type"] == "hand_washed" for e in reply.json()["events"])
+            moves_after += washes >= 3 and answer["view"]["phase"] != "hand_over"
+    assert washes >= 3 and moves_after >= 6, (washes, moves_after)
+    resigned = await guest.act(match_id, {"type": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    seen[1].add_action_response(resigned.json())
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    states = states_by_version((await host.events(match_id))["events"])
+    assert states[max(states)].phase == "match_over"
+    for seat in (0, 1):
+        assert seen[seat].assert_no_leaks(states, seat) > 10
+        assert ws_seen[seat].assert_no_leaks(states, seat) > 10
+    assert watched.assert_no_leaks(states, seat=None) > 10
+    await host.close()
+    await guest.close()

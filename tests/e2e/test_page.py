@@ -669,7 +669,7 @@ def test_a_new_name_renames_the_player_and_keeps_its_matches(site: str, page: Pa
     token, first = start_from_the_form(page, site, "Ada")
     page.click("#nav-new")
     page.wait_for_selector("#resume:not([hidden])")
-    assert "against Computer (easy) (arcadia)" in page.inner_text("#resume")
+    assert "against Computer (easy) (arcadia to 100)" in page.inner_text("#resume")
 
     page.fill("#name", "Ada Lovelace")
     page.click("[data-testid=start]")

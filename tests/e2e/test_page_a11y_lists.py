@@ -92,15 +92,18 @@ def test_the_historys_links_name_the_match_they_open(site: str, page: Page) -> N
     page.wait_for_selector("[data-testid=history] [data-testid=replay-link]")
     tree = page.locator("[data-testid=history]").aria_snapshot()
     replay = page.get_by_role(
-        "link", name=re.compile(r"^Replay the match against Computer \(easy\), arcadia, started ")
+        "link",
+        name=re.compile(r"^Replay the match against Computer \(easy\), arcadia to 100, started "),
     )
     assert replay.count() == 1, tree
     verify = page.get_by_role(
-        "button", name=re.compile(r"^Verify the match against Computer \(easy\), arcadia, started ")
+        "button",
+        name=re.compile(r"^Verify the match against Computer \(easy\), arcadia to 100, started "),
     )
     assert verify.count() == 1, tree
     resume = page.get_by_role(
-        "link", name=re.compile(r"^Resume the match against Computer \(hard\), arkadium, started ")
+        "link",
+        name=re.compile(r"^Resume the match against Computer \(hard\), arkadium to 100, started "),
     )
     assert resume.count() == 1, tree
     assert replay.evaluate("a => a.firstChild.textContent") == "Replay"

@@ -64,13 +64,20 @@ async function request(method, path, body, extraHeaders = {}) {
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
-    data = { detail: text };
+    // Not the server's JSON (a proxy's HTML error page, say): its text was shown as the
+    // problem's detail, markup and all. Said in words, with the status.
+    data = response.ok ? { detail: text } : { title: unreadable(response.status) };
   }
   if (!response.ok) throw new ApiError(response.status, data || {});
   // A match's answer says the server's time (a table's join holds it in ``match``).
   if (data && typeof data === 'object') heardServerTime(data.now_ms ?? (data.match && data.match.now_ms));
   return data;
 }
+
+/** An error answer that is no problem document, in words. */
+const unreadable = (status) => (status >= 500
+  ? `The server is not answering properly right now (HTTP ${status}): try again in a moment`
+  : `The server refused this (HTTP ${status})`);
 
 const match = (id) => `/v1/matches/${encodeURIComponent(id)}`;
 

@@ -14,6 +14,7 @@ import { closeLive, showLive } from './livematches.js';
 import { problemText, show, toast } from './ui.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
+import { listedRules } from './terms.js';
 import { showRules } from './rules.js';
 import { expectTour, maybeTour } from './tour.js';
 import { forgetWatchCodes } from './share.js';
@@ -110,7 +111,7 @@ function showStart() {
           'ul',
           {},
           matches.map((m) =>
-            h('li', {}, h('a', { href: `#/${m.watching ? 'watch' : 'match'}/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, m.watching ? 'watching two house AIs (' : `against ${opponentName(m)} (`, customRules(h('span', {}, ruleName(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
+            h('li', {}, h('a', { href: `#/${m.watching ? 'watch' : 'match'}/${encodeURIComponent(m.match_id)}`, 'data-testid': 'resume-match' }, m.watching ? 'watching two house AIs (' : `against ${opponentName(m)} (`, customRules(h('span', {}, listedRules(m.rules)), m), `) — ${m.scores[0]} : ${m.scores[1]}`),
               h('span', { class: 'hint' }, ` · started ${startedWhen(m.started_at)} · match ${m.match_id.slice(0, 6)}`)),
           ),
         ),
@@ -128,8 +129,6 @@ const startedWhen = (iso) =>
 function aboutPreset() {
   fill($('#preset-about'), PRESET_ABOUT[$('#preset').value] || '');
 }
-
-export const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 
 /** The page's part of a fair deal (a seed made here), and whether the player asked for hints. */
 const dealChoice = () => ({ client_seed: newClientSeed(), hints: $('#hints').checked });

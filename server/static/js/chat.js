@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { announce, problemText } from './ui.js';
 import { isolate, refName } from './names.js';
 import { blockable, blockButton, isBlocked, loadBlocks, unblockButton } from './blocks.js';
+import { clearNote, noteMessage } from './chatnote.js';
 
 const MAX_LENGTH = 280;
 const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, muted: false, panel: null, loading: null };
@@ -36,6 +37,7 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
 
 export function closeChat() {
   if (chat.panel) chat.panel.remove();
+  clearNote();
   Object.assign(chat, { matchId: null, panel: null, refs: [], messages: new Map(), last: 0, muted: false, canned: null, loading: null });
 }
 
@@ -67,7 +69,9 @@ export function chatFrame(frame) {
 function keep(messages, say = false) {
   for (const message of messages) {
     if (say && !chat.messages.has(message.version) && message.seat !== chat.seat && !hidden(message)) {
-      announce(`${chat.names[message.seat] || `Seat ${message.seat + 1}`} says: ${isolate(message.text)}`);
+      const name = chat.names[message.seat] || `Seat ${message.seat + 1}`;
+      announce(`${name} says: ${isolate(message.text)}`);
+      noteMessage(chat.panel, `${name}: ${isolate(message.text)}`);
     }
     chat.messages.set(message.version, message);
     chat.last = Math.max(chat.last, message.version);

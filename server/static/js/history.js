@@ -7,12 +7,11 @@ import { displayName, narrate } from './words.js';
 import { savedPlayer } from './api.js';
 import { resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
-import { rulesLine } from './presets.js';
+import { listedRules, rulesTerms } from './terms.js';
 import { madeByStandIn } from './standin.js';
 import { refName } from './names.js';
 import { announce } from './ui.js';
 
-const ruleName = (rules) => (typeof rules === 'string' ? rules : rules && (rules.name || rules.preset)) || '';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
 /** Won or lost: ``winner`` is the winning seat and ``seat`` the player's own (either may
@@ -35,12 +34,14 @@ export const opponentName = (m, rows = null) => {
   return refName(opponentRef(m), rows && rows.filter((r) => !r.watching).map(opponentRef));
 };
 
-/** A row's match as its links name it ("the match against Ada, arcadia, started …"):
- * a list of links all read "Replay" said nothing of which match each opens. The rules
- * are a span of their own: a custom set's is said in words once known (customRules). */
-const theMatch = (m) => [
-  `${m.watching ? 'the match between two house AIs' : `the match against ${opponentName(m)}`}, `,
-  h('span', { 'data-rules': '' }, ruleName(m.rules)),
+/** A row's match as its links name it ("the match against Ada, arcadia to 100, started
+ * …"): a list of links all read "Replay" said nothing of which match each opens. The
+ * opponent is named as the row names them (``rows``: an alike name gets its id tag; the
+ * links had said "Ada" for two Adas the table told apart). The rules are a span of their
+ * own: a custom set's is said in words once known (customRules). */
+const theMatch = (m, rows) => [
+  `${m.watching ? 'the match between two house AIs' : `the match against ${opponentName(m, rows)}`}, `,
+  h('span', { 'data-rules': '' }, listedRules(m.rules)),
   `, started ${when(m.started_at)}`,
 ];
 
@@ -79,7 +80,8 @@ export async function showHistory(root, { onError }) {
       h(
         'table',
         { class: 'history', 'data-testid': 'history' },
-        h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', ''].map((t) => h('th', { scope: 'col' }, t)))),
+        // The links' column is named for screen readers (an empty header read as nothing).
+        h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', heard('Open')].map((t) => h('th', { scope: 'col' }, t)))),
         h(
           'tbody',
           {},
@@ -89,19 +91,19 @@ export async function showHistory(root, { onError }) {
               { dataset: { matchId: m.match_id } },
               h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
               h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : opponentName(m, rows)),
-              customRules(h('td', { dataset: { label: 'Rules' } }, ruleName(m.rules), m.practice ? practiceMark() : null), m),
+              customRules(h('td', { dataset: { label: 'Rules' } }, listedRules(m.rules), m.practice ? practiceMark() : null), m),
               h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
               h(
                 'td',
                 {},
                 m.status === 'finished' && m.watching
-                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m)]))
+                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m, rows)]))
                   : m.watching
-                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard([' ', theMatch(m)]))
+                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard([' ', theMatch(m, rows)]))
                   : m.status === 'finished'
-                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m)])), ' ', verifyButton(m.match_id, [' ', theMatch(m)])]
-                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard([' ', theMatch(m)])),
+                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m, rows)])), ' ', verifyButton(m.match_id, [' ', theMatch(m, rows)])]
+                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard([' ', theMatch(m, rows)])),
               ),
             ),
           ),
@@ -123,7 +125,7 @@ export function customRules(cell, m) {
   if (typeof m.rules === 'string' && m.rules.includes('+')) {
     (m.watching ? api.spectate(m.match_id) : api.getMatch(m.match_id))
       .then((data) => {
-        const line = rulesLine(data.view.rules);
+        const line = rulesTerms(data.view.rules);
         fill(cell, line, m.practice ? practiceMark() : null);
         const row = cell.closest('tr'); // drawn by now: the answer comes after the list
         if (row) for (const named of row.querySelectorAll('[data-rules]')) named.textContent = line;
@@ -178,7 +180,7 @@ export async function showReplay(root, matchId, { onError }) {
   // Not a live region: each step draws the whole board (both hands, the piles, the score),
   // and all of it was read out at every step. The step's event is announced alone.
   const board = h('div', { class: 'replay-board', 'data-testid': 'replay-board' });
-  fill(root, h('h1', { 'data-testid': 'replay-title' }, `Replay: ${players[0]} against ${players[1]}`), h('p', { class: 'hint', 'data-testid': 'replay-rules' }, `Rules: ${rulesLine(rules)}`), controls, slider, board);
+  fill(root, h('h1', { 'data-testid': 'replay-title' }, `Replay: ${players[0]} against ${players[1]}`), h('p', { class: 'hint', 'data-testid': 'replay-rules' }, `Rules: ${rulesTerms(rules)}`), controls, slider, board);
 
   const go = async (n) => {
     at = Math.max(first, Math.min(last, n));

@@ -14,6 +14,8 @@ import { api, savedPlayer, savePlayer } from './api.js';
 import { announce, problemText, toast } from './ui.js';
 import { expectTour } from './tour.js';
 import { linkField, openPrivateTables, rememberTable } from './share.js';
+import { inviteNotice } from './invite.js';
+import { refill } from './keepfocus.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
 import { blockButton, blockedSection, isBlocked, loadBlocks, offerUnblock } from './blocks.js';
@@ -133,13 +135,13 @@ function renderTables(player) {
   const tables = [...lobby.tables.values()].filter((t) => !isBlocked(t.host.id)).sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
   const hosts = tables.map((each) => each.host); // told apart if alike
   if (asking($('#open-tables'))) return; // a Block being confirmed there is not wiped
-  fill(
+  refill(
     $('#open-tables'),
     tables.length
       ? tables.map((t) =>
           h(
             'li',
-            {},
+            { 'data-table': t.table_id }, // the row a focused Join is found in again (keepfocus.js)
             `${refName(t.host, hosts)} · ${tableTerms(t)} `,
             t.host.id === player.id
               ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
@@ -242,14 +244,7 @@ export function showLobby(root, invite = null) {
           h('label', {}, 'Your name ', h('input', { id: 'lobby-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'lobby-name' })),
           h('button', { type: 'submit', 'data-testid': 'enter-lobby' }, 'Enter the lobby'),
         ),
-    invite
-      ? h(
-          'p',
-          { class: 'resume' },
-          'You are invited to a table. ',
-          h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', onclick: () => join(invite.table, invite.code) }, 'Join the match'),
-        )
-      : null,
+    invite ? inviteNotice(invite, join) : null,
     h(
       'form',
       { class: 'start', id: 'open-table', onsubmit: openTable },
@@ -324,13 +319,13 @@ async function refresh() {
     const shown = [...outgoing.map((c) => c.invitee), ...incoming.map((c) => c.host)]; // told apart if alike
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
-    fill(
+    refill(
       $('#outgoing'),
       outgoing.length
         ? outgoing.map((c) =>
             h(
               'li',
-              { 'data-testid': 'sent-challenge' },
+              { 'data-testid': 'sent-challenge', 'data-table': c.table_id },
               c.rematch_of
                 ? `You offered ${refName(c.invitee, shown)} a rematch (${tableTerms(c)}) `
                 : `You challenged ${refName(c.invitee, shown)} (${tableTerms(c)}) `,
@@ -340,13 +335,13 @@ async function refresh() {
         : h('li', { class: 'hint' }, 'None.'),
     );
     if (asking($('#incoming'))) return; // a Block being confirmed there is not wiped
-    fill(
+    refill(
       $('#incoming'),
       incoming.length
         ? incoming.map((c) =>
             h(
               'li',
-              {},
+              { 'data-table': c.table_id }, // a new challenge above keeps Accept on this one
               c.rematch_of
                 ? `${refName(c.host, shown)} offers you a rematch (${tableTerms(c)}) `
                 : `${refName(c.host, shown)} challenges you (${tableTerms(c)}) `,
@@ -391,6 +386,7 @@ async function openTable(event) {
     lobby.reads += 1; // a read begun before this table was opened does not hide it
     lobby.mine.set(table.table_id, table);
     renderMine();
+    toldOpened(table);
     refresh();
   } catch (err) {
     if (showProblem('table', err)) return; // the rules, the clock or the rating, said by the form
@@ -410,12 +406,24 @@ function renderMine() {
     fill(box);
     return;
   }
-  fill(
+  refill(
     box,
     h('h2', {}, tables.length === 1 ? 'Your table' : 'Your tables'),
     h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'),
     h('ul', { 'data-testid': 'my-tables' }, tables.map(myTable)),
   );
+}
+
+/** A table just opened is said, and a private one's invite link focused (its host's next
+ * step is to copy it): the list under the form changed in silence, and a screen reader
+ * heard nothing after "Open a table". */
+function toldOpened(table) {
+  const terms = tableTerms(table);
+  announce(table.private
+    ? `Your private table is open (${terms}): give your opponent its invite link; the match opens when they join.`
+    : `Your table is open (${terms}): the match opens when someone joins.`);
+  const link = $(`[data-testid=my-table][data-table="${table.table_id}"] [data-testid=invite-link]`);
+  if (link) link.focus();
 }
 
 function myTable(table) {
@@ -460,7 +468,8 @@ async function cancelChallenge(tableId) {
   }
 }
 
-export async function join(tableId, code) {
+/** Join a table; ``refused(err)``, if given, may handle a refusal itself (true). */
+export async function join(tableId, code, refused = null) {
   try {
     await ensurePlayer();
     const joined = await api.joinTable(tableId, code);
@@ -468,6 +477,7 @@ export async function join(tableId, code) {
     expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
   } catch (err) {
+    if (refused && refused(err)) return;
     toast(problemText(err));
   }
 }

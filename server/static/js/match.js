@@ -125,6 +125,7 @@ export async function openMatch(id) {
 export function onTableClick(event) {
   const nav = event.target.closest('[data-nav]');
   if (nav) {
+    if (nav.getAttribute('aria-disabled') === 'true') return; // waiting, kept focusable
     if (nav.dataset.nav === 'new') location.hash = '#/';
     if (nav.dataset.nav === 'replay') location.hash = `#/replay/${encodeURIComponent(game.matchId)}`;
     if (nav.dataset.nav === 'resign') resign();

@@ -73,12 +73,15 @@ function controlKey(el) {
   return null;
 }
 
-/** Focus what the player does next: the chosen card, else the first action, else the turn line. */
+/** Focus what the player does next: the chosen card, else the first action, else the turn
+ * line. Resign is never a next step: while the opponent played it was the only button
+ * enabled, so a keyboard player waited on it (one Enter from resigning), and a redraw
+ * keeps a focused Resign, so the turn that came never took the focus to its actions. */
 export function focusNextStep() {
   const target =
     $(`#hand [data-card="${game.ui.selected}"]:not([disabled])`) ||
     $('#hand .card.playable') ||
-    $('#actions button:not([disabled])') ||
+    $('#actions button:not([disabled]):not([data-nav=resign])') ||
     $('#turn');
   target.focus({ preventScroll: true });
 }

@@ -310,9 +310,11 @@ function actions(view, ui) {
           ]
         : ui.rematch && ui.rematch.mine
         ? [
-            // Our own offer, with the same terms the opponent is shown with it.
+            // Our own offer, with the same terms the opponent is shown with it. The button
+            // pressed stays focusable (aria-disabled): disabled, it lost the keyboard,
+            // which the redraw sent on to New match.
             h('p', { class: 'hint', 'data-testid': 'rematch-mine' }, `You offered a rematch to ${view.players[1 - view.seat]}: `, h('span', { id: 'rematch-mine-terms', 'data-testid': 'rematch-terms' }, tableTerms(ui.rematch.mine)), '.'),
-            h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', disabled: true, 'aria-describedby': 'rematch-mine-terms' }, 'Rematch offered: waiting…'),
+            h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch', 'aria-disabled': 'true', 'aria-describedby': 'rematch-mine-terms' }, 'Rematch offered: waiting…'),
           ]
         : h('button', { type: 'button', class: 'act primary', dataset: { nav: 'rematch' }, 'data-testid': 'rematch' }, 'Rematch'),
       h('button', { type: 'button', class: 'act', dataset: { nav: 'replay' }, 'data-testid': 'open-replay' }, 'Replay this match'),

@@ -2,7 +2,7 @@
 // their target, whether the result moves ratings, and the move clock. A player choosing
 // a table needs all of them before sitting down: a rated match under a short clock is
 // not the one they may have expected from "Arcadia to 100".
-import { ruleChanges, rulesLine } from './presets.js';
+import { PRESETS, ruleChanges, rulesLine } from './presets.js';
 
 /** A length of time in words: "45 s", "2 min", "1 min 30 s", "1 h 30 min". */
 export function duration(ms) {
@@ -27,7 +27,16 @@ export function clockTerms(clock) {
 /** The rules in words: "arcadia to 100", or for a custom rule set what it changes
  * ("arkadium, changed: knock ≤ 5 (was knock ≤ 10)"): "arkadium+custom to 100" hid a
  * knock limit the player joining would meet only at the table. */
-const rulesTerms = (rules) => (ruleChanges(rules).length ? rulesLine(rules) : `${rules.name} to ${rules.target}`);
+export const rulesTerms = (rules) => (ruleChanges(rules).length ? rulesLine(rules) : `${rules.name} to ${rules.target}`);
+
+/** The rules as a list of matches names them (a preset's name, or "arkadium+custom"), in
+ * the same words: "arcadia to 100". History said "arcadia" where the lobby had said
+ * "arcadia to 100"; a custom set's name stays as it is until its rules are read. */
+export function listedRules(rules) {
+  if (rules && typeof rules === 'object') return rulesTerms(rules);
+  const name = String(rules || '');
+  return PRESETS[name] ? rulesTerms(PRESETS[name]) : name;
+}
 
 /** "Arcadia to 100 · rated · 30 s a move": what the table's match will be. */
 export function tableTerms(table) {

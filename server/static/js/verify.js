@@ -110,7 +110,9 @@ function makeButton(matchId) {
   const said = h('span', { class: 'verify-result', role: 'status', 'data-testid': 'verify-result' });
   const check = async (event) => {
     const button = event.currentTarget;
-    button.disabled = true;
+    // Not ``disabled``: a disabled button loses the keyboard, which fell to the page's top.
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
     said.textContent = 'Recomputing every deck…';
     try {
       if (!globalThis.crypto || !crypto.subtle) throw new Error('this browser offers no Web Crypto here (it needs https or localhost)');
@@ -131,7 +133,7 @@ function makeButton(matchId) {
       said.dataset.verified = 'false';
       said.textContent = `Could not verify: ${err.message || err}`;
     } finally {
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
     }
   };
   return h('span', { class: 'verify' }, h('button', { type: 'button', 'data-testid': 'verify', onclick: check }), ' ', said);

@@ -1,0 +1,29 @@
+// A list redrawn while the keyboard is in it: the lobby reads its lists again every few
+// seconds and drew them anew, so a player on a Copy, Cancel or Accept button was dropped
+// to the top of the page at each read. The focused control is found again in the new
+// list by what it is (its test id, else its tag) and its row (the row's table or
+// player, else its place in the list).
+import { fill } from './dom.js';
+
+/** ``fill(el, ...children)``, the keyboard kept on the control it was on. */
+export function refill(el, ...children) {
+  const active = document.activeElement;
+  const place = active && active !== el && el.contains(active) ? placeOf(active) : null;
+  fill(el, ...children);
+  if (!place) return el;
+  const again = [...el.querySelectorAll(place.selector)].find((each) => rowOf(each) === place.row);
+  if (again) again.focus({ preventScroll: true });
+  return el;
+}
+
+function placeOf(control) {
+  const testid = control.dataset && control.dataset.testid;
+  return { selector: testid ? `[data-testid="${CSS.escape(testid)}"]` : control.tagName.toLowerCase(), row: rowOf(control) };
+}
+
+/** The row a control is in, as a key that a redraw keeps. */
+function rowOf(control) {
+  const row = control.closest('li');
+  if (!row) return null;
+  return row.dataset.table || row.dataset.player || String([...row.parentElement.children].indexOf(row));
+}

@@ -221,7 +221,10 @@ async def get_me(state: State, request: Request[Any, Any, Any]) -> OwnProfile:
     """The player of the bearer token: a bot started with only its token learns its id.
     ``seed_commitment`` is the commitment of your next match's server seed."""
     services = services_of(state)
-    player = await services.authenticate(request.headers.get("authorization"))
+    holder = await services.authenticate(request.headers.get("authorization"))
+    # The token's cache keeps the player as it was when the token was first checked:
+    # after a rename it named the old name here. The stored row has the current one.
+    player = await services.players.get_player(holder.id) or holder
     commitment, committed_at = await next_commitment(services.players, player.id)
     await services.projector.catch_up("ratings")  # read your own writes: a match just settled
     profile = (await services.profiles([player]))[0]

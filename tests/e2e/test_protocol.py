@@ -468,6 +468,8 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
         "rating": {"rating": 1500, "deviation": 350, "provisional": True},  # no rated match yet
     }
     assert (await other.client.get(profile)).json()["name"] == "Ada Lovelace"
+    # the token was checked (and kept) before the rename: /v1/me still said "Ada"
+    assert (await ada.client.get("/v1/me")).json()["name"] == "Ada Lovelace"
     listing = (await ada.client.get("/v1/matches")).json()["matches"]
     assert [m["match_id"] for m in listing] == [match["match_id"]]
 

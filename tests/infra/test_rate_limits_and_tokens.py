@@ -30,7 +30,12 @@ async def test_a_limit_refuses_past_its_count_with_the_seconds_left(store: SqlEv
         await limits.spend("creates", "p", "1.2.3.4", now=125.5)
     with pytest.raises(RateLimited) as refused:
         await limits.spend("creates", "p", "1.2.3.4", now=130.2)
-    assert refused.value.retry_after == 50 and refused.value.headers == {"Retry-After": "50"}
+    assert refused.value.retry_after == 50
+    assert refused.value.headers == {
+        "Retry-After": "50",
+        "RateLimit-Policy": '"creates-player";q=2;w=60',
+        "RateLimit": '"creates-player";r=0;t=50',
+    }
     await limits.spend("creates", "q", "1.2.3.4", now=130.2)  # another player; no address limit
     await limits.spend("creates", "p", "1.2.3.4", now=180.0)  # the next window
     await limits.spend("chat", "p", None, now=180.0)  # a bucket with no limit costs nothing

@@ -262,11 +262,4 @@ class MatchClocks:
                 raise StaleVersion("the match changed while you claimed it; retry") from exc
             record = claimed if claimed is not None else await matches.load(match_id)
             await self.schedule(record)
-            return MatchResponse(
-                match_id=match_id,
-                seat=seat,
-                version=record.state.version,
-                view=matches.seat_view(record, record.state, seat),
-                now_ms=now_ms(),
-                rated=record.state.rated,
-            )
+            return matches.seat_answer(record, seat)

@@ -142,15 +142,20 @@ class MatchService:
 
     async def view(self, match_id: str, player_id: str) -> MatchResponse:
         record = await self.play_ai(match_id)
-        seat = seat_of(record.state, player_id)
+        return self.seat_answer(record, seat_of(record.state, player_id))
+
+    def seat_answer(self, record: MatchRecord, seat: int) -> MatchResponse:
+        """The match as ``seat`` sees it now: what GET answers, a claim returns and a
+        player stream's ``your_turn`` carries, built in this one place so they agree."""
+        state = record.state
         return MatchResponse(
-            match_id=match_id,
+            match_id=state.match_id,
             seat=seat,
-            version=record.state.version,
-            view=self.seat_view(record, record.state, seat),
+            version=state.version,
+            view=self.seat_view(record, state, seat),
             now_ms=now_ms(),
-            rated=record.state.rated,
-            watch_code=record.state.watch_code,  # a seat's to share; never a spectator's
+            rated=state.rated,
+            watch_code=state.watch_code,  # a seat's to share; never a spectator's
         )
 
     def seat_view(self, record: MatchRecord, state: MatchState, seat: int) -> PlayerView:

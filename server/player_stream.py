@@ -35,7 +35,6 @@ import msgspec
 from domain.events import MatchStarted
 from domain.state import MatchState
 from domain.table import TableState
-from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
@@ -45,7 +44,6 @@ from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
 from server.match_record import MatchRecord
 from server.problems import MatchNotFound
-from server.schemas import MatchResponse
 from server.services import Services
 
 LOOK_AT_MOST_S = 30.0
@@ -223,16 +221,7 @@ class PlayerStream:
         no read of the store. Who sits where is ``match_started``'s and GET's (two reads
         of names and ratings), and so is how many watch (a read on every process's
         counts): neither is a move's business, so neither is read per turn."""
-        state = record.state
-        answer = MatchResponse(
-            match_id=state.match_id,
-            seat=seat,
-            version=state.version,
-            view=self.services.matches.seat_view(record, state, seat),
-            now_ms=now_ms(),
-            rated=state.rated,
-            watch_code=state.watch_code,  # the seat's to share, as GET gives it
-        )
+        answer = self.services.matches.seat_answer(record, seat)
         body: dict[str, Any] = msgspec.to_builtins(answer)
         del body["seats"], body["spectators"]
         return body

@@ -45,7 +45,11 @@ class HeaderDeadlineProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._arm_header_deadline()
+        if self.header_deadline is None:  # a later request: its own deadline
+            self._arm_header_deadline()
+        # The connection's first request keeps the deadline its opening armed: re-armed
+        # at its first byte, a connection silent for all but a moment of the deadline,
+        # then trickling, was held open twice as long.
 
     def on_headers_complete(self) -> None:
         self._disarm_header_deadline()

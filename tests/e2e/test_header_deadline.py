@@ -67,6 +67,27 @@ async def test_connections_whose_headers_do_not_arrive_are_closed(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_first_byte_late_in_the_deadline_does_not_restart_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The first request's headers are due a deadline after the connection opened: a
+    client silent until just before it, then sending a byte, gets no second deadline."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_HEADER_TIMEOUT_S="1").start()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        opened = time.monotonic()
+        await asyncio.sleep(0.7)
+        writer.write(b"G")
+        await writer.drain()
+        assert await closed_by_server(reader, 15) == b""
+        writer.close()
+        held = time.monotonic() - opened
+        assert 0.9 <= held < 1.5, f"held open {held:.2f} s for a deadline of 1 s"
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_kept_alive_clients_and_sockets_outlive_the_header_deadline(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -186,6 +186,9 @@ class PlayerStream:
                     "seat": seat,
                     "players": state.players,
                     "watching": watching,
+                    # the seats' and the host's to share: a seeded house match's host
+                    # has no other way back to it once the answer that started it is lost
+                    "watch_code": state.watch_code,
                 }
             )
         if seat is not None and not is_house_ai(state.players[1 - seat]):

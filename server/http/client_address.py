@@ -27,8 +27,8 @@ def client_address(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None
 def address_group(host: str) -> str:
     """``203.0.113.7`` as it is; ``2001:db8:0:1::7`` as ``2001:db8:0:1::/64``; anything
     else (a Unix socket's path) as given."""
-    try:
-        address = ipaddress.ip_address(host)
+    try:  # a proxy may forward an IPv6 address in brackets, as in a URL
+        address = ipaddress.ip_address(host.removeprefix("[").removesuffix("]"))
     except ValueError:
         return host
     if isinstance(address, ipaddress.IPv6Address):

@@ -61,7 +61,7 @@ async def test_connections_whose_headers_do_not_arrive_are_closed(
         finally:
             stop.set()
         for seconds, _ in waited:  # trickling did not keep them open
-            assert 0.9 <= seconds < 10, seconds
+            assert 0.9 <= seconds < 5, seconds  # a 1 s deadline, with room for a busy machine
     finally:
         server.stop()
 

@@ -119,11 +119,13 @@ async def test_a_match_against_the_house_and_a_watched_match_are_announced(
                 await connected(heard, challenge["table_id"])
             match = await ada.new_match(level="easy")
             match_id = match["match_id"]
-            house = await ada.client.post(
-                "/v1/house-matches", json={"seats": ["ai:easy", "ai:medium"], "rules": SHORT}
+            house = await ada.client.post(  # from a chosen seed: watched with its code
+                "/v1/house-matches",
+                json={"seats": ["ai:easy", "ai:medium"], "rules": SHORT, "seed": "announced"},
             )
             assert house.status_code == 201, house.text
-            house_id = house.json()["match_id"]
+            house_id, house_code = house.json()["match_id"], house.json()["watch_code"]
+            assert house_code
             for heard in (lines, socket):
                 frame = await heard.first(started(match_id))
                 assert frame == {
@@ -132,6 +134,7 @@ async def test_a_match_against_the_house_and_a_watched_match_are_announced(
                     "seat": 0,
                     "players": [ada.id, "ai:easy"],
                     "watching": False,
+                    "watch_code": None,  # a fair deal's match: anyone may watch it
                 }
                 if 0 in match["view"]["to_act"]:
                     turn = await heard.first(
@@ -145,6 +148,7 @@ async def test_a_match_against_the_house_and_a_watched_match_are_announced(
                     "seat": None,
                     "players": ["ai:easy", "ai:medium"],
                     "watching": True,
+                    "watch_code": house_code,  # the host's way back to its own match
                 }
                 finished = await heard.first(
                     lambda f: f["type"] == "match_finished" and f["match_id"] == house_id, 60

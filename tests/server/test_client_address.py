@@ -15,6 +15,7 @@ from server.http.client_address import address_group
         ("2001:db8:0:1:ffff:ffff:ffff:ffff", "2001:db8:0:1::/64"),
         ("2001:DB8:0:1::8", "2001:db8:0:1::/64"),  # one spelling per network
         ("2001:db8:0:2::7", "2001:db8:0:2::/64"),
+        ("[2001:db8:0:2::8]", "2001:db8:0:2::/64"),  # as a proxy may forward it
         ("::1", "::/64"),
         ("::ffff:203.0.113.7", "203.0.113.7"),  # an IPv4 client seen through a dual stack
         ("/run/ginrummy.sock", "/run/ginrummy.sock"),

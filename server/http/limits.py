@@ -108,8 +108,10 @@ QUOTA_HEADERS = {
 
 
 def declare_quota_headers(app: Litestar) -> None:
-    """Declare the two headers on every answer (2xx and 429) of the operations a limit
-    counts, as the hook sends them."""
+    """Declare the two headers on every answer of the operations a limit counts, as the
+    hook sends them: every answer after the count (a success, a 429, and any refusal the
+    handler makes: 400, 403, 404, 409, 413, 422), none before it (a 401 from the token
+    check, a 503 when the count itself could not be made)."""
     counted = {
         handler.operation_id
         for route in app.routes
@@ -129,7 +131,5 @@ def declare_quota_headers(app: Litestar) -> None:
             if operation is None or operation.operation_id not in counted:
                 continue
             for status, response in (operation.responses or {}).items():
-                if isinstance(response, OpenAPIResponse) and (
-                    status.startswith("2") or status == "429"
-                ):
+                if isinstance(response, OpenAPIResponse) and status not in ("401", "503"):
                     response.headers = {**(response.headers or {}), **refs}

@@ -542,6 +542,12 @@ async def test_every_counted_answer_says_what_is_left_of_each_limit(
         assert left.startswith('"creates-player";r=4;t='), left
         assert 1 <= int(left.rsplit("t=", 1)[1]) <= 600
         match = created.json()
+        # a refusal the handler makes comes after the count: it says so too (OpenAPI
+        # declares the headers on every answer of the operation but 401 and 503)
+        refused = await ada.client.post("/v1/matches", json={"level": "grandmaster"})
+        assert refused.status_code in (400, 422), refused.text
+        assert quota(refused)[0] == '"creates-player";q=5;w=600'
+        assert quota(refused)[1].startswith('"creates-player";r=3;t='), quota(refused)
         assert quota(await ada.client.get(f"/v1/matches/{match['match_id']}")) == ("", "")
         for used in (1, 2, 3, 4):
             view = await ada.view(match["match_id"])

@@ -201,6 +201,7 @@ class TablesController(Controller):
         "/{table_id:str}",
         operation_id="getTable",
         summary="Read a table",
+        security=[{}, {"bearer": []}],
         responses=problem_responses(401, 404),
     )
     async def get_table(
@@ -210,14 +211,17 @@ class TablesController(Controller):
         table_id: TableId,
         invite_code: Annotated[str | None, QueryParameter(max_length=100)] = None,
     ) -> TableView:
-        """A table; a private one only for its players or with its invite code."""
+        """A table; a private one only for its players or with its invite code. No token
+        is needed: a friend who opens an invite link sees who invites it, and to what,
+        before choosing a name (the codes are shown only to the table's players)."""
         refuse_null(request, "invite_code")
         services = services_of(state)
-        player = await services.authenticate(request.headers.get("authorization"))
+        authorization = request.headers.get("authorization")
+        viewer = (await services.authenticate(authorization)).id if authorization else None
         table = await services.tables.load(table_id)
-        require_visible(table, player.id, invite_code)
+        require_visible(table, viewer, invite_code)
         await services.tables.ensure_match(table)
-        return await table_view(services, table, player.id)
+        return await table_view(services, table, viewer)
 
     @post(
         "/{table_id:str}/join",
@@ -273,9 +277,10 @@ class TablesController(Controller):
         return await table_view(services, cancelled, player.id)
 
 
-def require_visible(table: t.TableState, player: str, invite_code: str | None) -> None:
-    """A private table does not exist for a stranger without its code (same 404)."""
-    if player in (table.host, table.guest, table.invitee):
+def require_visible(table: t.TableState, player: str | None, invite_code: str | None) -> None:
+    """A private table does not exist for a stranger without its code (same 404); nor
+    does a challenge for anyone but its two ends. ``player``: None without a token."""
+    if player is not None and player in (table.host, table.guest, table.invitee):
         return
     if not table.private and table.invitee is None:
         return

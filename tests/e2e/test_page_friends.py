@@ -168,6 +168,32 @@ def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     assert back is not None and back.get_attribute("href") == f"#/match/{match_id}"
 
 
+def test_an_invite_link_says_who_invites_before_the_friend_has_a_name(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A friend new to the site opens the link: who invites them, and to what, is said
+    before they choose a name (the table was read only with a token, so it said only
+    "You are invited to a table.")."""
+    host = make_player(site, "Hedvig")
+    table = private_table(site, host)
+    page.goto(f"{site}/")
+    page.evaluate("localStorage.clear()")
+    tour_dismissed(page)
+    page.goto(invite_link(site, table))
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
+    )
+    about = page.inner_text("[data-testid=invite-about]")
+    assert about == "Hedvig invites you to a table: arcadia to 100 · rated · no clock.", about
+    assert page.query_selector("[data-testid=lobby-name]") is not None  # not signed in yet
+    page.fill("[data-testid=lobby-name]", "Ingrid")
+    page.press("[data-testid=lobby-name]", "Enter")
+    page.click("[data-testid=join-invite]")
+    page.wait_for_selector("body[data-screen=table]", state="attached")
+
+
 def test_an_invite_link_to_no_open_table_offers_no_join(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811

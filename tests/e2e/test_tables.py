@@ -186,6 +186,16 @@ async def test_a_private_table_is_unlisted_and_joined_only_with_its_code(
         shown = await friend.client.get(f"/v1/tables/{table_id}", params={"invite_code": code})
         assert shown.status_code == 200
         assert shown.json()["invite_code"] is None  # a visitor is not shown the codes
+        # ...nor is a friend with the link and no token yet (who invites, and to what, is
+        # read before choosing a name); without the code, or with a wrong one, no table
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as anyone:
+            link = await anyone.get(f"/v1/tables/{table_id}", params={"invite_code": code})
+            assert link.status_code == 200, link.text
+            assert link.json()["host"]["name"] == "Host"
+            assert link.json()["invite_code"] is None and link.json()["watch_code"] is None
+            for params in ({}, {"invite_code": "guess"}, {"invite_code": table["watch_code"]}):
+                unseen = await anyone.get(f"/v1/tables/{table_id}", params=params)
+                assert (unseen.status_code, unseen.json()["rule"]) == (404, "table_not_found")
         joined = await join(friend, table_id, invite_code=code)
         assert joined.status_code == 200, joined.text
         assert joined.json()["table"]["watch_code"] == table["watch_code"]

@@ -20,8 +20,9 @@ const GONE = {
 };
 
 /** The invite's notice with its Join (``onJoin(tableId, code, refused)``, lobby.js's join;
- * ``refused(err)`` takes a refusal for the player's name); once a player is signed in it
- * says who invites them and the match's terms, or why there is nothing to join. */
+ * ``refused(err)`` takes a refusal for the player's name); it says who invites them and
+ * the match's terms (read with the link's code, signed in or not), or why there is
+ * nothing to join. */
 export function inviteNotice(invite, onJoin) {
   const about = h('span', { id: 'invite-about', 'data-testid': 'invite-about' }, 'You are invited to a table.');
   const box = h('div', { class: 'resume', 'data-testid': 'invite', tabindex: '-1' });
@@ -29,13 +30,12 @@ export function inviteNotice(invite, onJoin) {
   const joinAgain = () => onJoin(invite.table, invite.code, refused);
   const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', 'aria-describedby': 'invite-about', onclick: joinAgain }, 'Join the match');
   fill(box, about, ' ', join);
-  const player = savedPlayer();
-  if (player) describe(box, about, invite, player, joinAgain);
+  describe(box, about, invite, savedPlayer(), joinAgain); // before signing in, too
   return box;
 }
 
 async function describe(box, about, invite, player, joinAgain) {
-  const me = player.id;
+  const me = player ? player.id : null;
   let table;
   try {
     table = await api.table(invite.table, invite.code);
@@ -55,7 +55,7 @@ async function describe(box, about, invite, player, joinAgain) {
     replace(box, `This table is closed: ${GONE[table.status] || table.status}. Ask ${refName(table.host)} for a new link.`);
   } else {
     fill(about, `${refName(table.host)} invites you to a table: ${tableTerms(table)}.`);
-    if (nameKey(table.host.name) === nameKey(player.name)) askName(box, table.host, joinAgain);
+    if (player && nameKey(table.host.name) === nameKey(player.name)) askName(box, table.host, joinAgain);
   }
 }
 

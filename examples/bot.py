@@ -12,8 +12,10 @@ claims the match then, rather than let the house stand-in play out a match its o
 abandoned. With ``--think S`` it takes S seconds over each move (a slower strategy
 would search then), never so long that its move clock runs out: the time left is the
 server's (``deadline_ms - now_ms`` of the frame), counted down from when the frame came,
-so a computer clock that is wrong does not matter.
-Needs only httpx.
+so a computer clock that is wrong does not matter. It paces its moves on the
+``RateLimit`` header of each answer: once a limit has no request left, its next move
+waits for the window's end instead of being refused (``--no-pace`` leaves that to the
+429's ``Retry-After``). Needs only httpx.
 
     python examples/bot.py --server http://127.0.0.1:8000            # a new bot account
     python examples/bot.py --token TOKEN --challenge PLAYER_ID --matches 3 --rematch
@@ -86,6 +88,17 @@ def choose(view: dict) -> dict:
     return {k: v for k, v in pick.items() if k != "seat" and v is not None}
 
 
+def quotas(header: str) -> list[tuple[int, int]]:
+    """``(requests left, seconds to the window's end)`` of each limit in a ``RateLimit``
+    header: ``"actions-player";r=0;t=42, "actions-address";r=49;t=42``."""
+    found = []
+    for item in header.split(","):
+        params = dict(p.strip().split("=", 1) for p in item.split(";")[1:] if "=" in p)
+        if "r" in params and "t" in params:
+            found.append((int(params["r"]), int(params["t"])))
+    return found
+
+
 class Bot:
     def __init__(self, server: str, token: str, me: str, args: argparse.Namespace) -> None:
         self.http = httpx.Client(
@@ -101,6 +114,7 @@ class Bot:
         # match id -> when to claim again, why, whether a refusal is tried once more then
         self.claims: dict[str, tuple[float, str, bool]] = {}
         self.thinking: dict[str, tuple[int, float]] = {}  # match id -> (version, move when)
+        self.paused_until = 0.0  # monotonic: a move limit is spent until then
 
     def say(self, **fields: object) -> None:
         print(json.dumps(fields), flush=True)  # one line per thing done: easy to follow
@@ -118,12 +132,13 @@ class Bot:
         view = answer["view"]
         if not view["legal"]:
             return True
-        due = self.move_when(match_id, answer, received)
-        if due > time.monotonic():  # still thinking: the move goes then
+        due = max(self.move_when(match_id, answer, received), self.paused_until)
+        if due > time.monotonic():  # still thinking, or paced: the move goes then
             self.retries[match_id] = due
             return False
         body = {"action": choose(view), "version": answer["version"]}
         reply = self.http.post(f"/v1/matches/{match_id}/actions", json=body)
+        self.pace(reply)
         if reply.status_code == 409:  # the match moved first: the stream will say so again
             return True
         if reply.status_code == 429:  # too many moves this window: the problem says when
@@ -133,6 +148,20 @@ class Bot:
             return False
         reply.raise_for_status()
         return True
+
+    def pace(self, reply: httpx.Response) -> None:
+        """Hold the next move until the window ends once a limit this answer counted has
+        no request left (``RateLimit: "actions-player";r=0;t=42``), rather than be
+        refused with a 429 and try again."""
+        if self.args.no_pace:
+            return
+        wait_s = max(
+            (float(t) for r, t in quotas(reply.headers.get("RateLimit", "")) if r == 0),
+            default=0.0,
+        )
+        if wait_s > 0:
+            self.paused_until = time.monotonic() + wait_s
+            self.say(event="paced", wait_s=wait_s)
 
     def move_when(self, match_id: str, answer: dict, received: float) -> float:
         """When (monotonic) to send the move of this version: ``--think`` seconds after
@@ -275,6 +304,9 @@ def main() -> None:
     parser.add_argument("--rematch", action="store_true", help="offer a rematch after each")
     parser.add_argument(
         "--think", type=float, default=0, help="seconds to take a move (never past the clock)"
+    )
+    parser.add_argument(
+        "--no-pace", action="store_true", help="ignore RateLimit headers (429s say when)"
     )
     args = parser.parse_args()
     token = args.token

@@ -14,22 +14,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from litestar import Litestar
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import HTTPScope, Message, Receive, Send
+
+from server.http.asgi_wrapper import HttpWrapper
 
 
 def answer_head_as_get(app: Litestar) -> None:
     app.asgi_handler = _HeadAsGet(app.asgi_handler)
 
 
-class _HeadAsGet:
-    def __init__(self, next_app: ASGIApp) -> None:
-        self.next_app = next_app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await self.next_app(scope, receive, send)
-            return
+class _HeadAsGet(HttpWrapper):
+    async def http(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
         head = scope["method"] == "HEAD"
         routed: Any = {**scope, "method": "GET"} if head else scope
 

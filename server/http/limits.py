@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from litestar import Litestar, Request
-from litestar.enums import ScopeType
 from litestar.openapi.spec import (
     OpenAPIHeader,
     OpenAPIResponse,
@@ -25,8 +24,9 @@ from litestar.openapi.spec import (
     Reference,
     Schema,
 )
-from litestar.types import ASGIApp, BeforeRequestHookHandler, Message, Receive, Scope, Send
+from litestar.types import BeforeRequestHookHandler, HTTPScope, Message, Receive, Scope, Send
 
+from server.http.asgi_wrapper import HttpWrapper
 from server.http.client_address import client_address
 from server.services import services_of
 
@@ -66,14 +66,8 @@ def add_quota_headers(app: Litestar) -> None:
     app.asgi_handler = _QuotaHeaders(app.asgi_handler)
 
 
-class _QuotaHeaders:
-    def __init__(self, next_app: ASGIApp) -> None:
-        self.next_app = next_app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await self.next_app(scope, receive, send)
-            return
+class _QuotaHeaders(HttpWrapper):
+    async def http(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
 
         async def send_with_quota(message: Message) -> None:
             quota = cast("dict[str, str] | None", scope.get(QUOTA_KEY))

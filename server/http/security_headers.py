@@ -21,8 +21,9 @@ headers as a handler's answer does.
 from __future__ import annotations
 
 from litestar import Litestar
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import HTTPScope, Message, Receive, Send
+
+from server.http.asgi_wrapper import HttpWrapper
 
 EVERY_ANSWER = (
     (b"x-content-type-options", b"nosniff"),
@@ -50,14 +51,8 @@ def policy_for(path: str, content_type: bytes) -> bytes | None:
     return NO_FRAMING if path.startswith(OWN_STYLE_PATHS) else PAGE_POLICY
 
 
-class _SecurityHeaders:
-    def __init__(self, next_app: ASGIApp) -> None:
-        self.next_app = next_app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await self.next_app(scope, receive, send)
-            return
+class _SecurityHeaders(HttpWrapper):
+    async def http(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
 
         with_token = any(name.lower() == b"authorization" for name, _ in scope["headers"])
 

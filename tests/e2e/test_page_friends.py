@@ -54,6 +54,18 @@ def joined(site: str, table: dict[str, Any], guest: dict[str, str]) -> str:  # n
     return match_id
 
 
+def resigned_match(site: str, host: dict[str, str], guest: dict[str, str]) -> str:  # noqa: F811
+    """A match of the two at the host's private table, over: the guest resigned."""
+    match_id = joined(site, private_table(site, host), guest)
+    resigned = httpx.post(
+        f"{site}/v1/matches/{match_id}/actions",
+        json={"action": {"type": "resign"}},
+        headers=auth(guest),
+    )
+    assert resigned.status_code == 200, resigned.text
+    return match_id
+
+
 def signed_in(page: Page, site: str, player: dict[str, str]) -> None:  # noqa: F811
     page.goto(f"{site}/")
     page.evaluate("p => localStorage.setItem('ginrummy.player', JSON.stringify(p))", player)
@@ -123,13 +135,7 @@ def test_history_tells_alike_friends_apart_in_its_links_and_says_the_target(
 
 def test_a_replay_says_the_target_of_its_rules(site: str, page: Page) -> None:  # noqa: F811
     host, guest = make_player(site, "Rhea"), make_player(site, "Remy")
-    match_id = joined(site, private_table(site, host), guest)
-    resigned = httpx.post(
-        f"{site}/v1/matches/{match_id}/actions",
-        json={"action": {"type": "resign"}},
-        headers=auth(guest),
-    )
-    assert resigned.status_code == 200, resigned.text
+    match_id = resigned_match(site, host, guest)
     signed_in(page, site, host)
     page.goto(f"{site}/#/replay/{match_id}")
     page.wait_for_selector("[data-testid=replay-rules]")
@@ -212,8 +218,11 @@ def test_an_invite_link_to_no_open_table_offers_no_join(
     page.goto(f"{site}/")
     page.evaluate("localStorage.clear()")  # the friend, new here, signs in from the link
     page.goto(invite_link(site, table))
+    # Before a name, the link already says the table is closed (it reads without a token)
+    wait_until(page, "!document.querySelector('[data-testid=join-invite]')")
     page.fill("[data-testid=lobby-name]", "Ola")
     page.press("[data-testid=lobby-name]", "Enter")  # the page then focuses the Join
+    page.wait_for_selector("[data-testid=lobby-name]", state="detached")  # signed in
     wait_until(page, "!document.querySelector('[data-testid=join-invite]')")
     notice = page.inner_text("[data-testid=invite]")
     assert notice == "This table is closed: its host cancelled it. Ask Hanne for a new link.", (
@@ -363,13 +372,7 @@ def test_a_keyboard_player_offering_a_rematch_keeps_their_place(
     """Rematch pressed from the keyboard became a disabled "waiting" button, which lost
     the focus, and the redraw sent it on to New match: one Enter from leaving."""
     host, guest = make_player(site, "Rena"), make_player(site, "Mats")
-    match_id = joined(site, private_table(site, host), guest)
-    resigned = httpx.post(
-        f"{site}/v1/matches/{match_id}/actions",
-        json={"action": {"type": "resign"}},
-        headers=auth(guest),
-    )
-    assert resigned.status_code == 200, resigned.text
+    match_id = resigned_match(site, host, guest)
     signed_in(page, site, host)
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
     page.wait_for_selector("[data-testid=rematch]")
@@ -465,13 +468,7 @@ def test_verify_from_the_keyboard_keeps_the_keyboard(
     """Verify disabled itself while it recomputed the decks, which took the focus from it
     and dropped the keyboard to the top of History."""
     host, guest = make_player(site, "Vera"), make_player(site, "Vic")
-    match_id = joined(site, private_table(site, host), guest)
-    resigned = httpx.post(
-        f"{site}/v1/matches/{match_id}/actions",
-        json={"action": {"type": "resign"}},
-        headers=auth(guest),
-    )
-    assert resigned.status_code == 200, resigned.text
+    match_id = resigned_match(site, host, guest)
     signed_in(page, site, host)
     page.goto(f"{site}/#/history")
     button = f"tr[data-match-id='{match_id}'] [data-testid=verify]"

@@ -297,7 +297,8 @@ async def test_the_example_bot_waits_out_a_rate_limit_and_plays_on(
     """Over the move limit, a move is a 429 with ``Retry-After``: the bot tries that turn
     again then, and its stream stays open (it used to take the 429 for a broken stream,
     reconnect, and send the move again a second later, whatever the server had said)."""
-    limits = {"GINRUMMY_RATE_WINDOW_S": "2", "GINRUMMY_RATE_ACTIONS_PER_PLAYER": "6"}
+    # 3 moves in 4 s: a bot reaches it even on a loaded machine (6 in 2 s: not always)
+    limits = {"GINRUMMY_RATE_WINDOW_S": "4", "GINRUMMY_RATE_ACTIONS_PER_PLAYER": "3"}
     server = ServerProcess(database_url, tmp_path, **limits).start()
     bot = await BotProcess.start(  # not pacing itself on the headers: the 429s come
         server.url, "--challenge", "ai:easy", "--target", "25", "--matches", "1", "--no-pace"
@@ -306,7 +307,7 @@ async def test_the_example_bot_waits_out_a_rate_limit_and_plays_on(
         assert await bot.finish(timeout=240) == 0
         assert len(bot.events("match_finished")) == 1
         waits = bot.events("rate_limited")
-        assert waits and all(0 < w["retry_after"] <= 2 for w in waits), bot.lines
+        assert waits and all(0 < w["retry_after"] <= 4 for w in waits), bot.lines
         assert not bot.events("reconnecting") and not bot.events("request_failed"), bot.lines
     finally:
         bot.kill()
@@ -320,7 +321,8 @@ async def test_the_example_bot_paces_its_moves_on_the_ratelimit_header(
     """Under the same tight limit, the bot reads what is left of it on each answer
     (``RateLimit``) and holds its next move for the window's end once nothing is: it
     plays the match through without one move refused."""
-    limits = {"GINRUMMY_RATE_WINDOW_S": "2", "GINRUMMY_RATE_ACTIONS_PER_PLAYER": "6"}
+    # 3 moves in 4 s: a bot reaches it even on a loaded machine (6 in 2 s: not always)
+    limits = {"GINRUMMY_RATE_WINDOW_S": "4", "GINRUMMY_RATE_ACTIONS_PER_PLAYER": "3"}
     server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info", **limits).start()
     bot = await BotProcess.start(
         server.url, "--challenge", "ai:easy", "--target", "25", "--matches", "1"
@@ -329,12 +331,12 @@ async def test_the_example_bot_paces_its_moves_on_the_ratelimit_header(
         assert await bot.finish(timeout=240) == 0
         assert len(bot.events("match_finished")) == 1
         paced = bot.events("paced")
-        assert paced and all(0 < p["wait_s"] <= 2 for p in paced), bot.lines
+        assert paced and all(0 < p["wait_s"] <= 4 for p in paced), bot.lines
         assert not bot.events("rate_limited"), bot.lines
         server.stop()  # its log is written in blocks: all of it is there once it stops
         log = server.log_path.read_text()
         moves = re.findall(r'"POST /v1/matches/\w+/actions HTTP/1.1" (\d+)', log)
-        assert len(moves) > 6 and set(moves) <= {"200", "409"}, moves
+        assert len(moves) > 3 and set(moves) <= {"200", "409"}, moves
     finally:
         bot.kill()
         server.stop()

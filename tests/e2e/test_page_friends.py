@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import APIResponse, Browser, Page, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
@@ -172,6 +172,40 @@ def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     page.goto(invite_link(site, table))
     back = page.wait_for_selector("[data-testid=invite-match]")
     assert back is not None and back.get_attribute("href") == f"#/match/{match_id}"
+
+
+def test_a_late_join_answer_does_not_pull_the_friend_back_from_the_invite(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The player stream's ``match_started`` may open the match before the join's own
+    answer comes back (a CI run: the friend had left and opened the invite link again when
+    that answer came, and the page went to the match, over the notice that says so)."""
+    host, guest = make_player(site, "Halla"), make_player(site, "Iben")
+    table = private_table(site, host)
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_answer(route: Route) -> None:
+        held.append((route, route.fetch()))  # the join is made; its answer waits
+
+    page.route(f"**/v1/tables/{table['table_id']}/join", hold_the_answer)
+    signed_in(page, site, guest)
+    page.goto(invite_link(site, table))
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
+    )
+    page.click("[data-testid=join-invite]")
+    page.wait_for_selector("body[data-screen=table]", state="attached")  # by the stream
+    assert len(held) == 1
+    page.goto(f"{site}/#/")
+    page.goto(invite_link(site, table))
+    page.wait_for_selector("[data-testid=invite-match]")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    page.wait_for_timeout(1000)  # time for the late answer to move the page, as it did
+    assert page.evaluate("document.body.dataset.screen") == "lobby"
+    assert page.is_visible("[data-testid=invite-match]")
 
 
 def test_an_invite_link_says_who_invites_before_the_friend_has_a_name(

@@ -33,6 +33,7 @@ const lobby = {
   sent: new Map(), // table id → open challenges this player sent
   accepted: new Set(), // match ids of sent challenges accepted meanwhile
   reads: 0, // the newest refresh: an older answer arriving later is dropped
+  visits: 0, // lobbies shown: a join's answer arriving after the player left is dropped
 };
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
@@ -160,15 +161,18 @@ function renderTables(player) {
  * the matches already running: those the lobby leaves alone (the start page lists them). */
 async function follow(player) {
   if (lobby.stream) return;
-  lobby.stream = 'connecting';
+  // This connection's own mark: a list read for an earlier lobby that comes back late
+  // must not open the stream, nor stand for the matches running now.
+  const connecting = { connecting: true };
+  lobby.stream = connecting;
   const running = await api.listMatches('active').catch(() => ({ matches: [] }));
-  lobby.known = new Set(running.matches.map((m) => m.match_id));
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const now = savedPlayer();
-  if (lobby.stream !== 'connecting' || !now || now.token !== player.token) {
-    if (lobby.stream === 'connecting') lobby.stream = null; // signed out while the list was read
+  if (lobby.stream !== connecting || !now || now.token !== player.token) {
+    if (lobby.stream === connecting) lobby.stream = null; // signed out while the list was read
     return;
   }
+  lobby.known = new Set(running.matches.map((m) => m.match_id));
   const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/me/live`), player);
   lobby.stream = socket;
   clearInterval(lobby.recheck);
@@ -231,6 +235,7 @@ async function startedAway(matchId) {
 /** The lobby; ``invite`` ({table, code}) is an invite link being opened. */
 export function showLobby(root, invite = null) {
   lobby.root = root;
+  lobby.visits += 1;
   lobby.heard = null; // the challenges listed first are read on the page, not announced
   const player = savedPlayer();
   fill(
@@ -470,12 +475,12 @@ async function cancelChallenge(tableId) {
 
 /** Join a table; ``refused(err)``, if given, may handle a refusal itself (true). */
 export async function join(tableId, code, refused = null) {
+  const visit = lobby.visits;
   try {
     await ensurePlayer();
     const joined = await api.joinTable(tableId, code);
     rememberTable(joined.table); // a private table's watch code, given to its guest
-    expectTour(); // a person's first match may be against a person
-    location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
+    toMatch(joined.match.match_id, visit);
   } catch (err) {
     if (refused && refused(err)) return;
     toast(problemText(err));
@@ -483,14 +488,25 @@ export async function join(tableId, code, refused = null) {
 }
 
 async function accept(tableId) {
+  const visit = lobby.visits;
   try {
     const joined = await api.acceptChallenge(tableId);
     rememberTable(joined.table);
-    expectTour(); // a person's first match may be against a person
-    location.hash = `#/match/${encodeURIComponent(joined.match.match_id)}`;
+    toMatch(joined.match.match_id, visit);
   } catch (err) {
     toast(problemText(err));
   }
+}
+
+/** A match just joined or accepted from lobby ``visit`` is opened, unless the player
+ * left that lobby meanwhile: the stream's ``match_started`` may have opened it before
+ * this answer came, and the player may since have gone elsewhere (even back to the
+ * lobby), where a late answer must not pull them. */
+function toMatch(matchId, visit) {
+  if (lobby.known) lobby.known.add(matchId);
+  if (visit !== lobby.visits || document.body.dataset.screen !== 'lobby') return;
+  expectTour(); // a person's first match may be against a person
+  location.hash = `#/match/${encodeURIComponent(matchId)}`;
 }
 
 async function findPlayers(event) {

@@ -1,9 +1,9 @@
 """The match service: the server's one path from a request to appended events.
 
-It folds a match from the store (keeping an in-process cache that catches up with
-one ``read_stream`` when asked, and takes this process's own appends without reading
-them back), checks the caller's seat and version, appends the player's events, then
-plays every house-AI seat (a player id ``ai:<level>``, in either seat) until a person
+It loads a match from this process's log of it (``server/match_log.py``: a cache
+that catches up with one ``read_stream`` when asked, and takes this process's own
+appends without reading them back), checks the caller's seat and version, appends the
+player's events, then plays every house-AI seat (a player id ``ai:<level>``, in either seat) until a person
 or a bot is to act again. The AI's reply is decided before the player's move is
 appended, and the two commit together as a chain (``EventStore.append_chain``): one
 transaction, and a reply never lands on a state it was not decided on. Should the
@@ -22,16 +22,12 @@ import asyncio
 import logging
 import secrets
 import uuid
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 
-from domain.blocks import STREAM_PREFIX as BLOCKS_STREAM_PREFIX
-from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
 from domain.commands import AnySeatCommand, NextHand, StartMatch
 from domain.errors import DomainError
-from domain.events import Event, HandAcknowledged, MatchStarted, event_type
+from domain.events import Event, HandAcknowledged, MatchStarted
 from domain.match import apply, evolve
 from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
@@ -39,21 +35,17 @@ from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView, player_view, spectator_view
 from infra.clock import now_ms
 from infra.deadlines import Deadlines
-from infra.errors import ConcurrencyConflict, IdempotencyMismatch, StreamNotFound
-from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
-from infra.projections.lobby import TABLE_STREAM_PREFIX
+from infra.errors import ConcurrencyConflict, IdempotencyMismatch
+from infra.event_store import Batch, EventStore, RecordedEvent
 from server.ai_thinking import AiThinker
 from server.house_ai import AI_PREFIX, HouseAi, ai_command_id, ai_seat_to_act
 from server.match_clocks import MatchClocks
-from server.match_record import MatchRecord, RecordCache, empty_record
-from server.problems import MatchNotFound, StaleVersion
+from server.match_log import MatchLog
+from server.match_record import MatchRecord, RecordCache
+from server.problems import StaleVersion
 from server.schemas import ActionResponse, MatchResponse
 from server.seats import seat_of, versioned
 
-APPENDS_IN_FLIGHT = 16
-# The store's streams that are not matches: read as one (``GET /v1/matches/blocks:<id>``),
-# a stream that exists would fold into no match (a 500) where a missing one is a 404.
-OTHER_STREAMS = (TABLE_STREAM_PREFIX, CHAT_STREAM_PREFIX, BLOCKS_STREAM_PREFIX)
 VIEWS_KEPT = 256  # the newest view of the matches' seats last shown, for the next asker
 
 log = logging.getLogger("ginrummy.ai")
@@ -95,50 +87,23 @@ class MatchService:
             next_hand_timeout_ms=next_hand_timeout_ms,
             ai_pace_ms=ai_pace_ms,
         )
-        self._on_append = on_append or (lambda match_id, version: None)
+        self.log = MatchLog(store, on_append)
         self._on_start = on_start or (lambda started: None)
-        self.records = RecordCache()
         # (match id, seat) -> the record and that seat's view of its newest state
         self._views: OrderedDict[tuple[str, int], tuple[MatchRecord, PlayerView]] = OrderedDict()
-        self._appending = asyncio.Semaphore(APPENDS_IN_FLIGHT)
-        # a lock lives while someone holds or awaits it, so eviction never splits one
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # --- reading ----------------------------------------------------------------------
 
-    async def load(self, match_id: str, at_least: int | None = None) -> MatchRecord:
-        """The match caught up with the store; MatchNotFound if it has no events.
+    @property
+    def records(self) -> RecordCache:
+        return self.log.records
 
-        With ``at_least``, a cached record that has reached that version is returned
-        without asking the store (a socket woken for version V needs no read if this
-        process appended V itself).
-        """
-        if match_id.startswith(OTHER_STREAMS):
-            raise MatchNotFound(f"no match {match_id!r}")  # a table's, chat's or block list's
-        cached = self.records.get(match_id)
-        if cached is not None and at_least is not None and cached.state.version >= at_least:
-            return cached
-        after = cached.state.version if cached else 0
-        try:
-            new = await self.store.read_stream(match_id, after_version=after)
-        except StreamNotFound:
-            new = []
-        if cached is None and not new:
-            raise MatchNotFound(f"no match {match_id!r}")
-        if cached is not None and not new:
-            return cached
-        record = (cached or empty_record()).folded(new)
-        latest = self.records.peek(match_id)
-        if latest is not None and latest.state.version >= record.state.version:
-            return latest  # a concurrent load got further
-        self.records.keep(record)
-        return record
+    async def load(self, match_id: str, at_least: int | None = None) -> MatchRecord:
+        """The match caught up with the store (``MatchLog.load``)."""
+        return await self.log.load(match_id, at_least)
 
     def lock(self, match_id: str) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = self._locks[match_id] = asyncio.Lock()
-        return lock
+        return self.log.lock(match_id)
 
     async def view(self, match_id: str, player_id: str) -> MatchResponse:
         record = await self.play_ai(match_id)
@@ -235,8 +200,8 @@ class MatchService:
             host=host,
         )
         _, events = apply(None, start)
-        result = await self._append(match_id, 0, events)
-        self._on_append(match_id, result.last_version)
+        result = await self.log.append(match_id, 0, events)
+        self.log.told(match_id, result.last_version)
         if isinstance(events[0], MatchStarted):
             self._on_start(events[0])  # the player streams of its seats and host hear of it
         async with self.lock(match_id):
@@ -331,14 +296,14 @@ class MatchService:
         if reply:
             chain.append((reply, ai_command_id(after)))
         batches = [Batch(e, c, command_hash if c == command_id else None) for e, c in chain]
-        results = await self._append_chain(match_id, state.version, batches)
+        results = await self.log.append_chain(match_id, state.version, batches)
         result = results[0]
         if result.duplicate:
             record = await self.load(match_id)
         else:
             for (appended, appended_id), written in zip(chain, results, strict=False):
-                record = self._remember(record, appended, written, appended_id)
-            self._on_append(match_id, results[-1].last_version)
+                record = self.log.remember(record, appended, written, appended_id)
+            self.log.told(match_id, results[-1].last_version)
         record = await self.play_ai_locked(record)  # the reply, if it did not go with the move
         await self.clocks.schedule(record)
         return self._answer(record, seat, result.first_version, before=state)
@@ -454,70 +419,9 @@ class MatchService:
         (a retry, or another process that fired the same deadline). ConcurrencyConflict
         if the match moved on; each caller decides whether that is the player's error."""
         match_id = record.state.match_id
-        result = await self._append(match_id, record.state.version, events, command_id)
+        result = await self.log.append(match_id, record.state.version, events, command_id)
         if result.duplicate:
             return None
-        record = self._remember(record, events, result, command_id)
-        self._on_append(match_id, result.last_version)
+        record = self.log.remember(record, events, result, command_id)
+        self.log.told(match_id, result.last_version)
         return record
-
-    async def _append(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[Event],
-        command_id: str | None = None,
-        command_hash: str | None = None,
-    ) -> AppendResult:
-        """Append, with at most a few appends of this process in flight at once.
-
-        Appends serialise on the log head in the database anyway (the store commits
-        concurrent ones as a group, one group at a time); queueing the excess here bounds
-        how many wait in the store's queue, and so a group's size. Measured on two shared cores: 4 starved the
-        group commit at 16 clients, 64 let 64 clients thrash; 16 did well at both.
-        """
-        async with self._appending:
-            return await self.store.append(
-                match_id, expected_version, events, command_id, command_hash
-            )
-
-    async def _append_chain(
-        self, match_id: str, expected_version: int, batches: Sequence[Batch]
-    ) -> list[AppendResult]:
-        """``_append`` for a move and the reply that goes with it, in one commit."""
-        async with self._appending:
-            if len(batches) > 1:
-                return await self.store.append_chain(match_id, expected_version, batches)
-            (only,) = batches
-            return [
-                await self.store.append(
-                    match_id, expected_version, only.events, only.command_id, only.command_hash
-                )
-            ]
-
-    def _remember(
-        self,
-        record: MatchRecord,
-        events: Sequence[Event],
-        result: AppendResult,
-        command_id: str,
-    ) -> MatchRecord:
-        """The record after our own append, without reading it back from the store."""
-        now = datetime.now(UTC)
-        first_position = result.last_position - len(events) + 1
-        recorded = [
-            RecordedEvent(
-                position=first_position + i,
-                stream_id=result.stream_id,
-                version=result.first_version + i,
-                type=event_type(event),
-                schema_version=event.schema_version,
-                event=event,  # type: ignore[arg-type]
-                recorded_at=now,
-                command_id=command_id,
-            )
-            for i, event in enumerate(events)
-        ]
-        updated = record.folded(recorded)
-        self.records.keep_if_newer(updated)
-        return updated

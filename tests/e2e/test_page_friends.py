@@ -146,6 +146,15 @@ def invite_link(site: str, table: dict[str, Any]) -> str:  # noqa: F811
     return f"{site}/#/join/{table['table_id']}/{table['invite_code']}"
 
 
+def invite_opened(page: Page, site: str, table: dict[str, Any]) -> None:  # noqa: F811
+    """The table's invite link opened, once the notice has read who invites."""
+    page.goto(invite_link(site, table))
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
+    )
+
+
 def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
@@ -155,11 +164,7 @@ def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     host, guest = make_player(site, "Hedda"), make_player(site, "Ivo")
     table = private_table(site, host, clock={"per_move_ms": 60_000})
     signed_in(page, site, guest)
-    page.goto(invite_link(site, table))
-    wait_until(
-        page,
-        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
-    )
+    invite_opened(page, site, table)
     about = page.inner_text("[data-testid=invite-about]")
     assert about == "Hedda invites you to a table: arcadia to 100 · rated · 1 min a move.", about
     assert page.get_attribute("[data-testid=join-invite]", "aria-describedby") == "invite-about"
@@ -190,11 +195,7 @@ def test_a_late_join_answer_does_not_pull_the_friend_back_from_the_invite(
 
     page.route(f"**/v1/tables/{table['table_id']}/join", hold_the_answer)
     signed_in(page, site, guest)
-    page.goto(invite_link(site, table))
-    wait_until(
-        page,
-        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
-    )
+    invite_opened(page, site, table)
     page.click("[data-testid=join-invite]")
     page.wait_for_selector("body[data-screen=table]", state="attached")  # by the stream
     assert len(held) == 1
@@ -220,11 +221,7 @@ def test_an_invite_link_says_who_invites_before_the_friend_has_a_name(
     page.goto(f"{site}/")
     page.evaluate("localStorage.clear()")
     tour_dismissed(page)
-    page.goto(invite_link(site, table))
-    wait_until(
-        page,
-        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
-    )
+    invite_opened(page, site, table)
     about = page.inner_text("[data-testid=invite-about]")
     assert about == "Hedvig invites you to a table: arcadia to 100 · rated · no clock.", about
     assert page.query_selector("[data-testid=lobby-name]") is not None  # not signed in yet
@@ -454,11 +451,7 @@ def test_a_join_refused_for_the_name_asks_for_another(
     host, guest = make_player(site, "Bea"), make_player(site, "bea")
     table = private_table(site, host)
     signed_in(page, site, {**guest, "name": "Bee"})  # renamed since, on another browser
-    page.goto(invite_link(site, table))
-    wait_until(
-        page,
-        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
-    )
+    invite_opened(page, site, table)
     page.click("[data-testid=join-invite]")
     page.wait_for_selector("[data-testid=invite-same-name]")
     assert page.evaluate(FOCUSED) == "invite-name"

@@ -16,10 +16,17 @@ from contextlib import contextmanager
 from sqlalchemy import exc as sa_exc
 
 from infra.database import NUL_REFUSED
-from infra.errors import ConcurrencyConflict, InfraError, StoreUnavailable, UnstorableText
+from infra.errors import (
+    ConcurrencyConflict,
+    InfraError,
+    LockWaitTimeout,
+    StoreUnavailable,
+    UnstorableText,
+)
 
 # PostgreSQL's "character not in repertoire" and "untranslatable character": U+0000.
 _UNSTORABLE_TEXT = ("22021", "22P05")
+_LOCK_NOT_AVAILABLE = "55P03"  # a lock waited for longer than ``lock_timeout``
 
 
 @contextmanager
@@ -36,8 +43,11 @@ def translate_errors() -> Iterator[None]:
     except sa_exc.IntegrityError as error:
         raise ConcurrencyConflict(f"a concurrent append won: {error.orig}") from error
     except sa_exc.DBAPIError as error:
-        if getattr(error.orig, "sqlstate", None) in _UNSTORABLE_TEXT:
+        sqlstate = getattr(error.orig, "sqlstate", None)
+        if sqlstate in _UNSTORABLE_TEXT:
             raise UnstorableText(NUL_REFUSED) from error
+        if sqlstate == _LOCK_NOT_AVAILABLE:
+            raise LockWaitTimeout(f"held by another request for too long: {error.orig}") from error
         if error.connection_invalidated or isinstance(
             error, (sa_exc.OperationalError, sa_exc.InterfaceError)
         ):

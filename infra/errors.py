@@ -56,6 +56,14 @@ class StoreUnavailable(InfraError):
     rule = "store_unavailable"
 
 
+class LockWaitTimeout(InfraError):
+    """What the request needs (a player's name, say) stayed held by another request past
+    the wait allowed: nothing was done; safe to retry a moment later."""
+
+    rule = "busy"
+    retry_after_s = 1
+
+
 class ProjectionsBehind(InfraError):
     """Readiness refused: this process's read models are too far behind the log."""
 

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from infra.clock import now_ms
 from infra.database import one_statement
 from infra.driver_errors import translate_errors
-from infra.errors import AlreadyExists
+from infra.errors import AlreadyExists, LockWaitTimeout
 from infra.schema import players, tokens
 
 PlayerKind = Literal["person", "bot"]
@@ -43,7 +43,12 @@ NAME_LOCK_STRIPES = 64
 # every connection of the pool and leave none for the bodies: at most this many, and
 # always one less than the pool holds (``lock_holders``).
 NAME_LOCK_HOLDERS = 6
+# How long a step waits for the names it needs before it is refused (503 ``busy``, retry):
+# a step holds them for milliseconds, so a wait this long means one is stuck, and its
+# request must not hang with it.
+NAME_LOCK_WAIT_S = 10.0
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
+_LOCK_TIMEOUT = text("SELECT set_config('lock_timeout', :ms, true)")  # this transaction's
 
 
 def lock_holders(engine: AsyncEngine) -> int:
@@ -135,27 +140,39 @@ class Players:
         return player
 
     @contextlib.asynccontextmanager
-    async def names_held(self, *ids: str) -> AsyncIterator[None]:
+    async def names_held(self, *ids: str, wait_s: float = NAME_LOCK_WAIT_S) -> AsyncIterator[None]:
         """Hold the names of these players still while the body checks them and records
         what brings them together (a rename, a seat, a challenge): two such steps for one
         player take turns, in this process and across processes sharing PostgreSQL
         (a transaction holds an advisory lock per player, taken in one order so two
         steps never wait on each other). SQLite serves one process, whose locks suffice.
+        A step that waits more than ``wait_s`` for them is refused (``LockWaitTimeout``).
         A rename checked against the opponents it has while a seat is being taken would
         otherwise miss the new one, and the seat miss the new name."""
         ordered = sorted(set(ids))
         stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
         locks = _name_locks(self.engine)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait_s
         async with contextlib.AsyncExitStack() as stack:
-            for stripe in stripes:
-                await stack.enter_async_context(locks.stripes[stripe])
+            try:
+                async with asyncio.timeout_at(deadline):  # this process's own waits
+                    for stripe in stripes:
+                        await stack.enter_async_context(locks.stripes[stripe])
+                    if locks.holders is not None:
+                        await stack.enter_async_context(locks.holders)
+            except TimeoutError:
+                raise LockWaitTimeout(
+                    f"a player's name stayed held for over {wait_s:g} s; retry"
+                ) from None
             if locks.holders is None:
                 yield
                 return
-            await stack.enter_async_context(locks.holders)
-            with translate_errors():
+            left_ms = max(1, round((deadline - loop.time()) * 1000))
+            with translate_errors():  # PostgreSQL's wait: refused past ``lock_timeout``
                 conn = await stack.enter_async_context(self.engine.connect())
                 await stack.enter_async_context(conn.begin())
+                await conn.execute(_LOCK_TIMEOUT, {"ms": f"{left_ms}ms"})
                 for id in ordered:
                     await conn.execute(_ADVISORY_LOCK, {"key": _name_lock_key(id)})
             yield

@@ -289,6 +289,15 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
                 exc,
                 skipped_note(skipped),
             )
+    elif isinstance(exc, infra_errors.LockWaitTimeout):  # a stuck step, said and counted
+        if (skipped := _failures.due("busy")) is not None:
+            log.warning(
+                "busy (503) on %s %s: %s%s",
+                request.method,
+                request.url.path,
+                exc,
+                skipped_note(skipped),
+            )
     elif isinstance(
         exc, infra_errors.ProjectionsBehind
     ):  # a probe's answer, said and counted, not a bug
@@ -337,7 +346,7 @@ def problem_responses(
         415: "The body is labelled as something other than JSON",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         429: "Too many requests: wait the seconds `Retry-After` says",
-        503: "Database unavailable",
+        503: "Database unavailable, or what the request needs is held too long (`busy`): retry",
         **(described_as or {}),
     }
     return {

@@ -238,6 +238,39 @@ async def test_a_name_lock_on_the_house_ai_holds_back_no_challenge_or_rename(
         await close(ada)
 
 
+async def test_a_rename_held_back_too_long_is_refused_busy_and_changes_nothing(
+    site: ServerProcess,
+) -> None:
+    """Every rename holds one name (``RENAMES``) across processes; another process stuck
+    while holding it held back every rename, and each request hung. After the wait
+    (10 s) a rename is a 503 ``busy`` with ``Retry-After``, the name unchanged; once the
+    name is free the same request succeeds."""
+    if not site.database_url.startswith("postgres"):
+        return  # SQLite serves one process: no other session can hold a name
+    import asyncpg
+
+    from infra.database import asyncpg_dsn
+    from infra.players import NAME_LOCK_WAIT_S, _name_lock_key
+    from server.names import RENAMES
+
+    ada = await Player.create(site.url, "Ada Held Back")
+    held = await asyncpg.connect(asyncpg_dsn(site.database_url))
+    try:
+        await held.execute("SELECT pg_advisory_lock($1)", _name_lock_key(RENAMES))
+        refused = await asyncio.wait_for(rename(ada, "Ada Moved On"), NAME_LOCK_WAIT_S + 20)
+        assert refused.status_code == 503, refused.text
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert refused.json()["rule"] == "busy" and refused.headers["retry-after"] == "1"
+        assert await name_of(ada, ada.id) == "Ada Held Back"
+        await held.execute("SELECT pg_advisory_unlock($1)", _name_lock_key(RENAMES))
+        renamed = await asyncio.wait_for(rename(ada, "Ada Moved On"), 10)
+        assert renamed.status_code == 200, renamed.text
+        assert await name_of(ada, ada.id) == "Ada Moved On"
+    finally:
+        await held.close()
+        await close(ada)
+
+
 async def test_a_rename_holds_no_name_of_the_players_it_is_seen_with(site: ServerProcess) -> None:
     """A rename held the name of every player it was seen with, one advisory lock each in
     one transaction: a player sent thousands of challenges (one per guest, each open up

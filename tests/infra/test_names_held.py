@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from sqlalchemy import text
 
+from infra.errors import LockWaitTimeout
 from infra.players import NAME_LOCK_STRIPES, Players, _name_lock_key
 from infra.sql_event_store import SqlEventStore
 
@@ -90,3 +92,54 @@ async def test_steps_holding_names_never_take_the_last_connection_of_a_small_poo
         await asyncio.wait_for(asyncio.gather(*(step(id) for id in ids)), 10)
     finally:
         await store.close()
+
+
+async def test_a_step_that_waits_too_long_for_a_name_is_refused_and_holds_nothing(
+    store: SqlEventStore,
+) -> None:
+    """A step stuck while holding a name held back every later step on that player for
+    as long as it stayed stuck, and their requests hung with it. Past ``wait_s`` a step
+    is refused (``LockWaitTimeout``, a 503 to retry), holding nothing; once the name is
+    free the next one goes in."""
+    holder, waiter = Players(store.engine), Players(store.engine)
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def stuck() -> None:
+        async with holder.names_held("ada"):
+            entered.set()
+            await release.wait()
+
+    task = asyncio.create_task(stuck())
+    await entered.wait()
+    started = asyncio.get_running_loop().time()
+    with pytest.raises(LockWaitTimeout):
+        async with waiter.names_held("ada", "bob", wait_s=0.3):
+            pytest.fail("entered while ada's name was held")
+    assert asyncio.get_running_loop().time() - started < 5
+    async with waiter.names_held("bob", wait_s=1):  # bob, waited with ada, was let go
+        pass
+    release.set()
+    await task
+    async with waiter.names_held("ada", wait_s=1):
+        pass
+
+
+async def test_on_postgresql_a_name_held_by_another_process_too_long_is_refused(
+    store: SqlEventStore,
+) -> None:
+    """Held by another process (a session of its own), past the wait PostgreSQL refuses
+    the step (``lock_timeout``); the connection goes back to the pool fit for use."""
+    if store.engine.dialect.name != "postgresql":
+        return
+    players = Players(store.engine)
+    async with store.engine.connect() as other:
+        await other.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _name_lock_key("ada")})
+        with pytest.raises(LockWaitTimeout):
+            async with players.names_held("ada", wait_s=0.3):
+                pytest.fail("entered while another session held ada's name")
+        await other.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _name_lock_key("ada")})
+        await other.commit()
+    for _ in range(3):  # the name is taken again, and no pooled session kept the wait
+        async with players.names_held("ada", wait_s=1), store.engine.connect() as conn:
+            timeout = (await conn.execute(text("SHOW lock_timeout"))).scalar()
+            assert timeout == "0", timeout  # the wait was the step's transaction's alone

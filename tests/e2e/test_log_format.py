@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 import websockets
 
-from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action
+from tests.e2e.harness import Player, as_action
+from tests.e2e.server_log import TEXT_LINE, log_lines, refused_start, serving
 
-TEXT_LINE = re.compile(
-    r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (TRACE|DEBUG|INFO|WARNING|ERROR|CRITICAL) "
-    r"(\d+) [\w.]+: "
-)
 CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
 
@@ -36,14 +32,13 @@ def _utc(text: str) -> datetime:
 async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = ServerProcess(
+    with serving(
         database_url,
         tmp_path,
         GINRUMMY_LOG_FORMAT="json",
         GINRUMMY_LOG_LEVEL="debug",
         GINRUMMY_AI_PROCESSES="1",
-    ).start()
-    try:
+    ) as server:
         player = await Player.create(server.url)
         match = await player.new_match(level="hard", seed="log-format")
         match_id = match["match_id"]
@@ -59,9 +54,7 @@ async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
             view, version = answer.json()["view"], answer.json()["version"]
         await player.client.get(f"/healthz?token={player.token}")
         await player.close()
-    finally:
-        server.stop()
-    lines = server.log_path.read_text().splitlines()
+    lines = log_lines(server)
     assert lines
     records = [json.loads(line) for line in lines]  # every line is one JSON object
     for record in records:
@@ -83,16 +76,11 @@ async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
 async def test_text_lines_of_every_worker_and_the_supervisor(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = ServerProcess(
-        database_url, tmp_path, GINRUMMY_LOG_LEVEL="info", GINRUMMY_WORKERS="2"
-    ).start()
-    try:
+    with serving(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info", GINRUMMY_WORKERS="2") as server:
         for _ in range(6):
             player = await Player.create(server.url)
             await player.close()
-    finally:
-        server.stop()
-    lines = server.log_path.read_text().splitlines()
+    lines = log_lines(server)
     shapes = [TEXT_LINE.match(line) for line in lines]
     assert all(shapes), [line for line, shape in zip(lines, shapes, strict=True) if not shape]
     pids = {int(shape[2]) for shape in shapes if shape}
@@ -102,13 +90,5 @@ async def test_text_lines_of_every_worker_and_the_supervisor(
 
 
 def test_an_unknown_log_format_stops_the_server_at_start(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [str(GINRUMMY), "serve", "--port", "18299"],
-        cwd=tmp_path,
-        env={"GINRUMMY_LOG_FORMAT": "xml", "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode != 0
+    done = refused_start(tmp_path, GINRUMMY_LOG_FORMAT="xml")
     assert "GINRUMMY_LOG_FORMAT='xml' must be one of text, json" in done.stderr, done.stderr

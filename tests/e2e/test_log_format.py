@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, as_action
+from tests.e2e.harness import Player, as_action, fail_every_append
 from tests.e2e.server_log import TEXT_LINE, log_lines, refused_start, serving
 
 CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
@@ -87,6 +87,39 @@ async def test_text_lines_of_every_worker_and_the_supervisor(
     assert len(pids) >= 3, "the supervisor and two workers: " + "\n".join(lines)
     assert any(" uvicorn.access: " in line and "POST /v1/players" in line for line in lines)
     assert any(" uvicorn.error: Started parent process" in line for line in lines)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("log_format", ["text", "json"])
+async def test_a_traceback_stays_in_its_records_line(
+    database_url: str, tmp_path: Path, log_format: str
+) -> None:
+    """An unexpected failure's traceback (a 500's) is one line with its record's message.
+
+    In ``text`` it followed the record on lines of its own, which a line-based shipper
+    took for records of their own (or for garbage); now its newlines are ``\\n`` escapes
+    on the record's line. In ``json`` it is the record's ``exception`` field.
+    """
+    with serving(database_url, tmp_path, GINRUMMY_LOG_FORMAT=log_format) as server:
+        player = await Player.create(server.url)
+        fail_every_append(tmp_path / "ginrummy.sqlite3")
+        answer = await player.client.post("/v1/matches", json={"level": "easy"})
+        assert answer.status_code == 500, answer.text
+        await player.close()
+    lines = log_lines(server)
+    if log_format == "json":
+        records = [json.loads(line) for line in lines]
+        [failure] = [r for r in records if r["message"] == "unhandled error on POST /v1/matches"]
+        assert failure["level"] == "ERROR", failure
+        traceback = failure["exception"]
+        assert traceback.startswith("Traceback (most recent call last):\n"), traceback
+        assert "string or blob too big" in traceback, traceback
+        return
+    assert all(TEXT_LINE.match(line) for line in lines), "\n".join(lines)
+    [failure] = [line for line in lines if "unhandled error on POST /v1/matches" in line]
+    assert " ERROR " in failure, failure
+    assert "POST /v1/matches\\nTraceback (most recent call last):\\n  File " in failure, failure
+    assert "string or blob too big" in failure, failure
 
 
 def test_an_unknown_log_format_stops_the_server_at_start(tmp_path: Path) -> None:

@@ -1,0 +1,81 @@
+"""One record, one line, in either log format, whatever its message or traceback holds.
+
+The formatters are tested on their own here for what a real server cannot be made to log
+on demand: an exception whose message holds a line shaped like a record (a forgery, were
+the traceback's lines written as lines), and every character a reader may split a line
+at. ``tests/e2e/test_log_format.py`` holds a real server's traceback to the same rule.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from types import TracebackType
+
+from server.log_format import JsonFormatter, TextFormatter
+from tests.e2e.server_log import TEXT_LINE
+
+FORGED = "2026-12-05T15:46:37.123Z INFO 4242 ginrummy.auth: the operator signed in"
+# Every character Python's str.splitlines() ends a line at, an escape (a terminal acts on
+# it), and a backslash before an "n", which must not read as a newline afterwards.
+BREAKS = "a\nb\rc\r\nd\x0be\x0cf\x1cg\x1dh\x1ei\x85j\u2028k\u2029l\x1b[31mm\tn\\no"
+
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType]
+
+
+def _failure(message: str) -> ExcInfo:
+    try:
+        raise ValueError(message)
+    except ValueError:
+        exc_type, exc, tb = sys.exc_info()
+        assert exc_type is not None and exc is not None and tb is not None
+        return exc_type, exc, tb
+
+
+def _record(message: str, exc_info: ExcInfo | None = None) -> logging.LogRecord:
+    return logging.LogRecord("ginrummy.test", logging.ERROR, __file__, 1, message, (), exc_info)
+
+
+def _unescaped(line: str) -> str:
+    """The reading ``server.log_format.one_line``'s docstring promises: its escapes are JSON's."""
+    text: str = json.loads('"' + line.replace('"', '\\"') + '"')
+    return text
+
+
+def test_a_forged_record_in_an_exception_stays_inside_its_records_line() -> None:
+    record = _record("reading a name failed", _failure(f"no such name: x\n{FORGED}"))
+    line = TextFormatter().format(record)
+    assert line.splitlines() == [line]
+    assert TEXT_LINE.match(line), line
+    assert "reading a name failed\\nTraceback (most recent call last):\\n  File " in line
+    assert f"ValueError: no such name: x\\n{FORGED}" in line, line
+    assert FORGED not in line.split("\\n")[0]
+
+
+def test_text_escapes_every_line_break_and_the_backslash_reversibly() -> None:
+    line = TextFormatter().format(_record(BREAKS))
+    assert line.splitlines() == [line], line
+    assert "\x1b" not in line and "\t" not in line
+    message = line.split(" ginrummy.test: ", 1)[1]
+    assert message.startswith(r"a\nb\rc\r\nd\u000be\u000cf"), message
+    assert message.endswith(r"\u2029l\u001b[31mm\tn\\no"), message
+    assert _unescaped(message) == BREAKS
+
+
+def test_ordinary_text_is_written_as_it_is() -> None:
+    text = 'GET /v1/matches/m?after=3 "Zoë" 🂡 ok'
+    assert TextFormatter().format(_record(text)).endswith(" ginrummy.test: " + text)
+    assert _unescaped(text) == text
+
+
+def test_json_escapes_what_json_itself_leaves_raw() -> None:
+    """JSON escapes controls below U+0020 only: U+0085, U+2028 and U+2029 written raw
+    end a line for Python's splitlines and for older JavaScript."""
+    formatter = JsonFormatter()
+    line = formatter.format(_record(BREAKS, _failure(f"no such name: x\n{FORGED}")))
+    assert line.splitlines() == [line], line
+    record = json.loads(line)
+    assert record["message"] == BREAKS
+    assert record["exception"].startswith("Traceback (most recent call last):\n")
+    assert record["exception"].endswith(f"ValueError: no such name: x\n{FORGED}")

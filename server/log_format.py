@@ -72,7 +72,13 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         r"""The record, its traceback and its stack on one line: ``…: message\nTraceback
-        (most recent call last):\n  File …``."""
+        (most recent call last):\n  File …``.
+
+        A traceback's text is kept on the record once written, and the standard library
+        shows that text as it is: one written by another formatter would be unmasked.
+        """
+        if record.exc_text:
+            record.exc_text = mask(record.exc_text)
         return one_line(super().format(record))
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
@@ -81,6 +87,11 @@ class TextFormatter(logging.Formatter):
     def formatException(self, ei: Any) -> str:
         """A traceback's text masked too: an exception's message may quote a URL."""
         return mask(super().formatException(ei))
+
+    def formatStack(self, stack_info: str) -> str:
+        """A stack (``stack_info=True``) masked too: it quotes source lines, which may hold
+        a URL or a frame with a token."""
+        return mask(super().formatStack(stack_info))
 
 
 class JsonFormatter(logging.Formatter):

@@ -79,3 +79,32 @@ def test_json_escapes_what_json_itself_leaves_raw() -> None:
     assert record["message"] == BREAKS
     assert record["exception"].startswith("Traceback (most recent call last):\n")
     assert record["exception"].endswith(f"ValueError: no such name: x\n{FORGED}")
+
+
+STACK = (
+    "Stack (most recent call last):\n"
+    '  File "/srv/bot.py", line 9, in <module>\n'
+    '    open_socket(\'/v1/me/live?token=s3cr-et_\', {"token": "s3cr-et_"})'
+)
+
+
+def test_a_stack_is_masked_as_the_message_is() -> None:
+    """``stack_info=True`` quotes source lines, and a line may hold a token; the JSON
+    format masked the stack already, the text format wrote it as it was."""
+    record = _record("opening a socket")
+    record.stack_info = STACK
+    line = TextFormatter().format(record)
+    assert "s3cr" not in line, line
+    assert r"\n    open_socket('/v1/me/live?token=***', {" + '"token": "***"})' in line, line
+    stack = json.loads(JsonFormatter().format(record))["stack"]
+    assert "s3cr" not in stack and "live?token=***" in stack, stack
+
+
+def test_a_traceback_another_formatter_wrote_first_is_masked_too() -> None:
+    """A record's traceback text is kept on it once written (``exc_text``); one written by
+    another formatter, unmasked, is masked before it is shown, as JSON lines did."""
+    record = _record("a request failed", _failure("GET /v1/me/live?token=s3cr-et_"))
+    logging.Formatter().format(record)
+    assert record.exc_text and "s3cr-et_" in record.exc_text
+    for line in (TextFormatter().format(record), JsonFormatter().format(record)):
+        assert "s3cr" not in line and "live?token=***" in line, line

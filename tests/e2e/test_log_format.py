@@ -122,6 +122,36 @@ async def test_a_traceback_stays_in_its_records_line(
     assert "string or blob too big" in failure, failure
 
 
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_an_exception_nobody_caught_at_start_is_one_record(tmp_path: Path, log_format: str) -> None:
+    """A store file that is not a database stops ``ginrummy serve`` with an exception
+    nobody catches (the driver's, which the store does not translate). Python printed it
+    as its own lines on standard error; now it is one record in the configured format."""
+    not_a_database = tmp_path / "ginrummy.sqlite3"
+    not_a_database.write_bytes(b"not a database " * 512)
+    done = refused_start(
+        tmp_path,
+        GINRUMMY_DATABASE_URL=f"sqlite:///{not_a_database}",
+        GINRUMMY_LOG_FORMAT=log_format,
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    if log_format == "json":
+        records = [json.loads(line) for line in lines]
+        [failure] = [r for r in records if r["logger"] == "ginrummy.uncaught"]
+        assert (failure["level"], failure["message"]) == (
+            "CRITICAL",
+            "uncaught exception; the process stops",
+        ), failure
+        assert failure["exception"].startswith("Traceback (most recent call last):\n")
+        assert "file is not a database" in failure["exception"], failure
+        return
+    assert all(TEXT_LINE.match(line) for line in lines), done.stderr
+    [failure] = [line for line in lines if " ginrummy.uncaught: " in line]
+    assert " CRITICAL " in failure and "\\nTraceback (most recent call last):\\n" in failure
+    assert "file is not a database" in failure, failure
+
+
 def test_an_unknown_log_format_stops_the_server_at_start(tmp_path: Path) -> None:
     done = refused_start(tmp_path, GINRUMMY_LOG_FORMAT="xml")
     assert "GINRUMMY_LOG_FORMAT='xml' must be one of text, json" in done.stderr, done.stderr

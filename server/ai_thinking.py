@@ -76,6 +76,7 @@ def _exit_with_parent(parent: int, logging_as: tuple[str, str] | None = None) ->
         from server import logs
 
         logs.install(*logging_as)
+        logs.report_uncaught_exceptions()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, signal.SIG_IGN)
 

@@ -169,6 +169,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         logs.install(settings.log_level, settings.log_format)  # again, after uvicorn's set-up
+        logs.report_uncaught_exceptions()  # in each worker process too
         store = await open_store(settings.database_url or None, connections=settings.db_connections)
         hub = Hub()
 

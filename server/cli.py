@@ -140,6 +140,7 @@ def _serve(host: str | None, port: int | None) -> int:
 
     settings = Settings.from_env()
     logs.install(settings.log_level, settings.log_format)  # the migration's line too
+    logs.report_uncaught_exceptions()  # a failure at start too: one line, not Python's many
     log = logging.getLogger("ginrummy.config")
     for warning in unknown_variables():
         log.warning(warning)

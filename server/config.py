@@ -220,10 +220,11 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "GINRUMMY_LOG_FORMAT",
         "text",
         "Shape of every log line (the server's, uvicorn's access and error lines, the AI "
-        "process's), all on standard error with the time in UTC: `text` "
+        "process's), all on standard error with the time in UTC, one record a line: `text` "
         "(`2026-12-05T15:46:37.123Z INFO 4242 ginrummy.config: …`: time, level, process id, "
-        "logger, message) or `json` (one object a line with `time`, `level`, `logger`, `pid`, "
-        "`message`, and `exception` or, on access lines, `http`), for a log shipper.",
+        "logger, message; a traceback stays on its record's line, a line break written `\\n` "
+        "and a backslash `\\\\`) or `json` (one object a line with `time`, `level`, `logger`, "
+        "`pid`, `message`, and `exception` or, on access lines, `http`), for a log shipper.",
         OneOf(LOG_FORMATS),
     ),
     (

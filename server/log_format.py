@@ -12,12 +12,18 @@ AI's pool process alike.
 ``json`` is for log shippers: one object a line with fixed keys, and nothing taken from
 the record's other attributes, so a library's ``extra=`` can never put data (a hand, a
 token) into a line the masking did not see.
+
+In either format one record is one line, whatever its text holds. A traceback used to
+follow its ``text`` record on lines of its own: a line-based shipper cut one record into
+dozens, and an exception's message (which may quote what a client sent) could hold a
+line shaped like a record of its own. See ``one_line`` for how the text is kept on one.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,6 +31,32 @@ from server.logs import mask
 
 FORMATS = ("text", "json")
 TEXT = "%(asctime)s %(levelname)s %(process)d %(name)s: %(message)s"
+
+# What a reader may end a line at (every C0 and C1 control character, and Unicode's line
+# and paragraph separators, which Python's ``splitlines`` and JavaScript break on), or a
+# terminal may act on (escape sequences); and the backslash, the escape character itself.
+_NOT_IN_A_LINE = re.compile(r"[\\\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SHORT_ESCAPES = {"\\": r"\\", "\n": r"\n", "\r": r"\r", "\t": r"\t"}
+# In a JSON line every control character below U+0020 is escaped already.
+_NOT_IN_A_JSON_LINE = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return _SHORT_ESCAPES.get(found[0]) or f"\\u{ord(found[0]):04x}"
+
+
+def one_line(text: str) -> str:
+    r"""``text`` on one line, reversibly: a newline is written ``\n``, a carriage return
+    ``\r``, a tab ``\t``, any other control or line-separator character ``\uXXXX``, and
+    the backslash itself ``\\``.
+
+    Doubling the backslash is what makes it unambiguous: ``\n`` in a line is always a
+    newline of the record, never the two characters a message happened to hold, so a
+    forged "record" inside a traceback stays visibly inside its line. These are JSON's
+    string escapes, so a reader gets the text back with any JSON decoder:
+    ``json.loads('"' + line.replace('"', '\\"') + '"')``.
+    """
+    return _NOT_IN_A_LINE.sub(_escaped, text)
 
 
 def utc_time(record: logging.LogRecord) -> str:
@@ -38,12 +70,28 @@ class TextFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__(TEXT)
 
+    def format(self, record: logging.LogRecord) -> str:
+        r"""The record, its traceback and its stack on one line: ``…: message\nTraceback
+        (most recent call last):\n  File …``.
+
+        A traceback's text is kept on the record once written, and the standard library
+        shows that text as it is: one written by another formatter would be unmasked.
+        """
+        if record.exc_text:
+            record.exc_text = mask(record.exc_text)
+        return one_line(super().format(record))
+
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
         return utc_time(record)
 
     def formatException(self, ei: Any) -> str:
         """A traceback's text masked too: an exception's message may quote a URL."""
         return mask(super().formatException(ei))
+
+    def formatStack(self, stack_info: str) -> str:
+        """A stack (``stack_info=True``) masked too: it quotes source lines, which may hold
+        a URL or a frame with a token."""
+        return mask(super().formatStack(stack_info))
 
 
 class JsonFormatter(logging.Formatter):
@@ -70,7 +118,8 @@ class JsonFormatter(logging.Formatter):
             line["exception"] = mask(record.exc_text)
         if record.stack_info:
             line["stack"] = mask(self.formatStack(record.stack_info))
-        return json.dumps(line, ensure_ascii=False, default=str)
+        text = json.dumps(line, ensure_ascii=False, default=str)
+        return _NOT_IN_A_JSON_LINE.sub(_escaped, text)  # still JSON: only inside strings
 
 
 def _access_fields(args: object) -> dict[str, object] | None:

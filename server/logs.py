@@ -11,12 +11,21 @@ every stock card) with a private table's codes.
 A query parameter's name is read as the server reads it, percent-escapes and ``+``
 decoded (``?%74oken=`` is ``?token=`` to the server) and in any case, so no spelling
 escapes the mask.
+
+What Python reports by itself (an exception nobody caught, in the main thread, in
+another thread, or in a finalizer) it wrote to standard error as it prints it: many
+lines, in neither format, never masked. ``report_uncaught_exceptions`` routes those
+through logging too; asyncio's reports (a task's exception nobody retrieved) went
+through logging already, on uvloop too.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import sys
+import threading
+from types import TracebackType
 from urllib.parse import unquote_plus
 
 from uvicorn.logging import TRACE_LOG_LEVEL
@@ -71,6 +80,48 @@ class DropFrameDumps(logging.Filter):
         return record.msg not in ("< %s", "> %s")
 
 
+uncaught = logging.getLogger("ginrummy.uncaught")
+
+
+def _log_uncaught(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    """``sys.excepthook``: the main thread's exception nobody caught, before the process
+    stops (with status 1, as without this hook)."""
+    try:
+        uncaught.critical("uncaught exception; the process stops", exc_info=(kind, exc, tb))
+    except Exception:  # logging itself failed: Python's own report, not none
+        sys.__excepthook__(kind, exc, tb)
+
+
+def _log_uncaught_in_thread(failure: threading.ExceptHookArgs) -> None:
+    """``threading.excepthook``: the thread ends, the process goes on. A thread's
+    ``SystemExit`` ends it quietly, as Python's own hook lets it."""
+    if issubclass(failure.exc_type, SystemExit):
+        return
+    name = failure.thread.name if failure.thread is not None else "?"
+    try:
+        uncaught.error(
+            "uncaught exception in thread %s",
+            name,
+            exc_info=(failure.exc_type, failure.exc_value, failure.exc_traceback),  # type: ignore[arg-type]
+        )
+    except Exception:
+        threading.__excepthook__(failure)
+
+
+def _log_unraisable(failure: sys.UnraisableHookArgs) -> None:
+    """``sys.unraisablehook``: an exception where none can be raised (a finalizer, a
+    garbage-collected generator), said as Python says it: ``Exception ignored in: …``."""
+    try:
+        uncaught.error(
+            "%s: %r",
+            failure.err_msg or "Exception ignored in",
+            failure.object,
+            exc_info=(failure.exc_type, failure.exc_value, failure.exc_traceback),  # type: ignore[arg-type]
+        )
+    except Exception:  # at the interpreter's very end, logging may be gone already
+        sys.__unraisablehook__(failure)
+
+
 def install(level: str = "info", fmt: str = "text") -> None:
     """Route every logger through the one masked handler of ``server.log_format``.
 
@@ -88,3 +139,16 @@ def install(level: str = "info", fmt: str = "text") -> None:
     # Alembic's lines at each start (ginrummy.migrate says what ran), unless debugging.
     alembic = logging.getLogger("alembic")
     alembic.setLevel(logging.WARNING if level.lower() not in ("debug", "trace") else logging.NOTSET)
+
+
+def report_uncaught_exceptions() -> None:
+    """Python's own reports of an exception nobody caught become records of the one
+    handler: one line, in the configured format, masked.
+
+    Apart from ``install``, for the server's processes only (``ginrummy serve``, each
+    worker's lifespan, the AI's pool process): ``create_app`` also runs inside other
+    programs, a test runner among them, whose own hooks it must leave in place.
+    """
+    sys.excepthook = _log_uncaught
+    threading.excepthook = _log_uncaught_in_thread
+    sys.unraisablehook = _log_unraisable

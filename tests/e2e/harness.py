@@ -12,6 +12,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -166,6 +167,24 @@ class Player:
             if not page["more"]:
                 return {**page, "events": events}
             assert page["events"], "a page that says more follows holds events"
+
+
+def fail_every_append(database: Path) -> None:
+    """Make the live store fail each event it is asked to write, from another connection.
+
+    A trigger, not damaged files: rewriting the files under the server (as a test
+    once did) truncates the ``-shm`` that SQLite has mapped into memory, and a read of
+    it in that moment kills the server with SIGBUS, so the client saw a reset socket
+    instead of a problem. "string or blob too big" (SQLITE_TOOBIG) is a failure the
+    store does not translate, as a corrupt file's is not: an unexpected one, a 500.
+    Reads still work, so only the action fails.
+    """
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as conn:
+        conn.execute(
+            "CREATE TRIGGER events_fail BEFORE INSERT ON events"
+            " BEGIN SELECT zeroblob(2000000000); END"
+        )
+        conn.commit()
 
 
 def timeless(answer: dict[str, Any]) -> dict[str, Any]:

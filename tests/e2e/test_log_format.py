@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 import websockets
 
-from tests.e2e.harness import GINRUMMY, Player, ServerProcess, as_action
+from tests.e2e.harness import Player, as_action, fail_every_append
+from tests.e2e.server_log import TEXT_LINE, log_lines, refused_start, serving
 
-TEXT_LINE = re.compile(
-    r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (TRACE|DEBUG|INFO|WARNING|ERROR|CRITICAL) "
-    r"(\d+) [\w.]+: "
-)
 CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
 
@@ -36,14 +32,13 @@ def _utc(text: str) -> datetime:
 async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = ServerProcess(
+    with serving(
         database_url,
         tmp_path,
         GINRUMMY_LOG_FORMAT="json",
         GINRUMMY_LOG_LEVEL="debug",
         GINRUMMY_AI_PROCESSES="1",
-    ).start()
-    try:
+    ) as server:
         player = await Player.create(server.url)
         match = await player.new_match(level="hard", seed="log-format")
         match_id = match["match_id"]
@@ -59,9 +54,7 @@ async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
             view, version = answer.json()["view"], answer.json()["version"]
         await player.client.get(f"/healthz?token={player.token}")
         await player.close()
-    finally:
-        server.stop()
-    lines = server.log_path.read_text().splitlines()
+    lines = log_lines(server)
     assert lines
     records = [json.loads(line) for line in lines]  # every line is one JSON object
     for record in records:
@@ -83,16 +76,11 @@ async def test_json_lines_at_debug_parse_mask_tokens_and_name_no_card(
 async def test_text_lines_of_every_worker_and_the_supervisor(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = ServerProcess(
-        database_url, tmp_path, GINRUMMY_LOG_LEVEL="info", GINRUMMY_WORKERS="2"
-    ).start()
-    try:
+    with serving(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info", GINRUMMY_WORKERS="2") as server:
         for _ in range(6):
             player = await Player.create(server.url)
             await player.close()
-    finally:
-        server.stop()
-    lines = server.log_path.read_text().splitlines()
+    lines = log_lines(server)
     shapes = [TEXT_LINE.match(line) for line in lines]
     assert all(shapes), [line for line, shape in zip(lines, shapes, strict=True) if not shape]
     pids = {int(shape[2]) for shape in shapes if shape}
@@ -101,14 +89,69 @@ async def test_text_lines_of_every_worker_and_the_supervisor(
     assert any(" uvicorn.error: Started parent process" in line for line in lines)
 
 
-def test_an_unknown_log_format_stops_the_server_at_start(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [str(GINRUMMY), "serve", "--port", "18299"],
-        cwd=tmp_path,
-        env={"GINRUMMY_LOG_FORMAT": "xml", "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("log_format", ["text", "json"])
+async def test_a_traceback_stays_in_its_records_line(
+    database_url: str, tmp_path: Path, log_format: str
+) -> None:
+    """An unexpected failure's traceback (a 500's) is one line with its record's message.
+
+    In ``text`` it followed the record on lines of its own, which a line-based shipper
+    took for records of their own (or for garbage); now its newlines are ``\\n`` escapes
+    on the record's line. In ``json`` it is the record's ``exception`` field.
+    """
+    with serving(database_url, tmp_path, GINRUMMY_LOG_FORMAT=log_format) as server:
+        player = await Player.create(server.url)
+        fail_every_append(tmp_path / "ginrummy.sqlite3")
+        answer = await player.client.post("/v1/matches", json={"level": "easy"})
+        assert answer.status_code == 500, answer.text
+        await player.close()
+    lines = log_lines(server)
+    if log_format == "json":
+        records = [json.loads(line) for line in lines]
+        [failure] = [r for r in records if r["message"] == "unhandled error on POST /v1/matches"]
+        assert failure["level"] == "ERROR", failure
+        traceback = failure["exception"]
+        assert traceback.startswith("Traceback (most recent call last):\n"), traceback
+        assert "string or blob too big" in traceback, traceback
+        return
+    assert all(TEXT_LINE.match(line) for line in lines), "\n".join(lines)
+    [failure] = [line for line in lines if "unhandled error on POST /v1/matches" in line]
+    assert " ERROR " in failure, failure
+    assert "POST /v1/matches\\nTraceback (most recent call last):\\n  File " in failure, failure
+    assert "string or blob too big" in failure, failure
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_an_exception_nobody_caught_at_start_is_one_record(tmp_path: Path, log_format: str) -> None:
+    """A store file that is not a database stops ``ginrummy serve`` with an exception
+    nobody catches (the driver's, which the store does not translate). Python printed it
+    as its own lines on standard error; now it is one record in the configured format."""
+    not_a_database = tmp_path / "ginrummy.sqlite3"
+    not_a_database.write_bytes(b"not a database " * 512)
+    done = refused_start(
+        tmp_path,
+        GINRUMMY_DATABASE_URL=f"sqlite:///{not_a_database}",
+        GINRUMMY_LOG_FORMAT=log_format,
     )
-    assert done.returncode != 0
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    if log_format == "json":
+        records = [json.loads(line) for line in lines]
+        [failure] = [r for r in records if r["logger"] == "ginrummy.uncaught"]
+        assert (failure["level"], failure["message"]) == (
+            "CRITICAL",
+            "uncaught exception; the process stops",
+        ), failure
+        assert failure["exception"].startswith("Traceback (most recent call last):\n")
+        assert "file is not a database" in failure["exception"], failure
+        return
+    assert all(TEXT_LINE.match(line) for line in lines), done.stderr
+    [failure] = [line for line in lines if " ginrummy.uncaught: " in line]
+    assert " CRITICAL " in failure and "\\nTraceback (most recent call last):\\n" in failure
+    assert "file is not a database" in failure, failure
+
+
+def test_an_unknown_log_format_stops_the_server_at_start(tmp_path: Path) -> None:
+    done = refused_start(tmp_path, GINRUMMY_LOG_FORMAT="xml")
     assert "GINRUMMY_LOG_FORMAT='xml' must be one of text, json" in done.stderr, done.stderr

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import sqlite3
@@ -24,6 +23,7 @@ from tests.e2e.harness import (
     Player,
     ServerProcess,
     as_action,
+    fail_every_append,
     play_out,
     timeless,
 )
@@ -558,24 +558,6 @@ async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProce
     for client in (ada, other):
         await client.close()
     await anonymous.aclose()
-
-
-def fail_every_append(database: Path) -> None:
-    """Make the live store fail each event it is asked to write, from another connection.
-
-    A trigger, not damaged files: rewriting the files under the server (as this test
-    once did) truncates the ``-shm`` that SQLite has mapped into memory, and a read of
-    it in that moment kills the server with SIGBUS, so the client saw a reset socket
-    instead of a problem. "string or blob too big" (SQLITE_TOOBIG) is a failure the
-    store does not translate, as a corrupt file's is not: an unexpected one, a 500.
-    Reads still work, so only the action fails.
-    """
-    with contextlib.closing(sqlite3.connect(database, timeout=30)) as conn:
-        conn.execute(
-            "CREATE TRIGGER events_fail BEFORE INSERT ON events"
-            " BEGIN SELECT zeroblob(2000000000); END"
-        )
-        conn.commit()
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

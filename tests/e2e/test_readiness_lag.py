@@ -15,16 +15,18 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.harness import Player
+from tests.e2e.server_log import log_lines, refused_start, serving
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_readiness_reports_lag_and_fails_only_past_its_limit(
     database_url: str, tmp_path: Path
 ) -> None:
-    strict = ServerProcess(database_url, tmp_path, GINRUMMY_READY_MAX_BEHIND="3").start()
-    busy = ServerProcess(database_url, tmp_path).start()
-    try:
+    with (
+        serving(database_url, tmp_path, GINRUMMY_READY_MAX_BEHIND="3") as strict,
+        serving(database_url, tmp_path) as busy,
+    ):
         async with httpx.AsyncClient(timeout=10) as client:
             refused = None
             for attempt in range(3):  # the strict server's own catch-up may fall in between
@@ -52,25 +54,10 @@ async def test_readiness_reports_lag_and_fails_only_past_its_limit(
                 await asyncio.sleep(0.1)
             assert answer.status_code == 200, answer.text
             assert answer.json()["behind"] <= 3, answer.json()
-    finally:
-        strict.stop()
-        busy.stop()
-    log = strict.log_path.read_text()
+    log = "\n".join(log_lines(strict))
     assert "not ready: the read models are" in log and "Traceback" not in log, log
 
 
 def test_the_limit_must_be_a_whole_number(tmp_path: Path) -> None:
-    import subprocess
-
-    from tests.e2e.harness import GINRUMMY
-
-    done = subprocess.run(
-        [str(GINRUMMY), "serve", "--port", "18298"],
-        cwd=tmp_path,
-        env={"GINRUMMY_READY_MAX_BEHIND": "-1", "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode != 0
+    done = refused_start(tmp_path, GINRUMMY_READY_MAX_BEHIND="-1")
     assert "GINRUMMY_READY_MAX_BEHIND='-1' must be 0 or more" in done.stderr, done.stderr

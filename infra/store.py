@@ -6,8 +6,11 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 
 from __future__ import annotations
 
+from sqlalchemy import exc as sa_exc
+
 from infra.database import MAX_CONNECTIONS, create_engine, describe, resolve_url, sqlite_file
 from infra.driver_errors import translate_errors
+from infra.errors import BadDatabaseUrl
 from infra.event_store import EventStore
 from infra.migrate import schema_revisions, upgrade_async
 from infra.sql_event_store import SqlEventStore
@@ -25,7 +28,15 @@ async def open_store(
     url = resolve_url(url)
     if migrate:
         with translate_errors():
-            await upgrade_async(url)
+            try:
+                await upgrade_async(url)
+            except sa_exc.DatabaseError as error:
+                file = sqlite_file(url)
+                if file is None or isinstance(error, sa_exc.OperationalError):
+                    raise
+                # SQLite's "file is not a database": the URL names some other file (or
+                # a damaged one), which no retry mends; said as the setting's fault.
+                raise BadDatabaseUrl(f"{file} is not a SQLite database: {error.orig}") from error
     return SqlEventStore(create_engine(url, connections), url)
 
 

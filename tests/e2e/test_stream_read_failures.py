@@ -3,16 +3,19 @@ once the database answers again, and says nothing of that match's presence after
 
 The failure is real: the waiting player's stream runs on one server process, the
 opponent resigns on another, and the stream's re-read of the match at the settling
-version is caught waiting on a table lock that this test holds, then its PostgreSQL
-session is terminated (``pg_terminate_backend``, found by its ``application_name``).
+version is caught waiting on a table lock that this test holds; then either its
+PostgreSQL session is terminated (``pg_terminate_backend``, found by its
+``application_name``), or the database's own ``lock_timeout`` (an operator's setting,
+10 s here) stops the read.
 
 Catching the read in flight needs the stream held back until the other process's move
 has reached it: the stream reads the opponent's presence twice a second (a 2 s grace)
 while the opponent is to act, so the test locks the presence table first and the
 stream waits in that read; the opponent resigns; the events table is locked; the
 presence lock is let go, and the stream's next read, the match's, waits on the events
-lock, where it is terminated. Before the fix the stream skipped that read: it never
-said ``match_finished`` and went on telling the opponent's presence for a match over.
+lock, where it fails. Before the fix the stream skipped a read that lost its session:
+it never said ``match_finished`` and went on telling the opponent's presence for a
+match over; and a read stopped by a timeout ended the stream with an unexpected error.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from tests.e2e.test_clocks import pass_the_turn
 from tests.e2e.test_stream_announcements import Heard, listening, over_ndjson, over_websocket
 
 GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}  # the stream looks at presence every 0.5 s
+LOCK_TIMEOUT_S = 10  # longer than the test holds the stream in the presence look
 PRESENCE_LOOK = "%seat_presence%UNION ALL%"  # ClaimWatch's read (infra.presence.away_since)
 MATCH_READ = "%FROM events%events.stream_id = %events.version > %"  # read_stream's
 Frame = dict[str, Any]
@@ -44,22 +48,37 @@ def of(kind: str, match_id: str) -> Any:
     return lambda f: f["type"] == kind and f.get("match_id") == match_id
 
 
-async def waiting_read(conn: Any, server: ServerProcess, query: str, limit: float = 20) -> int:
-    """The pid of the server's session whose statement like ``query`` waits on a lock."""
+WAITING = (
+    "select pid, query_start from pg_stat_activity where datname = current_database()"
+    " and application_name = $1 and wait_event_type = 'Lock' and query ilike $2"
+)
+
+
+async def waiting_read(
+    conn: Any, server: ServerProcess, query: str, limit: float = 20
+) -> tuple[int, Any]:
+    """The server's session whose statement like ``query`` waits on a lock, and since
+    when that statement runs (its pid, ``query_start``)."""
     assert server.proc is not None
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        pid = await conn.fetchval(
-            "select pid from pg_stat_activity where datname = current_database()"
-            " and application_name = $1 and wait_event_type = 'Lock' and query ilike $2"
-            " limit 1",
-            f"ginrummy {server.proc.pid}",
-            query,
-        )
-        if pid is not None:
-            return int(pid)
+        row = await conn.fetchrow(WAITING + " limit 1", f"ginrummy {server.proc.pid}", query)
+        if row is not None:
+            return int(row["pid"]), row["query_start"]
         await asyncio.sleep(0.05)
     raise AssertionError(f"no read like {query!r} waited on a lock in {limit} s")
+
+
+async def stopped(conn: Any, server: ServerProcess, query: str, read: tuple[int, Any]) -> None:
+    """Wait until that read waits no more: the database's timeout stopped it (a retry
+    is another statement, with a later ``query_start``)."""
+    assert server.proc is not None
+    async with asyncio.timeout(LOCK_TIMEOUT_S + 20):
+        while read in {
+            (row["pid"], row["query_start"])
+            for row in await conn.fetch(WAITING, f"ginrummy {server.proc.pid}", query)
+        }:
+            await asyncio.sleep(0.05)
 
 
 async def terminate(conn: Any, pid: int) -> None:
@@ -71,18 +90,27 @@ async def terminate(conn: Any, pid: int) -> None:
             await asyncio.sleep(0.05)
 
 
-@pytest.mark.parametrize("transport", ["ndjson", "websocket"])
+@pytest.mark.parametrize(
+    ("failure", "transport"), [("terminated", "ndjson"), ("lock_timeout", "websocket")]
+)
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_failed_read_as_the_match_settles_still_says_match_finished(
-    database_url: str, tmp_path: Path, transport: str
+    database_url: str, tmp_path: Path, failure: str, transport: str
 ) -> None:
+    dsn = asyncpg_dsn(database_url)
+    if failure == "lock_timeout":  # before the servers start: their sessions have it
+        admin = await asyncpg.connect(dsn)
+        database = await admin.fetchval("select current_database()")
+        await admin.execute(
+            f'ALTER DATABASE "{database}" SET lock_timeout = {LOCK_TIMEOUT_S * 1000}'
+        )
+        await admin.close()
     first = ServerProcess(database_url, tmp_path, **GRACE).start()  # the host's stream
     second = ServerProcess(database_url, tmp_path, **GRACE).start()  # the guest's moves
     host = await Player.create(first.url, "Stayer")
     guest = await Player.create(first.url, "Resigner")
     guest_there = on(second, guest)
     heard = Heard()
-    dsn = asyncpg_dsn(database_url)
     presence_lock, events_lock, watcher = [await asyncpg.connect(dsn) for _ in range(3)]
     reader = (
         over_ndjson(first.url, host.token, heard)
@@ -103,6 +131,7 @@ async def test_a_failed_read_as_the_match_settles_still_says_match_finished(
 
             stalled = presence_lock.transaction()
             await stalled.start()
+            await presence_lock.execute("SET LOCAL lock_timeout = 0")  # this test's may wait
             await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
             await waiting_read(watcher, first, PRESENCE_LOOK)  # the stream waits there
 
@@ -110,14 +139,19 @@ async def test_a_failed_read_as_the_match_settles_still_says_match_finished(
             assert resigned.status_code == 200, resigned.text
             settled_at = resigned.json()["version"]
             # the first process's tailer hears of it in milliseconds: seconds to spare
-            await asyncio.sleep(3)
+            await asyncio.sleep(2)
             assert not any(of("match_finished", match_id)(f) for f in heard.frames)
 
             held = events_lock.transaction()
             await held.start()
+            await events_lock.execute("SET LOCAL lock_timeout = 0")
             await events_lock.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
             await stalled.commit()  # the stream goes on, to the match's read...
-            await terminate(watcher, await waiting_read(watcher, first, MATCH_READ))
+            read = await waiting_read(watcher, first, MATCH_READ)
+            if failure == "terminated":
+                await terminate(watcher, read[0])
+            else:
+                await stopped(watcher, first, MATCH_READ, read)
             await held.commit()  # ...which failed; the database answers again
             # the guest leaves: a stream that missed the end would say it went away
             await guest_socket.close()

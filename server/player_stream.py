@@ -146,16 +146,18 @@ class PlayerStream:
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
-        await self.services.presence.arrive_on_stream(self.player_id)  # here, in every match
         try:
-            for table in await self.services.tables.challenges_of(self.player_id):
-                for frame in await self._table_frames(table):
+            await self.services.presence.arrive_on_stream(self.player_id)  # in every match
+        except InfraError as error:
+            self._cannot_connect(error)
+            raise
+        try:
+            try:
+                for frame in await self._opening_frames():
                     yield frame
-            await self.services.projector.catch_up("matches")
-            active = await matches_for_player(self.services.store.engine, self.player_id, "active")
-            for row in reversed(active):  # oldest first
-                for frame in await self._match_frames(row.match_id):
-                    yield frame
+            except InfraError as error:
+                self._cannot_connect(error)
+                raise
             quiet = Quiet(self.services.settings.stream_ping_s)
             owed = self.owed
             while True:
@@ -185,6 +187,28 @@ class PlayerStream:
         finally:
             self.services.hub.close_firehose(self.hose)
             await self.services.presence.leave_stream(self.player_id)
+
+    async def _opening_frames(self) -> list[dict[str, Any]]:
+        """What is open now: each challenge, then each active match, oldest first. Made
+        whole before any is sent, so a read that fails sends none of them."""
+        frames: list[dict[str, Any]] = []
+        for table in await self.services.tables.challenges_of(self.player_id):
+            frames += await self._table_frames(table)
+        await self.services.projector.catch_up("matches")
+        active = await matches_for_player(self.services.store.engine, self.player_id, "active")
+        for row in reversed(active):  # oldest first
+            frames += await self._match_frames(row.match_id)
+        return frames
+
+    def _cannot_connect(self, error: InfraError) -> None:
+        """The opening reads failed: the stream ends with the problem (the transports send
+        it), which loses nothing, as nothing was said yet; a reconnect starts afresh."""
+        if (skipped := _failures.due("connect")) is not None:
+            log.warning(
+                "a player stream could not open, its database read failed: %s%s",
+                error,
+                skipped_note(skipped),
+            )
 
     async def _frames_for(self, stream_id: str, version: int) -> list[dict[str, Any]]:
         try:

@@ -170,3 +170,43 @@ async def test_a_failed_read_as_the_match_settles_still_says_match_finished(
             await player.close()
         first.stop()
         second.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_stream_whose_opening_read_fails_ends_with_store_unavailable(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A read that fails as the stream connects ends it with a problem the client can act
+    on (an ``error`` frame, ``store_unavailable``; the socket closes 4503), not a cut-off
+    answer or a bare close: nothing was said yet, so a reconnect loses nothing. Before,
+    the NDJSON answer broke off without a line and the socket closed with no frame."""
+    admin = await asyncpg.connect(asyncpg_dsn(database_url))
+    database = await admin.fetchval("select current_database()")
+    await admin.execute(f'ALTER DATABASE "{database}" SET lock_timeout = 2000')
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_STREAM_PING_S="1").start()
+    player = await Player.create(server.url, "Opener")
+    try:
+        async with admin.transaction():  # the open challenges cannot be read
+            await admin.execute("SET LOCAL lock_timeout = 0")
+            await admin.execute("LOCK TABLE lobby_tables IN ACCESS EXCLUSIVE MODE")
+            heard = Heard()
+            await asyncio.wait_for(over_ndjson(server.url, player.token, heard), 30)
+            assert [f["type"] for f in heard.frames] == ["error"], heard.frames
+            assert heard.frames[0]["problem"]["status"] == 503, heard.frames
+            assert heard.frames[0]["problem"]["type"] == "/problems/store-unavailable", heard.frames
+
+            async with websockets.connect(f"{server.ws_url}/v1/me/live?token={player.token}") as ws:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                assert frame["type"] == "error", frame
+                assert frame["problem"]["type"] == "/problems/store-unavailable", frame
+                with pytest.raises(websockets.ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 30)
+            assert (ws.close_code, ws.close_reason) == (4503, "store_unavailable")
+        heard = Heard()  # the database answers again: a reconnect is served
+        async with listening(over_ndjson(server.url, player.token, heard)):
+            await heard.first(lambda f: f["type"] == "ping", 30)
+        assert "a player stream could not open" in server.log_path.read_text()
+    finally:
+        await player.close()
+        server.stop()
+        await admin.close()

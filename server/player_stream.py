@@ -36,7 +36,6 @@ A read that fails while connecting ends the stream (an ``error`` frame, 503
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -49,7 +48,7 @@ from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.claim_watch import ClaimWatch
-from server.fanout import Quiet
+from server.fanout import Backoff, Quiet
 from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
 from server.match_record import MatchRecord
@@ -78,16 +77,13 @@ def presence_look_s(grace_ms: int) -> float:
 
 class Owed:
     """The reads a stream failed and must make again: each stream that moved with the
-    version it was woken for, and the matches announced as started. They are tried
-    again after a back-off that doubles from ``RETRY_FIRST_S`` to ``RETRY_AT_MOST_S``
-    while the database keeps failing (a read that fails for every stream of a process
-    at once is not repeated in a tight loop), and starts over once a retry is answered."""
+    version it was woken for, and the matches announced as started, tried again after
+    a ``Backoff`` (0.5 s, doubling to 10 s while the database keeps failing)."""
 
     def __init__(self) -> None:
         self.moved: dict[str, int] = {}
         self.started: list[str] = []
-        self.delay = RETRY_FIRST_S
-        self._due: float | None = None  # when to retry (time.monotonic)
+        self.backoff = Backoff(RETRY_FIRST_S, RETRY_AT_MOST_S)
 
     def move(self, stream_id: str, version: int) -> None:
         self.moved[stream_id] = max(version, self.moved.get(stream_id, 0))
@@ -101,26 +97,17 @@ class Owed:
         move all the time would push it back for ever."""
         if not (self.moved or self.started):
             if retried:
-                self.delay = RETRY_FIRST_S  # answered: the next failure starts over
-            return
-        if self._due is not None:
-            return
-        if retried:  # failed again: wait longer
-            self.delay = min(RETRY_AT_MOST_S, self.delay * 2)
-        self._due = time.monotonic() + self.delay
-
-    def seconds_to_retry(self) -> float | None:
-        if self._due is None:
-            return None
-        return max(0.0, self._due - time.monotonic())
+                self.backoff.answered()  # the next failure starts over
+        elif not self.backoff.scheduled:
+            self.backoff.failed()
 
     def take_due(self) -> tuple[dict[str, int], list[str]]:
         """What is owed, if its retry is due (and then forgotten here: a read that fails
         again is owed again); else nothing."""
-        if self._due is None or time.monotonic() < self._due:
+        if not self.backoff.take():
             return {}, []
         moved, started = self.moved, self.started
-        self.moved, self.started, self._due = {}, [], None
+        self.moved, self.started = {}, []
         return moved, started
 
 
@@ -164,7 +151,7 @@ class PlayerStream:
                 for frame in await self.claims.frames():
                     yield frame
                     quiet.sent()
-                waits = (self.claims.seconds_to_next(), owed.seconds_to_retry())
+                waits = (self.claims.seconds_to_next(), owed.backoff.seconds_left())
                 timeout = min([quiet.left(), *(s for s in waits if s is not None)])
                 moved = await self.hose.wait(timeout=timeout)
                 started = self.hose.take_started()

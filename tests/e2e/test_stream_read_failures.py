@@ -31,7 +31,7 @@ import pytest
 import websockets
 
 from infra.database import asyncpg_dsn
-from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.harness import Player, ServerProcess, as_action
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_absence import on
 from tests.e2e.test_clocks import pass_the_turn
@@ -210,3 +210,58 @@ async def test_a_stream_whose_opening_read_fails_ends_with_store_unavailable(
         await player.close()
         server.stop()
         await admin.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_live_socket_whose_read_fails_answers_once_the_database_does(
+    server: ServerProcess,
+) -> None:
+    """A match's ``live`` socket whose read of the store fails keeps its client: it reads
+    again until the database answers, then sends what it owes, and goes on. The read
+    here is a resume past this process's copy of the match (a version the client learned
+    elsewhere: a past one is answered from memory), caught waiting on the events lock and
+    its session terminated. Before, the pump died with the read: the socket was dropped
+    without a close frame and the failure logged as an unhandled error."""
+    host = await Player.create(server.url, "Resumer")
+    match = await host.new_match(seed="live-read")
+    version = match["version"]
+    conn = await asyncpg.connect(asyncpg_dsn(server.database_url))
+    try:
+        async with websockets.connect(
+            f"{server.ws_url}/v1/matches/{match['match_id']}/live?token={host.token}"
+        ) as ws:
+
+            async def next_frame() -> Frame:
+                while True:
+                    frame: Frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if frame["type"] != "ping":
+                        return frame
+                    await ws.send(json.dumps({"type": "pong"}))
+
+            assert (await next_frame())["version"] == version  # the snapshot
+            await asyncio.sleep(2)  # the chat's first read too is done: the match's is caught
+            async with conn.transaction():
+                await conn.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
+                await ws.send(json.dumps({"type": "resume", "after": version + 1}))
+                watcher = await asyncpg.connect(asyncpg_dsn(server.database_url))
+                try:
+                    read = await waiting_read(watcher, server, MATCH_READ)
+                    await terminate(watcher, read[0])
+                finally:
+                    await watcher.close()
+            owed = await next_frame()  # the resume's answer: no such version yet
+            assert owed["type"] == "error", owed
+            assert owed["problem"]["type"] == "/problems/version-out-of-range", owed
+            view = (await host.view(match["match_id"]))["view"]
+            moved = await host.act(match["match_id"], as_action(view["legal"][0]), version)
+            assert moved.status_code == 200, moved.text
+            frames = [await next_frame() for _ in range(moved.json()["version"] - version)]
+            assert [f["version"] for f in frames] == list(
+                range(version + 1, moved.json()["version"] + 1)
+            ), frames
+        assert f"a live socket's read of match {match['match_id']} failed" in (
+            server.log_path.read_text()
+        )
+    finally:
+        await conn.close()
+        await host.close()

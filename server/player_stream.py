@@ -89,7 +89,8 @@ class Owed:
         self.moved[stream_id] = max(version, self.moved.get(stream_id, 0))
 
     def start(self, match_id: str) -> None:
-        self.started.append(match_id)
+        if match_id not in self.started:
+            self.started.append(match_id)
 
     def after_round(self, retried: bool) -> None:
         """Schedule what is owed after a round of reads (``retried``: it retried some).

@@ -19,19 +19,22 @@ from infra.database import NUL_REFUSED
 from infra.errors import (
     ConcurrencyConflict,
     InfraError,
-    LockWaitTimeout,
     StoreUnavailable,
     UnstorableText,
 )
 
 # PostgreSQL's "character not in repertoire" and "untranslatable character": U+0000.
 _UNSTORABLE_TEXT = ("22021", "22P05")
-_LOCK_NOT_AVAILABLE = "55P03"  # a lock waited for longer than ``lock_timeout``
+# "query_canceled" (a statement_timeout, or pg_cancel_backend) and "lock_not_available"
+# (a lock_timeout): the statement was stopped, not refused, and its transaction rolled
+# back, so asking again is safe; an operator sets these on the database or its role.
+_TIMED_OUT = ("57014", "55P03")
 
 
 @contextmanager
 def translate_errors() -> Iterator[None]:
-    """Driver failures become the infra family: a lost connection is StoreUnavailable.
+    """Driver failures become the infra family: a lost connection, or a statement the
+    database stopped for taking too long, is StoreUnavailable (503; ask again).
 
     A unique violation on (stream, version) can only mean another writer got there
     first, so it is a ConcurrencyConflict (the head lock makes this a backstop only).
@@ -46,8 +49,8 @@ def translate_errors() -> Iterator[None]:
         sqlstate = getattr(error.orig, "sqlstate", None)
         if sqlstate in _UNSTORABLE_TEXT:
             raise UnstorableText(NUL_REFUSED) from error
-        if sqlstate == _LOCK_NOT_AVAILABLE:
-            raise LockWaitTimeout(f"held by another request for too long: {error.orig}") from error
+        if sqlstate in _TIMED_OUT:
+            raise StoreUnavailable(f"the database did not answer in time: {error.orig}") from error
         if error.connection_invalidated or isinstance(
             error, (sa_exc.OperationalError, sa_exc.InterfaceError)
         ):

@@ -49,6 +49,7 @@ NAME_LOCK_HOLDERS = 6
 NAME_LOCK_WAIT_S = 10.0
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 _LOCK_TIMEOUT = text("SELECT set_config('lock_timeout', :ms, true)")  # this transaction's
+_LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's answer once ``lock_timeout`` runs out
 
 
 def lock_holders(engine: AsyncEngine) -> int:
@@ -173,8 +174,17 @@ class Players:
                 conn = await stack.enter_async_context(self.engine.connect())
                 await stack.enter_async_context(conn.begin())
                 await conn.execute(_LOCK_TIMEOUT, {"ms": f"{left_ms}ms"})
-                for id in ordered:
-                    await conn.execute(_ADVISORY_LOCK, {"key": _name_lock_key(id)})
+                try:
+                    for id in ordered:
+                        await conn.execute(_ADVISORY_LOCK, {"key": _name_lock_key(id)})
+                except sa_exc.DBAPIError as error:
+                    # Our own wait ran out (any other lock timeout is the database's:
+                    # ``translate_errors`` makes it store_unavailable).
+                    if getattr(error.orig, "sqlstate", None) != _LOCK_NOT_AVAILABLE:
+                        raise
+                    raise LockWaitTimeout(
+                        f"a player's name stayed held by another process for over {wait_s:g} s; retry"
+                    ) from error
             yield
 
     async def rename(self, id: str, name: str) -> Player | None:

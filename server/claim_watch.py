@@ -42,6 +42,7 @@ class Watched:
     claim_at_ms: int | None = None  # as last announced (None: not said to be away)
     claimable: tuple[int, str] | None = None  # (version, reason) last announced
     due_ms: int | None = 0  # when to look again (None: not until the match moves)
+    held: bool = False  # a read of the match failed: its record may be stale (``hold``)
 
 
 class ClaimWatch:
@@ -57,20 +58,30 @@ class ClaimWatch:
         watched = self.matches.get(match_id)
         if watched is None:
             self.matches[match_id] = Watched(record, seat)
-        elif watched.record.state.version != record.state.version:
-            watched.record, watched.due_ms = record, 0
+        elif watched.held or watched.record.state.version != record.state.version:
+            watched.record, watched.due_ms, watched.held = record, 0, False
+
+    def hold(self, match_id: str) -> None:
+        """Say nothing of a match whose re-read failed until it is read again (``follow``):
+        the record kept may predate its end, and a look at it would tell an opponent away,
+        or a match claimable, after the match was settled."""
+        watched = self.matches.get(match_id)
+        if watched is not None:
+            watched.held = True
 
     def forget(self, match_id: str) -> None:
         self.matches.pop(match_id, None)
 
     def seconds_to_next(self) -> float | None:
-        due = [w.due_ms for w in self.matches.values() if w.due_ms is not None]
+        due = [w.due_ms for w in self.matches.values() if w.due_ms is not None and not w.held]
         return None if not due else max(0.0, (min(due) - now_ms()) / 1000)
 
     async def frames(self) -> list[Frame]:
         """The frames of every match due a look now."""
         frames: list[Frame] = []
         for match_id, watched in list(self.matches.items()):
+            if watched.held:
+                continue
             if watched.due_ms is not None and watched.due_ms <= now_ms():
                 frames += await self._look(match_id, watched)
         return frames

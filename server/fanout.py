@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -66,6 +67,46 @@ class Quiet:
 
     def due(self) -> bool:
         return self.left() == 0.0
+
+
+class Backoff:
+    """When to try a failed database read again: ``first`` seconds after it failed,
+    doubling while it keeps failing, at most ``at_most``; from ``first`` again once one is
+    answered. A read that fails for every socket of a process at once (the database is
+    down) is then not repeated in a tight loop, and one that failed once is soon retried.
+    """
+
+    def __init__(self, first: float = 0.5, at_most: float = 10.0) -> None:
+        self.first = first
+        self.at_most = at_most
+        self.delay = first
+        self._due: float | None = None  # time.monotonic() of the next try
+
+    @property
+    def scheduled(self) -> bool:
+        return self._due is not None
+
+    def failed(self) -> None:
+        """A read failed: try again after the delay, and wait longer after the next."""
+        self._due = time.monotonic() + self.delay
+        self.delay = min(self.at_most, self.delay * 2)
+
+    def answered(self) -> None:
+        self._due, self.delay = None, self.first
+
+    def seconds_left(self) -> float | None:
+        """Until the next try (0 if it is due); None if none is scheduled."""
+        return None if self._due is None else max(0.0, self._due - time.monotonic())
+
+    def due(self) -> bool:
+        return self._due is not None and time.monotonic() >= self._due
+
+    def take(self) -> bool:
+        """Whether a try is due now; if so it is no longer scheduled (``failed`` again)."""
+        if not self.due():
+            return False
+        self._due = None
+        return True
 
 
 class Firehose:

@@ -23,10 +23,19 @@ Frames (JSON objects, one per line over HTTP):
                         the opponent you wait for left (and from when you may claim),
                         came back, or may be claimed from now (``server.claim_watch``)
   ``ping``              nothing happened for a while (keeps proxies from closing it)
+
+A read that fails once the stream runs (the database dropped the connection, timed a
+statement out, or is down) is owed, not skipped: the stream reads that stream again
+after a back-off (``Owed``), keeps pinging meanwhile, and sends what it owes once the
+database answers. Closing instead would not do: a reconnect says only what is open
+now, so a ``match_finished`` or a ``challenge_closed`` it missed would never be said.
+A read that fails while connecting ends the stream (an ``error`` frame, 503
+``store_unavailable``): nothing has been said yet, so a reconnect loses nothing.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -39,14 +48,21 @@ from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.claim_watch import ClaimWatch
-from server.fanout import Quiet
+from server.fanout import Backoff, Quiet
 from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
 from server.match_record import MatchRecord
 from server.problems import MatchNotFound
+from server.repeated_failures import RepeatedFailures, skipped_note
 from server.services import Services
 
+log = logging.getLogger("ginrummy.stream")
+
 LOOK_AT_MOST_S = 30.0
+RETRY_FIRST_S = 0.5  # a failed read is tried again this long after...
+RETRY_AT_MOST_S = 10.0  # ...doubling while it fails, up to this
+
+_failures = RepeatedFailures()  # every stream meets an outage at once: one line a while
 
 
 def presence_look_s(grace_ms: int) -> float:
@@ -59,6 +75,51 @@ def presence_look_s(grace_ms: int) -> float:
     return max(0.25, min(LOOK_AT_MOST_S, grace_ms / 4000))
 
 
+class Owed:
+    """The reads a stream failed and must make again: each stream that moved with the
+    version it was woken for, and the matches announced as started, tried again after
+    a ``Backoff`` (0.5 s, doubling to 10 s while the database keeps failing)."""
+
+    def __init__(self) -> None:
+        self.moved: dict[str, int] = {}
+        self.started: list[str] = []
+        self.backoff = Backoff(RETRY_FIRST_S, RETRY_AT_MOST_S)
+
+    def move(self, stream_id: str, version: int) -> None:
+        self.moved[stream_id] = max(version, self.moved.get(stream_id, 0))
+
+    def start(self, match_id: str) -> None:
+        if match_id not in self.started:
+            self.started.append(match_id)
+
+    def after_round(self, retried: bool) -> None:
+        """Schedule what is owed after a round of reads (``retried``: it retried some).
+        What was owed before waits for its retry as scheduled, or a server whose streams
+        move all the time would push it back for ever."""
+        if not (self.moved or self.started):
+            if retried:
+                self.backoff.answered()  # the next failure starts over
+        elif not self.backoff.scheduled:
+            self.backoff.failed()
+
+    def take_due(self) -> tuple[dict[str, int], list[str]]:
+        """What is owed, if its retry is due (and then forgotten here: a read that fails
+        again is owed again); else nothing."""
+        if not self.backoff.take():
+            return {}, []
+        moved, started = self.moved, self.started
+        self.moved, self.started = {}, []
+        return moved, started
+
+
+def merged(older: dict[str, int], newer: dict[str, int]) -> dict[str, int]:
+    """Streams that moved, each with the newest version either saw."""
+    both = dict(older)
+    for stream_id, version in newer.items():
+        both[stream_id] = max(version, both.get(stream_id, 0))
+    return both
+
+
 class PlayerStream:
     def __init__(self, services: Services, player_id: str) -> None:
         self.services = services
@@ -69,28 +130,35 @@ class PlayerStream:
         self.finished: set[str] = set()
         grace_ms = int(services.settings.absence_grace_s * 1000)
         self.claims = ClaimWatch(services.presence, grace_ms, presence_look_s(grace_ms))
+        self.owed = Owed()
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
-        await self.services.presence.arrive_on_stream(self.player_id)  # here, in every match
         try:
-            for table in await self.services.tables.challenges_of(self.player_id):
-                for frame in await self._table_frames(table):
+            await self.services.presence.arrive_on_stream(self.player_id)  # in every match
+        except InfraError as error:
+            self._cannot_connect(error)
+            raise
+        try:
+            try:
+                for frame in await self._opening_frames():
                     yield frame
-            await self.services.projector.catch_up("matches")
-            active = await matches_for_player(self.services.store.engine, self.player_id, "active")
-            for row in reversed(active):  # oldest first
-                for frame in await self._match_frames(row.match_id):
-                    yield frame
+            except InfraError as error:
+                self._cannot_connect(error)
+                raise
             quiet = Quiet(self.services.settings.stream_ping_s)
+            owed = self.owed
             while True:
                 for frame in await self.claims.frames():
                     yield frame
                     quiet.sent()
-                look = self.claims.seconds_to_next()
-                timeout = quiet.left() if look is None else min(quiet.left(), look)
+                waits = (self.claims.seconds_to_next(), owed.backoff.seconds_left())
+                timeout = min([quiet.left(), *(s for s in waits if s is not None)])
                 moved = await self.hose.wait(timeout=timeout)
                 started = self.hose.take_started()
+                retried, retried_started = owed.take_due()
+                moved = merged(retried, moved)
+                started = list(dict.fromkeys([*retried_started, *started]))
                 for stream_id, version in moved.items():
                     for frame in await self._frames_for(stream_id, version):
                         yield frame
@@ -100,12 +168,35 @@ class PlayerStream:
                     for frame in await self._started_frames(match_id):
                         yield frame
                         quiet.sent()
+                owed.after_round(retried=bool(retried or retried_started))
                 if quiet.due():  # other players' streams wake this one too: not quiet
                     yield {"type": "ping"}
                     quiet.sent()
         finally:
             self.services.hub.close_firehose(self.hose)
             await self.services.presence.leave_stream(self.player_id)
+
+    async def _opening_frames(self) -> list[dict[str, Any]]:
+        """What is open now: each challenge, then each active match, oldest first. Made
+        whole before any is sent, so a read that fails sends none of them."""
+        frames: list[dict[str, Any]] = []
+        for table in await self.services.tables.challenges_of(self.player_id):
+            frames += await self._table_frames(table)
+        await self.services.projector.catch_up("matches")
+        active = await matches_for_player(self.services.store.engine, self.player_id, "active")
+        for row in reversed(active):  # oldest first
+            frames += await self._match_frames(row.match_id)
+        return frames
+
+    def _cannot_connect(self, error: InfraError) -> None:
+        """The opening reads failed: the stream ends with the problem (the transports send
+        it), which loses nothing, as nothing was said yet; a reconnect starts afresh."""
+        if (skipped := _failures.due("connect")) is not None:
+            log.warning(
+                "a player stream could not open, its database read failed: %s%s",
+                error,
+                skipped_note(skipped),
+            )
 
     async def _frames_for(self, stream_id: str, version: int) -> list[dict[str, Any]]:
         try:
@@ -117,7 +208,11 @@ class PlayerStream:
             if stream_id not in self.turns:
                 return []  # not this player's: its matches are known from tables and at connect
             return await self._match_frames(stream_id, at_least=version)
-        except (MatchNotFound, InfraError):
+        except MatchNotFound:
+            return []
+        except InfraError as error:  # the frames it would have given are owed
+            self._owe(stream_id, error)
+            self.owed.move(stream_id, version)
             return []
         except Exception as error:  # a table that vanished, say: never end the stream for it
             if getattr(error, "rule", None) == "table_not_found":
@@ -128,8 +223,24 @@ class PlayerStream:
         """A match announced as started (by this process or, through the tailer, another)."""
         try:
             return await self._match_frames(match_id)
-        except (MatchNotFound, InfraError):
+        except MatchNotFound:
             return []
+        except InfraError as error:
+            self._owe(match_id, error)
+            self.owed.start(match_id)
+            return []
+
+    def _owe(self, stream_id: str, error: InfraError) -> None:
+        """A read failed: say so (once a while), and keep still on the match's presence,
+        which the record kept may no longer tell (the match may have ended)."""
+        self.claims.hold(stream_id)
+        if (skipped := _failures.due("read")) is not None:
+            log.warning(
+                "a player stream's read of %s failed; it is read again until it answers: %s%s",
+                stream_id,
+                error,
+                skipped_note(skipped),
+            )
 
     async def _table_frames(self, table: TableState) -> list[dict[str, Any]]:
         involved = self.player_id in (table.host, table.invitee, table.guest)
@@ -138,9 +249,10 @@ class PlayerStream:
         before = self.announced.get(table.table_id)
         if before == table.status:
             return []
-        self.announced[table.table_id] = table.status
+        # Announced once its frames are made: a read that fails on the way leaves it to say.
         view = await table_view(self.services, table, self.player_id)
         if table.status == "open":
+            self.announced[table.table_id] = table.status
             return [{"type": "challenge", "challenge": view}]
         frames: list[dict[str, Any]] = []
         if before is not None:
@@ -155,6 +267,7 @@ class PlayerStream:
         if table.status == "started" and table.match_id is not None:
             await self.services.tables.ensure_match(table)
             frames += await self._match_frames(table.match_id)
+        self.announced[table.table_id] = table.status
         return frames
 
     async def _match_frames(

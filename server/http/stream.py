@@ -14,6 +14,7 @@ from litestar import Request, WebSocket, get, websocket
 from litestar.datastructures import State
 from litestar.response import Stream
 
+from infra.errors import InfraError
 from server.auth import bearer_token, hash_token
 from server.player_stream import PlayerStream
 from server.problems import Unauthorized, make_problem, problem_for, problem_responses
@@ -36,14 +37,16 @@ STOPPING = "this server process is stopping; reconnect, to it or another one"
     response_description="Newline-delimited JSON, one frame per line (see asyncapi.yaml, "
     "channel `player`): challenge, challenge_closed, match_started, your_turn (with the "
     "match as your seat sees it), match_finished, opponent_away, opponent_back, claimable, "
-    "ping, error (the last line: server_restarting or unauthorized).",
+    "ping, error (the last line: server_restarting or unauthorized or store_unavailable).",
 )
 async def stream_player_events(state: State, request: Request[Any, Any, Any]) -> Stream:
     """One stream for all your matches: a bot connects once and plays for ever. On
     (re)connecting it first says what is open now: each challenge, then each active
     match (``match_started``, and ``your_turn`` where you are to act). If the token is
     revoked or expires, the stream ends with an ``error`` line (``unauthorized``); if the
-    server process stops, with one that says so (``server_restarting``): reconnect."""
+    server process stops, with one that says so (``server_restarting``): reconnect. A
+    database that fails later only delays frames (the stream reads again until it
+    answers); one that fails as it connects ends it (``store_unavailable``): reconnect."""
     services = services_of(state)
     token = bearer_token(request.headers.get("authorization"))
     player = await services.player_for_token(token)
@@ -53,8 +56,12 @@ async def stream_player_events(state: State, request: Request[Any, Any, Any]) ->
         ended = services.token_watch.hold(token_hash)  # held while the answer streams
         services.draining.hold(ended)  # ...and set by a stopping process too
         try:
-            async for frame in until_set(PlayerStream(services, player.id).frames(), ended):
-                yield _encoder.encode(frame) + b"\n"
+            try:
+                async for frame in until_set(PlayerStream(services, player.id).frames(), ended):
+                    yield _encoder.encode(frame) + b"\n"
+            except InfraError as exc:  # its connect's reads failed: nothing was owed yet
+                yield _encoder.encode({"type": "error", "problem": problem_for(exc)}) + b"\n"
+                return
             if services.draining.begun:
                 problem = make_problem("server_restarting", STOPPING)
                 yield _encoder.encode({"type": "error", "problem": problem}) + b"\n"

@@ -18,6 +18,7 @@ from litestar import Response, WebSocket
 from litestar.exceptions import WebSocketDisconnect
 
 from infra.clock import now_ms
+from infra.errors import InfraError
 from server import json_depth
 from server.auth import bearer_token, hash_token
 from server.problems import (
@@ -120,7 +121,7 @@ async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
     except TimeoutError:
         await refuse(socket, Unauthorized(NEEDS_AUTH))
         return
-    except ServerError as exc:
+    except (ServerError, InfraError) as exc:  # a bad token, or a database that failed
         await refuse(socket, exc)
         return
     token_hash = hash_token(token)
@@ -134,7 +135,7 @@ async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
             await refuse(socket, Unauthorized(REVOKED_DETAIL))
 
 
-async def refuse(socket: WebSocket[Any, Any, Any], exc: ServerError) -> None:
+async def refuse(socket: WebSocket[Any, Any, Any], exc: ServerError | InfraError) -> None:
     """An error frame with the problem, then close with 4000 + its status."""
     problem = problem_for(exc)
     async with asyncio.timeout(10):
@@ -147,7 +148,9 @@ async def relay_frames(
 ) -> None:
     """Send the frames until the client leaves or ``dead`` is set. A message over
     ``GINRUMMY_WS_MAX_MESSAGE_BYTES`` gets an ``error`` frame (``payload_too_large``),
-    as on the match sockets, and the socket stays open."""
+    as on the match sockets, and the socket stays open. Frames that end on a database
+    failure end the socket with its problem (``store_unavailable``: 4503), not a bare
+    close the client cannot tell from a normal one."""
     limit = services_of(socket.app.state).settings.ws_max_message_bytes
     sending = asyncio.Lock()  # the frames and an error frame, one whole message at a time
 
@@ -156,8 +159,14 @@ async def relay_frames(
             await socket.send_text(_encoder.encode(frame).decode())
 
     async def send_frames() -> None:
-        async for frame in until_set(frames, dead):
-            await send(frame)
+        try:
+            async for frame in until_set(frames, dead):
+                await send(frame)
+        except InfraError as exc:  # the frames could not begin (the database failed): say so
+            problem = problem_for(exc)
+            await send({"type": "error", "problem": problem})
+            async with asyncio.timeout(10):
+                await socket.close(4000 + problem.status, problem.rule)
 
     async def read_until_closed() -> None:
         while True:

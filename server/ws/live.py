@@ -40,6 +40,7 @@ from infra.players import Player
 from server import action_keys, json_depth
 from server.auth import hash_token
 from server.chat import RAW_TEXT_LIMIT
+from server.fanout import Backoff
 from server.limits import Allowance, RateLimited
 from server.match_record import MatchRecord
 from server.problems import (
@@ -50,6 +51,7 @@ from server.problems import (
     make_problem,
     problem_for,
 )
+from server.repeated_failures import RepeatedFailures, skipped_note
 from server.schemas import ActionRequest
 from server.seats import seat_of
 from server.services import Services, services_of
@@ -94,6 +96,7 @@ class ClientMessage(msgspec.Struct, frozen=True):
 
 
 _outliving_their_socket: set[asyncio.Task[Any]] = set()  # held here, safe from the GC
+_read_failures = RepeatedFailures()  # every socket meets an outage at once: one line a while
 
 
 def version_parameter(query: Mapping[str, str], name: str) -> int | None:
@@ -190,9 +193,11 @@ class LiveSession:
         """
         heartbeat = self.services.settings.ws_heartbeat_s
         last_ping = time.monotonic()
+        retry = Backoff()
         while True:
             wait = max(0.0, last_ping + heartbeat - time.monotonic())
-            woke = await self.watch.wait(timeout=wait)
+            left = retry.seconds_left()
+            woke = await self.watch.wait(timeout=wait if left is None else min(wait, left))
             now = time.monotonic()
             if now - self.last_heard > 3 * heartbeat:
                 async with asyncio.timeout(2):
@@ -201,15 +206,40 @@ class LiveSession:
             if now - last_ping >= heartbeat:
                 last_ping = now
                 self.enqueue({"type": "ping", "version": self.version()})
-            if woke:
-                await self.catch_up()
+            if woke or retry.take():
+                await self.catch_up_or_retry(retry)
+
+    async def catch_up_or_retry(self, retry: Backoff) -> None:
+        """``catch_up``, or, if the database fails it, again after a back-off: every
+        event frame after the socket's version comes once it answers, and the socket
+        (and the seat's presence) stays. Ending the socket instead sent no close frame
+        and logged a traceback, and in an outage every client reconnected at once."""
+        try:
+            await self.catch_up()
+        except InfraError as error:
+            retry.failed()
+            if (skipped := _read_failures.due("read")) is not None:
+                log.warning(
+                    "a live socket's read of match %s failed; it is read again until it "
+                    "answers: %s%s",
+                    self.match_id,
+                    error,
+                    skipped_note(skipped),
+                )
+        else:
+            retry.answered()
 
     async def catch_up(self) -> None:
         after, self.resume_after = self.resume_after, None
         # The cached match, as for any wake; the store only for a version it has not
         # reached (a resume past it: made on another process, not yet announced here).
         wanted = max(self.watch.latest, after or 0)
-        record = await self.services.matches.load(self.match_id, at_least=wanted)
+        try:
+            record = await self.services.matches.load(self.match_id, at_least=wanted)
+        except InfraError:
+            if self.resume_after is None:  # the resume asked for is still to answer
+                self.resume_after = after
+            raise
         self.record = record
         assert self.state is not None
         if after is not None:

@@ -91,3 +91,31 @@ async def test_tailer_survives_pg_terminate_backend(pg_url: str) -> None:
         await writer.close()
     assert [e.position for e in delivered] == list(range(1, 13))
     assert [e.version for e in delivered] == list(range(1, 13))
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"), [("lock_timeout", "300ms"), ("statement_timeout", "300ms")]
+)
+async def test_a_statement_stopped_by_a_timeout_is_retryable(
+    pg_url: str, setting: str, value: str
+) -> None:
+    """An operator's ``lock_timeout`` or ``statement_timeout`` (on the database, here)
+    stops a read kept waiting by a lock: StoreUnavailable (503, ask again), as a lost
+    connection is, not an unexpected error (500) that ended a player stream."""
+    admin = await asyncpg.connect(asyncpg_dsn(pg_url))
+    database = await admin.fetchval("select current_database()")
+    await admin.execute(f"ALTER DATABASE \"{database}\" SET {setting} = '{value}'")
+    store = await open_store(pg_url, migrate=False)  # its sessions open with the setting
+    s = stream()
+    try:
+        await store.append(s, 0, batch(2))
+        async with admin.transaction():
+            await admin.execute(f"SET LOCAL {setting} = 0")  # the lock's own wait: none
+            await admin.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
+            with pytest.raises(StoreUnavailable, match="did not answer in time"):
+                await store.read_stream(s)
+        assert [e.version for e in await store.read_stream(s)] == [1, 2]  # asked again
+    finally:
+        await store.close()
+        await admin.execute(f'ALTER DATABASE "{database}" RESET {setting}')
+        await admin.close()

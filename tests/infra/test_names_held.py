@@ -151,3 +151,36 @@ async def test_on_postgresql_a_name_held_by_another_process_too_long_is_refused(
         async with players.names_held("ada", wait_s=1), store.engine.connect() as conn:
             timeout = (await conn.execute(text("SHOW lock_timeout"))).scalar()
             assert timeout == "0", timeout  # the wait was the step's transaction's alone
+
+
+async def test_on_postgresql_the_wait_is_bounded_for_all_the_names_together(
+    store: SqlEventStore,
+) -> None:
+    """PostgreSQL's ``lock_timeout`` bounds each lock's wait, not the step's: set once, a
+    step needing two held names waited for the first almost the whole while, then for
+    the second as long again (a rename or a seat takes two)."""
+    if store.engine.dialect.name != "postgresql":
+        return
+    wait_s, first_freed_s = 4.0, 3.5
+    lock, unlock = text("SELECT pg_advisory_lock(:key)"), text("SELECT pg_advisory_unlock(:key)")
+    async with store.engine.connect() as one, store.engine.connect() as two:
+        await one.execute(lock, {"key": _name_lock_key("ada")})
+        await two.execute(lock, {"key": _name_lock_key("bob")})  # held throughout
+
+        async def free_ada_late() -> None:
+            await asyncio.sleep(first_freed_s)
+            await one.execute(unlock, {"key": _name_lock_key("ada")})
+            await one.commit()
+
+        freeing = asyncio.create_task(free_ada_late())
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with pytest.raises(LockWaitTimeout):
+            async with Players(store.engine).names_held("ada", "bob", wait_s=wait_s):
+                pytest.fail("entered while bob's name was held")
+        waited = loop.time() - started
+        await freeing
+        await two.execute(unlock, {"key": _name_lock_key("bob")})
+        await two.commit()
+    # refused at wait_s (4 s), not at first_freed_s + wait_s (7.5 s): 2 s to spare each way
+    assert waited < wait_s + 2, waited

@@ -169,13 +169,15 @@ class Players:
             if locks.holders is None:
                 yield
                 return
-            left_ms = max(1, round((deadline - loop.time()) * 1000))
             with translate_errors():  # PostgreSQL's wait: refused past ``lock_timeout``
                 conn = await stack.enter_async_context(self.engine.connect())
                 await stack.enter_async_context(conn.begin())
-                await conn.execute(_LOCK_TIMEOUT, {"ms": f"{left_ms}ms"})
                 try:
                     for id in ordered:
+                        # ``lock_timeout`` bounds one lock's wait: set for each, to what is
+                        # left of the step's (set once, two names could take twice as long)
+                        left_ms = max(1, round((deadline - loop.time()) * 1000))
+                        await conn.execute(_LOCK_TIMEOUT, {"ms": f"{left_ms}ms"})
                         await conn.execute(_ADVISORY_LOCK, {"key": _name_lock_key(id)})
                 except sa_exc.DBAPIError as error:
                     # Our own wait ran out (any other lock timeout is the database's:

@@ -6,6 +6,9 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from sqlalchemy import exc as sa_exc
 
 from infra.database import MAX_CONNECTIONS, create_engine, describe, resolve_url, sqlite_file
@@ -27,17 +30,23 @@ async def open_store(
     """
     url = resolve_url(url)
     if migrate:
-        with translate_errors():
-            try:
-                await upgrade_async(url)
-            except sa_exc.DatabaseError as error:
-                file = sqlite_file(url)
-                if file is None or isinstance(error, sa_exc.OperationalError):
-                    raise
-                # SQLite's "file is not a database": the URL names some other file (or
-                # a damaged one), which no retry mends; said as the setting's fault.
-                raise BadDatabaseUrl(f"{file} is not a SQLite database: {error.orig}") from error
+        with translate_errors(), _a_database_file(url):
+            await upgrade_async(url)
     return SqlEventStore(create_engine(url, connections), url)
+
+
+@contextlib.contextmanager
+def _a_database_file(url: str) -> Iterator[None]:
+    """SQLite's "file is not a database" as ``BadDatabaseUrl``: the URL names some other
+    file (or a damaged one), which no retry mends, so it is the setting's fault; said so
+    in one line by ``serve`` and by the maintenance commands alike."""
+    try:
+        yield
+    except sa_exc.DatabaseError as error:
+        file = sqlite_file(url)
+        if file is None or isinstance(error, sa_exc.OperationalError):
+            raise
+        raise BadDatabaseUrl(f"{file} is not a SQLite database: {error.orig}") from error
 
 
 class NotOpened(Exception):
@@ -73,7 +82,7 @@ async def open_existing_store(url: str | None = None) -> SqlEventStore:
             f"there is no SQLite file {file}; run this where the server runs (beside its"
             " data/ directory) or set GINRUMMY_DATABASE_URL"
         )
-    with translate_errors():
+    with translate_errors(), _a_database_file(url):
         revision, head = await schema_revisions(url)
     if revision != head:
         raise SchemaBehind(

@@ -162,14 +162,19 @@ async def fire_due_clocks(matches: MatchService, interval: float) -> None:
     await every(interval, matches.fire_due, "firing move clocks")
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, own_process: bool = False) -> Litestar:
+    """The application. ``own_process``: the process is this server's alone (a worker of
+    ``ginrummy serve``), so Python's own reports of an uncaught exception go through its
+    log as well; an app run inside another program (a test runner, an embedding host)
+    leaves that program's hooks in place."""
     settings = settings or Settings.from_env()
     static_dir = Path(settings.static_dir) if settings.static_dir else STATIC_DIR
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         logs.install(settings.log_level, settings.log_format)  # again, after uvicorn's set-up
-        logs.report_uncaught_exceptions()  # in each worker process too
+        if own_process:
+            logs.report_uncaught_exceptions()  # in each worker process too
         store = await open_store(settings.database_url or None, connections=settings.db_connections)
         hub = Hub()
 
@@ -334,3 +339,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
     layouts_name_cards(app.openapi_schema)
     describe_problem_types(app.openapi_schema)
     return app
+
+
+def create_worker_app() -> Litestar:
+    """``create_app`` for one of the worker processes ``ginrummy serve`` starts (uvicorn's
+    factory: a worker imports it by name, and has none of the supervisor's hooks)."""
+    return create_app(own_process=True)

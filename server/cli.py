@@ -176,7 +176,7 @@ def _serve(host: str | None, port: int | None) -> int:
     else:
         # Each worker process builds its own app (and store, tailer, caches) from the
         # same environment; they share only the database, as separate servers do.
-        uvicorn.run("server.app:create_app", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+        uvicorn.run("server.app:create_worker_app", factory=True, workers=workers, **options)  # type: ignore[arg-type]
     return 0
 
 

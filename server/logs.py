@@ -145,9 +145,10 @@ def report_uncaught_exceptions() -> None:
     """Python's own reports of an exception nobody caught become records of the one
     handler: one line, in the configured format, masked.
 
-    Apart from ``install``, for the server's processes only (``ginrummy serve``, each
-    worker's lifespan, the AI's pool process): ``create_app`` also runs inside other
-    programs, a test runner among them, whose own hooks it must leave in place.
+    Apart from ``install``, for the server's processes only (``ginrummy serve``, the
+    lifespan of each worker it starts, ``create_worker_app``, and the AI's pool process):
+    ``create_app`` also runs inside other programs, a test runner among them, whose own
+    hooks it must leave in place (pytest's catch a test's unraisable exceptions).
     """
     sys.excepthook = _log_uncaught
     threading.excepthook = _log_uncaught_in_thread

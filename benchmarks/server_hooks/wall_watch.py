@@ -1,8 +1,9 @@
 """Where an action's wall time goes inside a benchmark server (``benchmarks/wall_split.py``).
 
 Wraps, in this process only: the ASGI app (an action request from its first call to
-its last body byte), the match service's chained append (its wait for a slot among
-the appends in flight, and the store call: queue, pool, statements, commit), each
+its last body byte), the match log's chained append (``server/match_log.py``: its wait
+for a slot among the appends in flight, and the store call: queue, pool, statements,
+commit), each
 group commit's one call (round trip and commit, and the group's size), the AI's
 decision (a thread hop), and a probe task that sleeps 2 ms and records how late it
 wakes (the event loop's queue: how long a ready task waits for the loop). Samples are
@@ -46,7 +47,7 @@ def install(path: str) -> None:
     from infra import sql_event_store
     from infra.sql_event_store import SqlEventStore
     from server.house_ai import HouseAi
-    from server.match_service import MatchService
+    from server.match_log import MatchLog
 
     call = Litestar.__call__
     probing: list[asyncio.Task[None]] = []
@@ -66,7 +67,7 @@ def install(path: str) -> None:
         return await call(self, scope, receive, timed_send)
 
     Litestar.__call__ = app_call  # type: ignore[method-assign]
-    MatchService._append_chain = _timed("chain_with_slot_wait", MatchService._append_chain)  # type: ignore[method-assign]
+    MatchLog.append_chain = _timed("chain_with_slot_wait", MatchLog.append_chain)  # type: ignore[method-assign]
     HouseAi.command = _timed("ai_decision", HouseAi.command)  # type: ignore[method-assign]
     SqlEventStore.append_chain = _timed("store_append_chain", SqlEventStore.append_chain)  # type: ignore[method-assign]
     SqlEventStore.append = _timed("store_append", SqlEventStore.append)  # type: ignore[method-assign]

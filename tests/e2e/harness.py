@@ -56,7 +56,11 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 90.0) -> ServerProcess:
+        """Start, and wait for ``/readyz``. A start takes seconds when idle; on a shared
+        two-core machine at load 16 a two-worker start took 32 s (migration, then each
+        worker importing the app), past the 30 s this once allowed. Only a start that
+        never comes waits it out."""
         env = {
             **os.environ,
             "GINRUMMY_DATABASE_URL": self.database_url,

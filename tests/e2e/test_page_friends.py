@@ -4,6 +4,7 @@ and where the keyboard is while the other plays, from the invite link to History
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -198,6 +199,11 @@ def test_a_late_join_answer_does_not_pull_the_friend_back_from_the_invite(
     invite_opened(page, site, table)
     page.click("[data-testid=join-invite]")
     page.wait_for_selector("body[data-screen=table]", state="attached")  # by the stream
+    # The stream's frame can open the match before ``route.fetch`` has its answer: the
+    # handler, which runs only while a page call waits, may not have kept it yet.
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     assert len(held) == 1
     page.goto(f"{site}/#/")
     page.goto(invite_link(site, table))

@@ -96,3 +96,18 @@ def test_replay_never_migrates_the_database_it_reads(tmp_path: Path) -> None:
 def _dump(path: Path) -> str:
     with contextlib.closing(sqlite3.connect(path)) as db:
         return "\n".join(db.iterdump())
+
+
+def test_replay_of_a_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
+    """``ginrummy serve`` refuses such a file in one line; the maintenance commands,
+    which never migrate, read its schema revision first, and printed the driver's
+    traceback instead. Now the same line, and the file is left as it was."""
+    path = tmp_path / "ginrummy.sqlite3"
+    path.write_bytes(b"not a database " * 512)
+    done = replay("some-match", cwd=tmp_path, database_url=f"sqlite:///{path}")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        f"ginrummy replay: bad_database_url: {path} is not a SQLite database: "
+        "file is not a database"
+    ], done.stderr
+    assert path.read_bytes() == b"not a database " * 512

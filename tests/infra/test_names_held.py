@@ -13,6 +13,11 @@ from infra.players import NAME_LOCK_STRIPES, Players, _name_lock_key
 from infra.sql_event_store import SqlEventStore
 
 
+def stripe_of(player_id: str) -> int:
+    """The stripe of this process's name locks that the player's id falls in."""
+    return hash(player_id) % NAME_LOCK_STRIPES
+
+
 async def test_holders_of_one_player_take_turns_and_others_do_not_wait(
     store: SqlEventStore,
 ) -> None:
@@ -109,14 +114,17 @@ async def test_a_step_that_waits_too_long_for_a_name_is_refused_and_holds_nothin
             entered.set()
             await release.wait()
 
+    # a player apart from ada in this process's lock stripes too (hashes vary per run;
+    # "bob" shared ada's stripe one run in 64, and then found it held)
+    apart = next(f"bob{n}" for n in range(1000) if stripe_of(f"bob{n}") != stripe_of("ada"))
     task = asyncio.create_task(stuck())
     await entered.wait()
     started = asyncio.get_running_loop().time()
     with pytest.raises(LockWaitTimeout):
-        async with waiter.names_held("ada", "bob", wait_s=0.3):
+        async with waiter.names_held("ada", apart, wait_s=0.3):
             pytest.fail("entered while ada's name was held")
     assert asyncio.get_running_loop().time() - started < 5
-    async with waiter.names_held("bob", wait_s=1):  # bob, waited with ada, was let go
+    async with waiter.names_held(apart, wait_s=1):  # waited for with ada, then let go
         pass
     release.set()
     await task
@@ -143,3 +151,36 @@ async def test_on_postgresql_a_name_held_by_another_process_too_long_is_refused(
         async with players.names_held("ada", wait_s=1), store.engine.connect() as conn:
             timeout = (await conn.execute(text("SHOW lock_timeout"))).scalar()
             assert timeout == "0", timeout  # the wait was the step's transaction's alone
+
+
+async def test_on_postgresql_the_wait_is_bounded_for_all_the_names_together(
+    store: SqlEventStore,
+) -> None:
+    """PostgreSQL's ``lock_timeout`` bounds each lock's wait, not the step's: set once, a
+    step needing two held names waited for the first almost the whole while, then for
+    the second as long again (a rename or a seat takes two)."""
+    if store.engine.dialect.name != "postgresql":
+        return
+    wait_s, first_freed_s = 4.0, 3.5
+    lock, unlock = text("SELECT pg_advisory_lock(:key)"), text("SELECT pg_advisory_unlock(:key)")
+    async with store.engine.connect() as one, store.engine.connect() as two:
+        await one.execute(lock, {"key": _name_lock_key("ada")})
+        await two.execute(lock, {"key": _name_lock_key("bob")})  # held throughout
+
+        async def free_ada_late() -> None:
+            await asyncio.sleep(first_freed_s)
+            await one.execute(unlock, {"key": _name_lock_key("ada")})
+            await one.commit()
+
+        freeing = asyncio.create_task(free_ada_late())
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with pytest.raises(LockWaitTimeout):
+            async with Players(store.engine).names_held("ada", "bob", wait_s=wait_s):
+                pytest.fail("entered while bob's name was held")
+        waited = loop.time() - started
+        await freeing
+        await two.execute(unlock, {"key": _name_lock_key("bob")})
+        await two.commit()
+    # refused at wait_s (4 s), not at first_freed_s + wait_s (7.5 s): 2 s to spare each way
+    assert waited < wait_s + 2, waited

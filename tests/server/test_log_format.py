@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,7 +145,7 @@ Finalized()
 
 async def leave_a_failed_task():
     task = asyncio.ensure_future(asyncio.to_thread(fail))
-    await asyncio.sleep(0.5)
+    await asyncio.wait([task])  # done, its exception not retrieved (a sleep could end first)
     del task
     gc.collect()
 
@@ -195,3 +196,45 @@ def test_what_python_reports_by_itself_is_a_masked_record_of_one_line(
 def _level_logger_and_first_line(line: str) -> tuple[str, str, str]:
     _time, level, _pid, logger, message = line.split(" ", 4)
     return level, logger.removesuffix(":"), message.split("\\n")[0]
+
+
+# The app's lifespan, run inside another program (as a test runner does), then as one of
+# ``ginrummy serve``'s workers: which hooks each leaves during and after its life.
+LIFESPANS = """
+import asyncio, json, sys, threading
+from server.app import create_app, create_worker_app
+from server.config import Settings
+
+def hooks():
+    return [h.__name__ for h in (sys.excepthook, threading.excepthook, sys.unraisablehook)]
+
+async def main():
+    seen = {"before": hooks()}
+    async with create_app(Settings.from_env()).lifespan():
+        seen["embedded"] = hooks()
+    async with create_worker_app().lifespan():
+        seen["worker"] = hooks()
+    print(json.dumps(seen))
+
+asyncio.run(main())
+"""
+
+
+def test_an_app_run_inside_another_program_leaves_its_hooks_alone(tmp_path: Path) -> None:
+    """The lifespan replaced Python's hooks in any program that ran the app, a test runner
+    among them: pytest's, which turn an unraisable exception into a test's warning, were
+    gone for the rest of the run. Only a worker process of ``ginrummy serve`` takes them."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GINRUMMY_")}
+    env["GINRUMMY_DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'hooks.db'}"
+    done = subprocess.run(
+        [sys.executable, "-c", LIFESPANS],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["embedded"] == seen["before"], seen
+    assert seen["worker"] == ["_log_uncaught", "_log_uncaught_in_thread", "_log_unraisable"], seen

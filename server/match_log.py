@@ -80,7 +80,7 @@ class MatchLog:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
 
-    def told(self, match_id: str, version: int) -> None:
+    def tell_listeners(self, match_id: str, version: int) -> None:
         """The listeners hear that the match reached ``version``."""
         self._on_append(match_id, version)
 

@@ -87,7 +87,7 @@ class MatchService:
             next_hand_timeout_ms=next_hand_timeout_ms,
             ai_pace_ms=ai_pace_ms,
         )
-        self.log = MatchLog(store, on_append)
+        self.match_log = MatchLog(store, on_append)
         self._on_start = on_start or (lambda started: None)
         # (match id, seat) -> the record and that seat's view of its newest state
         self._views: OrderedDict[tuple[str, int], tuple[MatchRecord, PlayerView]] = OrderedDict()
@@ -96,14 +96,14 @@ class MatchService:
 
     @property
     def records(self) -> RecordCache:
-        return self.log.records
+        return self.match_log.records
 
     async def load(self, match_id: str, at_least: int | None = None) -> MatchRecord:
         """The match caught up with the store (``MatchLog.load``)."""
-        return await self.log.load(match_id, at_least)
+        return await self.match_log.load(match_id, at_least)
 
     def lock(self, match_id: str) -> asyncio.Lock:
-        return self.log.lock(match_id)
+        return self.match_log.lock(match_id)
 
     async def view(self, match_id: str, player_id: str) -> MatchResponse:
         record = await self.play_ai(match_id)
@@ -200,8 +200,8 @@ class MatchService:
             host=host,
         )
         _, events = apply(None, start)
-        result = await self.log.append(match_id, 0, events)
-        self.log.told(match_id, result.last_version)
+        result = await self.match_log.append(match_id, 0, events)
+        self.match_log.tell_listeners(match_id, result.last_version)
         if isinstance(events[0], MatchStarted):
             self._on_start(events[0])  # the player streams of its seats and host hear of it
         async with self.lock(match_id):
@@ -296,14 +296,14 @@ class MatchService:
         if reply:
             chain.append((reply, ai_command_id(after)))
         batches = [Batch(e, c, command_hash if c == command_id else None) for e, c in chain]
-        results = await self.log.append_chain(match_id, state.version, batches)
+        results = await self.match_log.append_chain(match_id, state.version, batches)
         result = results[0]
         if result.duplicate:
             record = await self.load(match_id)
         else:
             for (appended, appended_id), written in zip(chain, results, strict=False):
-                record = self.log.remember(record, appended, written, appended_id)
-            self.log.told(match_id, results[-1].last_version)
+                record = self.match_log.remember(record, appended, written, appended_id)
+            self.match_log.tell_listeners(match_id, results[-1].last_version)
         record = await self.play_ai_locked(record)  # the reply, if it did not go with the move
         await self.clocks.schedule(record)
         return self._answer(record, seat, result.first_version, before=state)
@@ -419,9 +419,9 @@ class MatchService:
         (a retry, or another process that fired the same deadline). ConcurrencyConflict
         if the match moved on; each caller decides whether that is the player's error."""
         match_id = record.state.match_id
-        result = await self.log.append(match_id, record.state.version, events, command_id)
+        result = await self.match_log.append(match_id, record.state.version, events, command_id)
         if result.duplicate:
             return None
-        record = self.log.remember(record, events, result, command_id)
-        self.log.told(match_id, result.last_version)
+        record = self.match_log.remember(record, events, result, command_id)
+        self.match_log.tell_listeners(match_id, result.last_version)
         return record

@@ -327,6 +327,13 @@ def bearer_challenge(request: Request[Any, Any, Any]) -> str:
     return "Bearer"
 
 
+#: The 503 of a step that holds players' names while it checks them (server/names.py).
+NAMES_HELD = {
+    503: "Database unavailable (`store_unavailable`), or the names this step checks stayed "
+    "held by another step for over 10 s (`busy`): retry after `Retry-After`"
+}
+
+
 def problem_responses(
     *statuses: int, described_as: Mapping[int, str] | None = None
 ) -> dict[int, ResponseSpec]:
@@ -346,7 +353,7 @@ def problem_responses(
         415: "The body is labelled as something other than JSON",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         429: "Too many requests: wait the seconds `Retry-After` says",
-        503: "Database unavailable, or what the request needs is held too long (`busy`): retry",
+        503: "Database unavailable",
         **(described_as or {}),
     }
     return {

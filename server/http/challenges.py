@@ -18,7 +18,7 @@ from server.house_ai import AI_PREFIX, is_house_ai
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
-from server.problems import PlayerNotFound, problem_responses
+from server.problems import NAMES_HELD, PlayerNotFound, problem_responses
 from server.ratings import rated_for
 from server.schemas import (
     ChallengeList,
@@ -62,7 +62,10 @@ class ChallengesController(Controller):
             413,
             422,
             429,
-            described_as={403: "The player challenged does not take you as an opponent"},
+            described_as={
+                **NAMES_HELD,
+                403: "The player challenged does not take you as an opponent",
+            },
         ),
         before_request=rate_limited("creates"),
     )
@@ -123,7 +126,7 @@ class ChallengesController(Controller):
         operation_id="acceptChallenge",
         summary="Accept a challenge: the match starts",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 422, 429),
+        responses=problem_responses(401, 403, 404, 409, 422, 429, described_as=NAMES_HELD),
         before_request=rate_limited("actions"),
     )
     async def accept(

@@ -17,7 +17,7 @@ from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
 from server.house_ai import AI_PREFIX
 from server.http.limits import rate_limited
-from server.problems import InvalidRequest, NotYou, PlayerNotFound, problem_responses
+from server.problems import NAMES_HELD, InvalidRequest, NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
     CreatePlayerRequest,
     OwnProfile,
@@ -140,6 +140,7 @@ class PlayersController(Controller):
             413,
             429,
             described_as={
+                **NAMES_HELD,
                 403: "The token belongs to another player",
                 409: "The name passes for that of a player you play or challenge (`name_taken`)",
             },

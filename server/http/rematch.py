@@ -11,7 +11,7 @@ from litestar.params import FromPath
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import table_view
-from server.problems import ServerError, problem_responses
+from server.problems import NAMES_HELD, ServerError, problem_responses
 from server.schemas import ClientSeedQuery, TableView
 from server.seats import seat_of
 from server.services import services_of
@@ -31,7 +31,7 @@ class NoRematch(ServerError):
     tags=["matches"],
     status_code=200,
     security=[{"bearer": []}],
-    responses=problem_responses(401, 403, 404, 409, 422, 429),
+    responses=problem_responses(401, 403, 404, 409, 422, 429, described_as=NAMES_HELD),
     before_request=rate_limited("creates"),
 )
 async def offer_rematch(

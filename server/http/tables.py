@@ -16,7 +16,7 @@ from domain.rules import Rules, is_standard
 from infra.clock import now_ms
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
-from server.problems import problem_responses
+from server.problems import NAMES_HELD, problem_responses
 from server.ratings import rated_for
 from server.schemas import (
     JoinedTable,
@@ -238,8 +238,9 @@ class TablesController(Controller):
             422,
             429,
             described_as={
+                **NAMES_HELD,
                 403: "A private table's invite code is wrong or missing, or its host does "
-                "not take you as an opponent"
+                "not take you as an opponent",
             },
         ),
         before_request=rate_limited("actions"),  # an answer to a table, not a creation

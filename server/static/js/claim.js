@@ -19,6 +19,18 @@ export async function askClaim(matchId, version) {
   return { ...status, version, at: Date.now() };
 }
 
+/** Whether the server settled the match in the same decision as ``event`` (the event
+ * shown with ``view``): a resignation is followed at once by ``match_settled``, as a claim
+ * is (it settles as the absent seat's resignation) and as a hand scored to the match's
+ * target is (domain/match.py). The play-out shows the views between one at a time, the
+ * opponent still to act in them; but the match is over on the server, which refuses to
+ * say anything of a claim (422 ``match_over``): nothing is asked about those views. */
+export function settlesTheMatch(event, view) {
+  if (!event) return false;
+  if (event.type === 'resigned' || event.type === 'match_claimed') return true;
+  return event.type === 'hand_scored' && Math.max(...event.scores) >= view.rules.target;
+}
+
 /** When to ask again (ms from now): the opponent may leave or come back at any moment,
  * and only the server hears of it. Half the grace (1 to 15 s), so a claim by absence is
  * offered at most that late when the opponent leaves; and at the very moment the server

@@ -2,7 +2,7 @@
 // server while the opponent keeps the table waiting, and, once the match is over, whether
 // it ended by a claim and the viewer's rating change. The claim itself is sent by moves.js.
 import { savedPlayer } from './api.js';
-import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct } from './claim.js';
+import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct, settlesTheMatch } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
 import { game } from './matchstate.js';
 import { draw } from './matchdraw.js';
@@ -14,16 +14,24 @@ let claimPoll = null;
  * whether it would accept a claim: at each new view, again and again while it waits
  * (the opponent may leave or come back), and at the moment the server said a claim by
  * absence would be accepted. A tab nobody looks at asks nothing until it is looked at
- * (poll.js). */
-export function watchClaim(view) {
+ * (poll.js). ``event``: the one shown with ``view`` (null: none).
+ *
+ * Only the present is asked about: not a view of the play-out that a newer one already
+ * follows (it asks for itself when shown), nor one whose event the server settled the
+ * match with (claim.js ``settlesTheMatch``), nor while the player's own action is on its
+ * way (a resignation, a claim: its answer brings a new view). Each of those was asked
+ * about once the match was over, and the server's refusal (422) was a console error. */
+export function watchClaim(view, event = null) {
   stopClaimWatch();
   game.claimStatus = null;
-  if (game.againstHouse || !opponentToAct(view)) return;
+  if (game.againstHouse || !opponentToAct(view) || settlesTheMatch(event, view)) return;
+  if (game.latest && game.latest.version > view.version) return;
   const { open } = game;
   const { version } = view;
   const current = () => game.open === open && game.view && game.view.version === version;
   claimPoll = pollWhileVisible(
     async () => {
+      if (game.inFlight) return; // asked again after ``every``, or the answer's view asks
       const status = await askClaim(open.id, version).catch(() => null);
       if (!current()) return; // a newer view asks for itself
       game.claimStatus = status;

@@ -131,7 +131,7 @@ export function showView(view, event, standIn = false) {
   chooseSelection(view);
   draw();
   if (view.phase === 'match_over') watchRematchOffer();
-  if (moved) watchClaim(view);
+  if (moved) watchClaim(view, event);
   showClock('match', clockElement(), view, view.players, view.seat);
   if (view.settlement) learnEnd(view);
 }

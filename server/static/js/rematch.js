@@ -53,9 +53,12 @@ export async function rematch() {
   }
 }
 
-/** At match over, the opponent's rematch offer (GET /v1/matches/ID/rematch), asked for
- * now and every few seconds while the match stays on the table: the offer is shown
- * here, with Accept and Decline, not only in the lobby. */
+/** At match over, the opponent's rematch offer, asked for now and every few seconds
+ * while the match stays on the table: the offer is shown here, with Accept and Decline,
+ * not only in the lobby. An offer is a challenge, so it is looked for among the player's
+ * open challenges (GET /v1/challenges, its ``rematch_of`` this match). GET …/rematch,
+ * asked before, is a 404 until somebody offers one: every ask of a match nobody offered
+ * to play again was a refused request, a console error in the browser. */
 export function watchRematchOffer() {
   const id = game.matchId;
   if (!id || offerWatch === id) return;
@@ -64,9 +67,9 @@ export function watchRematchOffer() {
   if (game.againstHouse) return; // the house AI offers no rematch: nothing to ask for
   if (offerPoll) offerPoll.stop();
   offerPoll = pollWhileVisible(async () => {
-    const offer = await api.getRematch(id).catch(() => null);
-    if (game.matchId !== id) return;
-    const theirs = offer && offer.status === 'open' && offer.host && offer.host.id !== me ? offer : null;
+    const listed = await api.challenges().catch(() => null);
+    if (game.matchId !== id || !listed) return;
+    const theirs = listed.challenges.find((c) => c.rematch_of === id && c.status === 'open' && c.host && c.host.id !== me) || null;
     const shown = game.ui.rematch && game.ui.rematch.offer ? game.ui.rematch.offer.table_id : null;
     if (theirs && shown !== theirs.table_id && !(game.ui.rematch && game.ui.rematch.mine)) {
       game.ui.rematch = { offer: theirs };

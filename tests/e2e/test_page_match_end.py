@@ -37,7 +37,10 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_friends import auth, joined, make_player, private_table, signed_in
 
-GRACE_S = 3  # the claim's site: a player away this long may be claimed from
+# The claim's site: a player away this long may be claimed from. The page asks again
+# every half grace: 4 s for the claim to be clicked and sent once it is offered (a claim
+# watch's question on its way as the claim settles the match would be refused).
+GRACE_S = 8
 AFTER_THE_END_MS = 5000  # two of the rematch watch's 2 s polls, and the claim watch's next
 
 

@@ -172,6 +172,8 @@ def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
     page.focus("[data-testid=join-invite]")
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-screen=table]", state="attached")
+    # the table shows at once; the match is kept once its first view is read
+    wait_until(page, "localStorage.getItem('ginrummy.match') !== null")
     match_id = page.evaluate("localStorage.getItem('ginrummy.match')")
     # The friend who left opens the link again (it is in their messages): back to the match.
     page.goto(f"{site}/#/")

@@ -172,7 +172,8 @@ async function follow(player) {
     if (lobby.stream === connecting) lobby.stream = null; // signed out while the list was read
     return;
   }
-  lobby.known = new Set(running.matches.map((m) => m.match_id));
+  // with those known already (one just joined, whose answer came while this list was read)
+  lobby.known = new Set([...(lobby.known || []), ...running.matches.map((m) => m.match_id)]);
   const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/me/live`), player);
   lobby.stream = socket;
   clearInterval(lobby.recheck);

@@ -4,6 +4,7 @@ and where the keyboard is while the other plays, from the invite link to History
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -215,6 +216,55 @@ def test_a_late_join_answer_does_not_pull_the_friend_back_from_the_invite(
     page.wait_for_timeout(1000)  # time for the late answer to move the page, as it did
     assert page.evaluate("document.body.dataset.screen") == "lobby"
     assert page.is_visible("[data-testid=invite-match]")
+
+
+def test_join_pressed_while_signing_in_seats_the_one_guest_and_opens_the_match(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A friend new to the site types a name, presses Enter and at once Join (a CI run
+    under load). The Join made a second guest of the same name while the first was on its
+    way, and its answer was dropped as if the friend had left, since signing in draws the
+    lobby again: the page stayed on the notice."""
+    host = make_player(site, "Hester")
+    table = private_table(site, host)
+    page.goto(f"{site}/")
+    page.evaluate("localStorage.clear()")
+    tour_dismissed(page)
+    invite_opened(page, site, table)
+    made: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_new_guest(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        made.append((route, route.fetch()))  # made; its answer waits
+
+    page.route(re.compile(r".*/v1/players$"), hold_the_new_guest)
+    # The player stream stays silent (as under load): only the Join's answer opens the match.
+    page.route_web_socket(re.compile(r".*/v1/me/live$"), lambda socket: None)
+    page.fill("[data-testid=lobby-name]", "Inka")
+    page.press("[data-testid=lobby-name]", "Enter")
+    for _ in range(300):  # the route's handler runs while Playwright waits
+        if made:
+            break
+        page.wait_for_timeout(100)
+    assert len(made) == 1
+    page.click("[data-testid=join-invite]")  # the notice's Join, before the lobby is drawn again
+    page.wait_for_timeout(500)  # a second guest would be asked for now
+    assert len(made) == 1
+    route, answer = made[0]
+    route.fulfill(response=answer)
+    page.wait_for_selector("body[data-screen=table]", state="attached")
+    wait_until(page, "localStorage.getItem('ginrummy.match') !== null")  # its view read
+    seated = httpx.get(
+        f"{site}/v1/tables/{table['table_id']}",
+        params={"invite_code": table["invite_code"]},
+        timeout=30,
+    ).json()
+    assert seated["status"] == "started" and seated["guest"]["name"] == "Inka", seated
+    saved = page.evaluate("JSON.parse(localStorage.getItem('ginrummy.player'))")
+    assert saved["id"] == seated["guest"]["id"]
 
 
 def test_an_invite_link_says_who_invites_before_the_friend_has_a_name(

@@ -33,21 +33,39 @@ const lobby = {
   sent: new Map(), // table id → open challenges this player sent
   accepted: new Set(), // match ids of sent challenges accepted meanwhile
   reads: 0, // the newest refresh: an older answer arriving later is dropped
-  visits: 0, // lobbies shown: a join's answer arriving after the player left is dropped
+  visits: 0, // the page's moves (hash changes): a join's answer after the player left is dropped
 };
+
+// Counted here, not where the lobby is drawn: signing in from an invite draws it again,
+// and a join pressed meanwhile was still pressed where the player is.
+window.addEventListener('hashchange', () => {
+  lobby.visits += 1;
+});
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
 
-/** A guest player for this browser, made from the name field if there is none yet. */
-async function ensurePlayer() {
+let creating = null; // the guest being made, which a Join pressed meanwhile waits for
+
+/** A guest player for this browser, made from the name field if there is none yet: one,
+ * however many ask at once (a Join pressed while "Enter the lobby" was on its way made a
+ * second guest, whose seat the page, signed in as the first, could not play). */
+function ensurePlayer() {
   const player = savedPlayer();
-  if (player) return player;
+  if (player) return Promise.resolve(player);
+  if (creating) return creating;
   const name = $('#lobby-name') ? $('#lobby-name').value.trim() : '';
-  if (!name) throw new Error('Please enter your name first.');
-  const created = await api.createPlayer(name);
-  const saved = { id: created.id, name: created.name, token: created.token };
-  savePlayer(saved);
-  return saved;
+  if (!name) return Promise.reject(new Error('Please enter your name first.'));
+  creating = api
+    .createPlayer(name)
+    .then((created) => {
+      const saved = { id: created.id, name: created.name, token: created.token };
+      savePlayer(saved);
+      return saved;
+    })
+    .finally(() => {
+      creating = null;
+    });
+  return creating;
 }
 
 /** Leave the lobby. The player stream stays open while a table or challenge of the
@@ -236,7 +254,6 @@ async function startedAway(matchId) {
 /** The lobby; ``invite`` ({table, code}) is an invite link being opened. */
 export function showLobby(root, invite = null) {
   lobby.root = root;
-  lobby.visits += 1;
   lobby.heard = null; // the challenges listed first are read on the page, not announced
   const player = savedPlayer();
   fill(
@@ -499,8 +516,8 @@ async function accept(tableId) {
   }
 }
 
-/** A match just joined or accepted from lobby ``visit`` is opened, unless the player
- * left that lobby meanwhile: the stream's ``match_started`` may have opened it before
+/** A match just joined or accepted at ``visit`` is opened, unless the player has moved
+ * since (``lobby.visits``): the stream's ``match_started`` may have opened it before
  * this answer came, and the player may since have gone elsewhere (even back to the
  * lobby), where a late answer must not pull them. */
 function toMatch(matchId, visit) {

@@ -52,9 +52,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_site(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    """`ginrummy serve` on 127.0.0.1:``port`` with the SQLite file ``db``, once it answers."""
-    env = {**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
+def start_site(port: int, db: Path, log: Path, **settings: str) -> subprocess.Popen[bytes]:
+    """`ginrummy serve` on 127.0.0.1:``port`` with the SQLite file ``db``, once it answers;
+    ``settings``: more of its environment (``GINRUMMY_…``)."""
+    env = {**os.environ, "GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{db}", **settings}
     command = [
         str(Path(sys.executable).parent / "ginrummy"),
         "serve",
@@ -85,16 +86,23 @@ def stop_site(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`ginrummy serve` on 127.0.0.1 with its own SQLite file; yields the base URL."""
+@contextlib.contextmanager
+def served_site(folder: Path, **settings: str) -> Iterator[str]:
+    """A server with its own SQLite file in ``folder`` (and ``settings``), for a module's
+    tests; its base URL, stopped on the way out."""
     port = free_port()
-    folder = tmp_path_factory.mktemp("page")
-    process = start_site(port, folder / "page.db", folder / "server.log")
+    process = start_site(port, folder / "page.db", folder / "server.log", **settings)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_site(process)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ginrummy serve` on 127.0.0.1 with its own SQLite file; yields the base URL."""
+    with served_site(tmp_path_factory.mktemp("page")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -19,12 +18,10 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     DELAY_MS,
     TIMEOUT_MS,
     browser,
-    free_port,
     page,
     refused_by_policy,
+    served_site,
     settle,
-    start_site,
-    stop_site,
     stored,
     wait_until,
 )
@@ -37,15 +34,9 @@ GRACE_S = 3
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose players may claim a match after GRACE_S of absence."""
-    folder: Path = tmp_path_factory.mktemp("claim")
-    port = free_port()
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("GINRUMMY_ABSENCE_GRACE_S", str(GRACE_S))
-        process = start_site(port, folder / "page.db", folder / "server.log")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_site(process)
+    folder = tmp_path_factory.mktemp("claim")
+    with served_site(folder, GINRUMMY_ABSENCE_GRACE_S=str(GRACE_S)) as url:
+        yield url
 
 
 def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811

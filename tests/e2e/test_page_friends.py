@@ -148,6 +148,14 @@ def invite_link(site: str, table: dict[str, Any]) -> str:  # noqa: F811
     return f"{site}/#/join/{table['table_id']}/{table['invite_code']}"
 
 
+def invite_opened_by_a_newcomer(page: Page, site: str, table: dict[str, Any]) -> None:  # noqa: F811
+    """``invite_opened`` in a browser new to the site: no player, the tour already seen."""
+    page.goto(f"{site}/")
+    page.evaluate("localStorage.clear()")
+    tour_dismissed(page)
+    invite_opened(page, site, table)
+
+
 def invite_opened(page: Page, site: str, table: dict[str, Any]) -> None:  # noqa: F811
     """The table's invite link opened, once the notice has read who invites."""
     page.goto(invite_link(site, table))
@@ -228,10 +236,7 @@ def test_join_pressed_while_signing_in_seats_the_one_guest_and_opens_the_match(
     lobby again: the page stayed on the notice."""
     host = make_player(site, "Hester")
     table = private_table(site, host)
-    page.goto(f"{site}/")
-    page.evaluate("localStorage.clear()")
-    tour_dismissed(page)
-    invite_opened(page, site, table)
+    invite_opened_by_a_newcomer(page, site, table)
     made: list[tuple[Route, APIResponse]] = []
 
     def hold_the_new_guest(route: Route) -> None:
@@ -276,10 +281,7 @@ def test_an_invite_link_says_who_invites_before_the_friend_has_a_name(
     "You are invited to a table.")."""
     host = make_player(site, "Hedvig")
     table = private_table(site, host)
-    page.goto(f"{site}/")
-    page.evaluate("localStorage.clear()")
-    tour_dismissed(page)
-    invite_opened(page, site, table)
+    invite_opened_by_a_newcomer(page, site, table)
     about = page.inner_text("[data-testid=invite-about]")
     assert about == "Hedvig invites you to a table: arcadia to 100 · rated · no clock.", about
     assert page.query_selector("[data-testid=lobby-name]") is not None  # not signed in yet

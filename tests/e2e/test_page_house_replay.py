@@ -7,26 +7,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.test_page import browser, free_port, page, start_site, stop_site  # noqa: F401
+from tests.e2e.test_page import browser, page, served_site  # noqa: F401
 
 
 @pytest.fixture(scope="module")
 def unpaced_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder: Path = tmp_path_factory.mktemp("unpaced")
-    port = free_port()
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("GINRUMMY_AI_PACE_MS", "0")
-        process = start_site(port, folder / "page.db", folder / "server.log")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_site(process)
+    with served_site(tmp_path_factory.mktemp("unpaced"), GINRUMMY_AI_PACE_MS="0") as url:
+        yield url
 
 
 def test_a_finished_house_match_is_replayed_from_its_hosts_history(

@@ -16,7 +16,6 @@ watch's polls). The opponent's moves are made over HTTP, so each test takes seco
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,12 +26,10 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     api_view,
     browser,
-    free_port,
     page,
+    served_site,
     settle,
     site,
-    start_site,
-    stop_site,
     wait_until,
 )
 from tests.e2e.test_page_friends import auth, joined, make_player, private_table, signed_in
@@ -244,15 +241,9 @@ def test_the_last_hand_between_friends_ends_the_match_quietly_and_the_rematch_is
 @pytest.fixture(scope="module")
 def claim_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose players may claim a match after GRACE_S of absence."""
-    folder: Path = tmp_path_factory.mktemp("match-end")
-    port = free_port()
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("GINRUMMY_ABSENCE_GRACE_S", str(GRACE_S))
-        process = start_site(port, folder / "page.db", folder / "server.log")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_site(process)
+    folder = tmp_path_factory.mktemp("match-end")
+    with served_site(folder, GINRUMMY_ABSENCE_GRACE_S=str(GRACE_S)) as url:
+        yield url
 
 
 def test_a_claim_from_a_friend_who_left_ends_the_match_quietly(

@@ -170,5 +170,10 @@ def logging_config(level: str, fmt: str) -> dict[str, Any]:
             # The SQLite driver's debug lines are every statement with its parameters:
             # whole event payloads (each hand's deck, both hands) and token hashes.
             "aiosqlite": {"level": "INFO"},
+            # Alembic's lines at each start (ginrummy.migrate says what ran), unless
+            # debugging. Here, not after the app is built: a worker process applies this
+            # (uvicorn's log_config) before it imports the app, and importing alembic
+            # logged seven INFO lines a worker.
+            "alembic": {"level": "NOTSET" if level.lower() in ("debug", "trace") else "WARNING"},
         },
     }

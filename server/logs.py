@@ -136,9 +136,6 @@ def install(level: str = "info", fmt: str = "text") -> None:
     logging.addLevelName(TRACE_LOG_LEVEL, "TRACE")  # uvicorn's level below debug, as it names it
     logging.config.dictConfig(logging_config(level, fmt))
     logging.captureWarnings(True)  # a library's warning is a line like the others
-    # Alembic's lines at each start (ginrummy.migrate says what ran), unless debugging.
-    alembic = logging.getLogger("alembic")
-    alembic.setLevel(logging.WARNING if level.lower() not in ("debug", "trace") else logging.NOTSET)
 
 
 def report_uncaught_exceptions() -> None:

@@ -7,6 +7,7 @@ With no URL and no ``GINRUMMY_DATABASE_URL``, it is the embedded SQLite file
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Iterator
 
 from sqlalchemy import exc as sa_exc
@@ -39,12 +40,14 @@ async def open_store(
 def _a_database_file(url: str) -> Iterator[None]:
     """SQLite's "file is not a database" as ``BadDatabaseUrl``: the URL names some other
     file (or a damaged one), which no retry mends, so it is the setting's fault; said so
-    in one line by ``serve`` and by the maintenance commands alike."""
+    in one line by ``serve`` and by the maintenance commands alike. Told by SQLite's own
+    error code: any other database error keeps its own name."""
     try:
         yield
     except sa_exc.DatabaseError as error:
         file = sqlite_file(url)
-        if file is None or isinstance(error, sa_exc.OperationalError):
+        code = getattr(error.orig, "sqlite_errorcode", None)
+        if file is None or code not in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
             raise
         raise BadDatabaseUrl(f"{file} is not a SQLite database: {error.orig}") from error
 

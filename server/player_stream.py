@@ -174,7 +174,21 @@ class PlayerStream:
                     quiet.sent()
         finally:
             self.services.hub.close_firehose(self.hose)
+            await self._leave()
+
+    async def _leave(self) -> None:
+        """The stream is no longer present. A database that fails the write is said, not
+        raised: the stream ends either way (its consumer may be gone), and the row this
+        process stops refreshing goes stale, as a killed process's does."""
+        try:
             await self.services.presence.leave_stream(self.player_id)
+        except InfraError as error:
+            if (skipped := _failures.due("leave")) is not None:
+                log.warning(
+                    "a player stream closed, but its presence could not be written: %s%s",
+                    error,
+                    skipped_note(skipped),
+                )
 
     async def _opening_frames(self) -> list[dict[str, Any]]:
         """What is open now: each challenge, then each active match, oldest first. Made

@@ -31,6 +31,7 @@ from litestar import Response, WebSocket, get, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
+from domain.chat import stream_of as chat_stream_of
 from domain.match import evolve
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView, player_view, redact, spectator_view
@@ -142,6 +143,8 @@ class LiveSession:
         self.match_id = match_id
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(services.settings.ws_queue_size)
         self.watch = services.hub.watch(match_id)
+        # set before the chat is read as the socket opens (``run``): nothing slips by
+        self.chat_watch = services.hub.watch(chat_stream_of(match_id))
         self.player: Player | None = None
         self.seat: int | None = 0  # None: a spectator, who sees what is public to both
         self.state: MatchState | None = None
@@ -151,7 +154,7 @@ class LiveSession:
         self.chat_after: int | None = None  # the chat version after which to send messages
         self.last_heard = time.monotonic()
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
-        self.present = False  # counted in its seat's presence (a seat's socket only)
+        self.present = False  # counted: in its seat's presence, or the match's spectators
         self.resumes = Allowance(RESUMES_ALLOWED, RESUME_WINDOW_S)
 
     # --- frames -----------------------------------------------------------------------
@@ -429,11 +432,28 @@ class LiveSession:
         self.present = True
         return record
 
-    async def leave(self) -> None:
-        """Called once the socket is done, whatever ended it."""
-        if self.present and self.seat is not None:
-            self.present = False
+    async def depart(self) -> None:
+        """Take the socket out of what counts it (``admit`` put it there)."""
+        if self.seat is not None:
             await self.services.presence.leave_seat(self.match_id, self.seat)
+
+    async def leave(self) -> None:
+        """Called once the socket is done, whatever ended it, its opening too. A write the
+        database fails is said, not raised: the socket is gone either way, and the row
+        this process no longer refreshes goes stale (``infra/process_rows.py``)."""
+        if not self.present:
+            return
+        self.present = False
+        try:
+            await self.depart()
+        except InfraError as error:
+            if (skipped := _read_failures.due("leave")) is not None:
+                log.warning(
+                    "a socket of match %s closed, but its presence could not be written: %s%s",
+                    self.match_id,
+                    error,
+                    skipped_note(skipped),
+                )
 
     async def refuse(self, problem: Problem) -> None:
         """One error frame, then close with 4000 + its status (4401, 4404, 4503...)."""
@@ -445,10 +465,23 @@ class LiveSession:
     async def run(self) -> None:
         try:
             record = await self.admit()
+            # Where its chat starts: the store's now, read once it is let in (a refused
+            # client costs no read) and after its chat watch is set (no message slips by).
+            chat = await self.services.chat.load(self.match_id)
         except (ServerError, InfraError, TimeoutError) as exc:
-            await self.refuse(
-                problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
-            )
+            if isinstance(exc, InfraError) and (skipped := _read_failures.due("open")) is not None:
+                log.warning(
+                    "a socket of match %s could not open, its database read failed: %s%s",
+                    self.match_id,
+                    exc,
+                    skipped_note(skipped),
+                )
+            try:
+                await self.refuse(
+                    problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
+                )
+            finally:
+                await self.leave()
             return
         self.start(record)
         watch = self.services.token_watch
@@ -458,7 +491,7 @@ class LiveSession:
             asyncio.create_task(self.pump()),
             asyncio.create_task(self.writer()),
             asyncio.create_task(self.reader()),
-            asyncio.create_task(relay_chat(self)),
+            asyncio.create_task(relay_chat(self, chat)),
             revoked,
         ]
         try:
@@ -485,6 +518,7 @@ class LiveSession:
             if self.token_hash is not None:
                 watch.release(self.token_hash, dead)
             self.services.hub.unwatch(self.watch)
+            self.services.hub.unwatch(self.chat_watch)
             await self.leave()
 
 
@@ -502,6 +536,7 @@ async def serve(session: LiveSession) -> None:
         pass
     finally:
         session.services.hub.unwatch(session.watch)
+        session.services.hub.unwatch(session.chat_watch)
 
 
 @websocket("/v1/matches/{match_id:str}/live", name="live")

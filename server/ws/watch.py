@@ -42,9 +42,10 @@ class WatchSession(LiveSession):
         record = await self.services.matches.play_ai(self.match_id)
         require_watchable(record.state, self.socket.query_params.get("watch_code"))
         await self.services.spectators.arrive(self.match_id)
+        self.present = True
         return record
 
-    async def leave(self) -> None:
+    async def depart(self) -> None:
         await self.services.spectators.leave(self.match_id)
 
 

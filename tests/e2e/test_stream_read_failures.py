@@ -265,3 +265,45 @@ async def test_a_live_socket_whose_read_fails_answers_once_the_database_does(
     finally:
         await conn.close()
         await host.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_player_stream_whose_closing_presence_write_fails_ends_quietly(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A player stream that closes while the database fails its presence write ends
+    with one warning, and the process serves the next stream. The write is caught on the
+    presence table's lock and its session terminated (and so is a refresh of the
+    process's rows that waits there too: it is retried on its own). Before, the failure
+    came out of the stream's closing: logged as a warning with its traceback."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_STREAM_PING_S="1").start()
+    assert server.proc is not None
+    player = await Player.create(server.url, "Leaver")
+    dsn = asyncpg_dsn(database_url)
+    presence_lock, watcher = [await asyncpg.connect(dsn) for _ in range(2)]
+    try:
+        heard = Heard()
+        async with listening(over_ndjson(server.url, player.token, heard)):
+            await heard.first(lambda f: f["type"] == "ping", 30)
+            held = presence_lock.transaction()
+            await held.start()
+            await presence_lock.execute("LOCK TABLE stream_presence IN ACCESS EXCLUSIVE MODE")
+        async with asyncio.timeout(30):  # the client is gone: the stream writes its leaving
+            while "presence could not be written" not in server.log_path.read_text():
+                for row in await watcher.fetch(
+                    WAITING, f"ginrummy {server.proc.pid}", "%stream_presence%"
+                ):
+                    await terminate(watcher, int(row["pid"]))
+                await asyncio.sleep(0.1)
+        await held.commit()
+        heard = Heard()
+        async with listening(over_ndjson(server.url, player.token, heard)):
+            await heard.first(lambda f: f["type"] == "ping", 30)
+        log = server.log_path.read_text()
+        assert "Traceback" not in log, log[-3000:]
+        assert " ERROR " not in log, log[-3000:]
+    finally:
+        for conn in (presence_lock, watcher):
+            await conn.close()
+        await player.close()
+        server.stop()

@@ -124,32 +124,35 @@ class ChatService:
         match = (await self.matches.load(match_id)).state
         seat = seat_of(match, player_id)
         opponent_blocks = await self.blocks.blocks(match.players[1 - seat], player_id)
-        record, version = await self._decide(
+        state, events = await self._decide(
             match_id,
             lambda: c.PostMessage(
                 seat=seat, text=text, now_ms=now_ms(), opponent_blocks=opponent_blocks
             ),
         )
-        # its number: the messages up to its stream version, however many mutes came before
-        number = sum(isinstance(r.event, c.MessagePosted) for r in record.events[:version])
-        return message_of(number, record.posts[number - 1])
+        (posted,) = events
+        assert isinstance(posted, c.MessagePosted)
+        return message_of(state.messages, posted)  # its number: the messages up to it
 
-    async def mute(self, match_id: str, player_id: str, muted: bool) -> ChatRecord:
+    async def mute(self, match_id: str, player_id: str, muted: bool) -> c.ChatState:
         """Mute (or unmute) the opponent for the player's seat; twice is the same as once."""
         seat = await self.seat(match_id, player_id)
         command = c.MuteOpponent if muted else c.UnmuteOpponent
-        record, _ = await self._decide(match_id, lambda: command(seat=seat, now_ms=now_ms()))
-        return record
+        state, _ = await self._decide(match_id, lambda: command(seat=seat, now_ms=now_ms()))
+        return state
 
     async def _decide(
         self, match_id: str, command_for: Callable[[], c.AnyChatCommand]
-    ) -> tuple[ChatRecord, int]:
-        """The chat after the command, and the version its last event took."""
+    ) -> tuple[c.ChatState, list[c.ChatEvent]]:
+        """The chat's state after the command, and the events it recorded (none: it
+        changed nothing). Folded here, not read back: once the append is done the answer
+        is known, and a read that failed then answered 503 for a message already
+        recorded, which a client's retry would post twice."""
         for _ in range(RACE_RETRIES):
             record = await self.load(match_id)
             events = c.decide(record.state, command_for())
             if not events:
-                return record, record.state.version
+                return record.state, []
             try:
                 result = await self.store.append(
                     c.stream_of(match_id), record.state.version, events
@@ -157,7 +160,7 @@ class ChatService:
             except ConcurrencyConflict:
                 continue  # the other seat (or this one, elsewhere) spoke first: decide again
             self._on_append(result.stream_id, result.last_version)
-            return await self.load(match_id, at_least=result.last_version), result.last_version
+            return c.fold(events, record.state), events
         record = await self.load(match_id)
         c.decide(record.state, command_for())  # the refusal the chat now gives, if any
         raise ConcurrencyConflict("the chat kept changing; retry")

@@ -16,7 +16,7 @@ from msgspec import Meta
 
 from domain import chat as c
 from domain.state import MatchState
-from server.chat import RAW_TEXT_LIMIT, ChatMessage, ChatRecord, message_of
+from server.chat import RAW_TEXT_LIMIT, ChatMessage, message_of
 from server.house_ai import is_house_ai
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
@@ -77,8 +77,8 @@ async def _reader_seat(
     return None
 
 
-def _settings(match_id: str, record: ChatRecord, seat: int) -> ChatSettings:
-    return ChatSettings(match_id=match_id, seat=seat, muted=record.state.muted[seat])
+def _settings(match_id: str, state: c.ChatState, seat: int) -> ChatSettings:
+    return ChatSettings(match_id=match_id, seat=seat, muted=state.muted[seat])
 
 
 @get(

@@ -126,7 +126,8 @@ async def test_a_chat_read_that_fails_is_read_again_without_another_message(
     server: ServerProcess,
 ) -> None:
     """A message whose read fails on the socket's chat task comes once the database
-    answers, after a back-off, with no other message to wake the task."""
+    answers, after a back-off, with no other message to wake the task; and its post,
+    recorded, is answered as recorded whatever the reads after it meet."""
     host = await Player.create(server.url, "Talker")
     match = await host.new_match(seed="chat-retry")
     match_id = match["match_id"]
@@ -151,10 +152,16 @@ async def test_a_chat_read_that_fails_is_read_again_without_another_message(
         await lock_waits(watcher, events_lock.get_server_pid())  # queued behind the append
         await appending.commit()
         await locking  # granted as the post committed: every read after it waits
-        for pid in await waiting_reads(watcher, server, 2):  # the post's and the chat task's
+        await waiting_reads(watcher, server, 1)  # the chat task's
+        await asyncio.sleep(1)  # any other read after the commit waits by now: all end
+        for pid in await waiting_reads(watcher, server, 1):
             await terminate(watcher, pid)
         await held.commit()
-        await posting  # its own read of the chat failed too: a 503 for a recorded message
+        # The post is answered from what it appended: it read the chat back, that read
+        # waited here too, and a recorded message was answered 503 (a retry posts twice).
+        posted = await posting
+        assert posted.status_code == 201, posted.text
+        assert posted.json()["version"] == 2, posted.text
 
         await wait_for(lambda: socket is not None and socket.texts() == ["first", "second"], 15)
         assert f"a live socket's read of the chat of {match_id} failed" in (

@@ -278,33 +278,27 @@ def problem_response(problem: Problem, headers: Mapping[str, str] | None = None)
 _failures = RepeatedFailures()
 
 
-def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
-    problem = problem_for(exc, request)
+def report_failure(exc: Exception, problem: Problem, where: str) -> None:
+    """Log a request's failure as its answer, ``problem``, calls for: an outage, a stuck
+    step or a probe's "not yet" as a warning, one line a while (every request meets an
+    outage at once); any other 5xx as a bug, with its traceback. ``where``: what failed
+    (``GET /v1/...``, a socket's action), so HTTP and the sockets say an outage alike."""
     if isinstance(exc, infra_errors.StoreUnavailable):  # expected in an outage: no traceback
         if (skipped := _failures.due("store")) is not None:
-            log.warning(
-                "database unavailable (503) on %s %s: %s%s",
-                request.method,
-                request.url.path,
-                exc,
-                skipped_note(skipped),
-            )
+            log.warning("database unavailable (503) on %s: %s%s", where, exc, skipped_note(skipped))
     elif isinstance(exc, infra_errors.LockWaitTimeout):  # a stuck step, said and counted
         if (skipped := _failures.due("busy")) is not None:
-            log.warning(
-                "busy (503) on %s %s: %s%s",
-                request.method,
-                request.url.path,
-                exc,
-                skipped_note(skipped),
-            )
-    elif isinstance(
-        exc, infra_errors.ProjectionsBehind
-    ):  # a probe's answer, said and counted, not a bug
+            log.warning("busy (503) on %s: %s%s", where, exc, skipped_note(skipped))
+    elif isinstance(exc, infra_errors.ProjectionsBehind):  # a probe's answer, not a bug
         if (skipped := _failures.due("behind")) is not None:
             log.warning("not ready: %s%s", exc, skipped_note(skipped))
     elif problem.status >= 500:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        log.error("unhandled error on %s", where, exc_info=exc)
+
+
+def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    problem = problem_for(exc, request)
+    report_failure(exc, problem, f"{request.method} {request.url.path}")
     headers = dict(exc.headers or {}) if isinstance(exc, HTTPException | ServerError) else {}
     retry_after = getattr(exc, "retry_after_s", None)  # a limit says when to come back
     if isinstance(retry_after, int):

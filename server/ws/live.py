@@ -51,6 +51,7 @@ from server.problems import (
     Unauthorized,
     make_problem,
     problem_for,
+    report_failure,
 )
 from server.repeated_failures import RepeatedFailures, skipped_note
 from server.schemas import ActionRequest
@@ -117,8 +118,8 @@ def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
     not its socket is still there to hear the problem."""
     _outliving_their_socket.discard(task)
     failure = None if task.cancelled() else task.exception()
-    if failure is not None and problem_for(failure).status >= 500:
-        log.error("unhandled error on a live action in match %s", match_id, exc_info=failure)
+    if isinstance(failure, Exception):
+        report_failure(failure, problem_for(failure), f"a live action in match {match_id}")
 
 
 def retry_after_of(exc: Exception) -> int | None:
@@ -398,10 +399,7 @@ class LiveSession:
             await self.services.chat.post(self.match_id, self.player.id, message.text)
         except Exception as exc:
             problem = problem_for(exc)
-            if problem.status >= 500:
-                log.error(
-                    "unhandled error on a chat message in match %s", self.match_id, exc_info=exc
-                )
+            report_failure(exc, problem, f"a chat message in match {self.match_id}")
             self.error(problem, retry_after_of(exc))
 
     # --- lifecycle --------------------------------------------------------------------

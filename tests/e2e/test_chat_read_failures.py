@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -173,3 +174,40 @@ async def test_a_chat_read_that_fails_is_read_again_without_another_message(
         for conn in (head_lock, events_lock, watcher):
             await conn.close()
         await host.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_chat_message_over_the_socket_in_an_outage_is_a_503_said_once_in_the_log(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A chat message sent over the socket while the database fails (here its own
+    ``lock_timeout`` stops the chat's read of its stream) is answered with an
+    ``error`` frame, 503 ``store_unavailable``, and logged as HTTP logs an outage: one
+    warning line a while, no traceback. Before, every such message was an "unhandled
+    error" with its traceback, as if it were a bug."""
+    admin = await asyncpg.connect(asyncpg_dsn(database_url))
+    database = await admin.fetchval("select current_database()")
+    await admin.execute(f'ALTER DATABASE "{database}" SET lock_timeout = 1000')
+    server = ServerProcess(database_url, tmp_path).start()
+    host = await Player.create(server.url, "Outage")
+    match = await host.new_match(seed="chat-outage")
+    socket = await connect(f"{server.ws_url}/v1/matches/{match['match_id']}/live", host.token)
+    try:
+        async with admin.transaction():
+            await admin.execute("SET LOCAL lock_timeout = 0")
+            await admin.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
+            for text in ("one", "two"):
+                await socket.ws.send(json.dumps({"type": "chat", "text": text}))
+            await wait_for(lambda: len(socket.of("error")) == 2, 30)
+        for frame in socket.of("error"):
+            assert frame["problem"]["type"] == "/problems/store-unavailable", frame
+            assert frame["problem"]["status"] == 503, frame
+    finally:
+        await socket.close()
+        await host.close()
+        server.stop()
+        await admin.close()
+    log = server.log_path.read_text()
+    said = f"database unavailable (503) on a chat message in match {match['match_id']}"
+    assert log.count(said) == 1, log
+    assert "Traceback" not in log and "unhandled error" not in log, log

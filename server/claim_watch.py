@@ -9,7 +9,8 @@ process counts, and a process that dies counts as its seats leaving once its row
 stale. Presence has no notification of its own (a stale row is a row that stopped
 being written), so the stream reads it: only for its matches where the opponent (not
 the house AI, which never leaves) is to act, at a match's every new version and then
-every ``interval_s`` (``player_stream.presence_look_s``), one small read each.
+every ``interval_s`` (``presence_look_s``), one small read each. A seat's match socket
+(``server.ws.live_presence``) says the same frames of its one match.
 
 Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
   ``opponent_away``  the opponent, to act, is connected nowhere: a claim by absence is
@@ -33,6 +34,18 @@ from infra.presence import Presence
 from server.match_record import MatchRecord
 
 Frame = dict[str, Any]
+
+LOOK_AT_MOST_S = 30.0
+
+
+def presence_look_s(grace_ms: int) -> float:
+    """How often a stream reads a waited-for opponent's presence: four times a grace
+    period (every 30 s under the default 120 s), so leaving is told well within it. Only
+    ``opponent_away`` and ``opponent_back`` wait for a look: ``claim_at_ms`` is exact
+    (from when the presence rows say it left), and ``claimable`` comes then, after a
+    fresh read. The bot it replaces asked ``GET …/claim`` every half grace: a request,
+    a token check, a match read and this same read."""
+    return max(0.25, min(LOOK_AT_MOST_S, grace_ms / 4000))
 
 
 @dataclass

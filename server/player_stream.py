@@ -47,7 +47,7 @@ from domain.table import TableState
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
-from server.claim_watch import ClaimWatch
+from server.claim_watch import ClaimWatch, presence_look_s
 from server.fanout import Backoff, Quiet
 from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
@@ -58,21 +58,10 @@ from server.services import Services
 
 log = logging.getLogger("ginrummy.stream")
 
-LOOK_AT_MOST_S = 30.0
 RETRY_FIRST_S = 0.5  # a failed read is tried again this long after...
 RETRY_AT_MOST_S = 10.0  # ...doubling while it fails, up to this
 
 _failures = RepeatedFailures()  # every stream meets an outage at once: one line a while
-
-
-def presence_look_s(grace_ms: int) -> float:
-    """How often a stream reads a waited-for opponent's presence: four times a grace
-    period (every 30 s under the default 120 s), so leaving is told well within it. Only
-    ``opponent_away`` and ``opponent_back`` wait for a look: ``claim_at_ms`` is exact
-    (from when the presence rows say it left), and ``claimable`` comes then, after a
-    fresh read. The bot it replaces asked ``GET …/claim`` every half grace: a request,
-    a token check, a match read and this same read."""
-    return max(0.25, min(LOOK_AT_MOST_S, grace_ms / 4000))
 
 
 class Owed:

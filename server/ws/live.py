@@ -10,6 +10,9 @@ Three tasks per socket keep a slow or dead client from stalling anyone:
 * the reader handles resume, actions, claims, chat, pings and pongs, and closes a
   socket that stays silent for three heartbeats.
 
+A seat's pump also says when the opponent it waits for is away, back, or may be claimed
+from (``live_presence``), after the event frames of the version it speaks of.
+
 Every frame carries the match version, and the server's time as it is sent (``now_ms``,
 stamped by the writer: a frame may wait in the queue, and a view's clock counts down to
 deadlines on the server's clock, which a client's own may miss by seconds). Events are redacted for the seat and come
@@ -66,6 +69,7 @@ from server.ws.frames import (
     upgrade_required,
     with_server_time,
 )
+from server.ws.live_presence import OpponentPresence
 
 log = logging.getLogger("ginrummy.ws")
 
@@ -157,6 +161,7 @@ class LiveSession:
         self.token_hash: str | None = None  # a seat's token, watched while the socket is open
         self.present = False  # counted: in its seat's presence, or the match's spectators
         self.resumes = Allowance(RESUMES_ALLOWED, RESUME_WINDOW_S)
+        self.opponent: OpponentPresence | None = None  # a seat's, facing a person or a bot
 
     # --- frames -----------------------------------------------------------------------
 
@@ -200,8 +205,10 @@ class LiveSession:
         retry = Backoff()
         while True:
             wait = max(0.0, last_ping + heartbeat - time.monotonic())
-            left = retry.seconds_left()
-            woke = await self.watch.wait(timeout=wait if left is None else min(wait, left))
+            look = self.opponent.seconds_to_next() if self.opponent is not None else None
+            woke = await self.watch.wait(
+                timeout=min(s for s in (wait, retry.seconds_left(), look) if s is not None)
+            )
             now = time.monotonic()
             if now - self.last_heard > 3 * heartbeat:
                 async with asyncio.timeout(2):
@@ -212,6 +219,9 @@ class LiveSession:
                 self.enqueue({"type": "ping", "version": self.version()})
             if woke or retry.take():
                 await self.catch_up_or_retry(retry)
+            if self.opponent is not None:
+                for frame in await self.opponent.frames():
+                    self.enqueue(frame)
 
     async def catch_up_or_retry(self, retry: Backoff) -> None:
         """``catch_up``, or, if the database fails it, again after a back-off: every
@@ -222,6 +232,8 @@ class LiveSession:
             await self.catch_up()
         except InfraError as error:
             retry.failed()
+            if self.opponent is not None:
+                self.opponent.hold()  # the match may have ended: nothing of it until read
             if (skipped := _read_failures.due("read")) is not None:
                 log.warning(
                     "a live socket's read of match %s failed; it is read again until it "
@@ -253,10 +265,12 @@ class LiveSession:
                 return
             if behind > self.queue.maxsize // 2:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper
+                self.follow_opponent(record)
                 return
             # from the state last sent when the client is at or past it, else a mark
             self.state = record.state_at(after, known=self.state) if after > 0 else None
         self.send_events(record)
+        self.follow_opponent(record)
 
     def start(self, record: MatchRecord) -> None:
         """The first frames: the events after a reconnect's ``after``, else a snapshot.
@@ -268,9 +282,17 @@ class LiveSession:
         after, latest = self.start_after, record.state.version
         if after is None or not 0 <= after <= latest or latest - after > self.queue.maxsize // 2:
             self.snapshot(record.state)
-            return
-        self.state = record.state_at(after) if after > 0 else None
-        self.send_events(record)
+        else:
+            self.state = record.state_at(after) if after > 0 else None
+            self.send_events(record)
+        self.opponent = OpponentPresence.of(self.services, record, self.seat)
+        self.follow_opponent(record)
+
+    def follow_opponent(self, record: MatchRecord) -> None:
+        """The opponent's presence is told of the version this socket has sent up to, so
+        a presence frame's ``version`` is the socket's, after that version's events."""
+        if self.opponent is not None and self.version() == record.state.version:
+            self.opponent.follow(record)
 
     def send_events(self, record: MatchRecord) -> None:
         """An event frame for each event of ``record`` after the last one this socket sent."""

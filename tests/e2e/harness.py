@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
@@ -230,3 +231,18 @@ async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("condition not met in time")
         await asyncio.sleep(0.05)
+
+
+# A seat's match socket says, unasked, when the opponent it waits for is away, back or may
+# be claimed from (server/ws/live_presence.py): at any moment, the first just after the
+# snapshot when the opponent is not connected. A test reading the answer to what it sent
+# reads past them.
+PRESENCE_FRAMES = frozenset({"opponent_away", "opponent_back", "claimable"})
+
+
+async def next_frame(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """A match socket's next frame but for presence frames."""
+    while True:
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if frame["type"] not in PRESENCE_FRAMES:
+            return frame

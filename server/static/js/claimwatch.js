@@ -1,50 +1,92 @@
-// The claim on the table (claim.js says when the server would accept one): asking the
-// server while the opponent keeps the table waiting, and, once the match is over, whether
-// it ended by a claim and the viewer's rating change. The claim itself is sent by moves.js.
-import { savedPlayer } from './api.js';
-import { askAgainIn, askClaim, claimOffer, findClaim, opponentToAct, settlesTheMatch } from './claim.js';
+// The claim on the table (claim.js says when the server would accept one): what the
+// match's socket says of the opponent we wait for, and, once the match is over, whether it
+// ended by a claim and the viewer's rating change. The claim itself is sent by moves.js.
+//
+// The page once asked GET …/claim again and again while the opponent kept the table
+// waiting; every ask in flight when the opponent's deciding move landed came back 422
+// (a console error). The seat's socket now says it without being asked: ``opponent_away``
+// (from when a claim is accepted), ``opponent_back``, ``claimable``, each for the version
+// it names, after that version's events; said again by a new socket as it connects.
+import { api, savedPlayer } from './api.js';
+import { claimOffer, findClaim, opponentToAct } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
 import { game } from './matchstate.js';
 import { draw } from './matchdraw.js';
-import { pollWhileVisible } from './poll.js';
 
-let claimPoll = null;
+export const PRESENCE_FRAMES = new Set(['opponent_away', 'opponent_back', 'claimable']);
 
-/** While the opponent keeps the table waiting (never the house AI), ask the server
- * whether it would accept a claim: at each new view, again and again while it waits
- * (the opponent may leave or come back), and at the moment the server said a claim by
- * absence would be accepted. A tab nobody looks at asks nothing until it is looked at
- * (poll.js). ``event``: the one shown with ``view`` (null: none).
- *
- * Only the present is asked about: not a view of the play-out that a newer one already
- * follows (it asks for itself when shown), nor one whose event the server settled the
- * match with (claim.js ``settlesTheMatch``), nor while the player's own action is on its
- * way (a resignation, a claim: its answer brings a new view). Each of those was asked
- * about once the match was over, and the server's refusal (422) was a console error. */
-export function watchClaim(view, event = null) {
-  stopClaimWatch();
-  game.claimStatus = null;
-  if (game.againstHouse || !opponentToAct(view) || settlesTheMatch(event, view)) return;
-  if (game.latest && game.latest.version > view.version) return;
-  const { open } = game;
-  const { version } = view;
-  const current = () => game.open === open && game.view && game.view.version === version;
-  claimPoll = pollWhileVisible(
-    async () => {
-      if (game.inFlight) return; // asked again after ``every``, or the answer's view asks
-      const status = await askClaim(open.id, version).catch(() => null);
-      if (!current()) return; // a newer view asks for itself
-      game.claimStatus = status;
-      if (claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
-    },
-    { every: () => askAgainIn(game.claimStatus), alive: current },
-  );
+let socketsOpened = 0; // the match's socket opened again: its word, not an older answer
+
+/** A presence frame of the match's socket: the server's word on a claim for the view at
+ * ``frame.version``, kept until a newer view is shown (the play-out may still be showing
+ * an older one: the word waits for its view). Shaped as GET …/claim's answer was, received
+ * at ``at`` on this page's clock. */
+export function presenceFrame(frame) {
+  const prior = game.claimStatus;
+  if (prior && prior.version > frame.version) return;
+  if (game.view && game.view.version > frame.version) return; // the match moved on since
+  const seen = prior && prior.absence_claim_at_ms !== null ? prior : null; // said away, not back
+  const status = {
+    version: frame.version,
+    at: Date.now(),
+    now_ms: frame.now_ms,
+    claimable: false,
+    reason: null,
+    opponent_seen_ms: seen ? seen.opponent_seen_ms : null,
+    absence_claim_at_ms: seen ? seen.absence_claim_at_ms : null,
+  };
+  if (frame.type === 'opponent_away') {
+    status.opponent_seen_ms = frame.seen_ms;
+    status.absence_claim_at_ms = frame.claim_at_ms;
+  } else if (frame.type === 'opponent_back') {
+    status.opponent_seen_ms = null;
+    status.absence_claim_at_ms = null;
+  } else {
+    status.claimable = true;
+    status.reason = frame.reason;
+  }
+  game.claimStatus = status;
+  redrawIfOffered();
 }
 
-/** The page left the match: nothing more is asked about a claim. */
+function redrawIfOffered() {
+  const status = game.claimStatus;
+  if (game.view && claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
+}
+
+/** A match opened while the opponent keeps it waiting: GET …/claim once, for the offer
+ * to stand from the first view, before the socket is up (or without it: a proxy may
+ * refuse sockets). Once the socket opens its word stands over this answer: it looks at
+ * the opponent as it connects, so an answer read before that look may be older. Never
+ * asked again for this opening: the socket says what changes. */
+export async function askOnOpening(view) {
+  if (game.againstHouse || !opponentToAct(view)) return;
+  const { open } = game;
+  const opened = socketsOpened;
+  const status = await api.claimStatus(open.id).catch(() => null);
+  if (!status || game.open !== open || !game.view || game.view.version !== view.version) return;
+  if (opened !== socketsOpened || game.claimStatus) return; // the socket says it
+  game.claimStatus = { ...status, version: view.version, at: Date.now() };
+  redrawIfOffered();
+}
+
+/** A view is shown: the socket's word on an older one no longer holds. */
+export function watchClaim(view) {
+  if (game.claimStatus && game.claimStatus.version < view.version) game.claimStatus = null;
+}
+
+/** The match's socket (re)connected: what an older socket said may have changed while
+ * none was open (the opponent came back); the new one says where things stand. */
+export function forgetPresence() {
+  socketsOpened += 1;
+  if (game.claimStatus === null) return;
+  game.claimStatus = null;
+  if (game.view && game.ui.claim) draw();
+}
+
+/** The page left the match: nothing more is known of a claim. */
 export function stopClaimWatch() {
-  if (claimPoll) claimPoll.stop();
-  claimPoll = null;
+  game.claimStatus = null;
 }
 
 /** Once a match is over: whether it was claimed, and the viewer's rating change in a rated

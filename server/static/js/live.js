@@ -16,6 +16,7 @@ export class LiveFeed {
     this.socket = null;
     this.closed = false;
     this.retry = 500;
+    this.onOpen = null; // called as each socket opens: what an older one said may be stale
   }
 
   get open() {
@@ -36,6 +37,7 @@ export class LiveFeed {
     this.socket = socket;
     socket.addEventListener('open', () => {
       this.retry = 500;
+      if (this.onOpen) this.onOpen();
       // After a drop, ask for what was missed with the login itself: the server then sends
       // those events in place of a snapshot, and no live event can come between.
       if (!this.token) {

@@ -20,7 +20,7 @@ import { onFrame, showView } from './playout.js';
 import { claim, resign, runAction } from './moves.js';
 import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
-import { stopClaimWatch } from './claimwatch.js';
+import { askOnOpening, forgetPresence, stopClaimWatch } from './claimwatch.js';
 import { declineRematch, rematch, stopRematch } from './rematch.js';
 import { forgetNotices } from './tablenotices.js';
 
@@ -90,6 +90,7 @@ export async function openMatch(id) {
     remember(data.view);
     game.maxQueued = data.view.version;
     showView(data.view, null);
+    askOnOpening(data.view);
     const active = document.activeElement;
     if (!active || active === document.body || !active.offsetParent) {
       game.ui.onTable = true; // e.g. the start form's Enter: its field is gone, the table is here
@@ -100,6 +101,7 @@ export async function openMatch(id) {
     say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
+    game.feed.onOpen = () => game.open === open && forgetPresence();
     game.feed.connect();
     showWatchLink($('#share'), id, () => game.open === open);
     if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });

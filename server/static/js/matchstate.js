@@ -26,7 +26,7 @@ export const game = {
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
   ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
   // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and the
-  // server's latest word on a claim (claim.js; null while nobody keeps us waiting).
+  // server's latest word on a claim (the socket's, claimwatch.js; null: none for this view).
   rated: false,
   againstHouse: false,
   claimStatus: null,

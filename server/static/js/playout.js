@@ -14,7 +14,7 @@ import { problemText, toast } from './ui.js';
 import { narrate } from './words.js';
 import { game, remember, say } from './matchstate.js';
 import { chooseSelection, draw, setBusy } from './matchdraw.js';
-import { learnEnd, watchClaim } from './claimwatch.js';
+import { learnEnd, PRESENCE_FRAMES, presenceFrame, watchClaim } from './claimwatch.js';
 import { watchRematchOffer } from './rematch.js';
 
 const params = new URLSearchParams(location.search);
@@ -34,6 +34,8 @@ export function onFrame(frame) {
     offer(frame.version, frame.event);
   } else if (frame.type === 'chat') {
     chatFrame(frame);
+  } else if (PRESENCE_FRAMES.has(frame.type)) {
+    presenceFrame(frame);
   } else if (frame.type === 'error' && frame.problem) {
     toast(problemText(new ApiError(frame.problem.status || 0, frame.problem)));
   }
@@ -131,7 +133,7 @@ export function showView(view, event, standIn = false) {
   chooseSelection(view);
   draw();
   if (view.phase === 'match_over') watchRematchOffer();
-  if (moved) watchClaim(view, event);
+  if (moved) watchClaim(view);
   showClock('match', clockElement(), view, view.players, view.seat);
   if (view.settlement) learnEnd(view);
 }

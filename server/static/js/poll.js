@@ -1,6 +1,7 @@
 // Asking the server again and again while something is on screen: the live matches list,
-// the answer to a rematch offer, the opponent's rematch offer, a claim by absence. Each
-// had a timer of its own, and each forgot something another remembered (the wait for a
+// the answer to a rematch offer, the opponent's rematch offer (a claim by absence once was;
+// the match socket says it now: claimwatch.js). Each had a timer of its own, and each
+// forgot something another remembered (the wait for a
 // rematch's answer asked every second in a tab nobody looked at). One rule for all:
 // - one request at a time: the next is planned only once the last has answered;
 // - nothing is asked while the tab is hidden, and the tab shown again asks at once;

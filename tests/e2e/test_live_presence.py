@@ -1,0 +1,175 @@
+"""A seat's match socket (``live``) says when the opponent it waits for left, from when it
+may claim, when it came back, and when a claim is accepted, with the player stream's
+frames and by the same rules; a spectator's socket says none of it, and neither says
+anything of presence once the match is over. A presence read that fails closes nothing.
+
+Every frame is checked against asyncapi.yaml as it comes, and the secrecy oracle reads
+every frame each socket received once the match is over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+import websockets
+
+from infra.database import asyncpg_dsn
+from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.secrecy import states_by_version
+from tests.e2e.test_absence import CLAIM, Socket, table_match
+from tests.e2e.test_clocks import pass_the_turn
+from tests.e2e.test_stream_announcements import named_cards
+from tests.e2e.test_stream_read_failures import PRESENCE_LOOK, terminate, waiting_read
+
+GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}  # presence is looked at every 0.5 s
+PRESENCE = {"opponent_away", "opponent_back", "claimable"}
+Frame = dict[str, Any]
+
+
+def kind(name: str) -> Any:
+    return lambda f: f["type"] == name
+
+
+async def heard_for(socket: Socket, seconds: float) -> list[Frame]:
+    """The frames a socket sends in the next ``seconds`` (each checked as it comes)."""
+    before = len(socket.frames)
+    with contextlib.suppress(TimeoutError):
+        await socket.until(lambda f: False, seconds)
+    return socket.frames[before:]
+
+
+def presence_of(frames: list[Frame]) -> list[Frame]:
+    return [f for f in frames if f["type"] in PRESENCE]
+
+
+async def seated(server: ServerProcess, player: Player, match_id: str) -> Any:
+    """The player's live socket on the match (present there), once it has its snapshot."""
+    url = f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+    ws = await websockets.connect(url)
+    assert json.loads(await ws.recv())["type"] == "snapshot"
+    return ws
+
+
+def assert_no_cards(frames: list[Frame]) -> None:
+    for frame in presence_of(frames):
+        assert not named_cards(frame), frame
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_the_seat_socket_says_away_back_and_claimable_and_a_spectator_hears_none(
+    database_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(database_url, tmp_path, **GRACE).start()
+    host = await Player.create(server.url, "Waiter")
+    guest = await Player.create(server.url, "Wanderer")
+    try:
+        match_id = await table_match(host, guest)
+        guest_ws = await seated(server, guest, match_id)
+        await pass_the_turn(host, match_id)  # the guest is to act
+        version = (await host.view(match_id))["version"]
+        live = f"{server.ws_url}/v1/matches/{match_id}/live?token={host.token}"
+        async with (
+            websockets.connect(live) as seat_ws,
+            websockets.connect(f"{server.ws_url}/v1/matches/{match_id}/watch") as watch_ws,
+        ):
+            seat = Socket(seat_ws, "live", "receiveFeed")
+            spectator = Socket(watch_ws, "watch", "receiveWatch")
+            await seat.until(kind("snapshot"))
+            await spectator.until(kind("snapshot"))
+            # Past the grace, the guest still connected: it keeps the host waiting, but it
+            # is there, so nothing is said (four looks at its presence).
+            assert not presence_of(await heard_for(seat, 2.5)), seat.frames
+
+            await guest_ws.close()  # it leaves
+            away = await seat.until(kind("opponent_away"), 5)
+            status = (await host.client.get(f"/v1/matches/{match_id}/claim")).json()
+            assert (away["match_id"], away["version"]) == (match_id, version)
+            assert away["claim_at_ms"] == status["absence_claim_at_ms"]
+            assert away["seen_ms"] == status["opponent_seen_ms"]
+            assert 0 < away["claim_at_ms"] - away["now_ms"] <= 2000
+            assert status["claimable"] is False
+            assert not [f for f in seat.frames if f["type"] == "claimable"]
+
+            guest_ws = await seated(server, guest, match_id)  # it comes back in time
+            back = await seat.until(kind("opponent_back"), 5)
+            assert (back["match_id"], back["version"]) == (match_id, version)
+            assert not presence_of(await heard_for(seat, 2.5)), "present past the grace"
+            refused = await host.client.post(f"/v1/matches/{match_id}/claim")
+            assert refused.status_code == 409, refused.text
+
+            await guest_ws.close()  # and leaves for good
+            again = await seat.until(kind("opponent_away"), 5)
+            assert again["claim_at_ms"] > away["claim_at_ms"]
+            claimable = await seat.until(kind("claimable"), 6)
+            assert (claimable["reason"], claimable["version"]) == ("absence", version)
+            assert claimable["now_ms"] >= again["claim_at_ms"]
+            await seat_ws.send(json.dumps(CLAIM))  # at once: the server accepts it
+            over = await seat.until(lambda f: f["type"] == "event" and f["view"]["phase"] == "match_over")  # fmt: skip
+            assert over["view"]["settlement"]["resigned"] == 1
+            # The match is over: nothing more of presence, though the guest stays away.
+            assert not presence_of(await heard_for(seat, 2)), seat.frames[-5:]
+            await spectator.until(lambda f: f["type"] == "event" and f["view"]["phase"] == "match_over")  # fmt: skip
+            await heard_for(spectator, 0.5)
+            assert not presence_of(spectator.frames), "a spectator hears no presence"
+            kinds = [f["type"] for f in presence_of(seat.frames)]
+            assert kinds == ["opponent_away", "opponent_back", "opponent_away", "claimable"]
+        events = (await host.events(match_id))["events"]
+        states = states_by_version(events)
+        assert_no_cards(seat.frames)
+        assert seat.seen.assert_no_leaks(states, seat=0) >= 8
+        assert spectator.seen.assert_no_leaks(states, seat=None) >= 4
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_failed_presence_read_keeps_the_socket_and_is_read_again(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The socket's look at the opponent's presence waits on a lock this test holds,
+    and its PostgreSQL session is terminated: the socket stays open, and when the
+    opponent leaves afterwards it says so, and then that a claim is accepted."""
+    dsn = asyncpg_dsn(database_url)
+    server = ServerProcess(database_url, tmp_path, **GRACE).start()
+    host = await Player.create(server.url, "Patient")
+    guest = await Player.create(server.url, "Gone")
+    presence_lock, watcher = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+    try:
+        match_id = await table_match(host, guest)
+        guest_ws = await seated(server, guest, match_id)
+        await pass_the_turn(host, match_id)  # the guest, connected, is to act
+        live = f"{server.ws_url}/v1/matches/{match_id}/live?token={host.token}"
+        async with websockets.connect(live) as seat_ws:
+            seat = Socket(seat_ws, "live", "receiveFeed")
+            await seat.until(kind("snapshot"))
+            stalled = presence_lock.transaction()
+            await stalled.start()
+            await presence_lock.execute("SET LOCAL lock_timeout = 0")  # this test's may wait
+            await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
+            pid, _ = await waiting_read(watcher, server, PRESENCE_LOOK)  # the socket's look
+            await terminate(watcher, pid)
+            await stalled.rollback()
+            await seat_ws.send(json.dumps({"type": "ping"}))  # the socket is still there
+            await seat.until(kind("pong"))
+            assert not presence_of(seat.frames), seat.frames  # the guest was there
+            await guest_ws.close()  # it leaves: the socket looks again, and says so
+            away = await seat.until(kind("opponent_away"), 10)
+            claimable = await seat.until(kind("claimable"), 10)
+            assert claimable["now_ms"] >= away["claim_at_ms"]
+            await seat_ws.send(json.dumps(CLAIM))
+            await seat.until(lambda f: f["type"] == "event" and f["view"]["phase"] == "match_over")  # fmt: skip
+        states = states_by_version((await host.events(match_id))["events"])
+        assert seat.seen.assert_no_leaks(states, seat=0) >= 4
+    finally:
+        for conn in (presence_lock, watcher):
+            await conn.close()
+        await host.close()
+        await guest.close()
+        server.stop()

@@ -120,6 +120,8 @@ class ClaimWatch:
             frames.append(
                 {"type": "opponent_away", **head, "seen_ms": seen, "claim_at_ms": claim_at}
             )
+            # A new absence (it came and went between two looks): its claim is news again
+            watched.claimable = None
         elif claim_at is None and watched.claim_at_ms is not None and waited_for:
             frames.append({"type": "opponent_back", **head})  # connected again: not away
             watched.claimable = None  # if it leaves again, its claim is news again

@@ -173,3 +173,38 @@ async def test_a_failed_presence_read_keeps_the_socket_and_is_read_again(
         await host.close()
         await guest.close()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_claim_said_once_is_said_again_after_the_opponent_slips_in_and_out(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Once ``claimable`` was said, the opponent connects and leaves again at once,
+    between two looks at its presence (looks are 0.5 s apart, the visit is shorter), so
+    no ``opponent_back`` need be said: the new absence is told (``opponent_away``, a
+    later ``claim_at_ms``) and, once its grace is over, ``claimable`` again. Before, the
+    second ``claimable`` was never said at that version, and the page held its offer."""
+    server = ServerProcess(database_url, tmp_path, **GRACE).start()
+    host = await Player.create(server.url, "Waiting")
+    guest = await Player.create(server.url, "Flitting")
+    try:
+        match_id = await table_match(host, guest)
+        await pass_the_turn(host, match_id)  # the guest, never connected, is to act
+        live = f"{server.ws_url}/v1/matches/{match_id}/live?token={host.token}"
+        async with websockets.connect(live) as seat_ws:
+            seat = Socket(seat_ws, "live", "receiveFeed")
+            first = await seat.until(kind("opponent_away"), 10)
+            await seat.until(kind("claimable"), 10)
+            await (await seated(server, guest, match_id)).close()  # in and out
+            again = await seat.until(
+                lambda f: f["type"] == "opponent_away" and f["claim_at_ms"] > first["claim_at_ms"],
+                10,
+            )
+            claimable = await seat.until(kind("claimable"), 10)
+            assert claimable["now_ms"] >= again["claim_at_ms"], claimable
+            await seat_ws.send(json.dumps(CLAIM))
+            await seat.until(lambda f: f["type"] == "event" and f["view"]["phase"] == "match_over")  # fmt: skip
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()

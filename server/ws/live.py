@@ -1,6 +1,7 @@
 """``WS /v1/matches/{id}/live``: one seat's live feed, resumable by version.
 
-Three tasks per socket keep a slow or dead client from stalling anyone:
+Tasks of their own per socket keep a slow or dead client from stalling anyone (and the
+chat's, ``chat_feed``, beside them):
 
 * the pump wakes on a fan-out notification, reads the events this socket has not
   sent (from the process's match cache, which reads the store), folds them, and puts

@@ -34,11 +34,11 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_friends import auth, joined, make_player, private_table, signed_in
 
-# The claim's site: a player away this long may be claimed from. The page asks again
-# every half grace: 4 s for the claim to be clicked and sent once it is offered (a claim
-# watch's question on its way as the claim settles the match would be refused).
+# The claim's site: a player away this long may be claimed from. The page asks once
+# (GET …/claim) as it opens a match the opponent keeps waiting, then follows the match
+# socket's presence frames; the grace leaves time for that first answer before a claim.
 GRACE_S = 8
-AFTER_THE_END_MS = 5000  # two of the rematch watch's 2 s polls, and the claim watch's next
+AFTER_THE_END_MS = 5000  # two of the rematch watch's 2 s polls, after the end
 
 
 class Troubles:
@@ -85,9 +85,9 @@ def waiting_and_acting(
 
 def open_waiting(page: Page, site: str, player: dict[str, str], match_id: str) -> Troubles:  # noqa: F811
     """Open the match on ``player``'s page while the opponent is to act, once the page's
-    claim watch had its first answer (an opponent's move made while that question is on
-    its way may settle the match before the server reads it: a race of the polling
-    itself, not what is tested here)."""
+    one question of the claim (``GET …/claim``, as it opens) is answered: an opponent's
+    move made while it is on its way may settle the match before the server reads it, a
+    race of that question, not what is tested here."""
     signed_in(page, site, player)
     troubles = Troubles(page)
     with page.expect_response(lambda r: r.request.method == "GET" and r.url.endswith("/claim")):

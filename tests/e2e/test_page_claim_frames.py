@@ -90,3 +90,33 @@ def test_the_page_follows_the_opponents_presence_without_asking(
     assert stayer.is_hidden("#toast"), stayer.inner_text("#toast")
     stayer.wait_for_timeout(1000)  # anything still to ask after the end would be asked now
     assert all(n <= 1 for n in asked.values()), f"GET …/claim asked, by page: {asked}"
+
+
+# The opponent left at the end of a hand, we acknowledged it (a new version), and the
+# server, whose ``claim_at_ms`` that did not move, says only ``claimable`` for it.
+AWAY_THEN_ACKNOWLEDGED = """async () => {
+  const { game } = await import('/js/matchstate.js');
+  const { presenceFrame, watchClaim } = await import('/js/claimwatch.js');
+  const { claimOffer } = await import('/js/claim.js');
+  const view = (version) => ({ version, phase: 'hand_over', seat: 0, to_act: [1],
+                               players: ['Ada', 'Bob'], clock: null });
+  const now = Date.now();
+  Object.assign(game, { view: null, claimStatus: null, againstHouse: false });
+  presenceFrame({ type: 'opponent_away', match_id: 'm', version: 7, now_ms: now,
+                  seen_ms: now - 90000, claim_at_ms: now + 30000 });
+  watchClaim(view(8));
+  presenceFrame({ type: 'claimable', match_id: 'm', version: 8, now_ms: now, reason: 'absence' });
+  return claimOffer(view(8), { againstHouse: false, status: game.claimStatus, now });
+}"""
+
+
+def test_an_absence_said_before_a_new_version_still_dates_the_offer(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The server says ``opponent_away`` again only when its ``claim_at_ms`` changes, so
+    the page keeps it over a new view while the opponent is still to act: the offer says
+    how long it has been away (here 90 s), not "0 s" as when the page dropped it."""
+    page.goto(f"{site}/")
+    offer = page.evaluate(AWAY_THEN_ACKNOWLEDGED)
+    assert offer == "Bob seems to be away: not connected for 90 s.", offer

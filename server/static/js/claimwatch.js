@@ -70,9 +70,16 @@ export async function askOnOpening(view) {
   redrawIfOffered();
 }
 
-/** A view is shown: the socket's word on an older one no longer holds. */
+/** A view is shown: the socket's word on an older one no longer holds, but for an
+ * absence: while the opponent stays to act, the server says ``opponent_away`` again only
+ * if its ``claim_at_ms`` changes (not when we acknowledge a hand's end as it stays away),
+ * and its ``claimable`` for this view is to say since when it has been away. */
 export function watchClaim(view) {
-  if (game.claimStatus && game.claimStatus.version < view.version) game.claimStatus = null;
+  const prior = game.claimStatus;
+  if (!prior || prior.version >= view.version) return;
+  game.claimStatus = null;
+  if (prior.absence_claim_at_ms === null || !opponentToAct(view)) return;
+  game.claimStatus = { ...prior, version: view.version, claimable: false, reason: null };
 }
 
 /** The match's socket (re)connected: what an older socket said may have changed while

@@ -46,8 +46,12 @@ def _a_database_file(url: str) -> Iterator[None]:
         yield
     except sa_exc.DatabaseError as error:
         file = sqlite_file(url)
-        code = getattr(error.orig, "sqlite_errorcode", None)
-        if file is None or code not in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+        code = getattr(error.orig, "sqlite_errorcode", None)  # extended: the low byte is the kind
+        if (
+            file is None
+            or code is None
+            or code & 0xFF not in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+        ):
             raise
         raise BadDatabaseUrl(f"{file} is not a SQLite database: {error.orig}") from error
 

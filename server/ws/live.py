@@ -504,6 +504,9 @@ class LiveSession:
             finally:
                 await self.leave()
             return
+        except BaseException:  # cancelled (the server stops) or failed as it opened
+            await self.leave()  # admitted, perhaps: then counted, and never to be left
+            raise
         self.start(record)
         watch = self.services.token_watch
         dead = watch.hold(self.token_hash) if self.token_hash is not None else asyncio.Event()

@@ -27,6 +27,9 @@ from tests.e2e.test_stream_announcements import named_cards
 from tests.e2e.test_stream_read_failures import PRESENCE_LOOK, terminate, waiting_read
 
 GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}  # presence is looked at every 0.5 s
+# Room for the guest to come back within the grace on a loaded machine (after the away
+# frame, a GET …/claim and a new socket): looks every 1 s.
+WIDE_GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "4"}
 PRESENCE = {"opponent_away", "opponent_back", "claimable"}
 Frame = dict[str, Any]
 
@@ -64,7 +67,7 @@ def assert_no_cards(frames: list[Frame]) -> None:
 async def test_the_seat_socket_says_away_back_and_claimable_and_a_spectator_hears_none(
     database_url: str, tmp_path: Path
 ) -> None:
-    server = ServerProcess(database_url, tmp_path, **GRACE).start()
+    server = ServerProcess(database_url, tmp_path, **WIDE_GRACE).start()
     host = await Player.create(server.url, "Waiter")
     guest = await Player.create(server.url, "Wanderer")
     try:
@@ -83,7 +86,7 @@ async def test_the_seat_socket_says_away_back_and_claimable_and_a_spectator_hear
             await spectator.until(kind("snapshot"))
             # Past the grace, the guest still connected: it keeps the host waiting, but it
             # is there, so nothing is said (four looks at its presence).
-            assert not presence_of(await heard_for(seat, 2.5)), seat.frames
+            assert not presence_of(await heard_for(seat, 4.5)), seat.frames
 
             await guest_ws.close()  # it leaves
             away = await seat.until(kind("opponent_away"), 5)
@@ -91,21 +94,21 @@ async def test_the_seat_socket_says_away_back_and_claimable_and_a_spectator_hear
             assert (away["match_id"], away["version"]) == (match_id, version)
             assert away["claim_at_ms"] == status["absence_claim_at_ms"]
             assert away["seen_ms"] == status["opponent_seen_ms"]
-            assert 0 < away["claim_at_ms"] - away["now_ms"] <= 2000
+            assert 0 < away["claim_at_ms"] - away["now_ms"] <= 4000
             assert status["claimable"] is False
             assert not [f for f in seat.frames if f["type"] == "claimable"]
 
             guest_ws = await seated(server, guest, match_id)  # it comes back in time
             back = await seat.until(kind("opponent_back"), 5)
             assert (back["match_id"], back["version"]) == (match_id, version)
-            assert not presence_of(await heard_for(seat, 2.5)), "present past the grace"
+            assert not presence_of(await heard_for(seat, 4.5)), "present past the grace"
             refused = await host.client.post(f"/v1/matches/{match_id}/claim")
             assert refused.status_code == 409, refused.text
 
             await guest_ws.close()  # and leaves for good
             again = await seat.until(kind("opponent_away"), 5)
             assert again["claim_at_ms"] > away["claim_at_ms"]
-            claimable = await seat.until(kind("claimable"), 6)
+            claimable = await seat.until(kind("claimable"), 8)
             assert (claimable["reason"], claimable["version"]) == ("absence", version)
             assert claimable["now_ms"] >= again["claim_at_ms"]
             await seat_ws.send(json.dumps(CLAIM))  # at once: the server accepts it

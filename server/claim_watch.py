@@ -39,7 +39,7 @@ LOOK_AT_MOST_S = 30.0
 
 
 def presence_look_s(grace_ms: int) -> float:
-    """How often a stream reads a waited-for opponent's presence: four times a grace
+    """How often a watch reads a waited-for opponent's presence: four times a grace
     period (every 30 s under the default 120 s), so leaving is told well within it. Only
     ``opponent_away`` and ``opponent_back`` wait for a look: ``claim_at_ms`` is exact
     (from when the presence rows say it left), and ``claimable`` comes then, after a
@@ -64,6 +64,12 @@ class ClaimWatch:
         self.grace_ms = grace_ms
         self.interval_ms = int(interval_s * 1000)
         self.matches: dict[str, Watched] = {}
+
+    @classmethod
+    def under(cls, presence: Presence, grace_s: float) -> ClaimWatch:
+        """A watch for the server's absence grace, looking as often as it calls for."""
+        grace_ms = int(grace_s * 1000)
+        return cls(presence, grace_ms, presence_look_s(grace_ms))
 
     def follow(self, record: MatchRecord, seat: int) -> None:
         """The match as the stream last read it; a new version is looked at at once."""

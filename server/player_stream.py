@@ -47,7 +47,7 @@ from domain.table import TableState
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
-from server.claim_watch import ClaimWatch, presence_look_s
+from server.claim_watch import ClaimWatch
 from server.fanout import Backoff, Quiet
 from server.house_ai import ai_seat_to_act, is_house_ai
 from server.http.tables import table_view
@@ -117,8 +117,7 @@ class PlayerStream:
         self.announced: dict[str, str] = {}  # table id -> last status announced
         self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
         self.finished: set[str] = set()
-        grace_ms = int(services.settings.absence_grace_s * 1000)
-        self.claims = ClaimWatch(services.presence, grace_ms, presence_look_s(grace_ms))
+        self.claims = ClaimWatch.under(services.presence, services.settings.absence_grace_s)
         self.owed = Owed()
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:

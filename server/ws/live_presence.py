@@ -14,7 +14,7 @@ A settled match says none: there is nothing left to claim.
 
 from __future__ import annotations
 
-from server.claim_watch import ClaimWatch, Frame, presence_look_s
+from server.claim_watch import ClaimWatch, Frame
 from server.house_ai import is_house_ai
 from server.match_record import MatchRecord
 from server.services import Services
@@ -24,8 +24,7 @@ class OpponentPresence:
     """The presence frames of one seat's socket; the socket's pump drives it."""
 
     def __init__(self, services: Services, match_id: str, seat: int) -> None:
-        grace_ms = int(services.settings.absence_grace_s * 1000)
-        self.claims = ClaimWatch(services.presence, grace_ms, presence_look_s(grace_ms))
+        self.claims = ClaimWatch.under(services.presence, services.settings.absence_grace_s)
         self.match_id = match_id
         self.seat = seat
         self.over = False

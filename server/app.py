@@ -14,7 +14,7 @@ from pathlib import Path
 
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme, Server
+from litestar.openapi.spec import Components, OpenAPI, SecurityScheme, Server
 from litestar.static_files import create_static_files_router
 
 from domain.events import MatchStarted
@@ -71,6 +71,7 @@ from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
 from server.limits import RateLimits, limits_of
 from server.match_service import MatchService
+from server.openapi_document import correct_when_built
 from server.openapi_plugins import (
     ArrayLikeMovePlugin,
     bodies_have_a_size_limit,
@@ -326,18 +327,22 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
     cap_connections(app, settings.connections_per_address)
     add_quota_headers(app)
     add_security_headers(app)  # outermost: a refusal by the cap has the headers too
-    forbid_unknown_properties(app.openapi_schema)
-    declare_bearer_challenge(app.openapi_schema)
-    declare_retry_after(app.openapi_schema)
-    declare_quota_headers(app)
-    bodies_have_a_size_limit(app.openapi_schema)
-    require_fields_always_sent(app.openapi_schema)
-    parameters_are_never_null(app.openapi_schema)
-    describe_path_parameters(app.openapi_schema)
-    describe_player_view(app.openapi_schema)
-    tuples_have_their_length(app.openapi_schema)
-    layouts_name_cards(app.openapi_schema)
-    describe_problem_types(app.openapi_schema)
+
+    def correct(document: OpenAPI) -> None:
+        forbid_unknown_properties(document)
+        declare_bearer_challenge(document)
+        declare_retry_after(document)
+        declare_quota_headers(app, document)
+        bodies_have_a_size_limit(document)
+        require_fields_always_sent(document)
+        parameters_are_never_null(document)
+        describe_path_parameters(document)
+        describe_player_view(document)
+        tuples_have_their_length(document)
+        layouts_name_cards(document)
+        describe_problem_types(document)
+
+    correct_when_built(app, correct)  # built when first asked for, not at every start
     return app
 
 

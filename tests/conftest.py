@@ -13,12 +13,16 @@ Fixtures: ``pg_url`` / ``sqlite_url`` (an empty migrated database), ``db_url``
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import shutil
+import ssl
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+import httpx._transports.default as httpx_transports
 import pytest
 from sqlalchemy.engine import make_url
 
@@ -52,6 +56,39 @@ _TABLES = (
     "spectators",
     "player_blocks",
 )
+
+
+def _share_one_tls_context() -> None:
+    """Every httpx client of the tests shares one default TLS context, built once.
+
+    httpx builds one per client (a CA bundle parsed, ~20 ms of CPU each), and the tests
+    make thousands of clients, all speaking plain HTTP to 127.0.0.1: CPU taken from the
+    servers under test on two cores. The context is the one httpx would build (for the
+    same SSL_CERT_FILE / SSL_CERT_DIR); a client given ``verify`` or a certificate still
+    gets its own.
+    """
+    made = httpx_transports.create_ssl_context
+    if getattr(made, "shared", False):
+        return
+
+    @functools.cache
+    def default(trust_env: bool, cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+        return made(trust_env=trust_env)
+
+    def create_ssl_context(
+        verify: ssl.SSLContext | str | bool = True, cert: Any = None, trust_env: bool = True
+    ) -> ssl.SSLContext:
+        if verify is True and cert is None:
+            return default(
+                trust_env, os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
+            )
+        return made(verify=verify, cert=cert, trust_env=trust_env)
+
+    create_ssl_context.shared = True  # type: ignore[attr-defined]
+    httpx_transports.create_ssl_context = create_ssl_context
+
+
+_share_one_tls_context()
 
 
 def _under_ci() -> bool:

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from litestar import Litestar, Request
 from litestar.openapi.spec import (
+    OpenAPI,
     OpenAPIHeader,
     OpenAPIResponse,
     OpenAPIType,
@@ -101,7 +102,7 @@ QUOTA_HEADERS = {
 }
 
 
-def declare_quota_headers(app: Litestar) -> None:
+def declare_quota_headers(app: Litestar, document: OpenAPI) -> None:
     """Declare the two headers on every answer of the operations a limit counts, as the
     hook sends them: every answer after the count (a success, a 429, and any refusal the
     handler makes: 400, 403, 404, 409, 413, 422), none before it (a 401 from the token
@@ -112,7 +113,6 @@ def declare_quota_headers(app: Litestar) -> None:
         for handler in getattr(route, "route_handlers", ())
         if handler.before_request in COUNTED_BY_A_LIMIT
     }
-    document = app.openapi_schema
     if document.components.headers is None:
         document.components.headers = {}
     document.components.headers.update(QUOTA_HEADERS)

@@ -251,3 +251,15 @@ def test_best_layoffs_prefers_own_meld_over_a_worse_layoff() -> None:
     plan = best_layoffs(hand, knocker)
     assert plan.layoffs == ()
     assert plan.arrangement.deadwood_points == 10 + 10 + 10 + 10 + 2 + 1 + 4
+
+
+def test_the_shared_suit_tables_hold_each_masks_own_runs_and_deadwood() -> None:
+    """The tables are built from each distinct value and shared between masks (for a
+    faster start); every mask must still find exactly what it would have built alone."""
+    from domain.cards import from_mask
+    from domain.melds import _RUNS, _SUIT_DEAD, _SUIT_RUNS, _runs_of_suit
+
+    for suit in range(4):
+        for mask in range(1 << 13):
+            assert _SUIT_RUNS[suit][mask] == _runs_of_suit(mask, suit)
+            assert _SUIT_DEAD[suit][mask] == from_mask((mask & ~_RUNS[mask]) << (13 * suit))

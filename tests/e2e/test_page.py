@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, sync_playwright
 
 from domain.rules import PRESETS
-from tests.e2e.harness import as_action
+from tests.e2e.harness import accepting, as_action
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -68,13 +68,15 @@ def start_site(port: int, db: Path, log: Path, **settings: str) -> subprocess.Po
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while True:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                return process
+        listening = accepting(port)  # cheap, so asked often; the GET only once it listens
+        if listening:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    return process
         if process.poll() is not None or time.monotonic() > deadline:
             stop_site(process)
             raise RuntimeError(f"server did not start:\n{log.read_text()[-3000:]}")
-        time.sleep(0.2)
+        time.sleep(0.2 if listening else 0.02)
 
 
 def stop_site(process: subprocess.Popen[bytes]) -> None:

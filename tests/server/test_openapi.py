@@ -9,8 +9,12 @@ import json
 from pathlib import Path
 
 import yaml
+from litestar._openapi.plugin import OpenAPIPlugin
+from litestar.testing import TestClient
 
+from server.app import create_app
 from server.cli import openapi_json
+from server.config import Settings
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
@@ -19,6 +23,16 @@ def test_committed_openapi_document_has_not_drifted() -> None:
     assert COMMITTED.read_text() == openapi_json(), (
         "openapi/openapi.json is stale: run `ginrummy openapi > openapi/openapi.json`"
     )
+
+
+def test_the_document_served_is_the_committed_one_though_built_only_when_asked() -> None:
+    """``create_app`` no longer builds the document (a second of start-up at load, in
+    every process); the first request for it does, corrections and all."""
+    app = create_app(Settings())
+    assert app.plugins.get(OpenAPIPlugin)._openapi is None, "built at start-up"
+    served = TestClient(app).get("/schema/openapi.json")  # no lifespan: no store needed
+    assert served.status_code == 200
+    assert json.loads(served.text) == json.loads(COMMITTED.read_text())
 
 
 def test_every_error_response_is_declared_as_a_problem() -> None:

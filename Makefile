@@ -31,9 +31,9 @@ lint: setup
 	$(BIN)/mypy
 
 # Most of the suite's time is spent waiting on server processes, sockets and the browser,
-# so two pytest processes (each with its own scratch database) finish in 10 minutes where
-# one took 17.5 on the 2-core machine; a test file stays on one process, so its module's
-# servers start once. TEST_WORKERS=0 runs everything in one process.
+# so two pytest processes (each with its own scratch database) finish in about 15 minutes
+# on the 2-core machine (README: "The two commands"); a test file stays on one process, so
+# its module's servers start once. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 
 test: setup lint

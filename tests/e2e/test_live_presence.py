@@ -9,8 +9,10 @@ every frame each socket received once the match is over.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ import pytest
 import websockets
 
 from infra.database import asyncpg_dsn
-from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.harness import Player, ServerProcess, as_action
 from tests.e2e.secrecy import states_by_version
 from tests.e2e.test_absence import CLAIM, Socket, table_match
 from tests.e2e.test_clocks import pass_the_turn
@@ -208,6 +210,49 @@ async def test_a_claim_said_once_is_said_again_after_the_opponent_slips_in_and_o
             await seat_ws.send(json.dumps(CLAIM))
             await seat.until(lambda f: f["type"] == "event" and f["view"]["phase"] == "match_over")  # fmt: skip
     finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_no_claim_is_offered_of_a_version_the_match_moved_past_during_the_look(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A look at the absent opponent's presence waits on a lock this test holds until its
+    grace is over; meanwhile the opponent (a bot away from any socket) moves over HTTP.
+    The look then finds the old version claimable, but the match has moved on, so the
+    socket says no ``claimable`` of it (a click on it would be refused): the next frame
+    is the move's event. Before, ``claimable`` of the old version came first."""
+    dsn = asyncpg_dsn(database_url)
+    server = ServerProcess(database_url, tmp_path, **GRACE).start()
+    host = await Player.create(server.url, "Watchful")
+    guest = await Player.create(server.url, "Offline")
+    presence_lock, watcher = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+    try:
+        match_id = await table_match(host, guest)
+        await pass_the_turn(host, match_id)  # the guest, never connected, is to act
+        live = f"{server.ws_url}/v1/matches/{match_id}/live?token={host.token}"
+        async with websockets.connect(live) as seat_ws:
+            seat = Socket(seat_ws, "live", "receiveFeed")
+            away = await seat.until(kind("opponent_away"), 10)
+            stalled = presence_lock.transaction()
+            await stalled.start()
+            await presence_lock.execute("SET LOCAL lock_timeout = 0")
+            await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
+            await waiting_read(watcher, server, PRESENCE_LOOK)  # a look, held
+            while time.time() * 1000 < away["claim_at_ms"] + 200:  # it ends past the grace
+                await asyncio.sleep(0.05)
+            view = (await guest.view(match_id))["view"]
+            moved = await guest.act(match_id, as_action(view["legal"][0]), view["version"])
+            assert moved.status_code == 200, moved.text
+            await stalled.rollback()
+            event = await seat.until(lambda f: f["type"] == "event", 10)
+            assert event["version"] == away["version"] + 1, event
+            assert not [f for f in seat.frames if f["type"] == "claimable"], seat.frames
+    finally:
+        for conn in (presence_lock, watcher):
+            await conn.close()
         await host.close()
         await guest.close()
         server.stop()

@@ -11,17 +11,21 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess
+from infra.database import asyncpg_dsn
+from tests.e2e.harness import Player, ServerProcess, as_action
 from tests.e2e.tables import join, open_table, pick
 from tests.e2e.test_absence import on
 from tests.e2e.test_clocks import pass_the_turn
 from tests.e2e.test_stream_announcements import Heard, listening, over_ndjson
+from tests.e2e.test_stream_read_failures import PRESENCE_LOOK, waiting_read
 
 GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}
 Frame = dict[str, Any]
@@ -140,3 +144,48 @@ async def test_the_stream_says_a_match_is_claimable_after_three_timeouts(
     finally:
         await host.close()
         await guest.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_no_claim_is_said_of_a_version_the_match_moved_past_during_the_look(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A look at the absent opponent's presence waits on a lock this test holds until its
+    grace is over; meanwhile the opponent (a bot away from any socket) draws over HTTP and
+    stays to act. The look finds the old version claimable, but the match has moved on:
+    the stream says ``claimable`` of the new version only. Before, it said it of the old
+    version first (a claim sent on that was refused)."""
+    dsn = asyncpg_dsn(database_url)
+    server = ServerProcess(database_url, tmp_path, **GRACE).start()
+    host = await Player.create(server.url, "Patient")
+    guest = await Player.create(server.url, "Offline")
+    presence_lock, watcher = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
+    heard = Heard()
+    try:
+        table = await open_table(host)
+        joined = await join(guest, table["table_id"])
+        match_id = joined.json()["match"]["match_id"]
+        await pass_the_turn(host, match_id)  # the guest, never connected, is to act
+        async with listening(over_ndjson(server.url, host.token, heard)):
+            away = await heard.first(of("opponent_away", match_id))
+            stalled = presence_lock.transaction()
+            await stalled.start()
+            await presence_lock.execute("SET LOCAL lock_timeout = 0")
+            await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
+            await waiting_read(watcher, server, PRESENCE_LOOK)  # a look, held
+            while time.time() * 1000 < away["claim_at_ms"] + 200:  # it ends past the grace
+                await asyncio.sleep(0.05)
+            view = (await guest.view(match_id))["view"]
+            keeps = ("draw_stock", "draw_discard", "take_up_card")  # the guest stays to act
+            draw = next(a for a in view["legal"] if a["type"] in keeps)
+            moved = await guest.act(match_id, as_action(draw), view["version"])
+            assert moved.status_code == 200, moved.text
+            await stalled.rollback()
+            claimable = await heard.first(of("claimable", match_id))
+            assert claimable["version"] == moved.json()["version"], heard.frames
+    finally:
+        for conn in (presence_lock, watcher):
+            await conn.close()
+        await host.close()
+        await guest.close()
+        server.stop()

@@ -24,6 +24,7 @@ Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,14 +96,21 @@ class ClaimWatch:
         due = [w.due_ms for w in self.matches.values() if w.due_ms is not None and not w.held]
         return None if not due else max(0.0, (min(due) - now_ms()) / 1000)
 
-    async def frames(self) -> list[Frame]:
-        """The frames of every match due a look now."""
+    async def frames(self, heard: Callable[[str], int]) -> list[Frame]:
+        """The frames of every match due a look now. ``heard``: the newest version of a
+        match its reader has been told of. A ``claimable`` of an older version is not
+        said: the match moved while presence was read, and a claim of the version before
+        would be refused; the look at the new version says it, if it still holds."""
         frames: list[Frame] = []
         for match_id, watched in list(self.matches.items()):
             if watched.held:
                 continue
             if watched.due_ms is not None and watched.due_ms <= now_ms():
-                frames += await self._look(match_id, watched)
+                frames += [
+                    frame
+                    for frame in await self._look(match_id, watched)
+                    if frame["type"] != "claimable" or heard(match_id) <= frame["version"]
+                ]
         return frames
 
     async def _look(self, match_id: str, watched: Watched) -> list[Frame]:

@@ -137,13 +137,7 @@ class PlayerStream:
             quiet = Quiet(self.services.settings.stream_ping_s)
             owed = self.owed
             while True:
-                for frame in await self.claims.frames():
-                    if frame["type"] == "claimable" and (
-                        self.hose.pending.get(frame["match_id"], 0) > frame["version"]
-                    ):
-                        # The match moved while presence was read: a claim of the version
-                        # before would be refused. Said of the new one, if it still holds.
-                        continue
+                for frame in await self.claims.frames(lambda id_: self.hose.pending.get(id_, 0)):
                     yield frame
                     quiet.sent()
                 waits = (self.claims.seconds_to_next(), owed.backoff.seconds_left())

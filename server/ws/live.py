@@ -221,11 +221,7 @@ class LiveSession:
             if woke or retry.take():
                 await self.catch_up_or_retry(retry)
             if self.opponent is not None:
-                for frame in await self.opponent.frames():
-                    if frame["type"] == "claimable" and self.watch.latest > frame["version"]:
-                        # The match moved while presence was read: a claim of the version
-                        # before would be refused. Said of the new one, if it still holds.
-                        continue
+                for frame in await self.opponent.frames(heard=lambda: self.watch.latest):
                     self.enqueue(frame)
 
     async def catch_up_or_retry(self, retry: Backoff) -> None:

@@ -14,6 +14,8 @@ A settled match says none: there is nothing left to claim.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from server.claim_watch import ClaimWatch, Frame
 from server.house_ai import is_house_ai
 from server.match_record import MatchRecord
@@ -53,11 +55,13 @@ class OpponentPresence:
     def seconds_to_next(self) -> float | None:
         return self.claims.seconds_to_next()
 
-    async def frames(self) -> list[Frame]:
+    async def frames(self, heard: Callable[[], int]) -> list[Frame]:
         """The frames due now, without ``now_ms``: the socket's writer stamps every frame
         with the time it leaves (a frame stamped twice would carry the key twice). A
-        failed presence read sends nothing and is tried again later (``ClaimWatch``)."""
-        frames = await self.claims.frames()
+        failed presence read sends nothing and is tried again later (``ClaimWatch``).
+        ``heard``: the newest version of the match the socket has been told of, asked
+        once presence has been read (the match may move while it is)."""
+        frames = await self.claims.frames(lambda _match_id: heard())
         for frame in frames:
             del frame["now_ms"]
         return frames

@@ -26,7 +26,7 @@ from tests.e2e.secrecy import states_by_version
 from tests.e2e.test_absence import CLAIM, Socket, table_match
 from tests.e2e.test_clocks import pass_the_turn
 from tests.e2e.test_stream_announcements import named_cards
-from tests.e2e.test_stream_read_failures import PRESENCE_LOOK, terminate, waiting_read
+from tests.e2e.test_stream_read_failures import held_presence_look, terminate
 
 GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}  # presence is looked at every 0.5 s
 # Room for the guest to come back within the grace on a loaded machine (after the away
@@ -154,12 +154,8 @@ async def test_a_failed_presence_read_keeps_the_socket_and_is_read_again(
         async with websockets.connect(live) as seat_ws:
             seat = Socket(seat_ws, "live", "receiveFeed")
             await seat.until(kind("snapshot"))
-            stalled = presence_lock.transaction()
-            await stalled.start()
-            await presence_lock.execute("SET LOCAL lock_timeout = 0")  # this test's may wait
-            await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
-            pid, _ = await waiting_read(watcher, server, PRESENCE_LOOK)  # the socket's look
-            await terminate(watcher, pid)
+            stalled, pid = await held_presence_look(presence_lock, watcher, server)
+            await terminate(watcher, pid)  # the socket's look
             await stalled.rollback()
             await seat_ws.send(json.dumps({"type": "ping"}))  # the socket is still there
             await seat.until(kind("pong"))
@@ -236,11 +232,7 @@ async def test_no_claim_is_offered_of_a_version_the_match_moved_past_during_the_
         async with websockets.connect(live) as seat_ws:
             seat = Socket(seat_ws, "live", "receiveFeed")
             away = await seat.until(kind("opponent_away"), 10)
-            stalled = presence_lock.transaction()
-            await stalled.start()
-            await presence_lock.execute("SET LOCAL lock_timeout = 0")
-            await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
-            await waiting_read(watcher, server, PRESENCE_LOOK)  # a look, held
+            stalled, _ = await held_presence_look(presence_lock, watcher, server)
             while time.time() * 1000 < away["claim_at_ms"] + 200:  # it ends past the grace
                 await asyncio.sleep(0.05)
             view = (await guest.view(match_id))["view"]

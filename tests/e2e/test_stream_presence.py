@@ -25,7 +25,7 @@ from tests.e2e.tables import join, open_table, pick
 from tests.e2e.test_absence import on
 from tests.e2e.test_clocks import pass_the_turn
 from tests.e2e.test_stream_announcements import Heard, listening, over_ndjson
-from tests.e2e.test_stream_read_failures import PRESENCE_LOOK, waiting_read
+from tests.e2e.test_stream_read_failures import held_presence_look
 
 GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}
 Frame = dict[str, Any]
@@ -168,11 +168,7 @@ async def test_no_claim_is_said_of_a_version_the_match_moved_past_during_the_loo
         await pass_the_turn(host, match_id)  # the guest, never connected, is to act
         async with listening(over_ndjson(server.url, host.token, heard)):
             away = await heard.first(of("opponent_away", match_id))
-            stalled = presence_lock.transaction()
-            await stalled.start()
-            await presence_lock.execute("SET LOCAL lock_timeout = 0")
-            await presence_lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
-            await waiting_read(watcher, server, PRESENCE_LOOK)  # a look, held
+            stalled, _ = await held_presence_look(presence_lock, watcher, server)
             while time.time() * 1000 < away["claim_at_ms"] + 200:  # it ends past the grace
                 await asyncio.sleep(0.05)
             view = (await guest.view(match_id))["view"]

@@ -69,6 +69,18 @@ async def waiting_read(
     raise AssertionError(f"no read like {query!r} waited on a lock in {limit} s")
 
 
+async def held_presence_look(lock: Any, watcher: Any, server: ServerProcess) -> tuple[Any, int]:
+    """Lock the presence table in a transaction on ``lock`` until ``server``'s look at
+    presence waits on it: the transaction (roll it back to let the look go on) and the
+    waiting session's pid."""
+    held = lock.transaction()
+    await held.start()
+    await lock.execute("SET LOCAL lock_timeout = 0")  # this test's lock may wait
+    await lock.execute("LOCK TABLE seat_presence IN ACCESS EXCLUSIVE MODE")
+    pid, _ = await waiting_read(watcher, server, PRESENCE_LOOK)
+    return held, pid
+
+
 async def stopped(conn: Any, server: ServerProcess, query: str, read: tuple[int, Any]) -> None:
     """Wait until that read waits no more: the database's timeout stopped it (a retry
     is another statement, with a later ``query_start``)."""

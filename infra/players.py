@@ -45,7 +45,7 @@ NAME_LOCK_STRIPES = 64
 NAME_LOCK_HOLDERS = 6
 # How long a step waits for the names it needs before it is refused (503 ``busy``, retry):
 # a step holds them for milliseconds, so a wait this long means one is stuck, and its
-# request must not hang with it.
+# request must not hang with it. The default of ``GINRUMMY_NAME_LOCK_WAIT_S``.
 NAME_LOCK_WAIT_S = 10.0
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:key)")
 _LOCK_TIMEOUT = text("SELECT set_config('lock_timeout', :ms, true)")  # this transaction's
@@ -104,8 +104,9 @@ class Player(msgspec.Struct, frozen=True):
 class Players:
     """The ``players`` table; the engine is the store's (``store.engine``)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, name_wait_s: float = NAME_LOCK_WAIT_S) -> None:
         self.engine = engine
+        self.name_wait_s = name_wait_s  # names_held's wait (``GINRUMMY_NAME_LOCK_WAIT_S``)
 
     async def create_player(
         self,
@@ -141,15 +142,18 @@ class Players:
         return player
 
     @contextlib.asynccontextmanager
-    async def names_held(self, *ids: str, wait_s: float = NAME_LOCK_WAIT_S) -> AsyncIterator[None]:
+    async def names_held(self, *ids: str, wait_s: float | None = None) -> AsyncIterator[None]:
         """Hold the names of these players still while the body checks them and records
         what brings them together (a rename, a seat, a challenge): two such steps for one
         player take turns, in this process and across processes sharing PostgreSQL
         (a transaction holds an advisory lock per player, taken in one order so two
         steps never wait on each other). SQLite serves one process, whose locks suffice.
-        A step that waits more than ``wait_s`` for them is refused (``LockWaitTimeout``).
+        A step that waits more than ``wait_s`` (by default ``name_wait_s``) for them is
+        refused (``LockWaitTimeout``).
         A rename checked against the opponents it has while a seat is being taken would
         otherwise miss the new one, and the seat miss the new name."""
+        if wait_s is None:
+            wait_s = self.name_wait_s
         ordered = sorted(set(ids))
         stripes = sorted({hash(id) % NAME_LOCK_STRIPES for id in ordered})
         locks = _name_locks(self.engine)

@@ -4,11 +4,13 @@ Presence is per seat of a match: a seat is present while its player has that mat
 ``live`` socket open, or its player stream (which hears every match of the player, so
 a bot on its stream is present in all of them). A socket on match A says nothing about
 match B. Each process counts its open sockets per (match, seat) and per player stream
-and writes one row per key and process, refreshed every ``REFRESH_S`` while any is
-open. A seat is connected while some fresh row counts a socket; otherwise it has been
-away since the newest row's time (when its last socket closed, or when a killed
-process last refreshed). No row at all: never connected (away since ever). Nothing
-lives only in memory: a restarted process, or another one, reads the same rows.
+and writes one row per key and process, refreshed every ``refresh_s``
+(``GINRUMMY_PRESENCE_REFRESH_S``) while any is open; a row is fresh for ``fresh_ms``
+(four refreshes) after it was written. A seat is connected while some fresh row counts
+a socket; otherwise it has been away since the newest row's time (when its last socket
+closed, or when a killed process last refreshed). No row at all: never connected (away
+since ever). Nothing lives only in memory: a restarted process, or another one, reads
+the same rows.
 Spectator sockets do not count: presence is about a seat.
 """
 
@@ -19,17 +21,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.clock import now_ms
 from infra.driver_errors import translate_errors
-from infra.process_rows import CountedRows, ProcessRows
+from infra.process_rows import REFRESH_S, CountedRows, ProcessRows, fresh_ms
 from infra.schema import seat_presence, stream_presence
 
-REFRESH_S = 5.0
-FRESH_MS = 20_000
 KEEP_MS = 7 * 24 * 3600 * 1000  # rows of seats and players away this long are forgotten
 
 
 class Presence:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, refresh_s: float = REFRESH_S) -> None:
         self.engine = engine
+        self.fresh_ms = fresh_ms(refresh_s)
         self._seats = CountedRows(seat_presence, ("match_id", "seat"), "sockets", keep_empty=True)
         self._streams = CountedRows(stream_presence, ("player_id",), "sockets", keep_empty=True)
         self._rows = ProcessRows(engine, self._seats, self._streams)
@@ -61,7 +62,7 @@ class Presence:
         with translate_errors():
             async with self.engine.connect() as conn:
                 rows = (await conn.execute(union_all(at_seat, on_stream))).all()
-        fresh = now_ms() - FRESH_MS
+        fresh = now_ms() - self.fresh_ms
         if any(sockets > 0 and updated > fresh for sockets, updated in rows):
             return None
         return max((updated for _, updated in rows), default=0)

@@ -35,6 +35,17 @@ Key = tuple[Any, ...]  # the values of a table's key columns, in their order
 # Rows per statement: 5 columns a row keeps each well under SQLite's 32,766 parameters.
 BATCH_ROWS = 500
 
+# How often a process rewrites its rows, by default (``GINRUMMY_PRESENCE_REFRESH_S``).
+REFRESH_S = 5.0
+# A row counts for this many refresh periods after it was written, so a refresh that runs
+# late on a loaded machine leaves its process's sockets counted meanwhile.
+FRESH_REFRESHES = 4
+
+
+def fresh_ms(refresh_s: float) -> int:
+    """How long a row written by a process refreshing every ``refresh_s`` counts, in ms."""
+    return round(FRESH_REFRESHES * refresh_s * 1000)
+
 
 class CountedRows:
     """One table of per-process counts, and this process's count per key in it.

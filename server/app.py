@@ -24,7 +24,7 @@ from infra.players import Players
 from infra.presence import Presence
 from infra.projections import Projector, projector
 from infra.rate_limits import RateCounters
-from infra.spectators import REFRESH_S, Spectators
+from infra.spectators import Spectators
 from infra.store import open_store
 from infra.tailer import LogTailer
 from infra.tokens import Tokens
@@ -144,14 +144,16 @@ async def expire_overdue_tables(tables: TableService, interval: float) -> None:
     await every(interval, tables.expire_overdue, "expiring tables")
 
 
-async def keep_spectator_counts_fresh(spectators: Spectators, presence: Presence) -> None:
+async def keep_spectator_counts_fresh(
+    spectators: Spectators, presence: Presence, interval: float
+) -> None:
     """Refresh this process's spectator and presence rows, so other processes count them."""
 
     async def refresh() -> None:
         await spectators.refresh()
         await presence.refresh()
 
-    await every(REFRESH_S, refresh, "refreshing spectator counts")
+    await every(interval, refresh, "refreshing spectator counts")
 
 
 async def fire_due_clocks(matches: MatchService, interval: float) -> None:
@@ -204,16 +206,19 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
             ai_pace_ms=settings.ai_pace_ms,
         )
-        players = Players(store.engine)
+        players = Players(store.engine, name_wait_s=settings.name_lock_wait_s)
         blocks = BlockService(store, projections, players)
-        tables = TableService(store, matches, projections, blocks, on_append=hub.publish)
+        tables = TableService(
+            store, matches, projections, blocks, on_append=hub.publish, players=players
+        )
         sweeping = asyncio.create_task(
             expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
         )
-        spectators = Spectators(store.engine)
-        presence = Presence(store.engine)
+        spectators = Spectators(store.engine, settings.presence_refresh_s)
+        presence = Presence(store.engine, settings.presence_refresh_s)
         counting = asyncio.create_task(
-            keep_spectator_counts_fresh(spectators, presence), name="spectators"
+            keep_spectator_counts_fresh(spectators, presence, settings.presence_refresh_s),
+            name="spectators",
         )
         clocks = asyncio.create_task(
             fire_due_clocks(matches, settings.clock_sweep_s), name="move-clocks"

@@ -51,6 +51,8 @@ AT_LEAST_1 = Bounds(1)
 MORE_THAN_0 = Bounds(0, above=True)  # a time: 0 would loop busily or act at once
 # Every open socket or stream wakes up this often to ping: less would be a busy loop.
 PING_PERIOD = Bounds(0.1)
+# Every process rewrites its rows of open sockets this often: less would be a busy loop.
+REFRESH_PERIOD = Bounds(0.1)
 # A stop's waits: 0 stops at once; an hour bounds a typo (a supervisor must outwait it).
 DRAIN_TIME = Bounds(0, 3600)
 
@@ -359,6 +361,30 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         MORE_THAN_0,
     ),
     (
+        "presence_refresh_s",
+        "GINRUMMY_PRESENCE_REFRESH_S",
+        "5",
+        "Seconds between the rewrites of each server process's rows of open sockets (seats "
+        "present, player streams, spectators), which every process reads. A row counts for "
+        "four times this after it was written, so the sockets of a process that died "
+        "(killed, or cut off from the database) stop counting as present or watching after "
+        "at most that long (20 s by default), and their players are away since its last "
+        "rewrite. Lower: a dead process is noticed sooner, for a write per open match and "
+        "player stream that often (at least 0.1).",
+        REFRESH_PERIOD,
+    ),
+    (
+        "name_lock_wait_s",
+        "GINRUMMY_NAME_LOCK_WAIT_S",
+        "10",
+        "How long a seat, a challenge or a rename waits for the names of the players it "
+        "brings together while another step holds one (on this process or another), in "
+        "seconds; past it, it is answered 503 `busy` with `Retry-After: 1` and changes "
+        "nothing. Such steps hold names for milliseconds: a wait this long means a step "
+        "is stuck (more than 0).",
+        MORE_THAN_0,
+    ),
+    (
         "clock_sweep_s",
         "GINRUMMY_CLOCK_SWEEP_S",
         "0.5",
@@ -441,6 +467,8 @@ class Settings:
     header_timeout_s: float = 10.0
     next_hand_timeout_s: float = 30.0
     absence_grace_s: float = 120.0
+    presence_refresh_s: float = 5.0
+    name_lock_wait_s: float = 10.0
     clock_sweep_s: float = 0.5
     drain_requests_s: float = 10.0
     drain_actions_s: float = 10.0

@@ -65,6 +65,7 @@ class TableService:
         projector: Projector,
         blocks: BlockService,
         on_append: Callable[[str, int], None] | None = None,
+        players: Players | None = None,
     ) -> None:
         self.store = store
         self.matches = matches
@@ -73,7 +74,7 @@ class TableService:
         self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, t.TableState] = OrderedDict()
         self._opening: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # host: lock, users
-        self.players = Players(store.engine)
+        self.players = players or Players(store.engine)
         self.names = NameService(self.players, projector, store.engine)
 
     async def _append(self, table_id: str, expected: int, events: list[t.TableEvent]) -> None:

@@ -43,14 +43,15 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
 
 
 @contextlib.contextmanager
-def server_for(backend: str, folder: Path) -> Iterator[ServerProcess]:
+def server_for(backend: str, folder: Path, **env: str) -> Iterator[ServerProcess]:
     """A server on a fresh database of ``backend`` ("sqlite" or "postgres"), kept in
-    ``folder``: for a module-scoped fixture whose tests share one server."""
+    ``folder``, with the settings ``env``: for a module-scoped fixture whose tests share
+    one server."""
     if backend == "sqlite":
         url = f"sqlite+aiosqlite:///{folder / 'ginrummy.sqlite3'}"
     else:
         url = asyncio.run(create_database(_postgres_base()))
-    process = ServerProcess(url, folder).start()
+    process = ServerProcess(url, folder, **env).start()
     try:
         yield process
     finally:

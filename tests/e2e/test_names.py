@@ -20,6 +20,10 @@ from tests.e2e.tables import join, open_table
 from tests.e2e.test_blocks import challenge_ids, close, players, problem
 
 CYRILLIC_A = "\u0410"
+# How long a step waits for a name another holds before it is refused (503 ``busy``):
+# shorter than the default 10 s, so the test of that refusal does not sit through it.
+# Uncontended steps hold names for milliseconds, and no test here races on ``site``.
+NAME_LOCK_WAIT_S = 2.0
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -28,7 +32,9 @@ def site(
 ) -> Iterator[ServerProcess]:
     """One server per backend for the whole file: every test makes players of its own,
     named for the test, as players who never meet may share names."""
-    with server_for(request.param, tmp_path_factory.mktemp(f"names-{request.param}")) as process:
+    folder = tmp_path_factory.mktemp(f"names-{request.param}")
+    wait = {"GINRUMMY_NAME_LOCK_WAIT_S": str(NAME_LOCK_WAIT_S)}
+    with server_for(request.param, folder, **wait) as process:
         yield process
 
 
@@ -243,14 +249,15 @@ async def test_a_rename_held_back_too_long_is_refused_busy_and_changes_nothing(
 ) -> None:
     """Every rename holds one name (``RENAMES``) across processes; another process stuck
     while holding it held back every rename, and each request hung. After the wait
-    (10 s) a rename is a 503 ``busy`` with ``Retry-After``, the name unchanged; once the
-    name is free the same request succeeds."""
+    (``GINRUMMY_NAME_LOCK_WAIT_S``: 10 s by default, ``NAME_LOCK_WAIT_S`` here) a rename
+    is a 503 ``busy`` with ``Retry-After``, the name unchanged; once the name is free the
+    same request succeeds."""
     if not site.database_url.startswith("postgres"):
         return  # SQLite serves one process: no other session can hold a name
     import asyncpg
 
     from infra.database import asyncpg_dsn
-    from infra.players import NAME_LOCK_WAIT_S, _name_lock_key
+    from infra.players import _name_lock_key
     from server.names import RENAMES
 
     ada = await Player.create(site.url, "Ada Held Back")

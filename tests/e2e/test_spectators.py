@@ -129,8 +129,11 @@ async def test_a_private_match_is_watched_only_with_its_watch_code(server: Serve
 async def test_the_spectator_count_is_the_same_on_every_process(
     database_url: str, tmp_path: Path
 ) -> None:
-    first = ServerProcess(database_url, tmp_path).start()
-    second = ServerProcess(database_url, tmp_path).start()
+    # Rows rewritten every second and counted for four: a killed process's watcher stops
+    # counting after 4 s, not the default 20 s.
+    refresh = {"GINRUMMY_PRESENCE_REFRESH_S": "1"}
+    first = ServerProcess(database_url, tmp_path, **refresh).start()
+    second = ServerProcess(database_url, tmp_path, **refresh).start()
     host = guest = None
     try:
         host, guest, _, match_id = await seated_match(first.url)

@@ -8,9 +8,6 @@ import asyncio
 import time
 import uuid
 
-import pytest
-
-from infra import presence as presence_module
 from infra.presence import Presence
 from infra.sql_event_store import SqlEventStore
 
@@ -53,7 +50,7 @@ async def test_a_player_stream_is_presence_in_every_match_of_its_player(
 
 
 async def test_a_killed_process_stops_counting_once_its_rows_are_stale(
-    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+    store: SqlEventStore,
 ) -> None:
     killed, survivor = Presence(store.engine), Presence(store.engine)
     m1, ada = ids("m1", "ada")
@@ -61,7 +58,7 @@ async def test_a_killed_process_stops_counting_once_its_rows_are_stale(
     await killed.arrive_on_stream(ada)
     del killed  # kill -9: it never leaves, and never refreshes again
     assert await survivor.away_since(m1, 0, ada) is None
-    monkeypatch.setattr(presence_module, "FRESH_MS", 50)
+    survivor.fresh_ms = 50
     await asyncio.sleep(0.1)
     away = await survivor.away_since(m1, 0, ada)
     assert away is not None and away > 0, "away since the dead process last wrote"

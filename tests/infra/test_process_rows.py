@@ -14,7 +14,6 @@ from sqlalchemy import event
 
 from infra import presence as presence_module
 from infra import process_rows
-from infra import spectators as spectators_module
 from infra.presence import Presence
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
@@ -41,7 +40,7 @@ async def test_spectators_are_counted_across_processes_and_a_closed_count_goes(
 
 
 async def test_a_listing_counts_several_matches_spectators_in_one_read(
-    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+    store: SqlEventStore,
 ) -> None:
     """``counts`` agrees with ``count`` match by match, across processes, and leaves
     out neither a match nobody watches nor one whose only watcher's row went stale."""
@@ -52,7 +51,7 @@ async def test_a_listing_counts_several_matches_spectators_in_one_read(
     assert await here.counts([m1, m2, m3, m4]) == {m1: 2, m2: 1, m3: 0, m4: 1}
     assert await here.counts([]) == {}
     del killed  # kill -9: its row stops counting once stale, the others are rewritten
-    monkeypatch.setattr(spectators_module, "FRESH_MS", 500)
+    there.fresh_ms = 500
     await asyncio.sleep(1.0)
     await here.refresh()
     await there.refresh()
@@ -62,19 +61,19 @@ async def test_a_listing_counts_several_matches_spectators_in_one_read(
 
 
 async def test_a_killed_process_spectators_stop_counting_and_are_swept(
-    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+    store: SqlEventStore,
 ) -> None:
     killed, survivor = Spectators(store.engine), Spectators(store.engine)
     m1, m2 = ids("m1", "m2")
     await killed.arrive(m1)
     await survivor.arrive(m2)
     del killed  # kill -9: never leaves, never refreshes
-    monkeypatch.setattr(spectators_module, "FRESH_MS", 50)
+    survivor.fresh_ms = 50
     await asyncio.sleep(0.1)
     assert await survivor.count(m1) == 0, "a stale row no longer counts"
-    monkeypatch.setattr(spectators_module, "FRESH_MS", 5)  # sweep: older than 50 ms
+    survivor.fresh_ms = 5  # sweep: older than 50 ms
     await survivor.refresh()
-    monkeypatch.setattr(spectators_module, "FRESH_MS", 60_000)
+    survivor.fresh_ms = 60_000
     assert await survivor.count(m1) == 0, "the dead process's row was swept, not just stale"
     assert await survivor.count(m2) == 1, "the refresh kept (and rewrote) its own row"
 
@@ -104,7 +103,7 @@ async def test_a_refresh_rewrites_every_row_one_statement_a_batch(
     await here.arrive_on_stream(bot)
     # rows a second old are stale; rewritten ones stay fresh for half a second, time enough
     # for the checks below on a loaded machine (at 50 ms a busy database outlasted it)
-    monkeypatch.setattr(presence_module, "FRESH_MS", 500)
+    there.fresh_ms = 500
     await asyncio.sleep(1.0)
     assert all([await there.away_since(m, 0, "nobody") for m in matches]), "all stale"
     monkeypatch.setattr(process_rows, "BATCH_ROWS", 2)
@@ -125,7 +124,7 @@ async def test_a_presence_sweep_forgets_only_rows_older_than_the_keep(
     await killed.arrive_on_stream(ada)
     await survivor.arrive_at_seat(m2, 1)
     del killed
-    monkeypatch.setattr(presence_module, "FRESH_MS", 500)  # as above: room for a slow database
+    survivor.fresh_ms = 500  # as above: room for a slow database
     monkeypatch.setattr(presence_module, "KEEP_MS", 500)
     await asyncio.sleep(1.0)
     assert await survivor.away_since(m1, 0, ada) not in (None, 0), "stale: away since"
@@ -136,7 +135,7 @@ async def test_a_presence_sweep_forgets_only_rows_older_than_the_keep(
 
 async def test_a_leave_during_a_refresh_is_not_undone_by_it(store: SqlEventStore) -> None:
     """A refresh writes the counts it read; a socket closing meanwhile must not have its
-    row rewritten as still open (it would count as present for ``FRESH_MS``)."""
+    row rewritten as still open (it would count as present for ``fresh_ms``)."""
     here, there = Presence(store.engine), Presence(store.engine)
     watchers, other = Spectators(store.engine), Spectators(store.engine)
     for _ in range(20):

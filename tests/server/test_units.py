@@ -108,6 +108,22 @@ def test_the_database_connections_are_two_or_more() -> None:
             Settings.from_env({"GINRUMMY_DB_CONNECTIONS": raw})
 
 
+def test_the_presence_refresh_and_the_name_lock_wait_keep_their_defaults() -> None:
+    """Both were constants the tests sat through (a killed process's sockets counted for
+    20 s, a rename behind a stuck name waited 10 s); as settings their defaults are the
+    constants the code falls back on, and a row of a process counts for four refreshes."""
+    from infra.players import NAME_LOCK_WAIT_S
+    from infra.process_rows import REFRESH_S, fresh_ms
+
+    defaults = Settings.from_env({})
+    assert defaults.presence_refresh_s == Settings().presence_refresh_s == REFRESH_S == 5
+    assert fresh_ms(REFRESH_S) == 20_000
+    assert defaults.name_lock_wait_s == Settings().name_lock_wait_s == NAME_LOCK_WAIT_S == 10
+    set_ = {"GINRUMMY_PRESENCE_REFRESH_S": "0.5", "GINRUMMY_NAME_LOCK_WAIT_S": "1.5"}
+    settings = Settings.from_env(set_)
+    assert (settings.presence_refresh_s, settings.name_lock_wait_s) == (0.5, 1.5)
+
+
 # Values each setting refuses at start (one line naming the variable), per its range in
 # SETTINGS_TABLE: each once meant a busy loop, an unbounded queue, a port modulo 65536, a
 # token for ever, every request refused, or a traceback from logging or uvicorn.
@@ -150,6 +166,13 @@ REFUSED = [
     ("GINRUMMY_LOG_LEVEL", "warn"),
     ("GINRUMMY_LOG_LEVEL", ""),
     ("GINRUMMY_STATIC_DIR", "/nonexistent"),
+    ("GINRUMMY_PRESENCE_REFRESH_S", "0"),
+    ("GINRUMMY_PRESENCE_REFRESH_S", "0.01"),
+    ("GINRUMMY_PRESENCE_REFRESH_S", "-5"),
+    ("GINRUMMY_PRESENCE_REFRESH_S", "inf"),
+    ("GINRUMMY_NAME_LOCK_WAIT_S", "0"),
+    ("GINRUMMY_NAME_LOCK_WAIT_S", "-1"),
+    ("GINRUMMY_NAME_LOCK_WAIT_S", "nan"),
 ]
 
 

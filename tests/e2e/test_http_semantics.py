@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.e2e.conftest import server_for
 from tests.e2e.harness import Player, ServerProcess, as_action
 from tests.e2e.tables import join, open_table
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One SQLite server for the whole file (it started one per test): each test makes
+    players, matches and tables of its own and reads only those, or answers no state
+    changes (static files, problem pages, refusals)."""
+    with server_for("sqlite", tmp_path_factory.mktemp("http-semantics")) as process:
+        yield process
+
+
 async def test_a_validation_problem_names_the_field_it_refuses(server: ServerProcess) -> None:
     """docs/rules.md: nonsense is refused "with a message naming the field"."""
     player = await Player.create(server.url)
@@ -69,7 +79,6 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_options_allows_every_method_each_documented_path_answers(
     server: ServerProcess,
 ) -> None:
@@ -95,7 +104,6 @@ async def test_options_allows_every_method_each_documented_path_answers(
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_head_answers_as_get_would_without_the_body(server: ServerProcess) -> None:
     """RFC 9110 §9.1: a general-purpose server supports HEAD wherever it supports GET.
 
@@ -139,7 +147,6 @@ async def test_head_answers_as_get_would_without_the_body(server: ServerProcess)
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
     """RFC 9110 §11.6.1 requires the challenge; RFC 6750 §3 names an unknown token."""
     player = await Player.create(server.url)
@@ -179,7 +186,6 @@ async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> None:
     """RFC 9110 §15.5.22: 426 and the protocol to switch to, not a 405 with no method."""
     player = await Player.create(server.url)
@@ -194,7 +200,6 @@ async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> 
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_every_answer_tells_a_browser_how_to_treat_it(server: ServerProcess) -> None:
     """nosniff, no referrer and no framing on every answer (a handler's, a static file's,
     a 404's); the page's own-origin content security policy on the page only (the
@@ -221,7 +226,6 @@ async def test_every_answer_tells_a_browser_how_to_treat_it(server: ServerProces
         assert "content-security-policy" not in answers[path].headers, path
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_no_cache_may_store_an_answer_given_for_a_token(server: ServerProcess) -> None:
     """Each seat reads its hand at the same URL (``GET /v1/matches/{id}``), told apart only
     by its token. HTTP forbids a shared cache to reuse an answer to a request with a token,

@@ -7,7 +7,7 @@ import json
 import os
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ import websockets
 
 from domain.melds import arrange
 from infra.migrate import upgrade
-from tests.e2e.conftest import BACKENDS
+from tests.e2e.conftest import BACKENDS, server_for
 from tests.e2e.harness import (
     GINRUMMY,
     Player,
@@ -50,6 +50,14 @@ async def frames_until(ws: Any, version: int) -> list[dict[str, Any]]:
 
 def live_url(server: ServerProcess, match_id: str) -> str:
     return f"{server.ws_url}/v1/matches/{match_id}/live"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One SQLite server for the tests that leave its database and log alone (each
+    started its own): each makes its own player and matches and reads only those."""
+    with server_for("sqlite", tmp_path_factory.mktemp("protocol")) as process:
+        yield process
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -217,9 +225,8 @@ async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
         yield part
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(site: ServerProcess) -> None:
+    player = await Player.create(site.url)
     match = await player.new_match(seed="bad")
     match_id = match["match_id"]
     before = await player.view(match_id)
@@ -299,9 +306,9 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
         assert len(problem["detail"]) <= 500  # a long id is not echoed back in full
         if kind is not None:
             assert problem["type"] == f"/problems/{kind}", problem
-    missing = await httpx.AsyncClient(base_url=server.url).get(f"/v1/matches/{match_id}")
+    missing = await httpx.AsyncClient(base_url=site.url).get(f"/v1/matches/{match_id}")
     assert missing.status_code == 401
-    stranger = await Player.create(server.url, "stranger")
+    stranger = await Player.create(site.url, "stranger")
     forbidden = await stranger.act(match_id, as_action(before["view"]["legal"][0]))
     assert forbidden.status_code == 403 and forbidden.json()["rule"] == "not_your_match"
     assert timeless(await player.view(match_id)) == timeless(before)
@@ -309,9 +316,8 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(server: Serve
     await stranger.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_custom_rules_out_of_range_are_a_422_problem(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_custom_rules_out_of_range_are_a_422_problem(site: ServerProcess) -> None:
+    player = await Player.create(site.url)
     response = await player.client.post(
         "/v1/matches", json={"rules": {"preset": "classic", "knock_limit": 11}}
     )
@@ -326,17 +332,16 @@ async def test_custom_rules_out_of_range_are_a_422_problem(server: ServerProcess
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_socket_actions_errors_and_auth(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_socket_actions_errors_and_auth(site: ServerProcess) -> None:
+    player = await Player.create(site.url)
     match = await player.new_match(seed="ws")
     match_id = match["match_id"]
-    async with websockets.connect(live_url(server, match_id)) as ws:
+    async with websockets.connect(live_url(site, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": "nope"}))
         error = json.loads(await ws.recv())
         assert error["type"] == "error" and error["problem"]["status"] == 401
     async with websockets.connect(
-        live_url(server, match_id), additional_headers={"Authorization": f"Bearer {player.token}"}
+        live_url(site, match_id), additional_headers={"Authorization": f"Bearer {player.token}"}
     ) as ws:
         snapshot = json.loads(await ws.recv())
         await ws.send("{not json")
@@ -355,9 +360,8 @@ async def test_socket_actions_errors_and_auth(server: ServerProcess) -> None:
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_match_list_stats_and_replay_follow_the_log(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_match_list_stats_and_replay_follow_the_log(site: ServerProcess) -> None:
+    player = await Player.create(site.url)
     finished = await player.new_match(seed="list-1", rules={"preset": "classic", "target": 10})
     view, version = finished["view"], finished["version"]
     while view["phase"] != "match_over":
@@ -589,14 +593,13 @@ async def test_an_unexpected_failure_of_a_socket_action_is_logged(
     assert "unhandled error on a live action" in log and "Traceback" in log, log
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_socket_messages_that_break_the_schema_are_422_like_http(
-    server: ServerProcess,
+    site: ServerProcess,
 ) -> None:
     """Only text that is not JSON is malformed_json; JSON of the wrong shape is 422."""
-    player = await Player.create(server.url)
+    player = await Player.create(site.url)
     match = await player.new_match(seed="ws-schema")
-    url = live_url(server, match["match_id"]) + f"?token={player.token}"
+    url = live_url(site, match["match_id"]) + f"?token={player.token}"
     async with websockets.connect(url) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
         cases = [
@@ -627,10 +630,9 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_json_nested_too_deep_is_malformed_not_a_server_error(server: ServerProcess) -> None:
+async def test_json_nested_too_deep_is_malformed_not_a_server_error(site: ServerProcess) -> None:
     """A few kilobytes of brackets pass the size limit but not the decoder's depth."""
-    player = await Player.create(server.url)
+    player = await Player.create(site.url)
     match = await player.new_match(seed="deep")
     deep = b'{"a": ' * 1000 + b"1" + b"}" * 1000
     paths = [
@@ -646,7 +648,7 @@ async def test_json_nested_too_deep_is_malformed_not_a_server_error(server: Serv
             )
             assert response.status_code == 400, (path, response.text)
             assert response.json()["rule"] == "malformed_json", response.text
-    url = live_url(server, match["match_id"])
+    url = live_url(site, match["match_id"])
     async with websockets.connect(url) as ws:  # the first message, read for a token
         await ws.send('{"type": "auth", "token": ' + "[" * 3000 + "]" * 3000 + "}")
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -655,9 +657,8 @@ async def test_json_nested_too_deep_is_malformed_not_a_server_error(server: Serv
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_an_empty_body_is_a_400_that_says_so(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_an_empty_body_is_a_400_that_says_so(site: ServerProcess) -> None:
+    player = await Player.create(site.url)
     match = await player.new_match(seed="empty")
     paths = ["/v1/players", "/v1/matches", f"/v1/matches/{match['match_id']}/actions"]
     for path in paths:

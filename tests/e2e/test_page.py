@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +142,16 @@ def wait_until(page: Page, expression: str, timeout: float | None = None) -> Non
     expression with ``eval``, which the page's content security policy forbids; a
     function it calls directly."""
     page.wait_for_function(f"() => ({expression})", timeout=timeout)
+
+
+def run_until(page: Page, done: Callable[[], bool], timeout_ms: int) -> None:
+    """Let the page run until ``done()`` holds or ``timeout_ms`` have passed, whichever
+    comes first (the test's assertion follows: the wait does not assert). A request or
+    console handler only runs while the page waits, so this waits in short steps, where
+    a fixed wait sat out its whole time after ``done()`` held."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not done() and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
 
 
 def refused_by_policy(console_text: str) -> list[str]:

@@ -25,6 +25,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
     page,
     refused_by_policy,
+    run_until,
     settle,
     site,
     wait_until,
@@ -166,7 +167,7 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     dee.click("[data-testid=resign-confirm]")
     dee.wait_for_selector("body[data-phase=match_over]")
     asked.clear()  # the lobby's own reads of the challenges, before the match
-    dee.wait_for_timeout(2500)
+    run_until(dee, lambda: bool(asked), 2500)
     assert asked, "against a person the page asks for the opponent's rematch offer"
     dee.evaluate(HIDE)
     dee.wait_for_timeout(2500)  # a poll already on its way may still land
@@ -174,7 +175,7 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     dee.wait_for_timeout(4500)
     assert len(asked) == before, "a tab nobody looks at asks nothing"
     dee.evaluate(SHOW)
-    dee.wait_for_timeout(4500)
+    run_until(dee, lambda: len(asked) > before, 4500)
     assert len(asked) > before
     eve.close()
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
+    run_until,
     settle,
     site,
     wait_until,
@@ -46,7 +47,7 @@ def test_the_wait_for_a_rematch_answer_asks_nothing_while_the_tab_is_hidden(
         tab.wait_for_selector("body[data-phase=match_over]")
     fay.click("[data-testid=rematch]")
     fay.wait_for_selector("[data-testid=rematch-mine]")
-    fay.wait_for_timeout(2500)
+    run_until(fay, lambda: bool(asked), 2500)
     assert asked, "the wait for the answer asks while the tab is visible"
     fay.evaluate(HIDE)
     fay.wait_for_timeout(700)  # a request already out may still be answered

@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import websockets
 
 from domain.deck import deck_commitment, seed_commitment
-from tests.e2e.conftest import BACKENDS
+from tests.e2e.conftest import BACKENDS, server_for
 from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 
@@ -111,9 +112,16 @@ def verify_fair_deal(events: list[dict[str, Any]]) -> None:
     assert seed_commitment(settled["seed"]) == started["seed_commitment"]
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_several_random_matches_leak_nothing_on_any_channel(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One SQLite server for the tests that need no other (each started its own): each
+    makes its own player and reads only its matches."""
+    with server_for("sqlite", tmp_path_factory.mktemp("play")) as process:
+        yield process
+
+
+async def test_several_random_matches_leak_nothing_on_any_channel(site: ServerProcess) -> None:
+    player = await Player.create(site.url)
     try:
         for game in range(4):
             rng = random.Random(game)
@@ -126,12 +134,11 @@ async def test_several_random_matches_leak_nothing_on_any_channel(server: Server
         await player.close()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(server: ServerProcess) -> None:
+async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(site: ServerProcess) -> None:
     """The view lists each legal action with its ``seat`` (and ``null`` options); a client
     that sends one back unchanged plays (it was a 422 for the unknown field ``seat``). A
     seat that is not the caller's is refused, over HTTP and the socket, changing nothing."""
-    player = await Player.create(server.url, "Echo")
+    player = await Player.create(site.url, "Echo")
     try:
         match = await player.new_match(level="easy", seed="echo")
         match_id, view, version = match["match_id"], match["view"], match["version"]
@@ -140,7 +147,7 @@ async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(server: ServerPr
         assert refused.status_code == 422, refused.text
         assert refused.json()["rule"] == "invalid_request"
         assert refused.json()["detail"].startswith("action.seat:")
-        url = f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+        url = f"{site.ws_url}/v1/matches/{match_id}/live?token={player.token}"
         async with websockets.connect(url) as ws:
             assert json.loads(await ws.recv())["type"] == "snapshot"
             await ws.send(json.dumps({"type": "action", "action": wrong}))

@@ -60,12 +60,22 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_reconnecting_client_gets_exactly_what_it_missed(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+@pytest.fixture(scope="module", params=BACKENDS)
+def shared(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server per backend for the tests run on both that leave its database and log
+    alone (each started its own): each makes its own players and matches and reads only
+    those; the no-traceback check then covers the whole server's log."""
+    with server_for(request.param, tmp_path_factory.mktemp(f"shared-{request.param}")) as process:
+        yield process
+
+
+async def test_a_reconnecting_client_gets_exactly_what_it_missed(shared: ServerProcess) -> None:
+    player = await Player.create(shared.url)
     match = await player.new_match(seed="resume")
     match_id = match["match_id"]
-    async with websockets.connect(live_url(server, match_id)) as ws:
+    async with websockets.connect(live_url(shared, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         snapshot = json.loads(await ws.recv())
         assert snapshot["type"] == "snapshot" and snapshot["version"] == match["version"]
@@ -79,7 +89,7 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(server: ServerP
             break
         body = await step(player, match_id, view)
         view = body["view"]
-    async with websockets.connect(live_url(server, match_id) + f"?token={player.token}") as ws:
+    async with websockets.connect(live_url(shared, match_id) + f"?token={player.token}") as ws:
         snapshot = json.loads(await ws.recv())
         assert snapshot["version"] == body["version"]
         await ws.send(json.dumps({"type": "resume", "after": last_seen}))
@@ -92,13 +102,12 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(server: ServerP
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_once(
-    server: ServerProcess,
+    shared: ServerProcess,
 ) -> None:
     """A resume message after the snapshot raced the live events (the soak audit saw
     94..100 then 91..97 in 34 of 40 tries); ``after`` given when connecting cannot."""
-    player = await Player.create(server.url)
+    player = await Player.create(shared.url)
     match = await player.new_match(seed="moving", rules={"preset": "classic", "target": 10000})
     match_id = match["match_id"]
     moving = True
@@ -116,12 +125,12 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
             await asyncio.sleep(0.05)  # the match moves on while the client is away
             if attempt % 2:
                 url, auth = (
-                    live_url(server, match_id) + f"?token={player.token}&after={last_seen}",
+                    live_url(shared, match_id) + f"?token={player.token}&after={last_seen}",
                     None,
                 )
             else:
                 url, auth = (
-                    live_url(server, match_id),
+                    live_url(shared, match_id),
                     {"type": "auth", "token": player.token, "after": last_seen},
                 )
             async with websockets.connect(url) as ws:
@@ -143,7 +152,7 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
     for name, odd in [("after", v) for v in ("%C2%B2", "9" * 5000, "-1", "x", "")] + [
         ("chat_after", "-1")
     ]:  # "²" passes str.isdigit, not int; as HTTP's /events?after=-1, each is a 422
-        url = live_url(server, match_id) + f"?token={player.token}&{name}={odd}"
+        url = live_url(shared, match_id) + f"?token={player.token}&{name}={odd}"
         async with websockets.connect(url) as ws:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert frame["type"] == "error", (name, odd, frame)
@@ -153,7 +162,7 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await asyncio.wait_for(ws.recv(), 10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
-    async with websockets.connect(live_url(server, match_id)) as ws:  # in the auth message
+    async with websockets.connect(live_url(shared, match_id)) as ws:  # in the auth message
         await ws.send(json.dumps({"type": "auth", "token": player.token, "after": -1}))
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
@@ -161,13 +170,12 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_resuming_from_the_start_replays_the_whole_log(server: ServerProcess) -> None:
+async def test_resuming_from_the_start_replays_the_whole_log(shared: ServerProcess) -> None:
     """Version 1 (match_started) comes before any deal: its frame has no view yet."""
-    player = await Player.create(server.url)
+    player = await Player.create(shared.url)
     match = await player.new_match(seed="from-zero")
     match_id = match["match_id"]
-    async with websockets.connect(live_url(server, match_id) + f"?token={player.token}") as ws:
+    async with websockets.connect(live_url(shared, match_id) + f"?token={player.token}") as ws:
         snapshot = json.loads(await ws.recv())
         await ws.send(json.dumps({"type": "resume", "after": 0}))
         frames = await frames_until(ws, snapshot["version"])
@@ -181,11 +189,10 @@ async def test_resuming_from_the_start_replays_the_whole_log(server: ServerProce
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
-    server: ServerProcess,
+    shared: ServerProcess,
 ) -> None:
-    player = await Player.create(server.url)
+    player = await Player.create(shared.url)
     match = await player.new_match(seed="idem")
     match_id = match["match_id"]
     action = as_action(match["view"]["legal"][0])
@@ -203,9 +210,8 @@ async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
     await player.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_stale_version_is_a_409_and_changes_nothing(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_a_stale_version_is_a_409_and_changes_nothing(shared: ServerProcess) -> None:
+    player = await Player.create(shared.url)
     match = await player.new_match(seed="stale")
     match_id = match["match_id"]
     body = await step(player, match_id, match["view"])
@@ -455,12 +461,11 @@ async def test_tokens_never_reach_the_server_log(database_url: str, tmp_path: Pa
     assert player.token not in log
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_player_renames_itself_and_keeps_its_matches(server: ServerProcess) -> None:
-    ada = await Player.create(server.url, name="Ada")
-    other = await Player.create(server.url, name="Bob")
+async def test_a_player_renames_itself_and_keeps_its_matches(shared: ServerProcess) -> None:
+    ada = await Player.create(shared.url, name="Ada")
+    other = await Player.create(shared.url, name="Bob")
     match = await ada.new_match(seed="rename")
-    anonymous = httpx.AsyncClient(base_url=server.url)
+    anonymous = httpx.AsyncClient(base_url=shared.url)
     profile = f"/v1/players/{ada.id}"
 
     renamed = await ada.client.patch(profile, json={"name": "Ada Lovelace"})
@@ -770,10 +775,9 @@ async def test_tokens_never_reach_the_log_even_at_debug(database_url: str, tmp_p
     assert "Logging error" not in log
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: ServerProcess) -> None:
+async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(shared: ServerProcess) -> None:
     """PostgreSQL cannot hold U+0000 in text; no request may turn that into a 500."""
-    player = await Player.create(server.url)
+    player = await Player.create(shared.url)
     match = await player.new_match(seed="nul")
     for method, path, body in (
         ("POST", "/v1/players", {"name": "a\u0000b"}),
@@ -792,7 +796,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: Serve
             assert response.json()["rule"] == "unstorable_text", (path, response.text)
     renamed = (await player.client.get(f"/v1/players/{player.id}")).json()["name"]
     assert renamed == "tester", "the refused rename changed nothing"
-    async with websockets.connect(live_url(server, match["match_id"])) as ws:
+    async with websockets.connect(live_url(shared, match["match_id"])) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         assert json.loads(await ws.recv())["type"] == "snapshot"
         action = {"type": "pass_up_card"}
@@ -803,7 +807,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: Serve
         while frame["type"] == "ping":
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["status"] == 422, frame
-    async with websockets.connect(live_url(server, "a%00b")) as ws:
+    async with websockets.connect(live_url(shared, "a%00b")) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         refusal = json.loads(await ws.recv())
         assert refusal["type"] == "error" and refusal["problem"]["status"] == 422, refusal
@@ -813,7 +817,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(server: Serve
         assert closed.value.rcvd.code == 4000 + refusal["problem"]["status"]
     assert (await player.view(match["match_id"]))["version"] == match["version"]
     await player.close()
-    assert "Traceback" not in server.log_path.read_text()
+    assert "Traceback" not in shared.log_path.read_text()
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

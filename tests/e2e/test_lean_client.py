@@ -4,13 +4,23 @@ connection kept alive, a closed connection reopened, a dead server a transport e
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from benchmarks import bench_server as bench
 from benchmarks.lean_client import LeanClient, LeanStatusError
+from tests.e2e.conftest import server_for
 from tests.e2e.harness import ServerProcess, free_port, timeless
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One SQLite server for the file (it started one per test): the client's tests
+    seat players of their own or ask what no state changes (health, OPTIONS)."""
+    with server_for("sqlite", tmp_path_factory.mktemp("lean-client")) as process:
+        yield process
 
 
 async def test_it_plays_a_match_as_httpx_sees_it(server: ServerProcess) -> None:

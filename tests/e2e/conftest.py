@@ -60,6 +60,31 @@ def server_for(backend: str, folder: Path, **env: str) -> Iterator[ServerProcess
             asyncio.run(drop_database(url))
 
 
+def _file_name(request: pytest.FixtureRequest) -> str:
+    return request.module.__name__.rsplit(".", 1)[-1]
+
+
+@pytest.fixture(scope="module")
+def sqlite_site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One SQLite server shared by a test file's tests (a fixture of module scope is
+    made once per file), for tests that make players of their own and read only
+    what is theirs: one start for the file, not one per test."""
+    with server_for("sqlite", tmp_path_factory.mktemp(_file_name(request))) as process:
+        yield process
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def each_backend_site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """As ``sqlite_site``, once on each backend."""
+    folder = tmp_path_factory.mktemp(f"{_file_name(request)}-{request.param}")
+    with server_for(request.param, folder) as process:
+        yield process
+
+
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     process = ServerProcess(database_url, tmp_path).start()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -18,21 +17,14 @@ import websockets
 
 from domain.blocks import MAX_BLOCKED, PlayerBlocked, stream_of
 from infra.store import open_store
-from tests.e2e.conftest import BACKENDS, server_for
 from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_chat import connect, say
 from tests.e2e.test_limits import assert_rate_limited
 from tests.e2e.test_stream_announcements import Heard, over_websocket
 
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def site(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerProcess]:
-    """One server per backend for the whole file: every test makes players of its own."""
-    with server_for(request.param, tmp_path_factory.mktemp(f"blocks-{request.param}")) as process:
-        yield process
+# The tests that need no server of their own share one (each_backend_site): every test makes
+# players of its own.
 
 
 async def players(url: str, *names: str) -> list[Player]:
@@ -73,10 +65,10 @@ async def commitment(player: Player) -> str:
 
 
 async def test_the_list_is_idempotent_personal_and_refuses_bad_input_changing_nothing(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
-    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
-    anonymous = httpx.AsyncClient(base_url=site.url)
+    ada, bob, cleo = await players(each_backend_site.url, "Ada", "Bob", "Cleo")
+    anonymous = httpx.AsyncClient(base_url=each_backend_site.url)
     try:
         first = await block(ada, bob.id)
         assert first.status_code == 200, first.text
@@ -127,9 +119,13 @@ async def test_the_list_is_idempotent_personal_and_refuses_bad_input_changing_no
         await close(ada, bob, cleo)
 
 
-async def test_the_list_is_capped_and_the_one_over_changes_nothing(site: ServerProcess) -> None:
-    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
-    store = await open_store(site.database_url)  # the cap's worth of blocks, written directly
+async def test_the_list_is_capped_and_the_one_over_changes_nothing(
+    each_backend_site: ServerProcess,
+) -> None:
+    ada, bob, cleo = await players(each_backend_site.url, "Ada", "Bob", "Cleo")
+    store = await open_store(
+        each_backend_site.database_url
+    )  # the cap's worth of blocks, written directly
     try:
         events = [PlayerBlocked(player=f"p{i}", blocked_ms=1000 + i) for i in range(MAX_BLOCKED)]
         events[-1] = PlayerBlocked(player=cleo.id, blocked_ms=2000)
@@ -150,9 +146,9 @@ async def test_the_list_is_capped_and_the_one_over_changes_nothing(site: ServerP
 
 
 async def test_a_blocked_player_can_neither_challenge_nor_take_a_seat_and_is_not_told(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
-    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
+    ada, bob, cleo = await players(each_backend_site.url, "Ada", "Bob", "Cleo")
     try:
         assert (await block(ada, bob.id)).status_code == 200
         seed = await commitment(bob)
@@ -205,9 +201,9 @@ async def test_a_blocked_player_can_neither_challenge_nor_take_a_seat_and_is_not
 
 
 async def test_their_challenges_stay_open_out_of_the_blockers_list_and_the_blockers_are_withdrawn(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
-    ada, bob, cleo, dan = await players(site.url, "Ada", "Bob", "Cleo", "Dan")
+    ada, bob, cleo, dan = await players(each_backend_site.url, "Ada", "Bob", "Cleo", "Dan")
     heard = Heard()
     listening: asyncio.Task[None] | None = None
     try:
@@ -234,7 +230,7 @@ async def test_their_challenges_stay_open_out_of_the_blockers_list_and_the_block
         ] == "open"
 
         # Ada's player stream, connected now, does not announce it either.
-        listening = asyncio.create_task(over_websocket(site.ws_url, ada.token, heard))
+        listening = asyncio.create_task(over_websocket(each_backend_site.ws_url, ada.token, heard))
         await heard.first(lambda f: f.get("challenge", {}).get("table_id") == from_cleo["table_id"])
         assert (
             await cleo.client.post(f"/v1/challenges/{from_cleo['table_id']}/cancel")
@@ -262,15 +258,15 @@ async def test_their_challenges_stay_open_out_of_the_blockers_list_and_the_block
 
 
 async def test_a_blocked_players_chat_is_hidden_from_the_blocker_and_the_match_goes_on(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
-    ada, bob = await players(site.url, "Ada", "Bob")
+    ada, bob = await players(each_backend_site.url, "Ada", "Bob")
     table = await open_table(ada, clock={"per_move_ms": 60_000})
     joined = await join(bob, table["table_id"])
     assert joined.status_code == 200, joined.text
     match_id = joined.json()["match"]["match_id"]
-    ada_ws = await connect(f"{site.ws_url}/v1/matches/{match_id}/live", ada.token)
-    watcher = await connect(f"{site.ws_url}/v1/matches/{match_id}/watch")
+    ada_ws = await connect(f"{each_backend_site.ws_url}/v1/matches/{match_id}/live", ada.token)
+    watcher = await connect(f"{each_backend_site.ws_url}/v1/matches/{match_id}/watch")
     try:
         assert (await say(bob, match_id, "before")).status_code == 201
         before = await ada.view(match_id)
@@ -328,13 +324,15 @@ async def test_a_blocked_players_chat_is_hidden_from_the_blocker_and_the_match_g
         await close(ada, bob)
 
 
-async def test_a_block_list_is_no_match_and_not_told_to_a_stranger(site: ServerProcess) -> None:
+async def test_a_block_list_is_no_match_and_not_told_to_a_stranger(
+    each_backend_site: ServerProcess,
+) -> None:
     """A block list is a stream of the store (``blocks:<player>``), as a match is: read
     as a match by its stream's name, it was a 500 where a player had blocked someone and
     a 404 where not, so anyone could tell who had ever blocked (and a 500 is no answer).
     It is no match: the same 404 either way, with or without a token."""
-    ada, bob, cleo = await players(site.url, "Ada", "Bob", "Cleo")
-    anyone = httpx.AsyncClient(base_url=site.url, timeout=30)
+    ada, bob, cleo = await players(each_backend_site.url, "Ada", "Bob", "Cleo")
+    anyone = httpx.AsyncClient(base_url=each_backend_site.url, timeout=30)
     try:
         assert (await block(ada, bob.id)).status_code == 200
         for owner in (ada, bob):  # a list with a block in it, and none
@@ -428,12 +426,14 @@ async def next_table_opened(lobby: websockets.ClientConnection) -> str:
 
 
 async def test_a_table_is_not_offered_across_a_block_in_the_list_or_the_live_lobby(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
     """Bob, whom Ada blocks, could not sit at her table, and Dev, who blocks Ada, does not
     want to: neither is offered it, in ``GET /v1/tables`` or in the live lobby, while
     Cleo is. Bob is not told why: to him it is as if the table were never opened."""
-    ada, bob, cleo, dev, eve = await players(site.url, "Ada", "Bob", "Cleo", "Dev", "Eve")
+    ada, bob, cleo, dev, eve = await players(
+        each_backend_site.url, "Ada", "Bob", "Cleo", "Dev", "Eve"
+    )
     try:
         assert (await block(ada, bob.id)).status_code == 200
         assert (await block(dev, ada.id)).status_code == 200
@@ -446,7 +446,7 @@ async def test_a_table_is_not_offered_across_a_block_in_the_list_or_the_live_lob
         feeds = {}
         for name, player in (("Bob", bob), ("Cleo", cleo), ("Dev", dev)):
             feeds[name] = await websockets.connect(
-                f"{site.ws_url}/v1/tables/live?token={player.token}"
+                f"{each_backend_site.ws_url}/v1/tables/live?token={player.token}"
             )
         for name, lobby in feeds.items():
             frame = json.loads(await asyncio.wait_for(lobby.recv(), 15))

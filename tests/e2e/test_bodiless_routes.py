@@ -9,12 +9,8 @@ rematch offer, and any other body on a route that takes none was dropped unread.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from tests.e2e.conftest import server_for
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.tables import join, open_table
 
@@ -26,19 +22,15 @@ def refused_for_its_body(response: Any, naming: str) -> None:
     assert naming in problem["detail"], problem
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the file (it started one per test): each test makes players,
-    tables and matches of its own and reads only those."""
-    with server_for("sqlite", tmp_path_factory.mktemp("bodiless")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): each test makes
+# players, tables and matches of its own and reads only those.
 
 
 async def test_a_client_seed_in_the_body_of_an_accept_is_refused_not_dropped(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    cleo = await Player.create(site.url, "Cleo")
-    bob = await Player.create(site.url, "Bob")
+    cleo = await Player.create(sqlite_site.url, "Cleo")
+    bob = await Player.create(sqlite_site.url, "Bob")
     try:
         sent = await cleo.client.post("/v1/challenges", json={"to": bob.id})
         assert sent.status_code == 201, sent.text
@@ -62,10 +54,10 @@ async def test_a_client_seed_in_the_body_of_an_accept_is_refused_not_dropped(
 
 
 async def test_a_rematch_offer_or_a_claim_with_a_body_is_refused_and_changes_nothing(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    cleo = await Player.create(site.url, "Cleo")
-    finn = await Player.create(site.url, "Finn")
+    cleo = await Player.create(sqlite_site.url, "Cleo")
+    finn = await Player.create(sqlite_site.url, "Finn")
     try:
         table = await open_table(cleo)
         joined = await join(finn, table["table_id"])
@@ -84,9 +76,9 @@ async def test_a_rematch_offer_or_a_claim_with_a_body_is_refused_and_changes_not
         await finn.close()
 
 
-async def test_no_body_or_an_empty_object_is_still_taken(site: ServerProcess) -> None:
+async def test_no_body_or_an_empty_object_is_still_taken(sqlite_site: ServerProcess) -> None:
     """What generic clients send on a POST with nothing to say keeps working."""
-    cleo = await Player.create(site.url, "Cleo")
+    cleo = await Player.create(sqlite_site.url, "Cleo")
     try:
         for body in ({"json": {}}, {"content": b" {  } "}, {}):
             table = await open_table(cleo)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import websockets
 
 from domain import chat as c
 from infra.store import open_store
-from tests.e2e.conftest import BACKENDS, server_for
+from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, next_frame, wait_for
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_openapi_conformance import frame_validators
@@ -27,12 +26,8 @@ from tests.e2e.test_openapi_conformance import frame_validators
 MESSAGE_KEYS = {"version", "seat", "text", "posted_at"}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the tests that need no other (each started its own): each
-    seats players of its own, and a chat, its limit and its mutes are one match's."""
-    with server_for("sqlite", tmp_path_factory.mktemp("chat")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): each seats players of
+# its own, and a chat, its limit and its mutes are one match's.
 
 
 async def seated(url: str, **table: Any) -> tuple[Player, Player, dict[str, Any], str]:
@@ -183,10 +178,10 @@ async def test_players_chat_spectators_read_and_a_mute_hides_only_from_the_muter
         await guest.close()
 
 
-async def test_bad_chat_is_a_clear_problem_and_changes_nothing(site: ServerProcess) -> None:
-    host, guest, table, match_id = await seated(site.url, private=True)
-    stranger = await Player.create(site.url, "Stranger")
-    anonymous = httpx.AsyncClient(base_url=site.url)
+async def test_bad_chat_is_a_clear_problem_and_changes_nothing(sqlite_site: ServerProcess) -> None:
+    host, guest, table, match_id = await seated(sqlite_site.url, private=True)
+    stranger = await Player.create(sqlite_site.url, "Stranger")
+    anonymous = httpx.AsyncClient(base_url=sqlite_site.url)
     path = f"/v1/matches/{match_id}/chat"
     try:
         assert (await say(host, match_id, "hello")).status_code == 201
@@ -232,7 +227,7 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(site: ServerProce
         # a spectator's socket reads but cannot write
         code = table["watch_code"]
         async with websockets.connect(
-            f"{site.ws_url}/v1/matches/{match_id}/watch?watch_code={code}"
+            f"{sqlite_site.ws_url}/v1/matches/{match_id}/watch?watch_code={code}"
         ) as ws:
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
             await ws.send(json.dumps({"type": "chat", "text": "let me in"}))
@@ -240,7 +235,7 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(site: ServerProce
             assert error["type"] == "error" and error["problem"]["rule"] == "spectators_cannot_chat"
         # a seat's socket gets the same refusals as HTTP, the flood with its wait
         async with websockets.connect(
-            f"{site.ws_url}/v1/matches/{match_id}/live",
+            f"{sqlite_site.ws_url}/v1/matches/{match_id}/live",
             additional_headers={"Authorization": f"Bearer {guest.token}"},
         ) as ws:
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
@@ -262,8 +257,8 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(site: ServerProce
             await player.close()
 
 
-async def test_the_canned_messages_are_listed(site: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=site.url) as client:
+async def test_the_canned_messages_are_listed(sqlite_site: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=sqlite_site.url) as client:
         canned = (await client.get("/v1/chat/canned")).json()["messages"]
     assert "Good game" in canned and "Nice knock" in canned
     assert all(0 < len(text) <= 280 for text in canned)
@@ -305,9 +300,9 @@ async def test_two_processes_posting_at_once_respect_one_limit(
         second.stop()
 
 
-async def test_posts_racing_on_one_process_respect_the_limit(site: ServerProcess) -> None:
+async def test_posts_racing_on_one_process_respect_the_limit(sqlite_site: ServerProcess) -> None:
     """Racing posts decide on one chat version each; the losers decide again."""
-    host, guest, _, match_id = await seated(site.url)
+    host, guest, _, match_id = await seated(sqlite_site.url)
     try:
         answers = await asyncio.gather(*(say(host, match_id, f"race {i}") for i in range(9)))
         assert sorted(a.status_code for a in answers) == [201] * 5 + [429] * 4
@@ -394,11 +389,11 @@ async def chatted(server: ServerProcess, mute: bool) -> dict[str, Any]:
 
 
 async def test_a_mute_is_invisible_to_the_muted_player_and_to_spectators(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
     """The chat the host and a spectator see, versions, pages, frames and answers, is the
     same whether or not the guest muted and unmuted the host; only the guest can tell."""
-    muted, plain = await chatted(site, mute=True), await chatted(site, mute=False)
+    muted, plain = await chatted(sqlite_site, mute=True), await chatted(sqlite_site, mute=False)
     assert {k: v for k, v in muted.items() if k != "guest_paged"} == {
         k: v for k, v in plain.items() if k != "guest_paged"
     }
@@ -415,13 +410,13 @@ async def test_a_mute_is_invisible_to_the_muted_player_and_to_spectators(
 
 
 async def test_an_old_log_with_mutes_in_the_chat_stream_reads_as_before(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
     """A chat recorded before messages were numbered apart (mutes in its stream, as ever)
     loads: the muter still misses what it muted and is still muted; readers number the
     messages 1, 2, 3 with no gap where the mutes are."""
-    host, guest, _, match_id = await seated(site.url)
-    store = await open_store(site.database_url, migrate=False)
+    host, guest, _, match_id = await seated(sqlite_site.url)
+    store = await open_store(sqlite_site.database_url, migrate=False)
     try:
         await store.append(
             c.stream_of(match_id),
@@ -437,7 +432,7 @@ async def test_an_old_log_with_mutes_in_the_chat_stream_reads_as_before(
         )
     finally:
         await store.close()
-    spectator = httpx.AsyncClient(base_url=site.url)
+    spectator = httpx.AsyncClient(base_url=sqlite_site.url)
     try:
         page = (await guest.client.get(f"/v1/matches/{match_id}/chat")).json()
         assert [(m["version"], m["text"]) for m in page["messages"]] == [(1, "one"), (3, "three")]

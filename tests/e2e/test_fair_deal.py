@@ -17,7 +17,6 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from domain.deck import seed_commitment
 from domain.events import HandScored, encode_event
 from domain.rules import PRESETS
 from tests.domain.test_fair_deal import played_out
-from tests.e2e.conftest import BACKENDS, server_for
+from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import GINRUMMY, ROOT, Player, ServerProcess, as_action, play_out
 from tests.e2e.tables import join, open_table
 
@@ -38,12 +37,8 @@ DOC = ROOT / "docs" / "fair-deal.md"
 STANDARD = "arcadia"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the tests that need no other (each started its own): each
-    makes players of its own, and reads only their matches, tables, seeds and stats."""
-    with server_for("sqlite", tmp_path_factory.mktemp("fair-deal")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): each makes players of
+# its own, and reads only their matches, tables, seeds and stats.
 
 
 def documented_verifier(tmp_path: Path) -> Path:
@@ -210,9 +205,9 @@ async def server_player(server: ServerProcess) -> tuple[Player, dict[str, Any]]:
 
 
 async def test_a_seat_that_gives_no_seed_gets_one_the_log_marks_as_the_servers(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    player = await Player.create(site.url)
+    player = await Player.create(sqlite_site.url)
     try:
         match = await player.new_match(rules=STANDARD)
         given = started_event(await player.events(match["match_id"]))["client_seeds"][0]
@@ -222,9 +217,12 @@ async def test_a_seat_that_gives_no_seed_gets_one_the_log_marks_as_the_servers(
 
 
 async def test_at_a_table_each_seat_adds_its_seed_after_the_commitment(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    host, guest = await Player.create(site.url, "Host"), await Player.create(site.url, "Guest")
+    host, guest = (
+        await Player.create(sqlite_site.url, "Host"),
+        await Player.create(sqlite_site.url, "Guest"),
+    )
     try:
         committed = (await me(host))["seed_commitment"]
         table = await open_table(host, rules=STANDARD, client_seed="host-seed")
@@ -272,9 +270,12 @@ async def test_at_a_table_each_seat_adds_its_seed_after_the_commitment(
 
 
 async def test_bad_client_seeds_are_clear_problems_that_change_nothing(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    player, other = await Player.create(site.url), await Player.create(site.url, "Other")
+    player, other = (
+        await Player.create(sqlite_site.url),
+        await Player.create(sqlite_site.url, "Other"),
+    )
     try:
         before = (await me(player))["seed_commitment"]
         for seed in ("x" * 65, 12345, "", "has:colon", "with space", None):
@@ -318,9 +319,9 @@ async def test_bad_client_seeds_are_clear_problems_that_change_nothing(
 
 
 async def test_a_seeded_or_custom_match_is_practice_everywhere_and_counts_nowhere(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    player = await Player.create(site.url)
+    player = await Player.create(sqlite_site.url)
     try:
         seeded = await player.new_match(rules=STANDARD, seed="known-decks")
         assert seeded["view"]["practice"] is True
@@ -353,8 +354,8 @@ async def test_a_seeded_or_custom_match_is_practice_everywhere_and_counts_nowher
         await player.close()
 
 
-async def test_advice_only_in_a_match_with_hints(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_advice_only_in_a_match_with_hints(sqlite_site: ServerProcess) -> None:
+    player = await Player.create(sqlite_site.url)
     try:
         for hints in (False, True):
             match = await player.new_match(rules=STANDARD, hints=hints)
@@ -371,10 +372,12 @@ async def test_advice_only_in_a_match_with_hints(site: ServerProcess) -> None:
         await player.close()
 
 
-async def test_a_refused_table_or_challenge_uses_up_no_server_seed(site: ServerProcess) -> None:
+async def test_a_refused_table_or_challenge_uses_up_no_server_seed(
+    sqlite_site: ServerProcess,
+) -> None:
     """A refusal changes nothing: a challenge to oneself (409 ``own_table``), whatever
     ``rated`` says, leaves the host's committed server seed unused and opens nothing."""
-    player = await Player.create(site.url)
+    player = await Player.create(sqlite_site.url)
     try:
         before = (await me(player))["seed_commitment"]
         for body in (
@@ -413,11 +416,14 @@ def test_a_saved_log_the_verifier_cannot_read_is_one_line_not_a_traceback(
         assert done.stderr.count("\n") == 1, done.stderr
 
 
-async def test_each_seat_of_a_rematch_may_add_its_own_seed(site: ServerProcess) -> None:
+async def test_each_seat_of_a_rematch_may_add_its_own_seed(sqlite_site: ServerProcess) -> None:
     """A rematch is a table like any other: the one who offers gives a client seed with
     the offer, the one who accepts with the acceptance, so neither has to trust the
     server for the rematch's deal either. A bad seed is refused and offers nothing."""
-    host, guest = await Player.create(site.url), await Player.create(site.url, "Guest")
+    host, guest = (
+        await Player.create(sqlite_site.url),
+        await Player.create(sqlite_site.url, "Guest"),
+    )
     try:
         table = await open_table(host, rules=STANDARD)
         joined = await join(guest, table["table_id"])

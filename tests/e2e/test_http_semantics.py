@@ -3,32 +3,25 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.e2e.conftest import server_for
 from tests.e2e.harness import Player, ServerProcess, as_action
 from tests.e2e.tables import join, open_table
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the whole file (it started one per test): each test makes
-    players, matches and tables of its own and reads only those, or answers no state
-    changes (static files, problem pages, refusals)."""
-    with server_for("sqlite", tmp_path_factory.mktemp("http-semantics")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): each test makes
+# players, matches and tables of its own and reads only those, or asks what no state changes
+# (static files, problem pages, refusals).
 
 
-async def test_a_validation_problem_names_the_field_it_refuses(server: ServerProcess) -> None:
+async def test_a_validation_problem_names_the_field_it_refuses(sqlite_site: ServerProcess) -> None:
     """docs/rules.md: nonsense is refused "with a message naming the field"."""
-    player = await Player.create(server.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="fields")
     actions = f"/v1/matches/{match['match_id']}/actions"
     events = f"/v1/matches/{match['match_id']}/events"
@@ -80,9 +73,9 @@ async def test_a_validation_problem_names_the_field_it_refuses(server: ServerPro
 
 
 async def test_options_allows_every_method_each_documented_path_answers(
-    server: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    player = await Player.create(server.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="options")
     table = (await player.client.post("/v1/tables", json={})).json()
     ids = {
@@ -104,12 +97,12 @@ async def test_options_allows_every_method_each_documented_path_answers(
     await player.close()
 
 
-async def test_head_answers_as_get_would_without_the_body(server: ServerProcess) -> None:
+async def test_head_answers_as_get_would_without_the_body(sqlite_site: ServerProcess) -> None:
     """RFC 9110 §9.1: a general-purpose server supports HEAD wherever it supports GET.
 
     Uptime checks and load balancers probe ``/`` and ``/healthz`` with HEAD.
     """
-    player = await Player.create(server.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="head")
     paths = [
         "/",
@@ -147,11 +140,11 @@ async def test_head_answers_as_get_would_without_the_body(server: ServerProcess)
     await player.close()
 
 
-async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
+async def test_every_401_challenges_with_bearer(sqlite_site: ServerProcess) -> None:
     """RFC 9110 §11.6.1 requires the challenge; RFC 6750 §3 names an unknown token."""
-    player = await Player.create(server.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="challenge")
-    anonymous = httpx.AsyncClient(base_url=server.url, timeout=30)
+    anonymous = httpx.AsyncClient(base_url=sqlite_site.url, timeout=30)
     requests = [
         ("GET", "/v1/matches", None),
         ("POST", "/v1/matches", {"level": "easy"}),
@@ -178,7 +171,7 @@ async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
         for operation in operations.values():
             if "401" in operation["responses"]:
                 assert "WWW-Authenticate" in operation["responses"]["401"]["headers"]
-    stranger = await Player.create(server.url, "stranger")
+    stranger = await Player.create(sqlite_site.url, "stranger")
     forbidden = await stranger.client.get(f"/v1/matches/{match['match_id']}")
     assert forbidden.status_code == 403 and "www-authenticate" not in forbidden.headers
     await anonymous.aclose()
@@ -186,9 +179,9 @@ async def test_every_401_challenges_with_bearer(server: ServerProcess) -> None:
     await player.close()
 
 
-async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> None:
+async def test_a_plain_get_of_the_socket_says_upgrade(sqlite_site: ServerProcess) -> None:
     """RFC 9110 §15.5.22: 426 and the protocol to switch to, not a 405 with no method."""
-    player = await Player.create(server.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="upgrade")
     response = await player.client.get(f"/v1/matches/{match['match_id']}/live")
     assert response.status_code == 426, response.text
@@ -200,11 +193,11 @@ async def test_a_plain_get_of_the_socket_says_upgrade(server: ServerProcess) -> 
     await player.close()
 
 
-async def test_every_answer_tells_a_browser_how_to_treat_it(server: ServerProcess) -> None:
+async def test_every_answer_tells_a_browser_how_to_treat_it(sqlite_site: ServerProcess) -> None:
     """nosniff, no referrer and no framing on every answer (a handler's, a static file's,
     a 404's); the page's own-origin content security policy on the page only (the
     problem pages and the API docs keep inline styles, and only the framing rule)."""
-    async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+    async with httpx.AsyncClient(base_url=sqlite_site.url, timeout=10) as client:
         answers = {
             path: await client.get(path)
             for path in ("/", "/js/app.js", "/v1/chat/canned", "/nowhere", "/problems/rate-limited")
@@ -226,15 +219,15 @@ async def test_every_answer_tells_a_browser_how_to_treat_it(server: ServerProces
         assert "content-security-policy" not in answers[path].headers, path
 
 
-async def test_no_cache_may_store_an_answer_given_for_a_token(server: ServerProcess) -> None:
+async def test_no_cache_may_store_an_answer_given_for_a_token(sqlite_site: ServerProcess) -> None:
     """Each seat reads its hand at the same URL (``GET /v1/matches/{id}``), told apart only
     by its token. HTTP forbids a shared cache to reuse an answer to a request with a token,
     but a reverse proxy's cache need not heed that (nginx's ``proxy_cache`` caches by URL
     alone and skips only answers marked ``private`` or ``no-store``): with micro-caching
     in front, one seat would have read the other's hand. Every answer to a request with
     a token says ``private, no-store``; a public one (the spectator's view) may be kept."""
-    host = await Player.create(server.url, "Host")
-    guest = await Player.create(server.url, "Guest")
+    host = await Player.create(sqlite_site.url, "Host")
+    guest = await Player.create(sqlite_site.url, "Guest")
     table = await open_table(host)
     joined = await join(guest, table["table_id"])
     match_id = joined.json()["match"]["match_id"]
@@ -258,7 +251,7 @@ async def test_no_cache_may_store_an_answer_given_for_a_token(server: ServerProc
         assert answer.status_code < 500, (name, answer.text)
         directives = {d.strip() for d in answer.headers.get("cache-control", "").split(",")}
         assert {"private", "no-store"} <= directives, (name, answer.headers)
-    async with httpx.AsyncClient(base_url=server.url) as anonymous:
+    async with httpx.AsyncClient(base_url=sqlite_site.url) as anonymous:
         public = await anonymous.get(f"/v1/matches/{match_id}/spectator")
     assert public.status_code == 200
     assert "no-store" not in public.headers.get("cache-control", "")

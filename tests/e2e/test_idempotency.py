@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.conftest import BACKENDS, server_for
 from tests.e2e.harness import Player, ServerProcess, as_action, timeless
 
 REUSED = "idempotency_key_reused"
@@ -29,14 +27,8 @@ def live_url(server: ServerProcess, match_id: str, player: Player) -> str:
     return f"{server.ws_url}/v1/matches/{match_id}/live?token={player.token}"
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def site(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerProcess]:
-    """One server per backend for the tests that need no other (each started its own):
-    a key is one player's, and every test makes players of its own."""
-    with server_for(request.param, tmp_path_factory.mktemp(f"keys-{request.param}")) as process:
-        yield process
+# The tests that need no server of their own share one (each_backend_site): a key is one
+# player's, and every test makes players of its own.
 
 
 def next_action(view: dict[str, Any]) -> dict[str, Any]:
@@ -159,12 +151,14 @@ async def test_one_key_sent_to_two_processes_at_once_acts_once(
             server.stop()
 
 
-async def test_a_key_reused_over_the_socket_follows_the_http_rule(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_a_key_reused_over_the_socket_follows_the_http_rule(
+    each_backend_site: ServerProcess,
+) -> None:
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="ws-key")
     match_id = match["match_id"]
     first = {"action": next_action(match["view"]), "version": match["version"]}
-    async with websockets.connect(live_url(site, match_id, player)) as ws:
+    async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
         applied = await exchange(ws, {"type": "action", "idempotency_key": "K", **first})
         after = await player.view(match_id)
@@ -178,7 +172,7 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(site: ServerPr
         assert other[0]["problem"]["rule"] == REUSED and other[0]["problem"]["status"] == 422
     # A client that lost its socket and retries on a new one: the snapshot holds the move,
     # and the retry changes nothing and sends no frame (as the documents say).
-    async with websockets.connect(live_url(site, match_id, player)) as ws:
+    async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
         snapshot = json.loads(await ws.recv())
         assert (snapshot["type"], snapshot["version"]) == ("snapshot", after["version"])
         assert await exchange(ws, {"type": "action", "idempotency_key": "K", **first}) == []
@@ -192,14 +186,14 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(site: ServerPr
     await player.close()
 
 
-async def test_a_key_from_one_match_is_refused_in_another(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_a_key_from_one_match_is_refused_in_another(each_backend_site: ServerProcess) -> None:
+    player = await Player.create(each_backend_site.url)
     first = await player.new_match(seed="A1")
     used = await player.act(first["match_id"], next_action(first["view"]), key="SAME")
     assert used.status_code == 200, used.text
     second = await player.new_match(seed="B1")
     match_id = second["match_id"]
-    async with websockets.connect(live_url(site, match_id, player)) as ws:
+    async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
         action = {"type": "action", "action": next_action(second["view"])}
         empty = await exchange(ws, {**action, "idempotency_key": ""})  # as over HTTP: a 422
@@ -216,7 +210,7 @@ async def test_a_key_from_one_match_is_refused_in_another(site: ServerProcess) -
     by_http = await player.act(match_id, next_action(second["view"]), key="SAME")
     assert by_http.status_code == 422 and by_http.json()["rule"] == REUSED
     await player.close()
-    assert "Traceback" not in site.log_path.read_text()
+    assert "Traceback" not in each_backend_site.log_path.read_text()
 
 
 def _on(server: ServerProcess, player: Player) -> Player:
@@ -234,9 +228,9 @@ def _refusals(match_id: str, view: dict[str, Any], version: int) -> list[Refusal
     ]
 
 
-async def test_a_refused_request_leaves_its_key_free(site: ServerProcess) -> None:
+async def test_a_refused_request_leaves_its_key_free(each_backend_site: ServerProcess) -> None:
     """Bad input changes nothing, the key table included: the key can name a fixed request."""
-    player = await Player.create(site.url)
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="refused")
     match_id, view, version = match["match_id"], match["view"], match["version"]
     refusals = _refusals(match_id, view, version)
@@ -253,12 +247,12 @@ async def test_a_refused_request_leaves_its_key_free(site: ServerProcess) -> Non
 
 
 async def test_a_key_bound_in_one_match_is_a_reuse_even_where_the_request_is_refused(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
     """Another match's log holds the key: a request that would be refused on its own
     (an illegal move, a stale version, no such match) is told of the reuse instead,
     and a fresh key then gets the refusal itself."""
-    player = await Player.create(site.url)
+    player = await Player.create(each_backend_site.url)
     first = await player.new_match(seed="bound-1")
     used = await player.act(first["match_id"], next_action(first["view"]), key="BOUND")
     assert used.status_code == 200, used.text
@@ -308,11 +302,14 @@ async def test_copies_of_one_request_in_flight_at_once_act_once_in_one_or_two_pr
 
 
 async def test_a_request_in_someone_elses_match_leaves_its_key_free_and_tells_nothing(
-    site: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
     """Not your match: a bound key is told of its reuse, a free one gets the 403 and
     stays free; neither answer says anything about the other player's match."""
-    me, them = await Player.create(site.url), await Player.create(site.url, name="them")
+    me, them = (
+        await Player.create(each_backend_site.url),
+        await Player.create(each_backend_site.url, name="them"),
+    )
     mine = await me.new_match(seed="mine")
     theirs = await them.new_match(seed="theirs")
     bound = await me.act(mine["match_id"], next_action(mine["view"]), key="BOUND")

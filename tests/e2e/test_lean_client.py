@@ -4,27 +4,20 @@ connection kept alive, a closed connection reopened, a dead server a transport e
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from benchmarks import bench_server as bench
 from benchmarks.lean_client import LeanClient, LeanStatusError
-from tests.e2e.conftest import server_for
 from tests.e2e.harness import ServerProcess, free_port, timeless
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the file (it started one per test): the client's tests
-    seat players of their own or ask what no state changes (health, OPTIONS)."""
-    with server_for("sqlite", tmp_path_factory.mktemp("lean-client")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): the client's tests
+# seat players of their own or ask what no state changes (health, OPTIONS).
 
 
-async def test_it_plays_a_match_as_httpx_sees_it(server: ServerProcess) -> None:
-    client = LeanClient(server.url, timeout=30)
+async def test_it_plays_a_match_as_httpx_sees_it(sqlite_site: ServerProcess) -> None:
+    client = LeanClient(sqlite_site.url, timeout=30)
     try:
         headers, match = await bench.seated(client)
         first_socket = client._writer
@@ -39,7 +32,7 @@ async def test_it_plays_a_match_as_httpx_sees_it(server: ServerProcess) -> None:
             if match["view"]["phase"] == "match_over":
                 break
         assert client._writer is first_socket, "every request went over one connection"
-        async with httpx.AsyncClient(base_url=server.url) as reference:
+        async with httpx.AsyncClient(base_url=sqlite_site.url) as reference:
             seen = await reference.get(f"/v1/matches/{match['match_id']}", headers=headers)
         mine = await client.get(f"/v1/matches/{match['match_id']}", headers=headers)
         assert mine.status_code == 200 and timeless(mine.json()) == timeless(seen.json())
@@ -54,8 +47,8 @@ async def test_it_plays_a_match_as_httpx_sees_it(server: ServerProcess) -> None:
         await client.aclose()
 
 
-async def test_a_connection_the_server_closed_is_reopened(server: ServerProcess) -> None:
-    client = LeanClient(server.url, timeout=30)
+async def test_a_connection_the_server_closed_is_reopened(sqlite_site: ServerProcess) -> None:
+    client = LeanClient(sqlite_site.url, timeout=30)
     try:
         closing = await client.get("/healthz", headers={"Connection": "close"})
         assert closing.status_code == 200
@@ -72,10 +65,10 @@ async def test_no_server_is_a_transport_error_as_in_httpx() -> None:
         await client.get("/healthz")
 
 
-async def test_answers_without_a_body_end_at_their_head(server: ServerProcess) -> None:
+async def test_answers_without_a_body_end_at_their_head(sqlite_site: ServerProcess) -> None:
     """A HEAD answer carries the GET's Content-Length but no body, and a 204 none at
     all: the client must not wait for one (it did, until its timeout)."""
-    client = LeanClient(server.url, timeout=5)
+    client = LeanClient(sqlite_site.url, timeout=5)
     try:
         head = await client.request("HEAD", "/healthz")
         assert head.status_code == 200 and head.content == b""

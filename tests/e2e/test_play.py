@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import websockets
 
 from domain.deck import deck_commitment, seed_commitment
-from tests.e2e.conftest import BACKENDS, server_for
+from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 
@@ -112,16 +111,14 @@ def verify_fair_deal(events: list[dict[str, Any]]) -> None:
     assert seed_commitment(settled["seed"]) == started["seed_commitment"]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the tests that need no other (each started its own): each
-    makes its own player and reads only its matches."""
-    with server_for("sqlite", tmp_path_factory.mktemp("play")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): each makes its own
+# player and reads only its matches.
 
 
-async def test_several_random_matches_leak_nothing_on_any_channel(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_several_random_matches_leak_nothing_on_any_channel(
+    sqlite_site: ServerProcess,
+) -> None:
+    player = await Player.create(sqlite_site.url)
     try:
         for game in range(4):
             rng = random.Random(game)
@@ -134,11 +131,11 @@ async def test_several_random_matches_leak_nothing_on_any_channel(site: ServerPr
         await player.close()
 
 
-async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(site: ServerProcess) -> None:
+async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(sqlite_site: ServerProcess) -> None:
     """The view lists each legal action with its ``seat`` (and ``null`` options); a client
     that sends one back unchanged plays (it was a 422 for the unknown field ``seat``). A
     seat that is not the caller's is refused, over HTTP and the socket, changing nothing."""
-    player = await Player.create(site.url, "Echo")
+    player = await Player.create(sqlite_site.url, "Echo")
     try:
         match = await player.new_match(level="easy", seed="echo")
         match_id, view, version = match["match_id"], match["view"], match["version"]
@@ -147,7 +144,7 @@ async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(site: ServerProc
         assert refused.status_code == 422, refused.text
         assert refused.json()["rule"] == "invalid_request"
         assert refused.json()["detail"].startswith("action.seat:")
-        url = f"{site.ws_url}/v1/matches/{match_id}/live?token={player.token}"
+        url = f"{sqlite_site.ws_url}/v1/matches/{match_id}/live?token={player.token}"
         async with websockets.connect(url) as ws:
             assert json.loads(await ws.recv())["type"] == "snapshot"
             await ws.send(json.dumps({"type": "action", "action": wrong}))

@@ -7,7 +7,7 @@ import json
 import os
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,6 @@ import websockets
 
 from domain.melds import arrange
 from infra.migrate import upgrade
-from tests.e2e.conftest import BACKENDS, server_for
 from tests.e2e.harness import (
     GINRUMMY,
     Player,
@@ -27,6 +26,10 @@ from tests.e2e.harness import (
     play_out,
     timeless,
 )
+
+# The tests that leave the server's database and log alone share one (sqlite_site, or
+# each_backend_site for those run on both): each makes its own players and matches and reads
+# only those; the no-traceback check then covers the whole server's log.
 
 
 async def step(player: Player, match_id: str, view: dict[str, Any]) -> dict[str, Any]:
@@ -52,30 +55,13 @@ def live_url(server: ServerProcess, match_id: str) -> str:
     return f"{server.ws_url}/v1/matches/{match_id}/live"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the tests that leave its database and log alone (each
-    started its own): each makes its own player and matches and reads only those."""
-    with server_for("sqlite", tmp_path_factory.mktemp("protocol")) as process:
-        yield process
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def shared(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerProcess]:
-    """One server per backend for the tests run on both that leave its database and log
-    alone (each started its own): each makes its own players and matches and reads only
-    those; the no-traceback check then covers the whole server's log."""
-    with server_for(request.param, tmp_path_factory.mktemp(f"shared-{request.param}")) as process:
-        yield process
-
-
-async def test_a_reconnecting_client_gets_exactly_what_it_missed(shared: ServerProcess) -> None:
-    player = await Player.create(shared.url)
+async def test_a_reconnecting_client_gets_exactly_what_it_missed(
+    each_backend_site: ServerProcess,
+) -> None:
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="resume")
     match_id = match["match_id"]
-    async with websockets.connect(live_url(shared, match_id)) as ws:
+    async with websockets.connect(live_url(each_backend_site, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         snapshot = json.loads(await ws.recv())
         assert snapshot["type"] == "snapshot" and snapshot["version"] == match["version"]
@@ -89,7 +75,9 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(shared: ServerP
             break
         body = await step(player, match_id, view)
         view = body["view"]
-    async with websockets.connect(live_url(shared, match_id) + f"?token={player.token}") as ws:
+    async with websockets.connect(
+        live_url(each_backend_site, match_id) + f"?token={player.token}"
+    ) as ws:
         snapshot = json.loads(await ws.recv())
         assert snapshot["version"] == body["version"]
         await ws.send(json.dumps({"type": "resume", "after": last_seen}))
@@ -103,11 +91,11 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(shared: ServerP
 
 
 async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_once(
-    shared: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
     """A resume message after the snapshot raced the live events (the soak audit saw
     94..100 then 91..97 in 34 of 40 tries); ``after`` given when connecting cannot."""
-    player = await Player.create(shared.url)
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="moving", rules={"preset": "classic", "target": 10000})
     match_id = match["match_id"]
     moving = True
@@ -125,12 +113,13 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
             await asyncio.sleep(0.05)  # the match moves on while the client is away
             if attempt % 2:
                 url, auth = (
-                    live_url(shared, match_id) + f"?token={player.token}&after={last_seen}",
+                    live_url(each_backend_site, match_id)
+                    + f"?token={player.token}&after={last_seen}",
                     None,
                 )
             else:
                 url, auth = (
-                    live_url(shared, match_id),
+                    live_url(each_backend_site, match_id),
                     {"type": "auth", "token": player.token, "after": last_seen},
                 )
             async with websockets.connect(url) as ws:
@@ -152,7 +141,7 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
     for name, odd in [("after", v) for v in ("%C2%B2", "9" * 5000, "-1", "x", "")] + [
         ("chat_after", "-1")
     ]:  # "²" passes str.isdigit, not int; as HTTP's /events?after=-1, each is a 422
-        url = live_url(shared, match_id) + f"?token={player.token}&{name}={odd}"
+        url = live_url(each_backend_site, match_id) + f"?token={player.token}&{name}={odd}"
         async with websockets.connect(url) as ws:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert frame["type"] == "error", (name, odd, frame)
@@ -162,7 +151,9 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await asyncio.wait_for(ws.recv(), 10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
-    async with websockets.connect(live_url(shared, match_id)) as ws:  # in the auth message
+    async with websockets.connect(
+        live_url(each_backend_site, match_id)
+    ) as ws:  # in the auth message
         await ws.send(json.dumps({"type": "auth", "token": player.token, "after": -1}))
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
@@ -170,12 +161,16 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
     await player.close()
 
 
-async def test_resuming_from_the_start_replays_the_whole_log(shared: ServerProcess) -> None:
+async def test_resuming_from_the_start_replays_the_whole_log(
+    each_backend_site: ServerProcess,
+) -> None:
     """Version 1 (match_started) comes before any deal: its frame has no view yet."""
-    player = await Player.create(shared.url)
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="from-zero")
     match_id = match["match_id"]
-    async with websockets.connect(live_url(shared, match_id) + f"?token={player.token}") as ws:
+    async with websockets.connect(
+        live_url(each_backend_site, match_id) + f"?token={player.token}"
+    ) as ws:
         snapshot = json.loads(await ws.recv())
         await ws.send(json.dumps({"type": "resume", "after": 0}))
         frames = await frames_until(ws, snapshot["version"])
@@ -190,9 +185,9 @@ async def test_resuming_from_the_start_replays_the_whole_log(shared: ServerProce
 
 
 async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
-    shared: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
-    player = await Player.create(shared.url)
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="idem")
     match_id = match["match_id"]
     action = as_action(match["view"]["legal"][0])
@@ -210,8 +205,10 @@ async def test_a_retried_action_returns_the_first_answer_and_appends_nothing(
     await player.close()
 
 
-async def test_a_stale_version_is_a_409_and_changes_nothing(shared: ServerProcess) -> None:
-    player = await Player.create(shared.url)
+async def test_a_stale_version_is_a_409_and_changes_nothing(
+    each_backend_site: ServerProcess,
+) -> None:
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="stale")
     match_id = match["match_id"]
     body = await step(player, match_id, match["view"])
@@ -231,8 +228,10 @@ async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
         yield part
 
 
-async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(
+    sqlite_site: ServerProcess,
+) -> None:
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="bad")
     match_id = match["match_id"]
     before = await player.view(match_id)
@@ -312,9 +311,9 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(site: ServerP
         assert len(problem["detail"]) <= 500  # a long id is not echoed back in full
         if kind is not None:
             assert problem["type"] == f"/problems/{kind}", problem
-    missing = await httpx.AsyncClient(base_url=site.url).get(f"/v1/matches/{match_id}")
+    missing = await httpx.AsyncClient(base_url=sqlite_site.url).get(f"/v1/matches/{match_id}")
     assert missing.status_code == 401
-    stranger = await Player.create(site.url, "stranger")
+    stranger = await Player.create(sqlite_site.url, "stranger")
     forbidden = await stranger.act(match_id, as_action(before["view"]["legal"][0]))
     assert forbidden.status_code == 403 and forbidden.json()["rule"] == "not_your_match"
     assert timeless(await player.view(match_id)) == timeless(before)
@@ -322,8 +321,8 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(site: ServerP
     await stranger.close()
 
 
-async def test_custom_rules_out_of_range_are_a_422_problem(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_custom_rules_out_of_range_are_a_422_problem(sqlite_site: ServerProcess) -> None:
+    player = await Player.create(sqlite_site.url)
     response = await player.client.post(
         "/v1/matches", json={"rules": {"preset": "classic", "knock_limit": 11}}
     )
@@ -338,16 +337,17 @@ async def test_custom_rules_out_of_range_are_a_422_problem(site: ServerProcess) 
     await player.close()
 
 
-async def test_socket_actions_errors_and_auth(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_socket_actions_errors_and_auth(sqlite_site: ServerProcess) -> None:
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="ws")
     match_id = match["match_id"]
-    async with websockets.connect(live_url(site, match_id)) as ws:
+    async with websockets.connect(live_url(sqlite_site, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": "nope"}))
         error = json.loads(await ws.recv())
         assert error["type"] == "error" and error["problem"]["status"] == 401
     async with websockets.connect(
-        live_url(site, match_id), additional_headers={"Authorization": f"Bearer {player.token}"}
+        live_url(sqlite_site, match_id),
+        additional_headers={"Authorization": f"Bearer {player.token}"},
     ) as ws:
         snapshot = json.loads(await ws.recv())
         await ws.send("{not json")
@@ -366,8 +366,8 @@ async def test_socket_actions_errors_and_auth(site: ServerProcess) -> None:
     await player.close()
 
 
-async def test_match_list_stats_and_replay_follow_the_log(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_match_list_stats_and_replay_follow_the_log(sqlite_site: ServerProcess) -> None:
+    player = await Player.create(sqlite_site.url)
     finished = await player.new_match(seed="list-1", rules={"preset": "classic", "target": 10})
     view, version = finished["view"], finished["version"]
     while view["phase"] != "match_over":
@@ -461,11 +461,13 @@ async def test_tokens_never_reach_the_server_log(database_url: str, tmp_path: Pa
     assert player.token not in log
 
 
-async def test_a_player_renames_itself_and_keeps_its_matches(shared: ServerProcess) -> None:
-    ada = await Player.create(shared.url, name="Ada")
-    other = await Player.create(shared.url, name="Bob")
+async def test_a_player_renames_itself_and_keeps_its_matches(
+    each_backend_site: ServerProcess,
+) -> None:
+    ada = await Player.create(each_backend_site.url, name="Ada")
+    other = await Player.create(each_backend_site.url, name="Bob")
     match = await ada.new_match(seed="rename")
-    anonymous = httpx.AsyncClient(base_url=shared.url)
+    anonymous = httpx.AsyncClient(base_url=each_backend_site.url)
     profile = f"/v1/players/{ada.id}"
 
     renamed = await ada.client.patch(profile, json={"name": "Ada Lovelace"})
@@ -599,12 +601,12 @@ async def test_an_unexpected_failure_of_a_socket_action_is_logged(
 
 
 async def test_socket_messages_that_break_the_schema_are_422_like_http(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
     """Only text that is not JSON is malformed_json; JSON of the wrong shape is 422."""
-    player = await Player.create(site.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="ws-schema")
-    url = live_url(site, match["match_id"]) + f"?token={player.token}"
+    url = live_url(sqlite_site, match["match_id"]) + f"?token={player.token}"
     async with websockets.connect(url) as ws:
         assert json.loads(await ws.recv())["type"] == "snapshot"
         cases = [
@@ -635,9 +637,11 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
     await player.close()
 
 
-async def test_json_nested_too_deep_is_malformed_not_a_server_error(site: ServerProcess) -> None:
+async def test_json_nested_too_deep_is_malformed_not_a_server_error(
+    sqlite_site: ServerProcess,
+) -> None:
     """A few kilobytes of brackets pass the size limit but not the decoder's depth."""
-    player = await Player.create(site.url)
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="deep")
     deep = b'{"a": ' * 1000 + b"1" + b"}" * 1000
     paths = [
@@ -653,7 +657,7 @@ async def test_json_nested_too_deep_is_malformed_not_a_server_error(site: Server
             )
             assert response.status_code == 400, (path, response.text)
             assert response.json()["rule"] == "malformed_json", response.text
-    url = live_url(site, match["match_id"])
+    url = live_url(sqlite_site, match["match_id"])
     async with websockets.connect(url) as ws:  # the first message, read for a token
         await ws.send('{"type": "auth", "token": ' + "[" * 3000 + "]" * 3000 + "}")
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -662,8 +666,8 @@ async def test_json_nested_too_deep_is_malformed_not_a_server_error(site: Server
     await player.close()
 
 
-async def test_an_empty_body_is_a_400_that_says_so(site: ServerProcess) -> None:
-    player = await Player.create(site.url)
+async def test_an_empty_body_is_a_400_that_says_so(sqlite_site: ServerProcess) -> None:
+    player = await Player.create(sqlite_site.url)
     match = await player.new_match(seed="empty")
     paths = ["/v1/players", "/v1/matches", f"/v1/matches/{match['match_id']}/actions"]
     for path in paths:
@@ -775,9 +779,11 @@ async def test_tokens_never_reach_the_log_even_at_debug(database_url: str, tmp_p
     assert "Logging error" not in log
 
 
-async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(shared: ServerProcess) -> None:
+async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(
+    each_backend_site: ServerProcess,
+) -> None:
     """PostgreSQL cannot hold U+0000 in text; no request may turn that into a 500."""
-    player = await Player.create(shared.url)
+    player = await Player.create(each_backend_site.url)
     match = await player.new_match(seed="nul")
     for method, path, body in (
         ("POST", "/v1/players", {"name": "a\u0000b"}),
@@ -796,7 +802,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(shared: Serve
             assert response.json()["rule"] == "unstorable_text", (path, response.text)
     renamed = (await player.client.get(f"/v1/players/{player.id}")).json()["name"]
     assert renamed == "tester", "the refused rename changed nothing"
-    async with websockets.connect(live_url(shared, match["match_id"])) as ws:
+    async with websockets.connect(live_url(each_backend_site, match["match_id"])) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         assert json.loads(await ws.recv())["type"] == "snapshot"
         action = {"type": "pass_up_card"}
@@ -807,7 +813,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(shared: Serve
         while frame["type"] == "ping":
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["status"] == 422, frame
-    async with websockets.connect(live_url(shared, "a%00b")) as ws:
+    async with websockets.connect(live_url(each_backend_site, "a%00b")) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
         refusal = json.loads(await ws.recv())
         assert refusal["type"] == "error" and refusal["problem"]["status"] == 422, refusal
@@ -817,7 +823,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(shared: Serve
         assert closed.value.rcvd.code == 4000 + refusal["problem"]["status"]
     assert (await player.view(match["match_id"]))["version"] == match["version"]
     await player.close()
-    assert "Traceback" not in shared.log_path.read_text()
+    assert "Traceback" not in each_backend_site.log_path.read_text()
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,15 @@ import httpx
 import pytest
 
 from infra.store import open_store
-from tests.e2e.conftest import BACKENDS, server_for
+from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.tables import QUICK_RULES, follow, join, open_table, pick, play_both_seats
 from tests.e2e.test_openapi_conformance import Checker
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the tests that read no list of every open table (each
-    started its own): each makes its own players, and reads only their tables,
-    challenges and matches. The tests that list the whole lobby keep a server each."""
-    with server_for("sqlite", tmp_path_factory.mktemp("tables")) as process:
-        yield process
+# The tests that need no server of their own share one (sqlite_site): each makes its own
+# players and reads only their tables, challenges and matches; the tests that list the whole
+# lobby keep a server each.
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -229,10 +223,12 @@ async def test_a_private_table_is_unlisted_and_joined_only_with_its_code(
             await p.close()
 
 
-async def test_a_player_may_resign_and_nothing_is_recorded_after(site: ServerProcess) -> None:
-    host = await Player.create(site.url, "Host")
-    guest = await Player.create(site.url, "Guest")
-    stranger = await Player.create(site.url, "Stranger")
+async def test_a_player_may_resign_and_nothing_is_recorded_after(
+    sqlite_site: ServerProcess,
+) -> None:
+    host = await Player.create(sqlite_site.url, "Host")
+    guest = await Player.create(sqlite_site.url, "Guest")
+    stranger = await Player.create(sqlite_site.url, "Stranger")
     try:
         table = await open_table(host, rules="arcadia")  # a standard preset: it counts
         match_id = (await join(guest, table["table_id"])).json()["match"]["match_id"]
@@ -395,15 +391,15 @@ async def _settled_private_match(host: Player, guest: Player) -> tuple[str, dict
     return match["match_id"], table
 
 
-async def test_the_rematch_of_a_private_match_stays_private(site: ServerProcess) -> None:
-    host = await Player.create(site.url, "Host")
-    guest = await Player.create(site.url, "Guest")
+async def test_the_rematch_of_a_private_match_stays_private(sqlite_site: ServerProcess) -> None:
+    host = await Player.create(sqlite_site.url, "Host")
+    guest = await Player.create(sqlite_site.url, "Guest")
     try:
         match_id, _ = await _settled_private_match(host, guest)
         await host.client.post(f"/v1/matches/{match_id}/rematch")
         accepted = (await guest.client.post(f"/v1/matches/{match_id}/rematch")).json()
         assert accepted["status"] == "started"
-        async with httpx.AsyncClient(base_url=site.url) as stranger:
+        async with httpx.AsyncClient(base_url=sqlite_site.url) as stranger:
             seen = await stranger.get(f"/v1/matches/{accepted['match_id']}/spectator")
         assert seen.status_code == 403, (
             f"a stranger watches the rematch of a private match without a code: {seen.status_code}"
@@ -413,11 +409,11 @@ async def test_the_rematch_of_a_private_match_stays_private(site: ServerProcess)
         await guest.close()
 
 
-async def test_a_table_id_in_a_match_url_is_a_404_not_a_500(site: ServerProcess) -> None:
-    host = await Player.create(site.url, "Host")
+async def test_a_table_id_in_a_match_url_is_a_404_not_a_500(sqlite_site: ServerProcess) -> None:
+    host = await Player.create(sqlite_site.url, "Host")
     try:
         table = await open_table(host)
-        async with httpx.AsyncClient(base_url=site.url) as anyone:
+        async with httpx.AsyncClient(base_url=sqlite_site.url) as anyone:
             seen = await anyone.get(f"/v1/matches/table:{table['table_id']}/spectator")
         assert seen.status_code == 404, seen.text
         mine = await host.client.get(f"/v1/matches/table:{table['table_id']}")
@@ -426,10 +422,10 @@ async def test_a_table_id_in_a_match_url_is_a_404_not_a_500(site: ServerProcess)
         await host.close()
 
 
-async def test_accepting_a_rematch_twice_at_once_is_not_a_409(site: ServerProcess) -> None:
+async def test_accepting_a_rematch_twice_at_once_is_not_a_409(sqlite_site: ServerProcess) -> None:
     """'Offering twice returns the offer already standing' (TableService.rematch)."""
-    host = await Player.create(site.url, "Host")
-    guest = await Player.create(site.url, "Guest")
+    host = await Player.create(sqlite_site.url, "Host")
+    guest = await Player.create(sqlite_site.url, "Guest")
     try:
         match_id, _ = await _settled_private_match(host, guest)
         await host.client.post(f"/v1/matches/{match_id}/rematch")
@@ -443,12 +439,12 @@ async def test_accepting_a_rematch_twice_at_once_is_not_a_409(site: ServerProces
 
 
 async def test_accepting_a_challenge_again_answers_the_match_it_started(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
     """A bot whose accept timed out retries it: the answer is the match it already sits
     in (it was a 409 table_full, "both seats are taken", as if someone else had it)."""
-    host = await Player.create(site.url, "Host")
-    guest = await Player.create(site.url, "Guest")
+    host = await Player.create(sqlite_site.url, "Host")
+    guest = await Player.create(sqlite_site.url, "Guest")
     try:
         sent = await host.client.post("/v1/challenges", json={"to": guest.id})
         assert sent.status_code == 201, sent.text
@@ -461,7 +457,7 @@ async def test_accepting_a_challenge_again_answers_the_match_it_started(
         assert joined.status_code == 200 and joined.json()["table"] == first.json()["table"]
         table = await open_table(host)  # a public table: anyone else is still refused
         assert (await join(guest, table["table_id"])).status_code == 200
-        third = await Player.create(site.url, "Third")
+        third = await Player.create(sqlite_site.url, "Third")
         late = await join(third, table["table_id"])
         assert (late.status_code, late.json()["rule"]) == (409, "table_full")
         await third.close()
@@ -470,10 +466,10 @@ async def test_accepting_a_challenge_again_answers_the_match_it_started(
         await guest.close()
 
 
-async def test_both_seats_ready_at_once_is_not_a_stale_version(site: ServerProcess) -> None:
+async def test_both_seats_ready_at_once_is_not_a_stale_version(sqlite_site: ServerProcess) -> None:
     """Two people who click "next hand" together, each on the version it saw."""
-    host = await Player.create(site.url, "Host")
-    guest = await Player.create(site.url, "Guest")
+    host = await Player.create(sqlite_site.url, "Host")
+    guest = await Player.create(sqlite_site.url, "Guest")
     rng = random.Random(5)
     try:
         table = await open_table(host, rules={"target": 500})
@@ -596,11 +592,11 @@ async def test_an_expired_table_no_longer_counts(database_url: str, tmp_path: Pa
 
 
 async def test_one_challenge_to_the_same_player_and_ten_in_all_refusals_change_nothing(
-    site: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    sender = await Player.create(site.url, "Sender")
-    victim = await Player.create(site.url, "Victim")
-    others = [await Player.create(site.url, f"Other {n}") for n in range(10)]
+    sender = await Player.create(sqlite_site.url, "Sender")
+    victim = await Player.create(sqlite_site.url, "Victim")
+    others = [await Player.create(sqlite_site.url, f"Other {n}") for n in range(10)]
     try:
         first = await sender.client.post("/v1/challenges", json={"to": victim.id})
         assert first.status_code == 201, first.text
@@ -648,21 +644,21 @@ async def test_one_challenge_to_the_same_player_and_ten_in_all_refusals_change_n
             await p.close()
 
 
-async def test_a_bot_challenged_by_many_accepts_them_all(site: ServerProcess) -> None:
+async def test_a_bot_challenged_by_many_accepts_them_all(sqlite_site: ServerProcess) -> None:
     """The caps count what a player sent, never what it was sent."""
-    async with httpx.AsyncClient(base_url=site.url, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=sqlite_site.url, timeout=30) as client:
         made = await client.post("/v1/players", json={"name": "Busy bot", "kind": "bot"})
         assert made.status_code == 201, made.text
     bot = Player(
         httpx.AsyncClient(
-            base_url=site.url,
+            base_url=sqlite_site.url,
             timeout=30,
             headers={"Authorization": f"Bearer {made.json()['token']}"},
         ),
         made.json()["token"],
         made.json()["id"],
     )
-    senders = [await Player.create(site.url, f"Fan {n}") for n in range(12)]
+    senders = [await Player.create(sqlite_site.url, f"Fan {n}") for n in range(12)]
     try:
         for sender in senders:
             sent = await sender.client.post("/v1/challenges", json={"to": bot.id})

@@ -1,0 +1,164 @@
+// Challenges: a player found by name is challenged to a match on the terms chosen under
+// "Challenge a player by name"; those sent are listed with their Cancel, those received
+// with Accept, Decline and Block, and one that comes while the lobby is open is told to
+// screen readers. Also what follows a Block or an Unblock pressed in the lobby (its lists
+// read again and redrawn). Apart from lobby.js, which reads the challenges with the rest
+// of the lobby and hands them here to be drawn.
+import { $, fill, h, heard } from './dom.js';
+import { api } from './api.js';
+import { announce, problemText, toast } from './ui.js';
+import { rememberTable } from './share.js';
+import { refill } from './keepfocus.js';
+import { tableTerms } from './terms.js';
+import { isolate, refName } from './names.js';
+import { blockButton, isBlocked, offerUnblock } from './blocks.js';
+import { chosenTerms, clearProblem, rememberTerms, showProblem } from './timecontrol.js';
+import { ensurePlayer, lobby } from './lobbystate.js';
+import { follow } from './lobbylive.js';
+import { refresh, toMatch } from './lobby.js';
+
+/** An incoming challenge as its Accept and Decline name it: "Ada's challenge (…)". */
+const offered = (c, among) => `${refName(c.host, among)}'s ${c.rematch_of ? 'rematch offer' : 'challenge'} (${tableTerms(c)})`;
+
+/** The challenges sent and received, each list with its buttons. */
+export function renderChallenges(incoming, outgoing) {
+  const shown = [...outgoing.map((c) => c.invitee), ...incoming.map((c) => c.host)]; // told apart if alike
+  refill(
+    $('#outgoing'),
+    outgoing.length
+      ? outgoing.map((c) =>
+          h(
+            'li',
+            { 'data-testid': 'sent-challenge', 'data-table': c.table_id },
+            c.rematch_of
+              ? `You offered ${refName(c.invitee, shown)} a rematch (${tableTerms(c)}) `
+              : `You challenged ${refName(c.invitee, shown)} (${tableTerms(c)}) `,
+            h('button', { type: 'button', 'data-testid': 'cancel-challenge', onclick: () => cancelChallenge(c.table_id) }, 'Cancel', heard(` your ${c.rematch_of ? 'rematch offer' : 'challenge'} to ${refName(c.invitee, shown)}`)),
+          ),
+        )
+      : h('li', { class: 'hint' }, 'None.'),
+  );
+  if (asking($('#incoming'))) return; // a Block being confirmed there is not wiped
+  refill(
+    $('#incoming'),
+    incoming.length
+      ? incoming.map((c) =>
+          h(
+            'li',
+            { 'data-table': c.table_id }, // a new challenge above keeps Accept on this one
+            c.rematch_of
+              ? `${refName(c.host, shown)} offers you a rematch (${tableTerms(c)}) `
+              : `${refName(c.host, shown)} challenges you (${tableTerms(c)}) `,
+            h('button', { type: 'button', class: 'primary', 'data-testid': 'accept', onclick: () => accept(c.table_id) }, 'Accept', heard(` ${offered(c, shown)}`)),
+            h('button', { type: 'button', 'data-testid': 'decline', onclick: () => api.declineChallenge(c.table_id).then(refresh) }, 'Decline', heard(` ${offered(c, shown)}`)),
+            ' ',
+            blockButton(c.host, { onBlocked: afterBlock, focusAfter: blockedTitle }),
+          ),
+        )
+      : h('li', { class: 'hint' }, 'None yet.'),
+  );
+}
+
+/** A challenge that comes while the lobby is open is told to screen readers (the list is
+ * redrawn every few seconds, silently); those already there when it opened are not. */
+export function sayNewChallenges(incoming) {
+  const told = lobby.heard; // not ``heard``: dom.js's, the words a control is heard with
+  lobby.heard = new Set(incoming.map((c) => c.table_id));
+  if (told === null) return;
+  for (const c of incoming) {
+    if (told.has(c.table_id)) continue;
+    const what = c.rematch_of ? 'offers you a rematch' : 'challenges you';
+    announce(`${refName(c.host)} ${what} (${tableTerms(c)}): Accept or Decline under Challenges for you.`);
+  }
+}
+
+async function cancelChallenge(tableId) {
+  try {
+    await api.cancelChallenge(tableId);
+    lobby.sent.delete(tableId);
+    lobby.reads += 1;
+    refresh();
+  } catch (err) {
+    toast(problemText(err));
+    refresh();
+  }
+}
+
+async function accept(tableId) {
+  const visit = lobby.visits;
+  try {
+    const joined = await api.acceptChallenge(tableId);
+    rememberTable(joined.table);
+    toMatch(joined.match.match_id, visit);
+  } catch (err) {
+    toast(problemText(err));
+  }
+}
+
+export async function findPlayers(event) {
+  event.preventDefault();
+  const name = $('#find-name').value.trim();
+  if (!name) return;
+  try {
+    const me = await ensurePlayer();
+    follow(me);
+    const { players } = await api.findPlayers(name);
+    const others = players.filter((p) => p.id !== me.id);
+    fill(
+      $('#found'),
+      others.length
+        ? others.map((p) =>
+            h(
+              'li',
+              { 'data-testid': 'found-player', 'data-player': p.id },
+              `${refName(p, others)} `,
+              h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p, others)}`)),
+              isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
+            ),
+          )
+        : h('li', { class: 'hint' }, `Nobody called "${isolate(name)}".`),
+    );
+  } catch (err) {
+    toast(problemText(err));
+  }
+}
+
+async function challenge(player, row = null) {
+  clearProblem('challenge');
+  try {
+    const terms = chosenTerms('challenge');
+    const sent = await api.challenge(player.id, $('#challenge-preset').value, terms);
+    rememberTerms('challenge');
+    lobby.sent.set(sent.table_id, sent);
+    toast(`Challenge sent to ${refName(player)}: the match opens when they accept.`, 'info');
+    refresh();
+  } catch (err) {
+    if (showProblem('challenge', err)) return;
+    if (offerUnblock(err, player, row, { onUnblocked: () => challengeAgain(player, row) })) return;
+    toast(problemText(err));
+    refresh();
+  }
+}
+
+/** Unblocked from a refused challenge's row: the row offers the challenge again. */
+function challengeAgain(player, row) {
+  const button = h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(player, row) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(player)}`));
+  fill(row, `${refName(player)} `, button);
+  button.focus();
+}
+
+/** After a block: the challenges are read again (the player stream sends no frame when a
+ * blocked sender's challenge leaves the list), and the lists redrawn without the Block. */
+export async function afterBlock() {
+  lobby.reads += 1;
+  await refresh();
+}
+
+/** After an unblock: their challenges come back to the list. */
+export const afterUnblock = () => afterBlock();
+
+/** A Block's question is open in ``list``: redrawing it would take the question away. */
+export const asking = (list) => Boolean(list && $('[data-testid=block-confirm]', list));
+
+/** Where the keyboard goes once the row of a Block pressed is gone: the blocked list. */
+export const blockedTitle = () => $('#blocked-title');

@@ -1,0 +1,189 @@
+// The lobby's two sockets: the live list of public tables (WS /v1/tables/live), drawn
+// under "Open tables", and the player stream (WS /v1/me/live), which opens a match of
+// ours as it starts and says when a challenge comes or closes. The stream outlives the
+// lobby while a table or challenge of the player waits, so a join or an acceptance takes
+// the player to the match wherever they are; apart from lobby.js, so that the lobby's
+// screen is drawn in one place and its sockets kept in another.
+import { $, h, heard } from './dom.js';
+import { api, savedPlayer } from './api.js';
+import { toast } from './ui.js';
+import { expectTour } from './tour.js';
+import { rememberTable } from './share.js';
+import { refill } from './keepfocus.js';
+import { tableTerms } from './terms.js';
+import { refName } from './names.js';
+import { blockButton, isBlocked } from './blocks.js';
+import { lobby, waitingForSomeone } from './lobbystate.js';
+import { renderMine } from './mytables.js';
+import { afterBlock, asking, blockedTitle } from './challenges.js';
+import { join, refresh } from './lobby.js';
+
+export function closeStream() {
+  if (lobby.stream && lobby.stream.close) lobby.stream.close();
+  lobby.stream = null;
+  clearInterval(lobby.recheck);
+  lobby.recheck = null;
+}
+
+/** Off the lobby the stream stays open only while a table or challenge of the player
+ * waits: an open stream counts as present in every match (an opponent could not claim
+ * by absence), and a table that expires or is cancelled elsewhere sends no frame, so
+ * look again now and then. */
+async function recheckWaiting() {
+  if (document.body.dataset.screen === 'lobby' || !lobby.stream) return;
+  const player = savedPlayer();
+  try {
+    const [own, { challenges }] = await Promise.all([api.myTables(), api.challenges()]);
+    lobby.mine = new Map(own.tables.map((t) => [t.table_id, t]));
+    lobby.sent = new Map(challenges.filter((c) => player && c.host.id === player.id && c.invitee).map((c) => [c.table_id, c]));
+  } catch {
+    return;
+  }
+  if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
+}
+
+/** A socket that signs in with its first message, not ``?token=``: a proxy may log a URL. */
+function signedIn(socket, player) {
+  socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'auth', token: player.token })));
+  return socket;
+}
+
+/** The live list (WS /v1/tables/live): the whole list, then each table that opens or closes. */
+export function listen(player) {
+  if (lobby.list) return;
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/tables/live`), player);
+  lobby.list = socket;
+  socket.addEventListener('message', (message) => {
+    const frame = JSON.parse(message.data);
+    if (frame.type === 'tables') lobby.tables = new Map(frame.tables.map((t) => [t.table_id, t]));
+    else if (frame.type === 'table') lobby.tables.set(frame.table.table_id, frame.table);
+    else if (frame.type === 'table_closed') {
+      lobby.tables.delete(frame.table_id);
+      if (lobby.mine.delete(frame.table_id)) renderMine();
+    }
+    else if (frame.type === 'ping') socket.send('{"type":"pong"}');
+    else return;
+    renderTables(player);
+  });
+  socket.addEventListener('close', () => {
+    if (lobby.list === socket) lobby.list = null; // the next refresh reconnects
+  });
+}
+
+export function renderTables(player) {
+  let added = false;
+  for (const t of lobby.tables.values()) {
+    if (t.host.id === player.id && !lobby.mine.has(t.table_id)) {
+      lobby.mine.set(t.table_id, t);
+      added = true;
+    }
+  }
+  if (added) renderMine();
+  // A host blocked here since the socket listed its table: the server no longer offers
+  // it (it leaves out a table across a block), and neither does the page.
+  const tables = [...lobby.tables.values()].filter((t) => !isBlocked(t.host.id)).sort((a, b) => (a.opened_at < b.opened_at ? 1 : -1));
+  const hosts = tables.map((each) => each.host); // told apart if alike
+  if (asking($('#open-tables'))) return; // a Block being confirmed there is not wiped
+  refill(
+    $('#open-tables'),
+    tables.length
+      ? tables.map((t) =>
+          h(
+            'li',
+            { 'data-table': t.table_id }, // the row a focused Join is found in again (keepfocus.js)
+            `${refName(t.host, hosts)} · ${tableTerms(t)} `,
+            t.host.id === player.id
+              ? h('span', { class: 'hint' }, '(your table: cancel it under Your tables)')
+              : [
+                  h('button', { type: 'button', 'data-testid': 'join', onclick: () => join(t.table_id, null) }, 'Join', heard(` ${refName(t.host, hosts)}'s table (${tableTerms(t)})`)),
+                  ' ',
+                  blockButton(t.host, { onBlocked: afterBlock, focusAfter: blockedTitle }),
+                ],
+          ),
+        )
+      : h('li', { class: 'hint' }, 'No open tables: open one and wait, or share an invite link.'),
+  );
+}
+
+/** The player stream: a match that starts for us opens at once. The stream first names
+ * the matches already running: those the lobby leaves alone (the start page lists them). */
+export async function follow(player) {
+  if (lobby.stream) return;
+  // This connection's own mark: a list read for an earlier lobby that comes back late
+  // must not open the stream, nor stand for the matches running now.
+  const connecting = { connecting: true };
+  lobby.stream = connecting;
+  const running = await api.listMatches('active').catch(() => ({ matches: [] }));
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const now = savedPlayer();
+  if (lobby.stream !== connecting || !now || now.token !== player.token) {
+    if (lobby.stream === connecting) lobby.stream = null; // signed out while the list was read
+    return;
+  }
+  // with those known already (one just joined, whose answer came while this list was read)
+  lobby.known = new Set([...(lobby.known || []), ...running.matches.map((m) => m.match_id)]);
+  const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/me/live`), player);
+  lobby.stream = socket;
+  clearInterval(lobby.recheck);
+  lobby.recheck = setInterval(recheckWaiting, 30000);
+  socket.addEventListener('message', (message) => {
+    const frame = JSON.parse(message.data);
+    if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && !frame.watching) {
+      lobby.known.add(frame.match_id);
+      if (document.body.dataset.screen === 'lobby') {
+        expectTour(); // a person's first match may be against a person
+        location.hash = `#/match/${encodeURIComponent(frame.match_id)}`;
+      } else {
+        startedAway(frame.match_id);
+      }
+    } else if (frame.type === 'challenge_closed') {
+      const sent = lobby.sent.get(frame.table_id);
+      // A rematch offer accepted is opened by the match's own page.
+      if (sent && frame.match_id && !sent.rematch_of) lobby.accepted.add(frame.match_id);
+      lobby.sent.delete(frame.table_id);
+      if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
+      refresh();
+    } else if (frame.type === 'challenge') {
+      refresh();
+    }
+  });
+  socket.addEventListener('close', () => {
+    if (lobby.stream === socket) lobby.stream = null;
+  });
+}
+
+/** A match started while the player is on another screen: one of their waiting tables
+ * (or challenges) was taken. Off the table, the page opens it; at the table of another
+ * match, a notice with a link says so. Anything else (a match started from the start
+ * screen) is left to the screen that started it. */
+async function startedAway(matchId) {
+  let ours = lobby.accepted.delete(matchId);
+  if (!ours) {
+    for (const tableId of [...lobby.mine.keys()]) {
+      const table = await api.table(tableId).catch(() => null);
+      if (!table || table.status === 'open') continue;
+      lobby.mine.delete(tableId);
+      rememberTable(table);
+      if (table.match_id === matchId) ours = true;
+    }
+  }
+  if (ours && !location.hash.includes(encodeURIComponent(matchId))) {
+    if (document.body.dataset.screen === 'table') {
+      toast(
+        h('span', {}, 'Someone took a seat at your table: ', h('a', { href: `#/match/${encodeURIComponent(matchId)}`, 'data-testid': 'joined-link' }, 'open that match'), '.'),
+        'info',
+      );
+    } else {
+      expectTour(); // a person's first match may be against a person
+      location.hash = `#/match/${encodeURIComponent(matchId)}`;
+    }
+  }
+  if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
+}
+
+// The blocks read, or changed (here, or in a chat): the open tables show Block only for
+// those not blocked.
+document.addEventListener('ginrummy:blocks-changed', () => {
+  if (lobby.player && document.body.dataset.screen === 'lobby') renderTables(lobby.player);
+});

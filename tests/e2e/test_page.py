@@ -779,7 +779,7 @@ def test_the_moves_say_gin_and_big_gin_not_knock(site: str, page: Page) -> None:
     page.goto(f"{site}/?delay={DELAY_MS}")
     told = page.evaluate(
         """async () => {
-             const { describeMove } = await import('/js/table.js');
+             const { describeMove } = await import('/js/movelist.js');
              const view = (kind) => ({ players: ['Ada', 'Computer (hard)'], seat: 0, knock: { kind } });
              return [describeMove(view('gin'), [1, 'knock', '3S']),
                      describeMove(view('big_gin'), [1, 'knock', null]),

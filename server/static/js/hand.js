@@ -4,7 +4,7 @@
 import { $, $$ } from './dom.js';
 import { enableDrag, moveCard, saveOrder } from './arrange.js';
 import { cardName } from './cards.js';
-import { findLegal } from './table.js';
+import { findLegal } from './legal.js';
 import { toast } from './ui.js';
 import { game, say } from './matchstate.js';
 import { draw } from './matchdraw.js';

@@ -1,6 +1,6 @@
 // Choosing which melds a knock lays down, when several layouts leave the least deadwood
-// (table.js draws them as radio buttons): a click, or the arrows among them (one Tab stop
-// for the group). The choice belongs to the card chosen and the view it was made on.
+// (actionbar.js draws them as radio buttons): a click, or the arrows among them (one Tab
+// stop for the group). The choice belongs to the card chosen and the view it was made on.
 import { $$ } from './dom.js';
 import { game } from './matchstate.js';
 import { draw } from './matchdraw.js';

@@ -7,7 +7,7 @@ import { $, fill } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { closeChat, openChat } from './chat.js';
-import { describeMove } from './table.js';
+import { describeMove } from './movelist.js';
 import { StandIn } from './standin.js';
 import { problemText, show, toast } from './ui.js';
 import { forgetOrder } from './arrange.js';

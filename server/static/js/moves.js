@@ -3,7 +3,7 @@
 // events join the play-out (playout.js); a 409 (the match moved on) fetches the match anew.
 import { api, ApiError } from './api.js';
 import { sleep } from './dom.js';
-import { findLegal } from './table.js';
+import { findLegal } from './legal.js';
 import { problemText, toast } from './ui.js';
 import { game, remember } from './matchstate.js';
 import { draw, setBusy } from './matchdraw.js';

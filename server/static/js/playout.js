@@ -9,7 +9,7 @@ import { chatFrame } from './chat.js';
 import { savedOrder } from './arrange.js';
 import { showClock } from './clock.js';
 import { isMove } from './standin.js';
-import { standInMoves } from './table.js';
+import { standInMoves } from './movelist.js';
 import { problemText, toast } from './ui.js';
 import { narrate } from './words.js';
 import { game, remember, say } from './matchstate.js';

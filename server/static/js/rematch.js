@@ -27,7 +27,7 @@ export async function rematch() {
       location.hash = `#/match/${encodeURIComponent(offer.match_id)}`;
       return;
     }
-    game.ui.rematch = { mine: offer }; // its terms are shown while it waits (table.js)
+    game.ui.rematch = { mine: offer }; // its terms are shown while it waits (actionbar.js)
     draw();
     say(`Rematch offered: ${tableTerms(offer)}; waiting for ${game.view.players[1 - game.view.seat]} to accept.`);
     if (answerPoll) answerPoll.stop();

@@ -149,7 +149,7 @@ function layoutChooser(layouts, chosen) {
         role: 'radio',
         class: `layout ${i === chosen ? 'chosen' : ''}`.trim(),
         'aria-checked': String(i === chosen),
-        // One stop for the group, on the chosen layout; the arrows move among them (match.js).
+        // One stop for the group, on the chosen layout; the arrows move among them (knocklayout.js).
         tabindex: i === chosen ? '0' : '-1',
         dataset: { layout: String(i) },
         'data-testid': 'knock-layout',

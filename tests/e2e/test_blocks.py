@@ -123,9 +123,8 @@ async def test_the_list_is_capped_and_the_one_over_changes_nothing(
     each_backend_site: ServerProcess,
 ) -> None:
     ada, bob, cleo = await players(each_backend_site.url, "Ada", "Bob", "Cleo")
-    store = await open_store(
-        each_backend_site.database_url
-    )  # the cap's worth of blocks, written directly
+    # the cap's worth of blocks, written directly
+    store = await open_store(each_backend_site.database_url)
     try:
         events = [PlayerBlocked(player=f"p{i}", blocked_ms=1000 + i) for i in range(MAX_BLOCKED)]
         events[-1] = PlayerBlocked(player=cleo.id, blocked_ms=2000)

@@ -27,6 +27,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
 )
 from tests.e2e.test_page_a11y import LIVE_RECORDER, said
 from tests.e2e.test_page_lobby import pages  # noqa: F401  (fixture)
+from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 GRACE_S = 3
 
@@ -139,6 +140,53 @@ def test_a_player_claims_the_match_from_an_opponent_who_left(
     finally:
         context.close()
     assert errors == [], errors
+
+
+def test_a_page_whose_socket_is_refused_is_offered_the_claim_all_the_same(
+    site: str,
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """Without its match socket the page asks the server (js/socketless.js): it once asked
+    once, as the match opened, and never offered the claim if the opponent left later."""
+    first, second, _ = pages
+    enter_lobby(first, site, "Cy")
+    first.click("[data-testid=open-table]")
+    first.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    enter_lobby(second, site, "Di")
+    second.click("[data-testid=open-tables] li:has-text('Cy') [data-testid=join]")
+    for tab in (first, second):
+        tab.wait_for_selector("body[data-screen=table]")
+        settle(tab)
+    leaver, stayer = (
+        (first, second)
+        if first.get_attribute("body", "data-my-turn") == "true"
+        else (second, first)
+    )
+    # The stayer's page opens the match again with its socket refused (the leaver's
+    # socket keeps it present: a player with no socket at all is away, as the server says).
+    stayer.add_init_script(REFUSED_SOCKETS)
+    sockets: list[str] = []
+    stayer.on("websocket", lambda ws: sockets.append(ws.url))
+    stayer.reload()
+    stayer.wait_for_selector("body[data-screen=table]")
+    settle(stayer)
+    leaver_name = json.loads(leaver.evaluate("localStorage.getItem('ginrummy.player')"))["name"]
+    time.sleep(GRACE_S + 1.5)
+    assert stayer.query_selector("[data-testid=claim]") is None
+    left = time.monotonic()
+    leaver.context.close()
+    notice = stayer.wait_for_selector("[data-testid=claim-notice]")
+    offered = time.monotonic() - left
+    assert notice is not None
+    assert f"{leaver_name} seems to be away" in notice.inner_text()
+    # the page asks every 3 s: the offer comes at most one period after the server's time
+    assert GRACE_S - 0.1 <= offered < GRACE_S + 3 + 6, offered
+    stayer.click("[data-testid=claim]")
+    stayer.wait_for_selector("body[data-phase=match_over]")
+    assert stayer.is_hidden("#toast"), stayer.inner_text("#toast")
+    claimed = stayer.wait_for_selector("[data-testid=settlement-claimed]").inner_text()  # type: ignore[union-attr]
+    assert claimed.startswith(f"You claimed the match: {leaver_name} was away"), claimed
+    assert sockets and not [url for url in sockets if url.endswith("/live") and "/matches/" in url]
 
 
 def start_and_resign(

@@ -59,13 +59,25 @@ function redrawIfOffered() {
  * refuse sockets). Once the socket opens its word stands over this answer: it looks at
  * the opponent as it connects, so an answer read before that look may be older. Never
  * asked again for this opening: the socket says what changes. */
-export async function askOnOpening(view) {
+export function askOnOpening(view) {
+  const opened = socketsOpened;
+  return askServer(view, () => opened === socketsOpened && !game.claimStatus);
+}
+
+/** The socket is down (socketless.js): GET …/claim for the view shown, as the socket
+ * would have said it; an answer that comes back after the socket opened is dropped. */
+export function askClaimStatus(view) {
+  return askServer(view, () => !(game.feed && game.feed.open));
+}
+
+/** GET …/claim while the opponent keeps ``view`` waiting; the answer kept if it is
+ * still of the view shown and ``stillWanted()``. */
+async function askServer(view, stillWanted) {
   if (game.againstHouse || !opponentToAct(view)) return;
   const { open } = game;
-  const opened = socketsOpened;
   const status = await api.claimStatus(open.id).catch(() => null);
   if (!status || game.open !== open || !game.view || game.view.version !== view.version) return;
-  if (opened !== socketsOpened || game.claimStatus) return; // the socket says it
+  if (!stillWanted()) return;
   game.claimStatus = { ...status, version: view.version, at: Date.now() };
   redrawIfOffered();
 }

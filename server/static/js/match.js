@@ -2,7 +2,8 @@
 // socket, its chat and watch link), leaving it, and the table's clicks, each handed to
 // the module of its concept. The page's state of the match is matchstate.js's; the
 // play-out of its events playout.js's; the player's actions moves.js's; the hand hand.js's
-// and its keys tablekeys.js's; the claim claimwatch.js's; the rematch rematch.js's.
+// and its keys tablekeys.js's; the claim claimwatch.js's; the rematch rematch.js's; the
+// match while its socket is down socketless.js's.
 import { $, fill } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
@@ -22,6 +23,7 @@ import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
 import { askOnOpening, forgetPresence, stopClaimWatch } from './claimwatch.js';
 import { declineRematch, rematch, stopRematch } from './rematch.js';
+import { followWithoutSocket } from './socketless.js';
 import { forgetNotices } from './tablenotices.js';
 
 export { onTableKey } from './tablekeys.js';
@@ -103,6 +105,7 @@ export async function openMatch(id) {
     game.feed.lastVersion = data.view.version;
     game.feed.onOpen = () => game.open === open && forgetPresence();
     game.feed.connect();
+    followWithoutSocket(open);
     showWatchLink($('#share'), id, () => game.open === open);
     if ((data.seats || []).every((ref) => ref.kind !== 'ai')) openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
   } catch (err) {

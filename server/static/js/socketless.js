@@ -1,0 +1,34 @@
+// The match without its socket. A proxy that refuses WebSockets, or a server restarting,
+// left the page with the view it opened on: the opponent's moves never came, and the
+// player waited at a table that looked like the opponent's turn for ever. While the socket
+// is not open, the page asks for the match every few seconds and shows a newer view as the
+// socket's snapshot would (the table jumps to it and its newest move is told in words),
+// and, while the opponent keeps it waiting, asks whether a claim would be accepted (the
+// socket would have said so). Once the socket is open again it asks nothing.
+import { api } from './api.js';
+import { pollWhileVisible } from './poll.js';
+import { describeMove } from './movelist.js';
+import { game, say } from './matchstate.js';
+import { onFrame } from './playout.js';
+import { askClaimStatus } from './claimwatch.js';
+
+const FIRST_MS = 3000; // the socket's first connection is given this long
+const EVERY_MS = 3000;
+
+/** Follow the match opened as ``open`` (match.js's token) whenever its socket is down. */
+export function followWithoutSocket(open) {
+  const ask = async () => {
+    if (!game.feed || game.feed.open || game.open !== open) return;
+    const data = await api.getMatch(open.id);
+    if (game.open !== open || !game.view || (game.feed && game.feed.open)) return;
+    const shown = game.view.version;
+    onFrame({ type: 'snapshot', view: data.view });
+    const view = game.view;
+    if (view.version > shown) {
+      const last = view.moves.length - 1;
+      say(last >= 0 ? describeMove(view, view.moves[last], game.ui.standIn.has(last)) : `Hand ${view.hand_number} is dealt.`);
+    }
+    await askClaimStatus(view);
+  };
+  pollWhileVisible(ask, { every: EVERY_MS, first: FIRST_MS, alive: () => game.open === open });
+}

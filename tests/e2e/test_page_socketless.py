@@ -21,16 +21,17 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_lobby import enter_lobby, pages, seated  # noqa: F401
 
-# The match's socket goes to a path with no socket behind it while ``__refuseSockets``
-# holds (the lobby's sockets are let through: the page's lobby is another test's).
+# A match's sockets (a seat's and a spectator's) go to a path with no socket behind it
+# while ``__refuseSockets`` holds (the lobby's are let through: the lobby is not this test's).
 REFUSED_SOCKETS = r"""
 (() => {
   const Real = window.WebSocket;
   window.__refuseSockets = true;
   window.WebSocket = class extends Real {
     constructor(url, protocols) {
-      const refused = window.__refuseSockets && /\/v1\/matches\/[^/]+\/live$/.test(String(url));
-      super(refused ? String(url).replace(/\/live$/, '/no-socket-here') : url, protocols);
+      const match = /(\/v1\/matches\/[^/]+)\/(live|watch)(\?.*)?$/;
+      const refused = window.__refuseSockets && match.test(String(url));
+      super(refused ? String(url).replace(match, '$1/no-socket-here') : url, protocols);
     }
   };
 })();
@@ -45,8 +46,9 @@ def test_a_page_whose_socket_is_refused_still_sees_the_opponent_play(
     site: str,  # noqa: F811
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
-    fay, gus, _ = pages
-    fay.add_init_script(REFUSED_SOCKETS)
+    fay, gus, carol = pages
+    for page in (fay, carol):
+        page.add_init_script(REFUSED_SOCKETS)
     asked: list[float] = []  # when Fay's page asked for the match
     fay.on(
         "request",
@@ -72,6 +74,10 @@ def test_a_page_whose_socket_is_refused_still_sees_the_opponent_play(
     gus.click("[data-testid=open-tables] li:has-text('Fay Offline') [data-testid=join]")
     match_id = seated(fay, gus)
     assert not opened  # no socket of Fay's ever reached the match
+    watched: list[str] = []
+    carol.on("websocket", lambda ws: watched.append(ws.url))
+    carol.goto(f"{site}/#/watch/{match_id}")
+    carol.wait_for_selector("[data-testid=watch-score]")
 
     # Each plays three moves of its own; Fay's page learns of Gus's only by asking.
     turns = {"fay": 0, "gus": 0}
@@ -99,6 +105,10 @@ def test_a_page_whose_socket_is_refused_still_sees_the_opponent_play(
     run_until(fay, lambda: moves_made(fay) == moves_made(gus), 8000)
     assert moves_made(fay) == moves_made(gus) > 0
     assert fay.evaluate("localStorage.getItem('ginrummy.match')") == match_id
+    # The spectator's page, its socket refused too, follows by asking.
+    run_until(carol, lambda: moves_made(carol) == moves_made(gus), 8000)
+    assert moves_made(carol) == moves_made(gus)
+    assert watched and all("no-socket-here" in url for url in watched), watched
 
     # Let the socket through: it reconnects (its back-off is at most 10 s), and the page
     # stops asking.

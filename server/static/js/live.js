@@ -2,6 +2,7 @@
 // the AI's moves out one at a time. Reconnects (after a drop, a heartbeat timeout or a
 // slow-reader close) and resumes from the last version seen.
 import { heardServerTime } from './servertime.js';
+import { pollWhileVisible } from './poll.js';
 
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 
@@ -82,4 +83,17 @@ export class LiveFeed {
     if (this.socket) this.socket.close();
     this.socket = null;
   }
+}
+
+// A proxy that refuses WebSockets, or a server restarting, leaves a page with no socket:
+// it then asks over HTTP instead, this often (the socket's first connection given as long).
+const ASK_EVERY_MS = 3000;
+
+/** Call ``ask()`` every few seconds while ``feed``'s socket is not open and ``alive()``
+ * holds (one request at a time, none in a hidden tab: poll.js). */
+export function whileSocketDown(feed, ask, alive) {
+  const askIfDown = async () => {
+    if (!feed.open) await ask();
+  };
+  return pollWhileVisible(askIfDown, { every: ASK_EVERY_MS, first: ASK_EVERY_MS, alive });
 }

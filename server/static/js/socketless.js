@@ -6,21 +6,18 @@
 // and, while the opponent keeps it waiting, asks whether a claim would be accepted (the
 // socket would have said so). Once the socket is open again it asks nothing.
 import { api } from './api.js';
-import { pollWhileVisible } from './poll.js';
+import { whileSocketDown } from './live.js';
 import { describeMove } from './movelist.js';
 import { game, say } from './matchstate.js';
 import { onFrame } from './playout.js';
 import { askClaimStatus } from './claimwatch.js';
 
-const FIRST_MS = 3000; // the socket's first connection is given this long
-const EVERY_MS = 3000;
-
 /** Follow the match opened as ``open`` (match.js's token) whenever its socket is down. */
 export function followWithoutSocket(open) {
+  const feed = game.feed;
   const ask = async () => {
-    if (!game.feed || game.feed.open || game.open !== open) return;
     const data = await api.getMatch(open.id);
-    if (game.open !== open || !game.view || (game.feed && game.feed.open)) return;
+    if (game.open !== open || !game.view || feed.open) return;
     const shown = game.view.version;
     onFrame({ type: 'snapshot', view: data.view });
     const view = game.view;
@@ -30,5 +27,5 @@ export function followWithoutSocket(open) {
     }
     await askClaimStatus(view);
   };
-  pollWhileVisible(ask, { every: EVERY_MS, first: FIRST_MS, alive: () => game.open === open });
+  whileSocketDown(feed, ask, () => game.open === open && game.feed === feed);
 }

@@ -3,7 +3,7 @@
 import { fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
-import { LiveFeed } from './live.js';
+import { LiveFeed, whileSocketDown } from './live.js';
 import { chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
 import { StandIn } from './standin.js';
@@ -11,7 +11,7 @@ import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
 
-const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn() };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0 };
 
 export function closeWatch() {
   if (watching.feed) closeChat();
@@ -51,6 +51,13 @@ export async function showWatch(root, matchId, code) {
     }
   }, path);
   watching.feed.connect();
+  // Without the socket (a proxy may refuse it) the match is asked for instead.
+  const feed = watching.feed;
+  whileSocketDown(feed, async () => {
+    const now = await api.spectate(matchId, code);
+    if (watching.feed !== feed || feed.open || now.view.version <= watching.version) return;
+    render(root, now.view, null);
+  }, () => watching.feed === feed);
   if (watching.seats.every((ref) => ref.kind !== 'ai')) openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
 }
 
@@ -74,6 +81,7 @@ const seatScore = (names, view, seat) => h('span', { 'data-testid': `watch-score
 
 function render(root, view, event) {
   const spectators = watching.count;
+  watching.version = view.version;
   document.body.dataset.version = String(view.version);
   document.body.dataset.phase = view.phase;
   const names = [seatLabel(view, 0), seatLabel(view, 1)];

@@ -1,6 +1,7 @@
 // The match's chat: a small panel under the table (a seat writes and reads) or under the
 // watched match (a spectator reads). Messages come live as `chat` frames on the match's
-// socket, which match.js and watch.js hand to chatFrame; the history comes over HTTP.
+// socket, which match.js and watch.js hand to chatFrame; the history comes over HTTP, and
+// so do new messages while the socket is down (chatCatchUp).
 // Text goes in as text nodes (dom.js), so a message can never inject markup.
 // A seat may block the other from here (blocks.js): the server then hides their new
 // messages, and this page hides those already shown.
@@ -79,7 +80,14 @@ function keep(messages, say = false) {
   renderLog();
 }
 
-async function loadAfter(after) {
+/** Without the match's socket (socketless.js, the watch page): the messages since the
+ * last one known, told as new. */
+export function chatCatchUp() {
+  if (chat.matchId && !chat.loading) loadAfter(chat.last, true);
+}
+
+/** ``fresh``: the messages are new (a gap's), not the history. */
+async function loadAfter(after, fresh = after > 0) {
   if (chat.loading) return chat.loading;
   const id = chat.matchId;
   chat.loading = (async () => {
@@ -87,7 +95,7 @@ async function loadAfter(after) {
       for (let from = after; ;) {
         const page = await api.chat(id, from, chat.code);
         if (chat.matchId !== id) return;
-        keep(page.messages, after > 0); // a gap's messages are new; the history is not
+        keep(page.messages, fresh); // a gap's messages are new; the history is not
         chat.last = Math.max(chat.last, page.version);
         if (page.muted !== null) chat.muted = page.muted;
         if (!page.more || !page.messages.length) break;

@@ -22,7 +22,7 @@ import { blockedSection, loadBlocks } from './blocks.js';
 import { followTerms, termsFields } from './timecontrol.js';
 import { customRulesFields } from './customrules.js';
 import { ensurePlayer, lobby, waitingForSomeone } from './lobbystate.js';
-import { closeStream, follow, listen } from './lobbylive.js';
+import { afterRead, closeStream, follow, listen } from './lobbylive.js';
 import { openTable, renderMine } from './mytables.js';
 import { afterUnblock, findPlayers, renderChallenges, sayNewChallenges } from './challenges.js';
 
@@ -92,7 +92,7 @@ export function showLobby(root, invite = null) {
   if (player) loadBlocks().catch(() => {});
   renderMine();
   refresh();
-  lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
+  lobby.poll = setInterval(refresh, 5000); // challenges, and lost sockets, caught up
 }
 
 const presetSelect = (id) => h('select', { id, 'data-testid': id }, Object.entries(PRESETS).map(([v, t]) => h('option', { value: v }, t)));
@@ -119,8 +119,10 @@ export async function refresh() {
   const player = savedPlayer();
   if (!player) return;
   try {
-    listen(player);
+    listen(player); // a lost socket is opened again here, the list's and the stream's
+    follow(player);
     lobby.player = player;
+    const waited = [...lobby.mine.keys(), ...lobby.sent.keys()];
     const read = ++lobby.reads;
     // Your own tables, private ones too, from the server (a table opened in another
     // browser included); those opened here are read again too, in case the list lags.
@@ -133,6 +135,7 @@ export async function refresh() {
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
     renderChallenges(incoming, outgoing);
+    await afterRead(player, tables, waited.filter((id) => !lobby.mine.has(id) && !lobby.sent.has(id)));
   } catch (err) {
     toast(problemText(err));
   }

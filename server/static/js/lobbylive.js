@@ -130,13 +130,7 @@ export async function follow(player) {
   socket.addEventListener('message', (message) => {
     const frame = JSON.parse(message.data);
     if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && !frame.watching) {
-      lobby.known.add(frame.match_id);
-      if (document.body.dataset.screen === 'lobby') {
-        expectTour(); // a person's first match may be against a person
-        location.hash = `#/match/${encodeURIComponent(frame.match_id)}`;
-      } else {
-        startedAway(frame.match_id);
-      }
+      openStarted(frame.match_id);
     } else if (frame.type === 'challenge_closed') {
       const sent = lobby.sent.get(frame.table_id);
       // A rematch offer accepted is opened by the match's own page.
@@ -151,6 +145,41 @@ export async function follow(player) {
   socket.addEventListener('close', () => {
     if (lobby.stream === socket) lobby.stream = null;
   });
+}
+
+/** A match of ours started (a table or challenge of ours was taken): open it. */
+function openStarted(matchId) {
+  lobby.known = lobby.known || new Set();
+  lobby.known.add(matchId);
+  if (document.body.dataset.screen === 'lobby') {
+    expectTour(); // a person's first match may be against a person
+    location.hash = `#/match/${encodeURIComponent(matchId)}`;
+  } else {
+    startedAway(matchId);
+  }
+}
+
+const isOpen = (socket) => socket instanceof WebSocket && socket.readyState === WebSocket.OPEN;
+
+/** The lobby's read (lobby.js's ``refresh``, every 5 s): while the live list is down (a
+ * proxy may refuse sockets) the public tables it read stand for the list's; and the tables
+ * and challenges of ours it no longer lists (``gone``) are looked up, a match started from
+ * one opened. The player stream says that too, but not without a socket, nor for a match
+ * started while it was down (a stream names the matches running as it connects, and the
+ * lobby leaves those alone). */
+export async function afterRead(player, tables, gone) {
+  if (!isOpen(lobby.list)) {
+    lobby.tables = new Map(tables.map((t) => [t.table_id, t]));
+    renderTables(player);
+  }
+  for (const tableId of gone) {
+    const table = await api.table(tableId).catch(() => null);
+    if (!table || table.status === 'open' || !table.match_id) continue; // cancelled, expired
+    if (document.body.dataset.screen !== 'lobby') return; // the stream opened it meanwhile
+    rememberTable(table);
+    openStarted(table.match_id);
+    return;
+  }
 }
 
 /** A match started while the player is on another screen: one of their waiting tables

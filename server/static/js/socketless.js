@@ -3,14 +3,16 @@
 // player waited at a table that looked like the opponent's turn for ever. While the socket
 // is not open, the page asks for the match every few seconds and shows a newer view as the
 // socket's snapshot would (the table jumps to it and its newest move is told in words),
-// and, while the opponent keeps it waiting, asks whether a claim would be accepted (the
-// socket would have said so). Once the socket is open again it asks nothing.
+// asks for the chat's new messages, and, while the opponent keeps it waiting, whether a
+// claim would be accepted (the socket would have said so). Once the socket is open again
+// it asks nothing.
 import { api } from './api.js';
 import { whileSocketDown } from './live.js';
 import { describeMove } from './movelist.js';
 import { game, say } from './matchstate.js';
 import { onFrame } from './playout.js';
 import { askClaimStatus } from './claimwatch.js';
+import { chatCatchUp } from './chat.js';
 
 /** Follow the match opened as ``open`` (match.js's token) whenever its socket is down. */
 export function followWithoutSocket(open) {
@@ -25,6 +27,7 @@ export function followWithoutSocket(open) {
       const last = view.moves.length - 1;
       say(last >= 0 ? describeMove(view, view.moves[last], game.ui.standIn.has(last)) : `Hand ${view.hand_number} is dealt.`);
     }
+    chatCatchUp();
     await askClaimStatus(view);
   };
   whileSocketDown(feed, ask, () => game.open === open && game.feed === feed);

@@ -4,7 +4,7 @@ import { fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
 import { LiveFeed, whileSocketDown } from './live.js';
-import { chatFrame, closeChat, openChat } from './chat.js';
+import { chatCatchUp, chatFrame, closeChat, openChat } from './chat.js';
 import { narrate } from './words.js';
 import { StandIn } from './standin.js';
 import { refName } from './names.js';
@@ -55,8 +55,9 @@ export async function showWatch(root, matchId, code) {
   const feed = watching.feed;
   whileSocketDown(feed, async () => {
     const now = await api.spectate(matchId, code);
-    if (watching.feed !== feed || feed.open || now.view.version <= watching.version) return;
-    render(root, now.view, null);
+    if (watching.feed !== feed || feed.open) return;
+    chatCatchUp();
+    if (now.view.version > watching.version) render(root, now.view, null);
   }, () => watching.feed === feed);
   if (watching.seats.every((ref) => ref.kind !== 'ai')) openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
 }

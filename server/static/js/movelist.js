@@ -5,7 +5,7 @@
 // in one place (match.js and playout.js take describeMove and standInMoves from here).
 import { h } from './dom.js';
 import { cardName } from './cards.js';
-import { seatName } from './words.js';
+import { KIND, seatName } from './words.js';
 
 const VERB = {
   take_up_card: (c) => `took the up-card ${c}`,
@@ -14,7 +14,7 @@ const VERB = {
   draw_discard: (c) => `took ${c} from the pile`,
   discard: (c) => `discarded ${c}`,
   knock: (c, kind) => {
-    const words = { gin: 'went gin', big_gin: 'declared big gin' }[kind] || 'knocked';
+    const words = KIND[kind] || KIND.knock;
     return c ? `${words}, discarding ${c}` : words;
   },
   lay_off: (c) => `laid off ${c}`,

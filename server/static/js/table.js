@@ -17,7 +17,7 @@ import { actions } from './actionbar.js';
 import { movesList } from './movelist.js';
 
 /** The boxes a seat banked (one per hand won), with their count in words: no bare symbols. */
-export function boxes(n, boxBonus) {
+function boxes(n, boxBonus) {
   return h(
     'span',
     { class: 'boxes', title: `A box is banked for each hand won; each is worth ${boxBonus} points when the match ends` },
@@ -185,7 +185,7 @@ function knockArea(view, ui) {
 }
 
 /** The card drawn this turn (stock or pile), marked until it is discarded. */
-export function drawnCard(view) {
+function drawnCard(view) {
   if (view.phase !== 'discard' || !myTurn(view)) return null;
   const last = view.moves[view.moves.length - 1];
   if (!last || last[0] !== view.seat || !['draw_stock', 'draw_discard', 'take_up_card'].includes(last[1])) return null;

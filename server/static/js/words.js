@@ -8,7 +8,8 @@ export function seatName(players, seat, me) {
   return players[seat];
 }
 
-const KIND = { knock: 'knocked', gin: 'went gin', big_gin: 'declared big gin' };
+/** A knock's kind as a verb (the narration and the move list say it alike). */
+export const KIND = { knock: 'knocked', gin: 'went gin', big_gin: 'declared big gin' };
 
 /** ``claimed``: the match's ``match_claimed`` event once seen, so the absent seat's
  * resignation that follows it is told as the claim it is. ``standIn``: the event is a

@@ -179,3 +179,25 @@ def test_a_refusal_that_repeats_its_title_is_said_once(
     jo.wait_for_selector("#toast:not([hidden])")
     told = jo.inner_text("#toast")
     assert told.lower().count("both seats at this table are taken") == 1, told
+
+
+def test_a_host_back_in_the_lobby_soon_after_its_private_table_was_taken_stays_there(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """A private table's taking has no frame on the live list, so the lobby still held it
+    as waiting; its next read, no longer listing it, looked it up and opened its match
+    (lobbylive.js ``afterRead``) again, over the lobby the host had just chosen."""
+    ann, bob, _ = pages
+    enter_lobby(ann, site, "Ann")
+    ann.check("#table-private")
+    ann.click("[data-testid=open-table]")
+    invite = ann.wait_for_selector("[data-testid=invite-link]").input_value()  # type: ignore[union-attr]
+    enter_lobby(bob, site, "Bob")
+    bob.goto(invite)
+    bob.click("[data-testid=join-invite]")
+    seated(ann, bob)
+    ann.click("#nav-lobby")
+    ann.wait_for_selector("body[data-screen=lobby]")
+    ann.wait_for_timeout(7000)  # more than one of the lobby's 5 s reads
+    assert ann.get_attribute("body", "data-screen") == "lobby", ann.url

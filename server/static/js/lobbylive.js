@@ -151,6 +151,7 @@ export async function follow(player) {
 function openStarted(matchId) {
   lobby.known = lobby.known || new Set();
   lobby.known.add(matchId);
+  lobby.opened.add(matchId);
   if (document.body.dataset.screen === 'lobby') {
     expectTour(); // a person's first match may be against a person
     location.hash = `#/match/${encodeURIComponent(matchId)}`;
@@ -175,6 +176,9 @@ export async function afterRead(player, tables, gone) {
   for (const tableId of gone) {
     const table = await api.table(tableId).catch(() => null);
     if (!table || table.status === 'open' || !table.match_id) continue; // cancelled, expired
+    // Opened already (the stream said it, and a private table's taking has no list frame
+    // to drop it from ``lobby.mine``): the player who came back to the lobby stays there.
+    if (lobby.opened.has(table.match_id)) continue;
     if (document.body.dataset.screen !== 'lobby') return; // the stream opened it meanwhile
     rememberTable(table);
     openStarted(table.match_id);

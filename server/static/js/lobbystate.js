@@ -15,6 +15,7 @@ export const lobby = {
   mine: new Map(), // table id → this player's own open tables (no invitee)
   sent: new Map(), // table id → open challenges this player sent
   accepted: new Set(), // match ids of sent challenges accepted meanwhile
+  opened: new Set(), // match ids of our tables or challenges taken, opened (or told of) already
   reads: 0, // the newest refresh: an older answer arriving later is dropped
   visits: 0, // the page's moves (hash changes): a join's answer after the player left is dropped
 };

@@ -11,9 +11,10 @@ import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
 
-const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0 };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null };
 
 export function closeWatch() {
+  watching.shown = null;
   if (watching.feed) closeChat();
   if (watching.feed) watching.feed.close();
   watching.feed = null;
@@ -22,15 +23,18 @@ export function closeWatch() {
 
 export async function showWatch(root, matchId, code) {
   closeWatch();
+  const shown = (watching.shown = {}); // this showing's mark: the screen may be left meanwhile
   watching.standIn = new StandIn();
   fill(root, h('p', {}, 'Connecting…'));
   try {
     const first = await api.spectate(matchId, code);
+    if (watching.shown !== shown) return; // left (or shown again): no socket, no asking
     watching.count = first.spectators;
     watching.seats = first.seats;
     watching.names = first.seats.map((ref) => refName(ref, first.seats));
     render(root, first.view, null);
   } catch (err) {
+    if (watching.shown !== shown) return;
     fill(root, h('p', { 'data-testid': 'watch-error' }, watchError(err, code)));
     return;
   }

@@ -17,6 +17,7 @@ export class LiveFeed {
     this.socket = null;
     this.closed = false;
     this.retry = 500;
+    this.refused = false; // the server closed it for good: asking over HTTP cannot help either
     this.onOpen = null; // called as each socket opens: what an older one said may be stale
   }
 
@@ -72,7 +73,10 @@ export class LiveFeed {
       if (this.socket !== socket || this.closed) return;
       this.socket = null;
       // Bad token, not your match, no such match: retrying cannot help.
-      if (FINAL_CLOSE_CODES.has(event.code)) return;
+      if (FINAL_CLOSE_CODES.has(event.code)) {
+        this.refused = true;
+        return;
+      }
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 10000);
     });
@@ -92,7 +96,8 @@ const ASK_EVERY_MS = 3000;
 /** Call ``ask()`` every few seconds while ``feed``'s socket is not open and ``alive()``
  * holds (one request at a time, none in a hidden tab: poll.js). */
 export function whileSocketDown(feed, ask, alive) {
-  const askIfDown = async () => {
+  const askIfDown = async (handle) => {
+    if (feed.refused) return handle.stop();
     if (!feed.open) await ask();
   };
   return pollWhileVisible(askIfDown, { every: ASK_EVERY_MS, first: ASK_EVERY_MS, alive });

@@ -47,6 +47,41 @@ def enter_lobby(page: Page, site: str, name: str) -> None:  # noqa: F811
     page.wait_for_selector("[data-testid=open-tables]")
 
 
+def meet_at_a_table(
+    first: Page, second: Page, site: str, names: tuple[str, str]
+) -> tuple[Page, Page]:
+    """``first`` opens a table in the lobby and ``second`` joins it; the page whose turn
+    it is first, then the other."""
+    enter_lobby(first, site, names[0])
+    first.click("[data-testid=open-table]")
+    first.wait_for_selector("[data-testid=waiting]:not([hidden])")
+    enter_lobby(second, site, names[1])
+    row = second.wait_for_selector(f"[data-testid=open-tables] li:has-text('{names[0]}')")
+    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    for tab in (first, second):
+        tab.wait_for_selector("body[data-screen=table]")
+        settle(tab)
+    if first.get_attribute("body", "data-my-turn") == "true":
+        return first, second
+    return second, first
+
+
+def leave_and_time_the_offer(leaver: Page, stayer: Page) -> float:
+    """Both at the table for longer than the grace (no claim offered: an opponent there
+    is not away, however long it thinks), then ``leaver`` closes its page: the seconds
+    until ``stayer`` offers the claim, its notice naming the leaver."""
+    name = json.loads(leaver.evaluate("localStorage.getItem('ginrummy.player')"))["name"]
+    time.sleep(GRACE_S + 1.5)
+    assert stayer.query_selector("[data-testid=claim]") is None
+    left = time.monotonic()
+    leaver.context.close()
+    notice = stayer.wait_for_selector("[data-testid=claim-notice]")
+    offered = time.monotonic() - left
+    assert notice is not None
+    assert f"{name} seems to be away" in notice.inner_text()
+    return offered
+
+
 def rating_change(site: str, token: str, player_id: str, match_id: str) -> tuple[int, int]:
     """The API's rating before and after ``match_id``, rounded as the page shows them."""
     record = httpx.get(
@@ -69,38 +104,16 @@ def test_a_player_claims_the_match_from_an_opponent_who_left(
     first, second, _ = pages
     for tab in (first, second):
         tab.add_init_script(LIVE_RECORDER)  # what a screen reader is told
-    enter_lobby(first, site, "Ada")
-    first.click("[data-testid=open-table]")
-    first.wait_for_selector("[data-testid=waiting]:not([hidden])")
-    enter_lobby(second, site, "Bob")
-    row = second.wait_for_selector("[data-testid=open-tables] li:has-text('Ada')")
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
-    for tab in (first, second):
-        tab.wait_for_selector("body[data-screen=table]")
-        settle(tab)
     # The one to play first leaves: its table and player stream close, its turn waits.
-    leaver, stayer = (
-        (first, second)
-        if first.get_attribute("body", "data-my-turn") == "true"
-        else (second, first)
-    )
+    leaver, stayer = meet_at_a_table(first, second, site, ("Ada", "Bob"))
     leaver_player = leaver.evaluate("localStorage.getItem('ginrummy.player')")
     leaver_name = json.loads(leaver_player)["name"]
     stayer_name = json.loads(stayer.evaluate("localStorage.getItem('ginrummy.player')"))["name"]
     token, match_id = stored(stayer)
-    # An opponent still at the table is not away, however long it thinks: no claim.
-    time.sleep(GRACE_S + 1.5)
-    assert stayer.query_selector("[data-testid=claim]") is None
-    left = time.monotonic()
-    leaver.context.close()
-
     # The claim is offered once the server would accept it: the grace counts from the
     # leaving (not from the turn's start, as the page once did), and the page learns the
     # grace from the server (it once assumed the default 120 s).
-    notice = stayer.wait_for_selector("[data-testid=claim-notice]")
-    offered = time.monotonic() - left
-    assert notice is not None
-    assert f"{leaver_name} seems to be away" in notice.inner_text()
+    offered = leave_and_time_the_offer(leaver, stayer)
     assert GRACE_S - 0.1 <= offered < GRACE_S + 6, offered
     # Said once, as it appears: it was a role=status made anew at every redraw (each
     # answer of the server, its seconds counting on), read again at each, or never.
@@ -149,19 +162,7 @@ def test_a_page_whose_socket_is_refused_is_offered_the_claim_all_the_same(
     """Without its match socket the page asks the server (js/socketless.js): it once asked
     once, as the match opened, and never offered the claim if the opponent left later."""
     first, second, _ = pages
-    enter_lobby(first, site, "Cy")
-    first.click("[data-testid=open-table]")
-    first.wait_for_selector("[data-testid=waiting]:not([hidden])")
-    enter_lobby(second, site, "Di")
-    second.click("[data-testid=open-tables] li:has-text('Cy') [data-testid=join]")
-    for tab in (first, second):
-        tab.wait_for_selector("body[data-screen=table]")
-        settle(tab)
-    leaver, stayer = (
-        (first, second)
-        if first.get_attribute("body", "data-my-turn") == "true"
-        else (second, first)
-    )
+    leaver, stayer = meet_at_a_table(first, second, site, ("Cy", "Di"))
     # The stayer's page opens the match again with its socket refused (the leaver's
     # socket keeps it present: a player with no socket at all is away, as the server says).
     stayer.add_init_script(REFUSED_SOCKETS)
@@ -171,14 +172,7 @@ def test_a_page_whose_socket_is_refused_is_offered_the_claim_all_the_same(
     stayer.wait_for_selector("body[data-screen=table]")
     settle(stayer)
     leaver_name = json.loads(leaver.evaluate("localStorage.getItem('ginrummy.player')"))["name"]
-    time.sleep(GRACE_S + 1.5)
-    assert stayer.query_selector("[data-testid=claim]") is None
-    left = time.monotonic()
-    leaver.context.close()
-    notice = stayer.wait_for_selector("[data-testid=claim-notice]")
-    offered = time.monotonic() - left
-    assert notice is not None
-    assert f"{leaver_name} seems to be away" in notice.inner_text()
+    offered = leave_and_time_the_offer(leaver, stayer)
     # the page asks every 3 s: the offer comes at most one period after the server's time
     assert GRACE_S - 0.1 <= offered < GRACE_S + 3 + 6, offered
     stayer.click("[data-testid=claim]")

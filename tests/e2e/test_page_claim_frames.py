@@ -23,7 +23,7 @@ from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     page,
     settle,
 )
-from tests.e2e.test_page_claim import GRACE_S, enter_lobby, site  # noqa: F401  (fixture)
+from tests.e2e.test_page_claim import GRACE_S, meet_at_a_table, site  # noqa: F401  (fixture)
 from tests.e2e.test_page_lobby import pages  # noqa: F401  (fixture)
 
 CLAIM_STATUS = re.compile(r"/v1/matches/[^/]+/claim$")
@@ -46,20 +46,7 @@ def test_the_page_follows_the_opponents_presence_without_asking(
 
     for name, tab in (("first", first), ("second", second)):
         tab.on("request", counting(name))
-    enter_lobby(first, site, "Ada")
-    first.click("[data-testid=open-table]")
-    first.wait_for_selector("[data-testid=waiting]:not([hidden])")
-    enter_lobby(second, site, "Bob")
-    row = second.wait_for_selector("[data-testid=open-tables] li:has-text('Ada')")
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
-    for tab in (first, second):
-        tab.wait_for_selector("body[data-screen=table]")
-        settle(tab)
-    leaver, stayer = (
-        (first, second)
-        if first.get_attribute("body", "data-my-turn") == "true"
-        else (second, first)
-    )
+    leaver, stayer = meet_at_a_table(first, second, site, ("Ada", "Bob"))
     leaver_player = leaver.evaluate("localStorage.getItem('ginrummy.player')")
     leaver_name = json.loads(leaver_player)["name"]
     match_id = stayer.evaluate("localStorage.getItem('ginrummy.match')")

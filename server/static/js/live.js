@@ -5,6 +5,7 @@ import { heardServerTime } from './servertime.js';
 import { pollWhileVisible } from './poll.js';
 
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+const CONNECTING_MS = 10000;
 
 export class LiveFeed {
   /** ``path``: the socket's address (a seat's ``/live``, a spectator's ``/watch?…``). */
@@ -18,11 +19,20 @@ export class LiveFeed {
     this.closed = false;
     this.retry = 500;
     this.refused = false; // the server closed it for good: asking over HTTP cannot help either
+    this.connectingSince = 0;
     this.onOpen = null; // called as each socket opens: what an older one said may be stale
   }
 
   get open() {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  /** Not open, and not a connection still on its way (one that hangs for 10 s counts as
+   * down: a proxy may hold the upgrade unanswered). */
+  get down() {
+    if (this.open) return false;
+    const connecting = this.socket !== null && this.socket.readyState === WebSocket.CONNECTING;
+    return !connecting || Date.now() - this.connectingSince > CONNECTING_MS;
   }
 
   connect() {
@@ -37,6 +47,7 @@ export class LiveFeed {
     }
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
+    this.connectingSince = Date.now();
     socket.addEventListener('open', () => {
       this.retry = 500;
       if (this.onOpen) this.onOpen();
@@ -93,12 +104,12 @@ export class LiveFeed {
 // it then asks over HTTP instead, this often (the socket's first connection given as long).
 const ASK_EVERY_MS = 3000;
 
-/** Call ``ask()`` every few seconds while ``feed``'s socket is not open and ``alive()``
- * holds (one request at a time, none in a hidden tab: poll.js). */
+/** Call ``ask()`` every few seconds while ``feed``'s socket is down (not open, nor on its
+ * way) and ``alive()`` holds (one request at a time, none in a hidden tab: poll.js). */
 export function whileSocketDown(feed, ask, alive) {
   const askIfDown = async (handle) => {
     if (feed.refused) return handle.stop();
-    if (!feed.open) await ask();
+    if (feed.down) await ask();
   };
   return pollWhileVisible(askIfDown, { every: ASK_EVERY_MS, first: ASK_EVERY_MS, alive });
 }

@@ -119,8 +119,7 @@ export async function refresh() {
   const player = savedPlayer();
   if (!player) return;
   try {
-    listen(player); // a lost socket is opened again here, the list's and the stream's
-    follow(player);
+    listen(player); // a lost list socket is opened again here
     lobby.player = player;
     const waited = [...lobby.mine.keys(), ...lobby.sent.keys()];
     const read = ++lobby.reads;

@@ -92,7 +92,7 @@ export function showLobby(root, invite = null) {
   if (player) loadBlocks().catch(() => {});
   renderMine();
   refresh();
-  lobby.poll = setInterval(refresh, 5000); // challenges, and lost sockets, caught up
+  lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
 }
 
 const presetSelect = (id) => h('select', { id, 'data-testid': id }, Object.entries(PRESETS).map(([v, t]) => h('option', { value: v }, t)));

@@ -53,11 +53,19 @@ def time_left_s(answer: dict) -> float | None:
     """The seconds this seat had to move when the server answered (None: no clock runs
     for it). The deadline is on the server's clock, so it is counted against the
     answer's own ``now_ms``, never against this computer's clock, which may be wrong by
-    seconds or more: 30 s fast, a bot would think it had 30 s less than it has."""
+    seconds or more: 30 s fast, a bot would think it had 30 s less than it has.
+    Between hands the deadline to say "ready" is ``next_hand_deadline_ms``: the clock
+    runs for no seat then, but a seat that has not said it by then has timed out."""
     clock = answer["view"]["clock"]
-    if clock is None or clock["deadline_ms"] is None or clock["running"] != answer["seat"]:
+    if clock is None:
         return None
-    return (clock["deadline_ms"] - answer["now_ms"]) / 1000
+    if clock["next_hand_deadline_ms"] is not None:
+        deadline_ms = clock["next_hand_deadline_ms"]
+    elif clock["deadline_ms"] is not None and clock["running"] == answer["seat"]:
+        deadline_ms = clock["deadline_ms"]
+    else:
+        return None
+    return (deadline_ms - answer["now_ms"]) / 1000
 
 
 def choose(view: dict) -> dict:

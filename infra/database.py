@@ -172,7 +172,10 @@ def _skip_closed_connections(engine: AsyncEngine) -> None:
     costs no round trip, where SQLAlchemy's ``pool_pre_ping`` sends three (BEGIN, ``;``,
     ROLLBACK) on every checkout: measured side by side on a move's round trip, see the
     commit that added this. A session lost without a word (a silent network) still
-    fails its request, as it would have failed the ping.
+    fails its request, as it would have failed the ping; so does one drawn in the
+    moment between the database's goodbye (its FATAL message, which asyncpg has read)
+    and the socket's close, a state asyncpg shows through no public call: that request
+    is answered 503 and the next checkout replaces the session.
     """
 
     @event.listens_for(engine.sync_engine, "checkout")

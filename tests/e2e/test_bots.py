@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 import re
+import runpy
 import sys
 from pathlib import Path
 from typing import Any
@@ -344,6 +345,23 @@ async def test_the_example_bot_paces_its_moves_on_the_ratelimit_header(
     finally:
         bot.kill()
         server.stop()
+
+
+def test_the_example_bot_counts_down_to_the_next_hand_deadline_between_hands() -> None:
+    """Between hands no seat's clock runs (``running`` is null) but a seat that has not
+    said "ready" by ``next_hand_deadline_ms`` times out: a bot thinking 30 s over its
+    ``next_hand`` must see that deadline, or the server says ready for it. (Before, it
+    saw no clock there, thought the full 30 s and timed out: found by the test below
+    when the person's random play ended a hand within the bot's two turns.)"""
+    time_left_s = runpy.run_path(str(BOT))["time_left_s"]
+    clock = {"running": None, "deadline_ms": None, "next_hand_deadline_ms": 1_030_000}
+    between_hands = {"seat": 1, "now_ms": 1_000_000, "view": {"clock": clock}}
+    assert time_left_s(between_hands) == 30.0
+    in_play = {**clock, "running": 1, "deadline_ms": 1_006_000, "next_hand_deadline_ms": None}
+    assert time_left_s({**between_hands, "view": {"clock": in_play}}) == 6.0
+    their_turn = {**in_play, "running": 0}
+    assert time_left_s({**between_hands, "view": {"clock": their_turn}}) is None
+    assert time_left_s({**between_hands, "view": {"clock": None}}) is None
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -13,6 +13,7 @@ import asyncio
 
 import asyncpg
 import pytest
+from sqlalchemy.engine import make_url
 
 from infra.database import asyncpg_dsn
 from tests.e2e.harness import Player, ServerProcess, as_action
@@ -23,19 +24,23 @@ async def _terminate_sessions_of(server: ServerProcess) -> int:
     own reconnection) and wait until they are gone; how many were terminated.
 
     ``pg_terminate_backend`` returns once it has signalled a backend, before the backend
-    has told its client and exited: the drop is over when they have left
-    ``pg_stat_activity``, and that moment, not a guessed sleep, is "after the drop"."""
+    has told its client and exited. A backend leaves ``pg_stat_activity`` before its
+    socket closes (PostgreSQL clears the entry, then the process exits), and between the
+    two the server holds a session that has had the database's goodbye but not its close:
+    asyncpg cannot tell it from a live one without a round trip, and a request drawing
+    it then is answered 503 (measured through a proxy that holds the close back). So the
+    drop is over when the server process has seen each socket close (its end is neither
+    established nor waiting to close), and that moment, not a guessed sleep, is "after
+    the drop"."""
     assert server.proc is not None
     conn = await asyncpg.connect(asyncpg_dsn(server.database_url))
     try:
-        pids = [
-            row["pid"]
-            for row in await conn.fetch(
-                "select pid, pg_terminate_backend(pid) from pg_stat_activity"
-                " where datname = current_database() and application_name = $1",
-                f"ginrummy {server.proc.pid}",
-            )
-        ]
+        rows = await conn.fetch(
+            "select pid, client_port, pg_terminate_backend(pid) from pg_stat_activity"
+            " where datname = current_database() and application_name = $1",
+            f"ginrummy {server.proc.pid}",
+        )
+        pids = [row["pid"] for row in rows]
         for _ in range(200):
             left = await conn.fetchval(
                 "select count(*) from pg_stat_activity where pid = any($1::int[])", pids
@@ -45,9 +50,31 @@ async def _terminate_sessions_of(server: ServerProcess) -> int:
             await asyncio.sleep(0.01)
         else:
             raise AssertionError(f"terminated sessions still there: {pids}")
+        ports = {row["client_port"] for row in rows}
+        database_port = make_url(server.database_url).port or 5432
+        for _ in range(500):
+            if not ports & _open_client_ports(database_port):
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError(f"the server never saw its sessions close: {ports}")
     finally:
         await conn.close()
     return len(pids)
+
+
+def _open_client_ports(database_port: int) -> set[int]:
+    """The local ports of this machine's TCP connections to PostgreSQL whose client has
+    not closed them: established, or told of the close but not yet closing."""
+    open_states = {"01", "08"}  # ESTABLISHED, CLOSE_WAIT (Linux's include/net/tcp_states.h)
+    ports: set[int] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                local, remote, state = line.split()[1:4]
+                if int(remote.rsplit(":", 1)[1], 16) == database_port and state in open_states:
+                    ports.add(int(local.rsplit(":", 1)[1], 16))
+    return ports
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

@@ -102,6 +102,18 @@ async def test_the_stream_says_when_the_opponent_leaves_returns_and_may_be_claim
         second.stop()
 
 
+def play_on(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal move that does not end the hand (no knock or gin), where there is one."""
+    ending = ("knock", "gin", "big_gin")
+    if view["phase"] == "discard" and view["seat"] in view["to_act"]:
+        choice = pick(view, rng)
+        if choice["type"] in ending:
+            return {"type": "discard", "card": choice["card"]}
+        return choice
+    options = [c for c in view["legal"] if c["type"] not in ending] or view["legal"]
+    return as_action(rng.choice(options))
+
+
 async def wait_until(predicate: Any, limit: float = 5) -> None:
     async with asyncio.timeout(limit):
         while not predicate():
@@ -118,8 +130,11 @@ async def test_the_stream_says_a_match_is_claimable_after_three_timeouts(
     rng = random.Random(5)
     try:
         # 2 s a move, not 1: under a full CI run the host (this test) once took longer
-        # than 1 s to answer its own turns, and the 40 s bound ran out
-        table = await open_table(host, clock={"per_move_ms": 2000})
+        # than 1 s to answer its own turns, and the 40 s bound ran out. A match to 100,
+        # and a host that never knocks: with the quick rules (25) and a host that knocks
+        # when it can, its knock once ended the match between "claimable" and the claim.
+        rules = {"preset": "arcadia", "target": 100}
+        table = await open_table(host, rules=rules, clock={"per_move_ms": 2000})
         match_id = (await join(guest, table["table_id"])).json()["match"]["match_id"]
         async with listening(over_ndjson(server.url, host.token, heard)):
             async with asyncio.timeout(60):
@@ -128,9 +143,11 @@ async def test_the_stream_says_a_match_is_claimable_after_three_timeouts(
                     await asyncio.sleep(0.02)
                     for frame in heard.frames[done:]:
                         done += 1
+                        if frame["type"] == "claimable":
+                            break  # no move after it: the claim is of the match as said
                         if frame["type"] == "your_turn" and frame["match"]["view"]["legal"]:
                             view = frame["match"]["view"]
-                            await host.act(match_id, pick(view, rng), frame["version"])
+                            await host.act(match_id, play_on(view, rng), frame["version"])
             claimable = await heard.first(of("claimable", match_id))
             assert claimable["reason"] == "timeouts"
             clock = (await host.view(match_id))["view"]["clock"]

@@ -31,6 +31,19 @@ def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return as_action(rng.choice(legal))
 
 
+def play_on(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal move that does not end the hand (no knock or gin), where there is one: for a
+    test that waits for something (timeouts, a claim) while the match must go on."""
+    ending = ("knock", "gin", "big_gin")
+    if view["phase"] == "discard" and view["seat"] in view["to_act"]:
+        choice = pick(view, rng)
+        if choice["type"] in ending:
+            return {"type": "discard", "card": choice["card"]}
+        return choice
+    options = [c for c in view["legal"] if c["type"] not in ending] or view["legal"]
+    return as_action(rng.choice(options))
+
+
 async def open_table(player: Player, **body: Any) -> dict[str, Any]:
     body.setdefault("rules", QUICK_RULES)
     response = await player.client.post("/v1/tables", json=body)

@@ -19,7 +19,7 @@ from domain.events import HandScored, TurnTimedOut
 from infra.store import open_store
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.secrecy import Recorder, states_by_version
-from tests.e2e.tables import follow, join, open_table, pick
+from tests.e2e.tables import follow, join, open_table, pick, play_on
 from tests.e2e.test_openapi_conformance import Checker
 
 FAST = {"GINRUMMY_CLOCK_SWEEP_S": "0.1", "GINRUMMY_NEXT_HAND_TIMEOUT_S": "1"}
@@ -210,7 +210,9 @@ async def test_a_claim_after_three_timeouts_in_a_row(database_url: str, tmp_path
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Gone")
     try:
-        table = await open_table(host, clock={"per_move_ms": 1500})
+        # to 100, the host never knocking: the match must last until the third timeout
+        rules = {"preset": "arcadia", "target": 100}
+        table = await open_table(host, rules=rules, clock={"per_move_ms": 1500})
         assert table["clock"]["per_move_ms"] == 1500
         joined = await join(guest, table["table_id"])
         assert joined.status_code == 200, joined.text
@@ -239,7 +241,7 @@ async def test_a_claim_after_three_timeouts_in_a_row(database_url: str, tmp_path
             assert early.status_code == 409 and early.json()["rule"] == "claim_too_early"
             assert (await host.view(match_id))["view"]["settlement"] is None  # nothing changed
             if 0 in view["to_act"]:
-                acted = await host.act(match_id, pick(view, rng), view["version"])
+                acted = await host.act(match_id, play_on(view, rng), view["version"])
                 assert acted.status_code in (200, 409), acted.text  # 409: the clock came first
                 if acted.status_code == 200:
                     seen[0].add_action_response(acted.json())

@@ -21,7 +21,7 @@ import websockets
 
 from infra.database import asyncpg_dsn
 from tests.e2e.harness import Player, ServerProcess, as_action
-from tests.e2e.tables import join, open_table, pick
+from tests.e2e.tables import join, open_table, play_on
 from tests.e2e.test_absence import on
 from tests.e2e.test_clocks import pass_the_turn
 from tests.e2e.test_stream_announcements import Heard, listening, over_ndjson
@@ -100,18 +100,6 @@ async def test_the_stream_says_when_the_opponent_leaves_returns_and_may_be_claim
             await player.close()
         first.stop()
         second.stop()
-
-
-def play_on(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal move that does not end the hand (no knock or gin), where there is one."""
-    ending = ("knock", "gin", "big_gin")
-    if view["phase"] == "discard" and view["seat"] in view["to_act"]:
-        choice = pick(view, rng)
-        if choice["type"] in ending:
-            return {"type": "discard", "card": choice["card"]}
-        return choice
-    options = [c for c in view["legal"] if c["type"] not in ending] or view["legal"]
-    return as_action(rng.choice(options))
 
 
 async def wait_until(predicate: Any, limit: float = 5) -> None:

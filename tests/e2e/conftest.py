@@ -97,3 +97,29 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed end-to-end test's report shows what its browser pages showed and what its
+    servers logged last, while they are still there: a timing failure in a full run is
+    rarely seen again alone, and the assertion's message alone seldom says why."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when != "call" or not report.failed:
+        return
+    values = getattr(item, "funcargs", {}).values()
+    for value in values:
+        if isinstance(value, ServerProcess) and value.log_path.exists():
+            lines = value.log_path.read_text(errors="replace").splitlines()
+            report.sections.append(
+                (f"server {value.url}: its log's last lines", "\n".join(lines[-30:]))
+            )
+    browser = getattr(item, "funcargs", {}).get("browser")
+    for c, context in enumerate(getattr(browser, "contexts", [])):
+        for p, page in enumerate(context.pages):
+            try:
+                text = page.evaluate("document.body ? document.body.innerText : ''")
+            except Exception as error:  # a page that closed or crashed says so
+                text = f"(not readable: {error})"
+            report.sections.append((f"page {c}.{p} at {page.url}: its text", text[-4000:]))

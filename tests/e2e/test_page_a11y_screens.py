@@ -24,6 +24,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_a11y import LIVE_RECORDER, focused, said
 from tests.e2e.test_page_layout import new_match, open_match, sign_in, to_my_discard
+from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 # Every piece of visible text whose contrast with what lies behind it is under WCAG AA's
 # 4.5:1 (3:1 for large text). The colour behind is the element's and its ancestors'
@@ -299,3 +300,50 @@ def test_a_chat_message_is_said_once_and_the_history_not_at_all(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_without_a_socket_a_history_read_late_is_not_said(
+    site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """A page without its socket reads new chat messages every few seconds and says them.
+    If its first read of the history failed, the next read is of the history: before, it
+    said every old message as if it had just been written."""
+    context = browser.new_context()
+    bob = context.new_page()
+    try:
+        a, b = (httpx.post(f"{site}/v1/players", json={"name": n}).json() for n in ("Ann", "Ben"))
+        table = httpx.post(
+            f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {a['token']}"}
+        ).json()
+        joined = httpx.post(
+            f"{site}/v1/tables/{table['table_id']}/join",
+            json={},
+            headers={"Authorization": f"Bearer {b['token']}"},
+        )
+        match_id = joined.json()["match"]["match_id"]
+        ann = {"Authorization": f"Bearer {a['token']}"}
+        chat_url = f"{site}/v1/matches/{match_id}/chat"
+        httpx.post(chat_url, json={"text": "said before"}, headers=ann).raise_for_status()
+        failed: list[str] = []  # the history's first read, answered as a failing proxy would
+
+        def fail_once(route: Any) -> None:
+            if failed:
+                route.continue_()
+                return
+            failed.append(route.request.url)
+            route.fulfill(status=502, body="bad gateway")
+
+        bob.route("**/chat?after=0*", fail_once)
+        bob.add_init_script(REFUSED_SOCKETS)
+        bob.add_init_script(LIVE_RECORDER)
+        sign_in(bob, site, b, {"tourSeen": True})
+        bob.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+        bob.wait_for_selector("[data-testid=chat-log] li:has-text('said before')", timeout=30_000)
+        assert failed, "the history's first read was not the one that failed"
+        httpx.post(chat_url, json={"text": "said after"}, headers=ann).raise_for_status()
+        wait_until(bob, "window.__said.some((s) => s[1].includes('said after'))", 30_000)
+        chat = [text for _, text in said(bob) if "said" in text]
+        assert chat == ["Ann says: said after"], said(bob)
+    finally:
+        context.close()

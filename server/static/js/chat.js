@@ -13,7 +13,7 @@ import { blockable, blockButton, isBlocked, loadBlocks, unblockButton } from './
 import { clearNote, noteMessage } from './chatnote.js';
 
 const MAX_LENGTH = 280;
-const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, muted: false, panel: null, loading: null };
+const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, read: false, muted: false, panel: null, loading: null };
 
 /** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator. */
 export function openChat(screen, { matchId, seat = null, seats = [], watchCode = null }) {
@@ -39,7 +39,7 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
 export function closeChat() {
   if (chat.panel) chat.panel.remove();
   clearNote();
-  Object.assign(chat, { matchId: null, panel: null, refs: [], messages: new Map(), last: 0, muted: false, canned: null, loading: null });
+  Object.assign(chat, { matchId: null, panel: null, refs: [], messages: new Map(), last: 0, read: false, muted: false, canned: null, loading: null });
 }
 
 /** The other seat, to a seat; null to a spectator. */
@@ -81,9 +81,10 @@ function keep(messages, say = false) {
 }
 
 /** Without the match's socket (socketless.js, the watch page): the messages since the
- * last one known, told as new. */
+ * last one known, told as new; until the history has been read once (its first read may
+ * have failed), it is the history that is read, and not told. */
 export function chatCatchUp() {
-  if (chat.matchId && !chat.loading) loadAfter(chat.last, true);
+  if (chat.matchId && !chat.loading) loadAfter(chat.last, chat.read);
 }
 
 /** ``fresh``: the messages are new (a gap's), not the history. */
@@ -101,6 +102,7 @@ async function loadAfter(after, fresh = after > 0) {
         if (!page.more || !page.messages.length) break;
         from = page.messages[page.messages.length - 1].version;
       }
+      chat.read = true;
       renderControls();
     } catch (err) {
       status(problemText(err));

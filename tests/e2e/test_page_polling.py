@@ -62,3 +62,29 @@ def test_the_wait_for_a_rematch_answer_asks_nothing_while_the_tab_is_hidden(
     fay.evaluate(SHOW)
     wait_until(fay, f"localStorage.getItem('ginrummy.match') !== '{first}'")
     assert len(asked) > before
+
+
+def test_the_lobby_reads_nothing_while_the_tab_is_hidden(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """The lobby reads four lists every 5 s (challenges, tables, its own, private ones);
+    in a tab nobody looked at it read them all the same, for as long as the tab was open."""
+    fay, _, _ = pages
+    fay.add_init_script(HIDDEN_TAB)
+    asked: list[str] = []
+    fay.on(
+        "request",
+        lambda r: asked.append(r.url) if r.method == "GET" and "/v1/challenges" in r.url else None,
+    )
+    enter_lobby(fay, site, "Fay Looks Away")
+    run_until(fay, lambda: len(asked) >= 2, 8000)
+    assert len(asked) >= 2, asked  # read at once, then 5 s later
+    fay.evaluate(HIDE)
+    fay.wait_for_timeout(700)  # a read already out may still be answered
+    before = len(asked)
+    fay.wait_for_timeout(6000)
+    assert len(asked) == before, asked[before:]  # nothing read while hidden
+    fay.evaluate(SHOW)
+    run_until(fay, lambda: len(asked) > before, 1500)
+    assert len(asked) == before + 1, asked[before:]  # shown again: read at once, once

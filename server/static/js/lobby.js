@@ -24,6 +24,7 @@ import { customRulesFields } from './customrules.js';
 import { ensurePlayer, lobby, waitingForSomeone } from './lobbystate.js';
 import { afterRead, closeStream, follow, listen } from './lobbylive.js';
 import { openTable, renderMine } from './mytables.js';
+import { pollWhileVisible } from './poll.js';
 import { afterUnblock, findPlayers, renderChallenges, sayNewChallenges } from './challenges.js';
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
@@ -38,7 +39,7 @@ export function closeLobby(all = false) {
   }
   if (lobby.list) lobby.list.close();
   lobby.list = null;
-  clearInterval(lobby.poll);
+  if (lobby.poll) lobby.poll.stop();
   lobby.poll = null;
 }
 
@@ -92,7 +93,11 @@ export function showLobby(root, invite = null) {
   if (player) loadBlocks().catch(() => {});
   renderMine();
   refresh();
-  lobby.poll = setInterval(refresh, 5000); // challenges, and a lost list socket, caught up
+  // Challenges, and a lost list socket, caught up every 5 s, as poll.js asks: nothing in
+  // a hidden tab (the player stream still opens a match started meanwhile), and the tab
+  // shown again reads at once.
+  if (lobby.poll) lobby.poll.stop();
+  lobby.poll = pollWhileVisible(refresh, { every: 5000, first: 5000, alive: () => document.body.dataset.screen === 'lobby' });
 }
 
 const presetSelect = (id) => h('select', { id, 'data-testid': id }, Object.entries(PRESETS).map(([v, t]) => h('option', { value: v }, t)));

@@ -38,6 +38,8 @@ async def trickle(port: int, stop: asyncio.Event) -> tuple[float, bytes]:
             break  # closed
         except TimeoutError:
             continue
+        except ConnectionError:  # closed too: a socket closed with our lines unread resets
+            break
     writer.close()
     return time.monotonic() - started, b""
 

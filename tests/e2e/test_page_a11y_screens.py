@@ -23,6 +23,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     wait_until,
 )
 from tests.e2e.test_page_a11y import LIVE_RECORDER, focused, said
+from tests.e2e.test_page_chat import seated_pair
 from tests.e2e.test_page_layout import new_match, open_match, sign_in, to_my_discard
 from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
@@ -265,16 +266,7 @@ def test_a_chat_message_is_said_once_and_the_history_not_at_all(
     contexts = [browser.new_context() for _ in range(2)]
     alice, bob = (context.new_page() for context in contexts)
     try:
-        a, b = (httpx.post(f"{site}/v1/players", json={"name": n}).json() for n in ("Ann", "Ben"))
-        table = httpx.post(
-            f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {a['token']}"}
-        ).json()
-        joined = httpx.post(
-            f"{site}/v1/tables/{table['table_id']}/join",
-            json={},
-            headers={"Authorization": f"Bearer {b['token']}"},
-        )
-        match_id = joined.json()["match"]["match_id"]
+        a, b, match_id = seated_pair(site, "Ann", "Ben")
         httpx.post(
             f"{site}/v1/matches/{match_id}/chat",
             json={"text": "said before"},
@@ -312,16 +304,7 @@ def test_without_a_socket_a_history_read_late_is_not_said(
     context = browser.new_context()
     bob = context.new_page()
     try:
-        a, b = (httpx.post(f"{site}/v1/players", json={"name": n}).json() for n in ("Ann", "Ben"))
-        table = httpx.post(
-            f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {a['token']}"}
-        ).json()
-        joined = httpx.post(
-            f"{site}/v1/tables/{table['table_id']}/join",
-            json={},
-            headers={"Authorization": f"Bearer {b['token']}"},
-        )
-        match_id = joined.json()["match"]["match_id"]
+        a, b, match_id = seated_pair(site, "Ann", "Ben")
         ann = {"Authorization": f"Bearer {a['token']}"}
         chat_url = f"{site}/v1/matches/{match_id}/chat"
         httpx.post(chat_url, json={"text": "said before"}, headers=ann).raise_for_status()

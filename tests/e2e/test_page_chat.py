@@ -42,6 +42,25 @@ def player(site: str, name: str) -> dict[str, Any]:  # noqa: F811
     return body
 
 
+def seated_pair(
+    site: str,  # noqa: F811
+    host_name: str,
+    guest_name: str,
+) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Two new players at a table of the first's, met through the API: (host, guest, match id)."""
+    host, guest = player(site, host_name), player(site, guest_name)
+    table = httpx.post(
+        f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {host['token']}"}
+    ).json()
+    joined = httpx.post(
+        f"{site}/v1/tables/{table['table_id']}/join",
+        json={},
+        headers={"Authorization": f"Bearer {guest['token']}"},
+    )
+    assert joined.status_code == 200, joined.text
+    return host, guest, joined.json()["match"]["match_id"]
+
+
 def sign_in(page: Page, site: str, who: dict[str, Any], match_id: str) -> None:  # noqa: F811
     page.goto(f"{site}/")
     page.evaluate(
@@ -57,16 +76,7 @@ def test_a_message_sent_by_one_seat_appears_for_the_other_and_the_spectator(
     pages: tuple[Page, Page, Page],
 ) -> None:
     alice, bob, carol = pages
-    a, b = player(site, "Alice"), player(site, "Bob")
-    table = httpx.post(
-        f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {a['token']}"}
-    ).json()
-    joined = httpx.post(
-        f"{site}/v1/tables/{table['table_id']}/join",
-        json={},
-        headers={"Authorization": f"Bearer {b['token']}"},
-    )
-    match_id = joined.json()["match"]["match_id"]
+    a, b, match_id = seated_pair(site, "Alice", "Bob")
     sign_in(alice, site, a, match_id)
     sign_in(bob, site, b, match_id)
     carol.goto(f"{site}/#/watch/{match_id}")

@@ -10,11 +10,13 @@ import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
-from tests.e2e.harness import ServerProcess, create_database, drop_database
+from tests.e2e.harness import SITE_LOGS, ServerProcess, create_database, drop_database
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -109,12 +111,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.when != "call" or not report.failed:
         return
     values = getattr(item, "funcargs", {}).values()
-    for value in values:
-        if isinstance(value, ServerProcess) and value.log_path.exists():
-            lines = value.log_path.read_text(errors="replace").splitlines()
-            report.sections.append(
-                (f"server {value.url}: its log's last lines", "\n".join(lines[-30:]))
-            )
+    logs = {value.url: value.log_path for value in values if isinstance(value, ServerProcess)}
+    logs |= {
+        value: SITE_LOGS[value] for value in values if isinstance(value, str) and value in SITE_LOGS
+    }
+    for url, log in logs.items():
+        if log.exists():
+            lines = log.read_text(errors="replace").splitlines()
+            report.sections.append((f"server {url}: its log's last lines", "\n".join(lines[-40:])))
     browser = getattr(item, "funcargs", {}).get("browser")
     for c, context in enumerate(getattr(browser, "contexts", [])):
         for p, page in enumerate(context.pages):
@@ -123,3 +127,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             except Exception as error:  # a page that closed or crashed says so
                 text = f"(not readable: {error})"
             report.sections.append((f"page {c}.{p} at {page.url}: its text", text[-4000:]))
+            report.sections.append(
+                (f"page {c}.{p}: its last requests and messages", _traffic(page))
+            )
+
+
+def _traffic(page: Page) -> str:
+    """A page's last API requests (sent at, UTC) with their answers, and its console: a
+    click that seems to do nothing is often a request refused (its toast gone before the
+    timeout) or never answered."""
+    lines = []
+    try:
+        for request in [r for r in page.requests() if "/v1/" in r.url][-30:]:
+            if request.failure:
+                answer = f"failed: {request.failure}"
+            elif request.timing.get("responseStart", -1) < 0:
+                answer = "no answer yet"
+            else:
+                response = request.response()
+                answer = str(response.status) if response else "?"
+            sent = datetime.fromtimestamp(request.timing["startTime"] / 1000, UTC)
+            lines.append(f"{sent:%H:%M:%S.%f} {request.method} {request.url} -> {answer}")
+        lines += [f"console {m.type}: {m.text}" for m in page.console_messages()[-20:]]
+    except Exception as error:  # a page that closed or crashed says so
+        lines.append(f"(not readable: {error})")
+    return "\n".join(lines)

@@ -33,6 +33,11 @@ RATE_LIMITS_OFF = {
 } | {"GINRUMMY_CONNECTIONS_PER_ADDRESS": "0"}
 
 
+# The log of each page test's server (test_page.served_site), by base URL, while it runs:
+# a failed test's report shows its last lines (conftest.pytest_runtest_makereport).
+SITE_LOGS: dict[str, Path] = {}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

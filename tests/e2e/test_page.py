@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, sync_playwright
 
 from domain.rules import PRESETS
-from tests.e2e.harness import accepting, as_action
+from tests.e2e.harness import SITE_LOGS, accepting, as_action
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -93,10 +93,13 @@ def served_site(folder: Path, **settings: str) -> Iterator[str]:
     """A server with its own SQLite file in ``folder`` (and ``settings``), for a module's
     tests; its base URL, stopped on the way out."""
     port = free_port()
+    url = f"http://127.0.0.1:{port}"
     process = start_site(port, folder / "page.db", folder / "server.log", **settings)
+    SITE_LOGS[url] = folder / "server.log"
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield url
     finally:
+        SITE_LOGS.pop(url, None)
         stop_site(process)
 
 

@@ -56,8 +56,7 @@ def meet_at_a_table(
     first.click("[data-testid=open-table]")
     first.wait_for_selector("[data-testid=waiting]:not([hidden])")
     enter_lobby(second, site, names[1])
-    row = second.wait_for_selector(f"[data-testid=open-tables] li:has-text('{names[0]}')")
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    second.click(f"[data-testid=open-tables] li:has-text('{names[0]}') [data-testid=join]")
     for tab in (first, second):
         tab.wait_for_selector("body[data-screen=table]")
         settle(tab)

@@ -89,9 +89,7 @@ def test_two_people_meet_in_the_lobby_play_a_hand_and_are_watched(
     alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
 
     enter_lobby(bob, site, "Bob")
-    row = bob.wait_for_selector("[data-testid=open-tables] li:has-text('Alice')")
-    assert "Alice" in row.inner_text()
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    bob.click("[data-testid=open-tables] li:has-text('Alice') [data-testid=join]")
     for page in (alice, bob):  # Alice's page opens the match when Bob joins
         page.wait_for_selector("body[data-screen=table]")
         settle(page)
@@ -178,8 +176,7 @@ def test_a_match_opened_from_the_player_stream_is_busy_until_its_table_is_drawn(
     alice.click("[data-testid=open-table]")
     alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
     enter_lobby(bob, site, "Bob")
-    row = bob.wait_for_selector("[data-testid=open-tables] li:has-text('Alice')")
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    bob.click("[data-testid=open-tables] li:has-text('Alice') [data-testid=join]")
     alice.wait_for_selector("body[data-screen=table]")
     assert alice.get_attribute("body", "data-busy") == "true"  # the answer is held back
     settle(alice)

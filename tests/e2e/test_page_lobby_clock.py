@@ -75,9 +75,9 @@ def test_a_rated_table_with_30_s_a_move_opened_from_the_page_runs_its_clock(
     assert table["clock"] == {"per_move_ms": 30_000, "bank_ms": None, "increment_ms": 0}
 
     enter_lobby(bob, site, "Bob Joins")
-    row = bob.wait_for_selector("[data-testid=open-tables] li:has-text('Alice Timed')")
-    assert "arcadia to 100 · rated · 30 s a move" in row.inner_text()  # type: ignore[union-attr]
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    row = bob.locator("[data-testid=open-tables] li", has_text="Alice Timed")
+    assert "arcadia to 100 · rated · 30 s a move" in row.inner_text()
+    row.locator("[data-testid=join]").click()
     match_id = seated(alice, bob)
     with api(site, bob) as client:
         match = client.get(f"/v1/matches/{match_id}").json()

@@ -58,8 +58,7 @@ def test_moves_made_for_a_timed_out_player_are_told_as_such(
     table = hal.post("/v1/tables", json={"clock": {"per_move_ms": PER_MOVE_MS}})
     assert table.status_code == 201, table.text
     enter_lobby(ada, site, "Ada Late")
-    row = ada.wait_for_selector("[data-testid=open-tables] li:has-text('Hal Late')")
-    row.query_selector("[data-testid=join]").click()  # type: ignore[union-attr]
+    ada.click("[data-testid=open-tables] li:has-text('Hal Late') [data-testid=join]")
     match_id = seated(ada)
     ada.evaluate(RECORD, "#narration")
     carol.goto(f"{site}/?delay={DELAY_MS}#/watch/{match_id}")

@@ -62,9 +62,7 @@ def test_a_public_tables_players_see_and_copy_its_watch_link(
     alice.wait_for_selector("[data-testid=waiting]:not([hidden])")
     assert "Watch link" in alice.inner_text("[data-testid=waiting-watch]")
     enter_lobby(bob, site, "Bob")
-    bob.wait_for_selector(
-        "[data-testid=open-tables] li:has-text('Alice') [data-testid=join]"
-    ).click()
+    bob.click("[data-testid=open-tables] li:has-text('Alice') [data-testid=join]")
     match_id = seated(alice, bob)
     link = f"{site}/#/watch/{match_id}"
     _both_show(alice, bob, link)

@@ -4,17 +4,19 @@ and where the keyboard is while the other plays, from the invite link to History
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
 
 import httpx
-from playwright.sync_api import APIResponse, Browser, Page, Route
+from playwright.sync_api import APIResponse, Browser, Page, Request, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     browser,
     page,
+    run_until,
     settle,
     site,
     tour_dismissed,
@@ -362,13 +364,19 @@ def test_a_replay_on_a_phone_does_not_scroll_sideways(
         context.close()
 
 
-REDRAWN = "document.querySelector({0}) && document.querySelector({0}) !== window.__before"
+def lists_read(page: Page) -> None:  # noqa: F811
+    """Wait until the lobby has read its lists again and drawn what they said: the read
+    after it has gone out (they are 5 s apart). A read that changes nothing draws nothing."""
+    reads: list[str] = []
 
+    def counted(request: Request) -> None:
+        if "/v1/challenges" in request.url:
+            reads.append(request.url)
 
-def redrawn(page: Page, selector: str) -> None:  # noqa: F811
-    """Wait until the lobby has drawn ``selector`` anew (its lists are read every 5 s)."""
-    page.evaluate(f"() => {{ window.__before = document.querySelector({selector!r}); }}")
-    wait_until(page, REDRAWN.format(repr(selector)))
+    page.on("request", counted)
+    run_until(page, lambda: len(reads) >= 2, 15_000)
+    page.remove_listener("request", counted)
+    assert len(reads) >= 2, reads
 
 
 def test_a_keyboard_host_is_taken_to_the_invite_link_and_kept_there(
@@ -389,8 +397,16 @@ def test_a_keyboard_host_is_taken_to_the_invite_link_and_kept_there(
     assert "Your private table is open (arcadia to 100" in page.inner_text("#said")
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED) == "invite-link-copy"
-    redrawn(page, "[data-testid=invite-link-copy]")
+    first = page.evaluate("document.activeElement.closest('li').dataset.table")
+    lists_read(page)
     assert page.evaluate(FOCUSED) == "invite-link-copy"
+    # A second table of hers (opened elsewhere) redraws the list: the keyboard stays on
+    # the first one's Copy.
+    keira = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
+    private_table(site, keira)
+    wait_until(page, "document.querySelectorAll('[data-testid=invite-link-copy]').length === 2")
+    assert page.evaluate(FOCUSED) == "invite-link-copy"
+    assert page.evaluate("document.activeElement.closest('li').dataset.table") == first
 
 
 def test_a_keyboard_friend_on_accept_stays_there_while_the_lobby_reads_again(
@@ -413,7 +429,7 @@ def test_a_keyboard_friend_on_accept_stays_there_while_the_lobby_reads_again(
     signed_in(page, site, guest)
     page.goto(f"{site}/#/lobby")
     page.focus("#incoming li:has-text('Zed') [data-testid=accept]")
-    redrawn(page, "#incoming [data-testid=accept]")
+    lists_read(page)
     assert page.evaluate(FOCUSED) == "accept"
     withdrawn = httpx.post(
         f"{site}/v1/challenges/{sent['Chall'][1]}/cancel", headers=auth(sent["Chall"][0])

@@ -2,14 +2,27 @@
 // seconds and drew them anew, so a player on a Copy, Cancel or Accept button was dropped
 // to the top of the page at each read. The focused control is found again in the new
 // list by what it is (its test id, else its tag) and its row (the row's table or
-// player, else its place in the list).
+// player, else its place in the list). A row a read leaves unchanged stays the node it
+// was: redrawn, a Join or Accept pressed as a read (or the list socket's news of another
+// table) came lost its click, the press on the old button and the release on the new.
 import { fill } from './dom.js';
 
-/** ``fill(el, ...children)``, the keyboard kept on the control it was on. */
+/** ``fill(el, ...children)``, the keyboard kept on the control it was on; a child equal
+ * to one shown is kept as it is (every action of these lists is keyed by what its row
+ * shows: its table or player), and nothing is touched if none changed. */
 export function refill(el, ...children) {
+  const shown = [...el.childNodes];
+  const next = [...fill(document.createElement(el.tagName), ...children).childNodes].map((node, i) => {
+    const same = shown[i] && shown[i].isEqualNode(node) ? i : shown.findIndex((old) => old && old.isEqualNode(node));
+    if (same < 0) return node;
+    const old = shown[same];
+    shown[same] = null; // kept once
+    return old;
+  });
+  if (next.length === el.childNodes.length && next.every((node, i) => node === el.childNodes[i])) return el;
   const active = document.activeElement;
   const place = active && active !== el && el.contains(active) ? placeOf(active) : null;
-  fill(el, ...children);
+  el.replaceChildren(...next);
   if (!place) return el;
   const again = [...el.querySelectorAll(place.selector)].find((each) => rowOf(each) === place.row);
   if (again) again.focus({ preventScroll: true });

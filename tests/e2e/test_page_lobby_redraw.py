@@ -1,0 +1,50 @@
+"""A lobby read that changes nothing leaves its lists as they are (js/keepfocus.js).
+
+The lobby reads its lists every 5 s and drew each of them anew at every read: a Join or
+Cancel pressed just as a read came was lost (the press on the old button, the release
+on the new one), and the page rebuilt every row for nothing. In real Chromium against a
+real server (the fixtures of test_page.py).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.e2e.test_page import browser, run_until, site  # noqa: F401 (fixtures)
+from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401
+
+JOIN = "[data-testid=open-tables] li:has-text('Ada Stays') [data-testid=join]"
+CANCEL = "[data-testid=my-table] [data-testid=cancel-table]"
+MARK = "button => { button.drawnBefore = true; }"  # a property: not in the page's markup
+STILL_THERE = "button => button.drawnBefore === true"
+
+
+def test_a_read_that_changes_nothing_keeps_the_buttons_shown(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    ada, bob, _ = pages
+    enter_lobby(ada, site, "Ada Stays")
+    ada.click("[data-testid=open-table]")
+    ada.wait_for_selector(CANCEL)
+    enter_lobby(bob, site, "Bob Stays")
+    bob.wait_for_selector(JOIN)
+    bob.locator(JOIN).evaluate(MARK)
+    ada.locator(CANCEL).evaluate(MARK)
+    reads: list[str] = []
+    for tab in (ada, bob):
+        tab.on("request", lambda r: reads.append(r.url) if "/v1/challenges" in r.url else None)
+    # Two more reads on each page: the first was answered and drawn before the second
+    # went out, 5 s later.
+    run_until(bob, lambda: len(reads) >= 4, 15_000)
+    assert len(reads) >= 4, reads
+    assert bob.locator(JOIN).evaluate(STILL_THERE), "Bob's Join was drawn again"
+    assert ada.locator(CANCEL).evaluate(STILL_THERE), "Ada's Cancel was drawn again"
+    # A list that changes is drawn again, its rows that did not change kept: Ada's second
+    # table comes to Bob above her first, whose Join stays the button it was.
+    first = bob.locator(JOIN).evaluate("button => button.closest('li').dataset.table")
+    ada.click("[data-testid=open-table]")
+    ada.wait_for_selector("[data-testid=my-table] >> nth=1")
+    bob.wait_for_selector(f"{JOIN} >> nth=1")
+    kept = f"[data-testid=open-tables] li[data-table='{first}'] [data-testid=join]"
+    assert bob.locator(kept).evaluate(STILL_THERE), "Bob's first Join was drawn again"

@@ -21,6 +21,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     wait_until,
 )
 from tests.e2e.test_page_a11y import LIVE_RECORDER, said
+from tests.e2e.test_page_chat import seated_pair
 from tests.e2e.test_page_layout import sign_in
 from tests.e2e.test_page_lobby import pages  # noqa: F401
 
@@ -139,10 +140,7 @@ def test_blocking_in_the_chat_hides_the_authors_messages(
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
     eve_page, finn_page, _ = pages
-    eve, finn = _player(site, "Eve"), _player(site, "Finn")
-    table = httpx.post(f"{site}/v1/tables", json={}, headers=_auth(eve)).json()
-    joined = httpx.post(f"{site}/v1/tables/{table['table_id']}/join", json={}, headers=_auth(finn))
-    match_id = joined.json()["match"]["match_id"]
+    eve, finn, match_id = seated_pair(site, "Eve", "Finn")
     eve_page.add_init_script(LIVE_RECORDER)
     for tab, who in ((eve_page, eve), (finn_page, finn)):
         sign_in(tab, site, who, {"tourSeen": True})

@@ -11,29 +11,15 @@ import httpx
 from playwright.sync_api import Page
 
 from tests.e2e.test_page import browser, page, site  # noqa: F401 (fixtures)
-
-
-def make_player(site: str, name: str) -> dict[str, str]:  # noqa: F811
-    made = httpx.post(f"{site}/v1/players", json={"name": name})
-    assert made.status_code == 201, made.text
-    body: dict[str, str] = made.json()
-    return {"id": body["id"], "name": name, "token": body["token"]}
+from tests.e2e.test_page_chat import seated_pair
 
 
 def test_each_person_reads_their_own_result_and_the_others_name(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
 ) -> None:
-    host, guest = make_player(site, "Hostess"), make_player(site, "Guesto")
+    host, guest, match_id = seated_pair(site, "Hostess", "Guesto")  # arcadia, the default
     auth = {p["id"]: {"Authorization": f"Bearer {p['token']}"} for p in (host, guest)}
-    table = httpx.post(
-        f"{site}/v1/tables", json={"rules": "arcadia"}, headers=auth[host["id"]]
-    ).json()
-    joined = httpx.post(
-        f"{site}/v1/tables/{table['table_id']}/join", json={}, headers=auth[guest["id"]]
-    )
-    assert joined.status_code == 200, joined.text
-    match_id = joined.json()["table"]["match_id"]
     resigned = httpx.post(
         f"{site}/v1/matches/{match_id}/actions",
         json={"action": {"type": "resign"}},

@@ -22,6 +22,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     wait_until,
 )
 from tests.e2e.test_page_a11y import LIVE_RECORDER, said
+from tests.e2e.test_page_chat import seated_pair
 from tests.e2e.test_page_layout import sign_in
 from tests.e2e.test_page_lobby import pages  # noqa: F401
 
@@ -40,10 +41,7 @@ def test_a_match_two_pages_play_is_listed_and_watch_opens_it(
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
     ada_page, bob_page, carol = pages
-    ada, bob = _player(site, "Ada"), _player(site, "Bob")
-    table = httpx.post(f"{site}/v1/tables", json={}, headers=_auth(ada)).json()
-    joined = httpx.post(f"{site}/v1/tables/{table['table_id']}/join", json={}, headers=_auth(bob))
-    match_id = joined.json()["match"]["match_id"]
+    ada, bob, match_id = seated_pair(site, "Ada", "Bob")
     for tab, who in ((ada_page, ada), (bob_page, bob)):
         sign_in(tab, site, who, {"tourSeen": True})
         tab.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
@@ -57,7 +55,8 @@ def test_a_match_two_pages_play_is_listed_and_watch_opens_it(
     for shown in ("Ada", "Bob", "arcadia", "0 : 0", "0 spectators"):
         assert shown in text, text
     assert bob_page.title() == "Live matches · Gin Rummy"
-    first, second = (s["name"] for s in joined.json()["match"]["seats"])
+    match = httpx.get(f"{site}/v1/matches/{match_id}", headers=_auth(ada)).json()
+    first, second = (s["name"] for s in match["seats"])
 
     # Carol, a guest with no player, finds it too and watches it with its named button.
     carol.goto(f"{site}/?delay={DELAY_MS}#/live")

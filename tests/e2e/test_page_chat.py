@@ -9,12 +9,13 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocketRoute
 
 from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     DELAY_MS,
     TIMEOUT_MS,
     browser,
+    run_until,
     site,
 )
 
@@ -115,3 +116,73 @@ def test_a_message_sent_by_one_seat_appears_for_the_other_and_the_spectator(
     alice.fill("[data-testid=chat-input]", "")
     alice.type("[data-testid=chat-input]", "stpxd")
     assert alice.evaluate("document.body.dataset.version") == version
+
+
+def test_a_message_said_before_the_socket_started_is_shown(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """The socket relays what is said after the server read the chat as the socket opened;
+    the page reads the history over HTTP, which may come first. A message said between the
+    two was shown nowhere until another came (seen under load: test_page_friends' phone
+    test). Here the socket's sign-in is held until the history was read and Quinn spoke."""
+    pia_page, _, _ = pages
+    pia, quinn, match_id = seated_pair(site, "Pia Early", "Quinn Early")
+    held: dict[str, Any] = {"sign_in": None, "server": None}
+
+    def through(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+        server.on_message(route.send)
+
+        def from_page(message: str | bytes) -> None:
+            if held["server"] is None:  # the first message is the sign-in: held back
+                held["sign_in"], held["server"] = message, server
+            else:
+                server.send(message)
+
+        route.on_message(from_page)
+
+    read: list[str] = []
+    pia_page.on("response", lambda r: read.append(r.url) if "/chat?after=0" in r.url else None)
+    pia_page.route_web_socket("**/live*", through)
+    pia_page.goto(f"{site}/")
+    pia_page.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": pia["id"], "name": pia["name"], "token": pia["token"]},
+    )
+    pia_page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    run_until(pia_page, lambda: bool(read) and held["server"] is not None, TIMEOUT_MS)
+    assert read and held["server"] is not None, (read, held)
+    said = httpx.post(
+        f"{site}/v1/matches/{match_id}/chat",
+        json={"text": "said early"},
+        headers={"Authorization": f"Bearer {quinn['token']}"},
+    )
+    assert said.status_code == 201, said.text
+    held["server"].send(held["sign_in"])
+    pia_page.wait_for_selector(f"{LOG} li:has-text('Quinn Early: said early')")
+
+
+def test_a_message_said_before_a_spectators_socket_connected_is_shown(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """As above for a spectator, whose socket signs nothing in: its connection to the
+    server is held until the history was read and Quinn spoke."""
+    carol, _, _ = pages
+    _, quinn, match_id = seated_pair(site, "Pia Watched", "Quinn Watched")
+    held: list[WebSocketRoute] = []
+    read: list[str] = []
+    carol.on("response", lambda r: read.append(r.url) if "/chat?after=0" in r.url else None)
+    carol.route_web_socket("**/watch*", lambda route: held.append(route))
+    carol.goto(f"{site}/#/watch/{match_id}")
+    run_until(carol, lambda: bool(read) and bool(held), TIMEOUT_MS)
+    assert read and held, (read, held)
+    said = httpx.post(
+        f"{site}/v1/matches/{match_id}/chat",
+        json={"text": "said unseen"},
+        headers={"Authorization": f"Bearer {quinn['token']}"},
+    )
+    assert said.status_code == 201, said.text
+    held[0].connect_to_server()
+    carol.wait_for_selector(f"{LOG} li:has-text('Quinn Watched: said unseen')")

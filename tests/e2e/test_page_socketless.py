@@ -124,12 +124,13 @@ def test_pages_whose_sockets_are_refused_still_meet_play_and_watch(
         assert sockets[name], name
         assert all(url.endswith("/no-socket-here") for url in sockets[name]), sockets[name]
 
-    # Let the socket through: it reconnects (its back-off is at most 10 s), and the page
-    # stops asking.
+    # Let the socket through: it reconnects (its back-off is at most 10 s), asking for the
+    # chat after the message Fay has read, and the page stops asking.
     fay.evaluate("window.__refuseSockets = false")
+    live = f"/v1/matches/{match_id}/live?chat_after="
 
     def came_back() -> bool:
-        return any(url.endswith(f"/v1/matches/{match_id}/live") for url in sockets["fay"])
+        return any(live in url and not url.endswith("=0") for url in sockets["fay"])
 
     run_until(fay, came_back, 15000)
     assert came_back(), "the socket never came back"

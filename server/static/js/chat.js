@@ -1,11 +1,12 @@
 // The match's chat: a small panel under the table (a seat writes and reads) or under the
 // watched match (a spectator reads). Messages come live as `chat` frames on the match's
 // socket, which match.js and watch.js hand to chatFrame; the history comes over HTTP, and
-// so do new messages while the socket is down (chatCatchUp).
+// so do new messages while the socket is down (chatCatchUp). The socket connects once the
+// history is read and asks for what came after it (chatQuery).
 // Text goes in as text nodes (dom.js), so a message can never inject markup.
 // A seat may block the other from here (blocks.js): the server then hides their new
 // messages, and this page hides those already shown.
-import { $, fill, h } from './dom.js';
+import { $, fill, h, sleep } from './dom.js';
 import { api } from './api.js';
 import { announce, problemText } from './ui.js';
 import { isolate, refName } from './names.js';
@@ -15,7 +16,8 @@ import { clearNote, noteMessage } from './chatnote.js';
 const MAX_LENGTH = 280;
 const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, read: false, muted: false, panel: null, loading: null };
 
-/** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator. */
+/** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator.
+ * Settles once its history has been read (or could not be). */
 export function openChat(screen, { matchId, seat = null, seats = [], watchCode = null }) {
   closeChat();
   chat.matchId = matchId;
@@ -26,7 +28,7 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
   chat.panel = h('aside', { class: 'chat', 'data-testid': 'chat', 'aria-label': 'Chat' });
   screen.append(chat.panel);
   render();
-  loadAfter(0);
+  const history = loadAfter(0);
   if (seat !== null && blockable(opponent())) loadBlocks().catch(() => {});
   if (seat !== null) {
     api.cannedMessages().then((canned) => {
@@ -34,7 +36,18 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
       render();
     }).catch(() => {});
   }
+  return history;
 }
+
+/** The chat's part of a match socket's query: the messages after the last one this page
+ * knows, once the history has been read. Without it a socket relays only what is said
+ * after it opened, and a message said between the history's read and the socket's start,
+ * or while a dropped socket was down, was shown nowhere until another came. */
+export const chatQuery = () => (chat.matchId && chat.read ? `chat_after=${chat.last}` : '');
+
+/** ``history`` (openChat's), or 2 s, whichever is first: the game's socket waits that long
+ * at most for a chat history that is slow to come. */
+export const chatHistoryOrLater = (history) => Promise.race([history, sleep(2000)]);
 
 export function closeChat() {
   if (chat.panel) chat.panel.remove();

@@ -21,6 +21,7 @@ export class LiveFeed {
     this.refused = false; // the server closed it for good: asking over HTTP cannot help either
     this.connectingSince = 0;
     this.onOpen = null; // called as each socket opens: what an older one said may be stale
+    this.query = null; // () => more of each connection's query (``chat_after=N``), or ''
   }
 
   get open() {
@@ -38,7 +39,8 @@ export class LiveFeed {
   connect() {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const url = `${scheme}://${location.host}${this.path}`;
+    const more = this.query ? this.query() : '';
+    const url = `${scheme}://${location.host}${this.path}${more ? (this.path.includes('?') ? '&' : '?') + more : ''}`;
     let socket;
     try {
       socket = new WebSocket(url);

@@ -101,7 +101,8 @@ def test_a_sent_challenge_is_listed_and_withdrawn(
 
     # Challenging again is refused in plain words, naming no API path.
     dora.click("[data-testid=found] li:has-text('Ezra Challenged') [data-testid=challenge]")
-    dora.wait_for_selector("#toast:not([hidden])")
+    # (the toast of the first, "Challenge sent", may still be up: the refusal's own words)
+    dora.wait_for_selector("#toast:not([hidden]):has-text('already have a challenge waiting')")
     assert "/v1/" not in dora.inner_text("#toast")
 
     dora.click("[data-testid=sent-challenge] [data-testid=cancel-challenge]")

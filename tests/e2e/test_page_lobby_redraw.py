@@ -48,3 +48,30 @@ def test_a_read_that_changes_nothing_keeps_the_buttons_shown(
     bob.wait_for_selector(f"{JOIN} >> nth=1")
     kept = f"[data-testid=open-tables] li[data-table='{first}'] [data-testid=join]"
     assert bob.locator(kept).evaluate(STILL_THERE), "Bob's first Join was drawn again"
+
+
+def test_a_join_held_down_as_another_table_goes_still_joins(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """The press and the release of a Join with a list frame between them (another
+    table, below it, taken away): the click is not lost. A kept row taken out of the
+    list and put back, as replaceChildren does, lost it as a new row did."""
+    ada, bob, _ = pages
+    enter_lobby(ada, site, "Ada Pressed")
+    ada.click("[data-testid=open-table]")
+    ada.wait_for_selector(CANCEL)
+    ada.click("[data-testid=open-table]")
+    ada.wait_for_selector(f"{CANCEL} >> nth=1")
+    enter_lobby(bob, site, "Bob Pressed")
+    rows = "[data-testid=open-tables] li:has-text('Ada Pressed')"
+    bob.wait_for_selector(f"{rows} >> nth=1")
+    box = bob.locator(f"{rows} >> nth=0 >> [data-testid=join]").bounding_box()
+    assert box
+    bob.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    bob.mouse.down()
+    ada.locator(CANCEL).first.click()  # her first table, below the newest in Bob's list
+    run_until(bob, lambda: bob.locator(rows).count() == 1, 15_000)
+    assert bob.locator(rows).count() == 1
+    bob.mouse.up()
+    bob.wait_for_selector("body[data-screen=table]")

@@ -22,10 +22,20 @@ export function refill(el, ...children) {
   if (next.length === el.childNodes.length && next.every((node, i) => node === el.childNodes[i])) return el;
   const active = document.activeElement;
   const place = active && active !== el && el.contains(active) ? placeOf(active) : null;
-  el.replaceChildren(...next);
+  // In place, not replaceChildren: a kept node taken out and put back (as replaceChildren
+  // does with every child) loses a click pressed on it, as a new node would (Chromium
+  // sends none when the pressed node leaves the document before the release). The
+  // nodes not kept go, the new ones are put around the kept ones, which stay put while
+  // their order holds (rows keep their order: by opening time).
+  const keep = new Set(next);
+  for (const node of [...el.childNodes]) if (!keep.has(node)) node.remove();
+  next.forEach((node, i) => {
+    const there = el.childNodes[i] || null;
+    if (there !== node) el.insertBefore(node, there);
+  });
   if (!place) return el;
   const again = [...el.querySelectorAll(place.selector)].find((each) => rowOf(each) === place.row);
-  if (again) again.focus({ preventScroll: true });
+  if (again && again !== document.activeElement) again.focus({ preventScroll: true });
   return el;
 }
 

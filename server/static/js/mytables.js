@@ -50,12 +50,16 @@ export function renderMine() {
     fill(box);
     return;
   }
-  refill(
-    box,
-    h('h2', {}, tables.length === 1 ? 'Your table' : 'Your tables'),
-    h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'),
-    h('ul', { 'data-testid': 'my-tables' }, tables.map(myTable)),
-  );
+  // The list is refilled row by row (keepfocus.js): refilled as one child of ``box``, the
+  // whole list was drawn anew when any table came or went, and a Cancel or Copy pressed
+  // on another table just then lost its click.
+  let list = $('[data-testid=my-tables]', box);
+  if (!list) {
+    list = h('ul', { 'data-testid': 'my-tables' });
+    fill(box, h('h2'), h('p', {}, 'Waiting for an opponent… the match opens as soon as someone joins.'), list);
+  }
+  refill($('h2', box), tables.length === 1 ? 'Your table' : 'Your tables');
+  refill(list, tables.map(myTable));
 }
 
 /** A table just opened is said, and a private one's invite link focused (its host's next

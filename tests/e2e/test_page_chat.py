@@ -4,12 +4,13 @@ opponent's next message from the muter's page only."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute
 
 from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     DELAY_MS,
@@ -186,3 +187,39 @@ def test_a_message_said_before_a_spectators_socket_connected_is_shown(
     assert said.status_code == 201, said.text
     held[0].connect_to_server()
     carol.wait_for_selector(f"{LOG} li:has-text('Quinn Watched: said unseen')")
+
+
+def test_a_message_said_while_the_history_was_slow_to_come_is_shown(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """The socket waits 2 s at most for the history, then connects asking for no chat;
+    once the history comes it connects again, asking for what came after it. Here the
+    history is read at once but reaches the page only after 3 s, and Quinn speaks in
+    between, before the socket opens."""
+    pia_page, _, _ = pages
+    pia, quinn, match_id = seated_pair(site, "Pia Slow", "Quinn Slow")
+
+    def slow_history(route: Route) -> None:
+        answer = route.fetch()  # the history as the server has it now: empty
+        said = httpx.post(
+            f"{site}/v1/matches/{match_id}/chat",
+            json={"text": "said meanwhile"},
+            headers={"Authorization": f"Bearer {quinn['token']}"},
+        )
+        assert said.status_code == 201, said.text
+        time.sleep(3)  # the page's socket opens meanwhile, past its 2 s
+        route.fulfill(response=answer)
+
+    pia_page.route("**/chat?after=0*", slow_history)
+    sockets: list[str] = []
+    pia_page.on("websocket", lambda ws: sockets.append(ws.url))
+    pia_page.goto(f"{site}/")
+    pia_page.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": pia["id"], "name": pia["name"], "token": pia["token"]},
+    )
+    pia_page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    pia_page.wait_for_selector(f"{LOG} li:has-text('Quinn Slow: said meanwhile')")
+    live = [url for url in sockets if f"/matches/{match_id}/live" in url]
+    assert live[0].endswith("/live") and live[-1].endswith("/live?chat_after=0"), live

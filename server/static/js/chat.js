@@ -2,7 +2,7 @@
 // watched match (a spectator reads). Messages come live as `chat` frames on the match's
 // socket, which match.js and watch.js hand to chatFrame; the history comes over HTTP, and
 // so do new messages while the socket is down (chatCatchUp). The socket connects once the
-// history is read and asks for what came after it (chatQuery).
+// history is read and asks for what came after it (connectAfterHistory).
 // Text goes in as text nodes (dom.js), so a message can never inject markup.
 // A seat may block the other from here (blocks.js): the server then hides their new
 // messages, and this page hides those already shown.
@@ -39,15 +39,25 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
   return history;
 }
 
-/** The chat's part of a match socket's query: the messages after the last one this page
- * knows, once the history has been read. Without it a socket relays only what is said
- * after it opened, and a message said between the history's read and the socket's start,
- * or while a dropped socket was down, was shown nowhere until another came. */
-export const chatQuery = () => (chat.matchId && chat.read ? `chat_after=${chat.last}` : '');
+/** The chat's part of match ``matchId``'s socket query: the messages after the last one
+ * this page knows, once the history has been read. Without it a socket relays only what
+ * is said after it opened, and a message said between the history's read and the
+ * socket's start, or while a dropped socket was down, was shown nowhere until another. */
+const chatQuery = (matchId) => (chat.matchId === matchId && chat.read ? `chat_after=${chat.last}` : '');
 
-/** ``history`` (openChat's), or 2 s, whichever is first: the game's socket waits that long
- * at most for a chat history that is slow to come. */
-export const chatHistoryOrLater = (history) => Promise.race([history, sleep(2000)]);
+/** Connect ``feed`` (match ``matchId``'s) once the chat's ``history`` (openChat's, or
+ * null) is read, waiting 2 s at most: a feed that connected before it, asking for no
+ * chat, connects again once it is read, asking for what came after it. ``alive()``: the
+ * page is still on that match. */
+export function connectAfterHistory(feed, matchId, history, alive) {
+  feed.query = () => chatQuery(matchId);
+  Promise.race([history, sleep(2000)]).then(() => {
+    if (!alive()) return;
+    const asked = chatQuery(matchId) !== '';
+    feed.connect();
+    if (history && !asked) history.then(() => alive() && chatQuery(matchId) && feed.renew());
+  });
+}
 
 export function closeChat() {
   if (chat.panel) chat.panel.remove();

@@ -95,6 +95,12 @@ export class LiveFeed {
     });
   }
 
+  /** Connect again now (the socket closes, and the back-off's first step reopens it):
+   * what the next connection asks for (``query``) has changed. */
+  renew() {
+    if (this.socket && !this.closed) this.socket.close();
+  }
+
   close() {
     this.closed = true;
     if (this.socket) this.socket.close();

@@ -7,7 +7,7 @@
 import { $, fill } from './dom.js';
 import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
-import { chatHistoryOrLater, chatQuery, closeChat, openChat } from './chat.js';
+import { closeChat, connectAfterHistory, openChat } from './chat.js';
 import { describeMove } from './movelist.js';
 import { StandIn } from './standin.js';
 import { problemText, show, toast } from './ui.js';
@@ -104,11 +104,9 @@ export async function openMatch(id) {
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.onOpen = () => game.open === open && forgetPresence();
-    game.feed.query = chatQuery;
     // The chat's history first: the socket then asks for every message after it.
     const chatRead = (data.seats || []).every((ref) => ref.kind !== 'ai') ? openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats }) : null;
-    const feed = game.feed;
-    chatHistoryOrLater(chatRead).then(() => game.open === open && feed.connect());
+    connectAfterHistory(game.feed, id, chatRead, () => game.open === open);
     followWithoutSocket(open);
     showWatchLink($('#share'), id, () => game.open === open);
   } catch (err) {

@@ -4,7 +4,7 @@ import { fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
 import { LiveFeed, whileSocketDown } from './live.js';
-import { chatCatchUp, chatFrame, chatHistoryOrLater, chatQuery, closeChat, openChat } from './chat.js';
+import { chatCatchUp, chatFrame, closeChat, connectAfterHistory, openChat } from './chat.js';
 import { narrate } from './words.js';
 import { StandIn } from './standin.js';
 import { refName } from './names.js';
@@ -55,10 +55,9 @@ export async function showWatch(root, matchId, code) {
     }
   }, path);
   const feed = watching.feed;
-  feed.query = chatQuery;
   // The chat's history first: the socket then asks for every message after it.
   const chatRead = watching.seats.every((ref) => ref.kind !== 'ai') ? openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code }) : null;
-  chatHistoryOrLater(chatRead).then(() => feed.connect()); // none once closed
+  connectAfterHistory(feed, matchId, chatRead, () => watching.feed === feed);
   // Without the socket (a proxy may refuse it) the match is asked for instead.
   whileSocketDown(feed, async () => {
     const now = await api.spectate(matchId, code);

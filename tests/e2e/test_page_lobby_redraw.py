@@ -31,13 +31,17 @@ def test_a_read_that_changes_nothing_keeps_the_buttons_shown(
     bob.wait_for_selector(JOIN)
     bob.locator(JOIN).evaluate(MARK)
     ada.locator(CANCEL).evaluate(MARK)
-    reads: list[str] = []
-    for tab in (ada, bob):
-        tab.on("request", lambda r: reads.append(r.url) if "/v1/challenges" in r.url else None)
+    reads: dict[str, list[str]] = {"ada": [], "bob": []}
+    for name, tab in (("ada", ada), ("bob", bob)):
+        tab.on(
+            "request",
+            lambda r, name=name: reads[name].append(r.url) if "/v1/challenges" in r.url else None,
+        )
     # Two more reads on each page: the first was answered and drawn before the second
-    # went out, 5 s later.
-    run_until(bob, lambda: len(reads) >= 4, 15_000)
-    assert len(reads) >= 4, reads
+    # went out, 5 s later. (Bob's open tables are drawn from his list socket's frames
+    # while it is open, not from reads: the second table below is what redraws them.)
+    run_until(bob, lambda: min(len(each) for each in reads.values()) >= 2, 15_000)
+    assert min(len(each) for each in reads.values()) >= 2, reads
     assert bob.locator(JOIN).evaluate(STILL_THERE), "Bob's Join was drawn again"
     assert ada.locator(CANCEL).evaluate(STILL_THERE), "Ada's Cancel was drawn again"
     # A list that changes is drawn again, its rows that did not change kept: Ada's second

@@ -114,7 +114,7 @@ export function chatCatchUp() {
 async function loadAfter(after, fresh = after > 0) {
   if (chat.loading) return chat.loading;
   const id = chat.matchId;
-  chat.loading = (async () => {
+  const loading = (async () => {
     try {
       for (let from = after; ;) {
         const page = await api.chat(id, from, chat.code);
@@ -130,10 +130,11 @@ async function loadAfter(after, fresh = after > 0) {
     } catch (err) {
       status(problemText(err));
     } finally {
-      chat.loading = null;
+      if (chat.loading === loading) chat.loading = null; // not another match's read, opened since
     }
   })();
-  return chat.loading;
+  chat.loading = loading;
+  return loading;
 }
 
 async function send(text) {

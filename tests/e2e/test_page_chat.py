@@ -146,12 +146,7 @@ def test_a_message_said_before_the_socket_started_is_shown(
     read: list[str] = []
     pia_page.on("response", lambda r: read.append(r.url) if "/chat?after=0" in r.url else None)
     pia_page.route_web_socket("**/live*", through)
-    pia_page.goto(f"{site}/")
-    pia_page.evaluate(
-        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
-        {"id": pia["id"], "name": pia["name"], "token": pia["token"]},
-    )
-    pia_page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    sign_in(pia_page, site, pia, match_id)
     run_until(pia_page, lambda: bool(read) and held["server"] is not None, TIMEOUT_MS)
     assert read and held["server"] is not None, (read, held)
     said = httpx.post(
@@ -214,12 +209,7 @@ def test_a_message_said_while_the_history_was_slow_to_come_is_shown(
     pia_page.route("**/chat?after=0*", slow_history)
     sockets: list[str] = []
     pia_page.on("websocket", lambda ws: sockets.append(ws.url))
-    pia_page.goto(f"{site}/")
-    pia_page.evaluate(
-        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
-        {"id": pia["id"], "name": pia["name"], "token": pia["token"]},
-    )
-    pia_page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    sign_in(pia_page, site, pia, match_id)
     pia_page.wait_for_selector(f"{LOG} li:has-text('Quinn Slow: said meanwhile')")
     live = [url for url in sockets if f"/matches/{match_id}/live" in url]
     assert live[0].endswith("/live") and live[-1].endswith("/live?chat_after=0"), live

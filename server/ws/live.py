@@ -497,12 +497,14 @@ class LiveSession:
                     exc,
                     skipped_note(skipped),
                 )
+            # Left before the refusal is sent: a client told it was refused must not find
+            # itself still counted (a spectator, or a seat as present) when it looks.
             try:
+                await self.leave()
+            finally:
                 await self.refuse(
                     problem_for(Unauthorized("timeout") if isinstance(exc, TimeoutError) else exc)
                 )
-            finally:
-                await self.leave()
             return
         except BaseException:  # cancelled (the server stops) or failed as it opened
             await self.leave()  # admitted, perhaps: then counted, and never to be left

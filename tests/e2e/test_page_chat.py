@@ -63,6 +63,16 @@ def seated_pair(
     return host, guest, joined.json()["match"]["match_id"]
 
 
+def said(site: str, match_id: str, who: dict[str, Any], text: str) -> None:  # noqa: F811
+    """``who`` says ``text`` in the match's chat, through the API."""
+    answer = httpx.post(
+        f"{site}/v1/matches/{match_id}/chat",
+        json={"text": text},
+        headers={"Authorization": f"Bearer {who['token']}"},
+    )
+    assert answer.status_code == 201, answer.text
+
+
 def sign_in(page: Page, site: str, who: dict[str, Any], match_id: str) -> None:  # noqa: F811
     page.goto(f"{site}/")
     page.evaluate(
@@ -149,12 +159,7 @@ def test_a_message_said_before_the_socket_started_is_shown(
     sign_in(pia_page, site, pia, match_id)
     run_until(pia_page, lambda: bool(read) and held["server"] is not None, TIMEOUT_MS)
     assert read and held["server"] is not None, (read, held)
-    said = httpx.post(
-        f"{site}/v1/matches/{match_id}/chat",
-        json={"text": "said early"},
-        headers={"Authorization": f"Bearer {quinn['token']}"},
-    )
-    assert said.status_code == 201, said.text
+    said(site, match_id, quinn, "said early")
     held["server"].send(held["sign_in"])
     pia_page.wait_for_selector(f"{LOG} li:has-text('Quinn Early: said early')")
 
@@ -174,12 +179,7 @@ def test_a_message_said_before_a_spectators_socket_connected_is_shown(
     carol.goto(f"{site}/#/watch/{match_id}")
     run_until(carol, lambda: bool(read) and bool(held), TIMEOUT_MS)
     assert read and held, (read, held)
-    said = httpx.post(
-        f"{site}/v1/matches/{match_id}/chat",
-        json={"text": "said unseen"},
-        headers={"Authorization": f"Bearer {quinn['token']}"},
-    )
-    assert said.status_code == 201, said.text
+    said(site, match_id, quinn, "said unseen")
     held[0].connect_to_server()
     carol.wait_for_selector(f"{LOG} li:has-text('Quinn Watched: said unseen')")
 
@@ -197,12 +197,7 @@ def test_a_message_said_while_the_history_was_slow_to_come_is_shown(
 
     def slow_history(route: Route) -> None:
         answer = route.fetch()  # the history as the server has it now: empty
-        said = httpx.post(
-            f"{site}/v1/matches/{match_id}/chat",
-            json={"text": "said meanwhile"},
-            headers={"Authorization": f"Bearer {quinn['token']}"},
-        )
-        assert said.status_code == 201, said.text
+        said(site, match_id, quinn, "said meanwhile")
         time.sleep(3)  # the page's socket opens meanwhile, past its 2 s
         route.fulfill(response=answer)
 

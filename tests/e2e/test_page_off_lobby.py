@@ -32,6 +32,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_claim import start_and_resign
 from tests.e2e.test_page_lobby import enter_lobby, pages, seated  # noqa: F401 (fixtures)
+from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 STREAM = "/v1/me/live"
 
@@ -191,3 +192,35 @@ SHOW = """() => {
   delete document.visibilityState;
   document.dispatchEvent(new Event('visibilitychange'));
 }"""
+
+
+def test_a_table_taken_and_over_while_the_stream_was_down_is_told_not_opened(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Back in the lobby, the host's read no longer lists its table and looks it up: a
+    match started from it was opened, even one that had ended while the host was away
+    (its socket refused, so nothing said it started), which took the host from the
+    lobby it had just chosen to a finished table. Now the lobby stays and says so."""
+    page.add_init_script(REFUSED_SOCKETS)
+    enter_lobby(page, site, "Hal Away")
+    page.click("[data-testid=open-table]")
+    row = page.wait_for_selector("[data-testid=my-table]")
+    table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
+    leave_the_lobby(page)
+
+    with api_player(site, "Ida Quick") as ida:
+        joined = ida.post(f"/v1/tables/{table_id}/join", json={"client_seed": "ab" * 16})
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+        resigned = ida.post(f"/v1/matches/{match_id}/actions", json={"action": {"type": "resign"}})
+        assert resigned.status_code == 200, resigned.text
+
+    page.click("#nav-lobby")
+    page.wait_for_selector("body[data-screen=lobby]")
+    link = page.wait_for_selector("#toast:not([hidden]) [data-testid=ended-link]")
+    assert link.get_attribute("href") == f"#/match/{match_id}"  # type: ignore[union-attr]
+    assert "that match is over" in page.inner_text("#toast")
+    page.wait_for_timeout(6000)  # a later read of the lobby opens nothing either
+    assert page.get_attribute("body", "data-screen") == "lobby", page.url
+    assert match_id not in page.url

@@ -167,7 +167,7 @@ const isOpen = (socket) => socket instanceof WebSocket && socket.readyState === 
  * and challenges of ours it no longer lists (``gone``) are looked up, a match started from
  * one opened. The player stream says that too, but not without a socket, nor for a match
  * started while it was down (a stream names the matches running as it connects, and the
- * lobby leaves those alone). */
+ * lobby leaves those alone). A match already over by then is told of, not opened. */
 export async function afterRead(player, tables, gone) {
   if (!isOpen(lobby.list)) {
     lobby.tables = new Map(tables.map((t) => [t.table_id, t]));
@@ -181,9 +181,24 @@ export async function afterRead(player, tables, gone) {
     if (lobby.opened.has(table.match_id)) continue;
     if (document.body.dataset.screen !== 'lobby') return; // the stream opened it meanwhile
     rememberTable(table);
+    // Taken while the player was away (and the stream down), its match may be over by
+    // now: the lobby the player came back to stays, and says so with a link.
+    const match = await api.getMatch(table.match_id).catch(() => null);
+    if (document.body.dataset.screen !== 'lobby' || lobby.opened.has(table.match_id)) return;
+    if (match && match.view.phase === 'match_over') {
+      lobby.opened.add(table.match_id);
+      toldOver(table.match_id);
+      continue;
+    }
     openStarted(table.match_id);
     return;
   }
+}
+
+/** A table of ours was taken while we were away and its match is over already. */
+function toldOver(matchId) {
+  const link = h('a', { href: `#/match/${encodeURIComponent(matchId)}`, 'data-testid': 'ended-link' }, 'see how it ended');
+  toast(h('span', {}, 'Someone took a seat at your table while you were away, and that match is over: ', link, '.'), 'info');
 }
 
 /** A match started while the player is on another screen: one of their waiting tables

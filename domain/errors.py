@@ -145,6 +145,12 @@ class TableFull(TableError):
     rule = "table_full"
 
 
+class TableStarted(TableError):
+    """Cancelling or declining a table (or challenge) whose match has already started."""
+
+    rule = "table_started"
+
+
 class TableCancelled(TableError):
     """The host cancelled the table before anyone joined."""
 

@@ -257,12 +257,20 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
     if isinstance(command, CancelTable):
         if command.player != state.host:
             raise errors.NotTheHost("only the table's host may cancel it")
-        _require_open(state, command.now_ms, "its match has started: resign the match to leave")
+        _require_open(
+            state,
+            command.now_ms,
+            errors.TableStarted("its match has started: resign the match to leave"),
+        )
         return [TableCancelled(cancelled_ms=command.now_ms)]
     if isinstance(command, DeclineTable):
         if command.player != state.invitee:
             raise errors.NotInvited("only the challenged player may decline")
-        _require_open(state, command.now_ms, "this challenge was accepted: its match has started")
+        _require_open(
+            state,
+            command.now_ms,
+            errors.TableStarted("this challenge was accepted: its match has started"),
+        )
         return [TableDeclined(declined_ms=command.now_ms)]
     if isinstance(command, ExpireTable):
         if state.status == "open" and command.now_ms < state.expires_ms:
@@ -374,11 +382,11 @@ def _join(state: TableState, cmd: JoinTable) -> list[TableEvent]:
     ]
 
 
-def _require_open(
-    state: TableState, now_ms: int, started: str = "both seats at this table are taken"
-) -> None:
+def _require_open(state: TableState, now_ms: int, started: errors.TableError | None = None) -> None:
+    """Refuse a table that has closed; ``started`` is the refusal once its match has
+    begun (a joiner is told both seats are taken, its host or invitee that it started)."""
     if state.status == "started":
-        raise errors.TableFull(started)
+        raise started or errors.TableFull("both seats at this table are taken")
     if state.status == "cancelled":
         raise errors.TableCancelled("the host cancelled this table")
     if state.status == "declined":

@@ -308,6 +308,12 @@ _TYPES: tuple[ProblemType, ...] = (
        "seat, one is seated).",
        "Joining a table or accepting a challenge someone else took first.",
        "Join another table from the list."),
+    _p("table_started", 409, "The table's match has started",
+       "The table was joined (or the challenge accepted) and its match is under way, so it "
+       "can no longer be cancelled or declined.",
+       "Cancelling a table, or cancelling or declining a challenge, after someone took the "
+       "seat.",
+       "Resign the match to leave it; the table's `match_id` names it."),
     _p("table_cancelled", 409, "The table was cancelled",
        "The host cancelled the table before anyone joined.",
        "Joining, accepting or cancelling a cancelled table or challenge.",

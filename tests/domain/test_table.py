@@ -99,11 +99,11 @@ def test_the_host_alone_may_cancel_and_may_not_join() -> None:
     started = t.fold(join(state), state)
     with pytest.raises(errors.OwnTable):  # not "table_full": it is the host's own table
         join(started, guest="host")
-    with pytest.raises(errors.TableFull, match="resign the match"):  # says what to do instead
+    with pytest.raises(errors.TableStarted, match="resign the match"):  # says what to do instead
         t.decide(started, t.CancelTable(player="host", now_ms=OPENED_MS + 9))
     challenge = opened(invitee="guest")
     accepted = t.fold(join(challenge), challenge)
-    with pytest.raises(errors.TableFull, match="was accepted"):  # not "both seats are taken"
+    with pytest.raises(errors.TableStarted, match="was accepted"):  # not "both seats are taken"
         t.decide(accepted, t.DeclineTable(player="guest", now_ms=OPENED_MS + 9))
 
 

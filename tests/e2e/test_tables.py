@@ -461,6 +461,17 @@ async def test_accepting_a_challenge_again_answers_the_match_it_started(
         late = await join(third, table["table_id"])
         assert (late.status_code, late.json()["rule"]) == (409, "table_full")
         await third.close()
+        # Once its match has started, the host cannot cancel it nor the guest decline it:
+        # refused as started, saying what to do, not as if someone else held the seat.
+        challenge = f"/v1/challenges/{sent.json()['table_id']}"
+        for player, action in ((guest, "decline"), (host, "cancel")):
+            refused = await player.client.post(f"{challenge}/{action}")
+            problem = refused.json()
+            assert (refused.status_code, problem["rule"]) == (409, "table_started"), action
+            assert problem["type"] == "/problems/table-started"
+        cancelled = await host.client.post(f"/v1/tables/{table['table_id']}/cancel")
+        assert cancelled.json()["rule"] == "table_started"
+        assert "resign" in cancelled.json()["detail"]
     finally:
         await host.close()
         await guest.close()

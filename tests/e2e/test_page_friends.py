@@ -152,19 +152,30 @@ def invite_link(site: str, table: dict[str, Any]) -> str:  # noqa: F811
 
 def invite_opened_by_a_newcomer(page: Page, site: str, table: dict[str, Any]) -> None:  # noqa: F811
     """``invite_opened`` in a browser new to the site: no player, the tour already seen."""
+    invite_opened_by_a_newcomer_unread(page, site, table)
+    invite_words_read(page)
+
+
+def invite_opened_by_a_newcomer_unread(page: Page, site: str, table: dict[str, Any]) -> None:  # noqa: F811
+    """The invite link opened in a browser new to the site, without waiting for its words."""
     page.goto(f"{site}/")
     page.evaluate("localStorage.clear()")
     tour_dismissed(page)
-    invite_opened(page, site, table)
+    page.goto(invite_link(site, table))
+
+
+def invite_words_read(page: Page) -> None:  # noqa: F811
+    """Wait until the invite's notice has read who invites."""
+    wait_until(
+        page,
+        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
+    )
 
 
 def invite_opened(page: Page, site: str, table: dict[str, Any]) -> None:  # noqa: F811
     """The table's invite link opened, once the notice has read who invites."""
     page.goto(invite_link(site, table))
-    wait_until(
-        page,
-        "document.querySelector('[data-testid=invite-about]').textContent.includes('invites you')",
-    )
+    invite_words_read(page)
 
 
 def test_an_invite_link_says_who_invites_and_the_terms_before_joining(
@@ -290,6 +301,55 @@ def test_an_invite_link_says_who_invites_before_the_friend_has_a_name(
     page.fill("[data-testid=lobby-name]", "Ingrid")
     page.press("[data-testid=lobby-name]", "Enter")
     page.click("[data-testid=join-invite]")
+    page.wait_for_selector("body[data-screen=table]", state="attached")
+
+
+def test_the_invites_join_shows_once_its_words_are_read_and_then_stays_put(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The notice's Join showed at once, then moved as the words before it came in (who
+    invites, the terms), so a press just then landed beside it and did nothing (CI: a
+    guest's Join on an invite link never joined). It now shows once those words are
+    final; a read that does not come shows it after 3 s, and a keyboard that entered the
+    lobby from the notice's form lands on it."""
+    host = make_player(site, "Hanne")
+    table = private_table(site, host, clock={"per_move_ms": 60_000})
+    held: list[Route] = []
+    page.route(
+        re.compile(rf".*/v1/tables/{table['table_id']}\?invite_code=.*"),
+        lambda route: held.append(route) if route.request.method == "GET" else route.continue_(),
+    )
+    invite_opened_by_a_newcomer_unread(page, site, table)
+    join = page.locator("[data-testid=join-invite]")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held and join.is_hidden(), "shown before the invite was read"
+    held.pop().continue_()
+    join.wait_for(state="visible")
+    shown = join.bounding_box()
+    assert "Hanne invites you to a table" in page.inner_text("[data-testid=invite-about]")
+    page.wait_for_timeout(300)
+    assert join.bounding_box() == shown
+
+    # A name typed from the keyboard: the lobby drawn again reads the invite again; held,
+    # the keyboard waits on the notice, then goes to its Join when it shows, 3 s on.
+    page.fill("[data-testid=lobby-name]", "Ilse")
+    page.press("[data-testid=lobby-name]", "Enter")
+    wait_until(page, "localStorage.getItem('ginrummy.player') !== null")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held and join.is_hidden()
+    assert page.evaluate("document.activeElement.dataset.testid") == "invite"
+    join.wait_for(state="visible", timeout=6000)
+    assert page.evaluate("document.activeElement.dataset.testid") == "join-invite"
+    assert page.inner_text("[data-testid=invite-about]") == "You are invited to a table."
+    held.pop().continue_()
+    page.keyboard.press("Enter")
     page.wait_for_selector("body[data-screen=table]", state="attached")
 
 

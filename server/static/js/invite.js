@@ -28,11 +28,23 @@ export function inviteNotice(invite, onJoin) {
   const box = h('div', { class: 'resume', 'data-testid': 'invite', tabindex: '-1' });
   const refused = (err) => err instanceof ApiError && err.problem.rule === 'name_taken' && Boolean(askName(box, null, joinAgain));
   const joinAgain = () => onJoin(invite.table, invite.code, refused);
-  const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', 'aria-describedby': 'invite-about', onclick: joinAgain }, 'Join the match');
+  const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', 'aria-describedby': 'invite-about', onclick: joinAgain, hidden: true }, 'Join the match');
   fill(box, about, ' ', join);
-  describe(box, about, invite, savedPlayer(), joinAgain); // before signing in, too
+  // The Join shows once the words before it are final: shown at once, it moved as they
+  // came in, so a press just then could land beside it and do nothing (seen in CI). A
+  // read that fails, or takes over REVEAL_MS, shows it all the same.
+  const reveal = () => {
+    if (!join.hidden) return;
+    const focused = document.activeElement === box; // the keyboard waits on the notice
+    join.hidden = false;
+    if (focused) join.focus();
+  };
+  setTimeout(reveal, REVEAL_MS);
+  describe(box, about, invite, savedPlayer(), joinAgain).finally(reveal); // before signing in, too
   return box;
 }
+
+const REVEAL_MS = 3000;
 
 async function describe(box, about, invite, player, joinAgain) {
   const me = player ? player.id : null;

@@ -108,10 +108,11 @@ async function enter(event, root, invite) {
     await ensurePlayer();
     closeLobby();
     showLobby(root, invite);
-    // The form pressed is gone with its button: the keyboard goes to the invite's Join, or
-    // to the lobby's heading (it was dropped to the page's top).
+    // The form pressed is gone with its button: the keyboard goes to the invite's Join
+    // (to its notice until the Join shows, invite.js), or to the lobby's heading (it was
+    // dropped to the page's top).
     const heading = $('h1', root);
-    const next = $('[data-testid=join-invite]', root) || heading;
+    const next = $('[data-testid=join-invite]:not([hidden])', root) || $('[data-testid=invite]', root) || heading;
     if (next === heading) heading.tabIndex = -1;
     next.focus();
   } catch (err) {

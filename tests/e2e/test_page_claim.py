@@ -164,10 +164,14 @@ def test_a_page_whose_socket_is_refused_is_offered_the_claim_all_the_same(
     leaver, stayer = meet_at_a_table(first, second, site, ("Cy", "Di"))
     # The stayer's page opens the match again with its socket refused (the leaver's
     # socket keeps it present: a player with no socket at all is away, as the server says).
+    # Left first, so that a socket the old page opens as it goes is not counted as the
+    # new page's (seen: a reload's outgoing page opened its match socket once more).
+    match_url = stayer.url
+    stayer.goto("about:blank")
     stayer.add_init_script(REFUSED_SOCKETS)
     sockets: list[str] = []
     stayer.on("websocket", lambda ws: sockets.append(ws.url))
-    stayer.reload()
+    stayer.goto(match_url)
     stayer.wait_for_selector("body[data-screen=table]")
     settle(stayer)
     leaver_name = json.loads(leaver.evaluate("localStorage.getItem('ginrummy.player')"))["name"]

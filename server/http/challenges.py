@@ -156,7 +156,8 @@ class ChallengesController(Controller):
     async def decline(
         self, state: State, request: AnyRequest, challenge_id: ChallengeId
     ) -> TableView:
-        """Decline a challenge; its sender is told on its player stream."""
+        """Decline a challenge; its sender is told on its player stream. Once accepted
+        (its match started), a 409 `table_started`: resign the match instead."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         require_visible(await services.tables.load(challenge_id), player.id, None)
@@ -174,7 +175,8 @@ class ChallengesController(Controller):
     async def cancel(
         self, state: State, request: AnyRequest, challenge_id: ChallengeId
     ) -> TableView:
-        """Withdraw your challenge before it is accepted."""
+        """Withdraw your challenge before it is accepted; after, a 409 `table_started`
+        (resign the match instead)."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         require_visible(await services.tables.load(challenge_id), player.id, None)

@@ -269,7 +269,8 @@ class TablesController(Controller):
         before_request=rate_limited("actions"),
     )
     async def cancel_table(self, state: State, request: AnyRequest, table_id: TableId) -> TableView:
-        """The host closes its open table; nobody can join it afterwards."""
+        """The host closes its open table; nobody can join it afterwards. Once its match
+        has started, a 409 `table_started`: resign the match instead."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         table = await services.tables.load(table_id)

@@ -260,7 +260,7 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
         _require_open(
             state,
             command.now_ms,
-            errors.TableStarted("its match has started: resign the match to leave"),
+            errors.TableStarted("resign the match to leave it"),
         )
         return [TableCancelled(cancelled_ms=command.now_ms)]
     if isinstance(command, DeclineTable):
@@ -269,7 +269,7 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
         _require_open(
             state,
             command.now_ms,
-            errors.TableStarted("this challenge was accepted: its match has started"),
+            errors.TableStarted("this challenge was accepted: resign the match to leave it"),
         )
         return [TableDeclined(declined_ms=command.now_ms)]
     if isinstance(command, ExpireTable):

@@ -103,7 +103,8 @@ def test_the_host_alone_may_cancel_and_may_not_join() -> None:
         t.decide(started, t.CancelTable(player="host", now_ms=OPENED_MS + 9))
     challenge = opened(invitee="guest")
     accepted = t.fold(join(challenge), challenge)
-    with pytest.raises(errors.TableStarted, match="was accepted"):  # not "both seats are taken"
+    # not "both seats are taken", and it says what to do instead
+    with pytest.raises(errors.TableStarted, match="was accepted: resign the match"):
         t.decide(accepted, t.DeclineTable(player="guest", now_ms=OPENED_MS + 9))
 
 

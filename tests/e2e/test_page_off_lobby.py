@@ -224,3 +224,31 @@ def test_a_table_taken_and_over_while_the_stream_was_down_is_told_not_opened(
     page.wait_for_timeout(6000)  # a later read of the lobby opens nothing either
     assert page.get_attribute("body", "data-screen") == "lobby", page.url
     assert match_id not in page.url
+
+
+def test_a_cancel_refused_as_started_says_the_match_started_once(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A host whose table was taken while nothing told it (its sockets refused) presses
+    Cancel: the refusal, ``table_started``, is said in the toast as its title and detail,
+    and the detail repeated the title ("The table's match has started: its match has
+    started: ..."). It now says it once, and what to do instead."""
+    page.add_init_script(REFUSED_SOCKETS)
+    enter_lobby(page, site, "Kai Late")
+    page.click("[data-testid=open-table]")
+    row = page.wait_for_selector("[data-testid=my-table]")
+    table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
+    # Hidden, the lobby reads nothing that could drop the row before Cancel is pressed;
+    # and its look-up of the table, after the refusal, finds nothing to open.
+    page.evaluate(HIDE)
+    page.route(f"**/v1/tables/{table_id}", lambda route: route.abort())
+    page.wait_for_timeout(500)  # a read already on its way lands, the table still listed
+    with api_player(site, "Lia First") as lia:
+        joined = lia.post(f"/v1/tables/{table_id}/join", json={"client_seed": "ab" * 16})
+        assert joined.status_code == 200, joined.text
+    page.click("[data-testid=my-table] [data-testid=cancel-table]")
+    page.wait_for_selector("#toast:not([hidden])")
+    told = page.inner_text("#toast")
+    assert "resign the match" in told, told
+    assert told.lower().count("started") == 1, told

@@ -9,11 +9,12 @@ remembered opponent, and the matches in progress told apart.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
@@ -293,3 +294,32 @@ def test_a_watched_house_match_links_to_its_watch_page(site: str, page: Page) ->
     assert "two house AIs" in row.inner_text()
     watch = page.wait_for_selector(f"tr[data-match-id='{match_id}'] a.button")
     assert watch is not None and watch.get_attribute("href") == f"#/watch/{match_id}"
+
+
+def test_the_header_keeps_its_height_from_screen_to_screen(site: str, page: Page) -> None:  # noqa: F811
+    """The header drew the player's rating empty on every move between screens and filled
+    it again once read: at a desktop's width it is one row without the rating and two with
+    it, so the whole page went up a line and came back down, under the pointer (a click
+    just then could land beside its button). The rating shown stays while it is read: here
+    each screen's read of it is held until the header has been measured."""
+    # A short name: at 1000 px the header is one row without the rating and two with it.
+    player = httpx.post(f"{site}/v1/players", json={"name": "Wil"}).json()
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/lobby")
+    page.wait_for_selector("[data-testid=who-rating]:has-text('rated')")
+    height = "document.querySelector('header.top').offsetHeight"
+    first = page.evaluate(height)
+    held: list[Route] = []
+    page.route(re.compile(r".*/v1/me$"), lambda route: held.append(route))
+    for screen in ("history", "leaderboard", "live", "lobby", "rules"):
+        page.click(f"#nav-{screen}")
+        page.wait_for_selector(f"body[data-screen={screen}]")
+        for _ in range(100):  # the header asks for the rating as the screen is drawn
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert held, "the rating was not read again"
+        assert page.evaluate(height) == first, screen
+        assert "rated" in page.inner_text("[data-testid=who-rating]"), screen
+        while held:
+            held.pop().continue_()

@@ -22,16 +22,26 @@ import { isolate } from './names.js';
 import { rememberStartClock, resetStartClock, setUpStartClock, startClock } from './startclock.js';
 import { showProblem } from './timecontrol.js';
 
+// The rating the header last showed, drawn again at once on every route while it is read
+// anew: drawn empty, the header (one row at a desktop's width without it, two with it)
+// shrank and grew back at each move between screens, and the page under the pointer
+// moved up and down a line, so a click just then could land beside its button.
+const whoRating = { id: null, text: '' };
+
 function renderWho() {
   const player = savedPlayer();
-  fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' })] : 'Not signed in');
+  const known = player && whoRating.id === player.id ? whoRating.text : '';
+  fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' }, known)] : 'Not signed in');
   $('#nav-signout').hidden = !player;
   if (player) {
     api
       .me()
       .then((me) => {
         const slot = $('#who [data-testid=who-rating]');
-        if (slot && me.id === (savedPlayer() || {}).id) fill(slot, ` · rated ${ratingText(me.rating)}`);
+        if (!slot || me.id !== (savedPlayer() || {}).id) return;
+        const text = ` · rated ${ratingText(me.rating)}`;
+        Object.assign(whoRating, { id: me.id, text });
+        if (slot.textContent !== text) fill(slot, text);
       })
       .catch(() => {});
   }

@@ -29,10 +29,11 @@ export function inviteNotice(invite, onJoin) {
   const refused = (err) => err instanceof ApiError && err.problem.rule === 'name_taken' && Boolean(askName(box, null, joinAgain));
   const joinAgain = () => onJoin(invite.table, invite.code, refused);
   const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', 'aria-describedby': 'invite-about', onclick: joinAgain, hidden: true }, 'Join the match');
-  fill(box, about, ' ', join);
-  // The Join shows once the words before it are final: shown at once, it moved as they
-  // came in, so a press just then could land beside it and do nothing (seen in CI). A
-  // read that fails, or takes over REVEAL_MS, shows it all the same.
+  // The Join comes first, so the words after it cannot move it: after them, it jumped as
+  // they came in, and a press just then landed beside it and did nothing (seen in CI). It
+  // shows once they are read, so that who invites is said before it; a read that fails,
+  // or takes over REVEAL_MS, shows it all the same.
+  fill(box, join, ' ', about);
   const reveal = () => {
     if (!join.hidden) return;
     const focused = document.activeElement === box; // the keyboard waits on the notice

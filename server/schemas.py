@@ -281,6 +281,7 @@ class PlayerCreated(msgspec.Struct, frozen=True):
     seed_commitment: str
     seed_committed_at: str
     token_expires_at: str | None = None  # ISO 8601; null: until rotated or revoked
+    rating: RatingSummary | None = None  # as GET /v1/me says it: a client shows it at once
 
 
 class OwnProfile(msgspec.Struct, frozen=True):

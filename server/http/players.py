@@ -78,6 +78,7 @@ class PlayersController(Controller):
             uuid.uuid4().hex, data.name, hash_token(token), data.kind, expires_ms
         )
         commitment, committed_at = await next_commitment(services.players, player.id)
+        profile = (await services.profiles([player]))[0]
         return PlayerCreated(
             id=player.id,
             name=player.name,
@@ -86,6 +87,7 @@ class PlayersController(Controller):
             seed_commitment=commitment,
             seed_committed_at=committed_at,
             token_expires_at=iso_ms(expires_ms),
+            rating=profile.rating,
         )
 
     @get(

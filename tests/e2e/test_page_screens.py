@@ -323,3 +323,41 @@ def test_the_header_keeps_its_height_from_screen_to_screen(site: str, page: Page
         assert "rated" in page.inner_text("[data-testid=who-rating]"), screen
         while held:
             held.pop().continue_()
+
+
+def test_a_new_players_header_shows_its_rating_at_once(site: str, page: Page) -> None:  # noqa: F811
+    """A player made by "Enter the lobby" is answered with its rating, and the header shows
+    it at once: read afterwards, it came in a moment later and moved the page a line, just
+    as the lobby (its Join and Open buttons) had been drawn. A page opened later shows the
+    rating last read, also at once."""
+    held: list[Route] = []
+    holding = [True]
+    page.route(
+        re.compile(r".*/v1/me$"),
+        lambda route: held.append(route) if holding[0] else route.continue_(),
+    )
+    page.goto(f"{site}/?delay={DELAY_MS}#/lobby")
+    page.fill("[data-testid=lobby-name]", "Neu")
+    page.click("[data-testid=enter-lobby]")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the header did not read the rating"
+    shown = page.inner_text("[data-testid=who-rating]")
+    assert "rated 1500" in shown and "provisional" in shown, shown
+    height = "document.querySelector('header.top').offsetHeight"
+    before = page.evaluate(height)
+    holding[0] = False
+    while held:
+        held.pop().continue_()
+    page.wait_for_timeout(300)
+    assert page.inner_text("[data-testid=who-rating]") == shown
+    assert page.evaluate(height) == before
+
+    player = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
+    assert player["rating"]["provisional"] is True
+    holding[0] = True
+    page.reload()
+    page.wait_for_selector("[data-testid=who-rating]")
+    assert page.inner_text("[data-testid=who-rating]") == shown

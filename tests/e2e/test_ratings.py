@@ -45,6 +45,8 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
     try:
         me = (await player.client.get("/v1/me")).json()
         assert me["rating"] == {"rating": 1500, "deviation": 350, "provisional": True}
+        made = await player.client.post("/v1/players", json={"name": "rated at once"})
+        assert made.json()["rating"] == me["rating"]  # a new player is told it as it is made
         # a chosen seed is practice: unrated, and rated: true is refused with a reason
         refused = await player.client.post("/v1/matches", json={"seed": "s", "rated": True})
         assert (refused.status_code, refused.json()["rule"]) == (422, "not_ratable")

@@ -18,6 +18,12 @@ export const savePlayer = (player) => {
   localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
   playerChanged();
 };
+// The rating last read for the player, kept with it so that a page opened later shows it
+// at once (app.js's header); nobody needs telling, so no event.
+export const rememberRating = (id, rating) => {
+  const player = savedPlayer();
+  if (player && player.id === id && JSON.stringify(player.rating) !== JSON.stringify(rating)) localStorage.setItem(PLAYER_KEY, JSON.stringify({ ...player, rating }));
+};
 export const forgetPlayer = () => {
   localStorage.removeItem(PLAYER_KEY);
   playerChanged();

@@ -4,7 +4,7 @@
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
-import { api, ApiError, forgetPlayer, newClientSeed, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
+import { api, ApiError, forgetPlayer, newClientSeed, rememberRating, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
@@ -30,7 +30,11 @@ const whoRating = { id: null, text: '' };
 
 function renderWho() {
   const player = savedPlayer();
-  const known = player && whoRating.id === player.id ? whoRating.text : '';
+  // Until it is read, the rating last read, or the one the player was made with (both kept
+  // with it): a new player's first read of it moved the page a line just after "Enter
+  // the lobby" as well.
+  let known = player && whoRating.id === player.id ? whoRating.text : '';
+  if (player && !known && player.rating !== undefined) known = ` · rated ${ratingText(player.rating)}`;
   fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' }, known)] : 'Not signed in');
   $('#nav-signout').hidden = !player;
   if (player) {
@@ -41,6 +45,7 @@ function renderWho() {
         if (!slot || me.id !== (savedPlayer() || {}).id) return;
         const text = ` · rated ${ratingText(me.rating)}`;
         Object.assign(whoRating, { id: me.id, text });
+        rememberRating(me.id, me.rating);
         if (slot.textContent !== text) fill(slot, text);
       })
       .catch(() => {});
@@ -167,7 +172,7 @@ async function asPlayer(name, create) {
   const player = savedPlayer();
   if (!player) {
     const created = await api.createPlayer(name);
-    savePlayer({ id: created.id, name: created.name, token: created.token });
+    savePlayer({ id: created.id, name: created.name, token: created.token, rating: created.rating });
   } else if (player.name !== name) {
     await renameOrStartOver(player, name);
   }
@@ -177,7 +182,7 @@ async function asPlayer(name, create) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
     forgetPlayer();
     const created = await api.createPlayer(name);
-    savePlayer({ id: created.id, name: created.name, token: created.token });
+    savePlayer({ id: created.id, name: created.name, token: created.token, rating: created.rating });
     return create();
   }
 }

@@ -40,7 +40,7 @@ export function ensurePlayer() {
   creating = api
     .createPlayer(name)
     .then((created) => {
-      const saved = { id: created.id, name: created.name, token: created.token };
+      const saved = { id: created.id, name: created.name, token: created.token, rating: created.rating };
       savePlayer(saved);
       return saved;
     })

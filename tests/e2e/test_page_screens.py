@@ -361,3 +361,22 @@ def test_a_new_players_header_shows_its_rating_at_once(site: str, page: Page) ->
     page.reload()
     page.wait_for_selector("[data-testid=who-rating]")
     assert page.inner_text("[data-testid=who-rating]") == shown
+
+
+def test_a_token_the_server_refuses_shows_no_rating_kept_with_it(site: str, page: Page) -> None:  # noqa: F811
+    """The rating kept with the saved player is drawn at once, before GET /v1/me answers;
+    a token this server refuses (another database's, revoked or expired) answers 401, and
+    the kept rating, which this server never gave, was left in the header for good (and in
+    localStorage, to be drawn again on every page). It goes as the 401 comes."""
+    page.goto(f"{site}/")
+    kept = {"rating": 1900, "deviation": 60, "provisional": False}
+    page.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": "0" * 32, "name": "Otto", "token": "from-another-database", "rating": kept},
+    )
+    with page.expect_response(re.compile(r".*/v1/me$")) as answer:
+        page.goto(f"{site}/#/rules")
+    assert answer.value.status == 401
+    wait_until(page, "!JSON.parse(localStorage.getItem('ginrummy.player')).rating", timeout=5000)
+    assert "1900" not in page.inner_text("#who")
+    assert "Otto" in page.inner_text("#who")  # still the player this browser keeps

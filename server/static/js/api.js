@@ -19,7 +19,7 @@ export const savePlayer = (player) => {
   playerChanged();
 };
 // The rating last read for the player, kept with it so that a page opened later shows it
-// at once (app.js's header); nobody needs telling, so no event.
+// at once (app.js's header); nobody needs telling, so no event. ``undefined`` forgets it.
 export const rememberRating = (id, rating) => {
   const player = savedPlayer();
   if (player && player.id === id && JSON.stringify(player.rating) !== JSON.stringify(rating)) localStorage.setItem(PLAYER_KEY, JSON.stringify({ ...player, rating }));

@@ -48,7 +48,15 @@ function renderWho() {
         rememberRating(me.id, me.rating);
         if (slot.textContent !== text) fill(slot, text);
       })
-      .catch(() => {});
+      .catch((err) => {
+        // A token this server does not know (another database's, revoked, expired): the
+        // rating kept with it is not one this server gives, so it is not shown as if it were.
+        if (!(err instanceof ApiError && err.status === 401) || (savedPlayer() || {}).id !== player.id) return;
+        if (whoRating.id === player.id) Object.assign(whoRating, { id: null, text: '' });
+        rememberRating(player.id, undefined);
+        const slot = $('#who [data-testid=who-rating]');
+        if (slot && slot.textContent) fill(slot, '');
+      });
   }
 }
 

@@ -50,8 +50,9 @@ function renderWho() {
       })
       .catch((err) => {
         // A token this server does not know (another database's, revoked, expired): the
-        // rating kept with it is not one this server gives, so it is not shown as if it were.
-        if (!(err instanceof ApiError && err.status === 401) || (savedPlayer() || {}).id !== player.id) return;
+        // rating kept with it is not one this server gives, so it is not shown as if it were
+        // (unless the token refused is no longer the one kept: a new one answers for itself).
+        if (!(err instanceof ApiError && err.status === 401) || (savedPlayer() || {}).token !== player.token) return;
         if (whoRating.id === player.id) Object.assign(whoRating, { id: null, text: '' });
         rememberRating(player.id, undefined);
         const slot = $('#who [data-testid=who-rating]');

@@ -17,8 +17,10 @@ const MAX_LENGTH = 280;
 const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, read: false, muted: false, panel: null, loading: null };
 
 /** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator.
- * Settles once its history has been read (or could not be). */
+ * Settles once its history has been read (or could not be); null, and no chat, when a
+ * seat is the house AI (the chat is between two people). */
 export function openChat(screen, { matchId, seat = null, seats = [], watchCode = null }) {
+  if (seats.some((ref) => ref.kind === 'ai')) return null;
   closeChat();
   chat.matchId = matchId;
   chat.seat = seat;

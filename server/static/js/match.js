@@ -105,7 +105,7 @@ export async function openMatch(id) {
     game.feed.lastVersion = data.view.version;
     game.feed.onOpen = () => game.open === open && forgetPresence();
     // The chat's history first: the socket then asks for every message after it.
-    const chatRead = (data.seats || []).every((ref) => ref.kind !== 'ai') ? openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats }) : null;
+    const chatRead = openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
     connectAfterHistory(game.feed, id, chatRead, () => game.open === open);
     followWithoutSocket(open);
     showWatchLink($('#share'), id, () => game.open === open);

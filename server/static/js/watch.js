@@ -56,7 +56,7 @@ export async function showWatch(root, matchId, code) {
   }, path);
   const feed = watching.feed;
   // The chat's history first: the socket then asks for every message after it.
-  const chatRead = watching.seats.every((ref) => ref.kind !== 'ai') ? openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code }) : null;
+  const chatRead = openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
   connectAfterHistory(feed, matchId, chatRead, () => watching.feed === feed);
   // Without the socket (a proxy may refuse it) the match is asked for instead.
   whileSocketDown(feed, async () => {

@@ -327,11 +327,9 @@ def test_the_invites_join_shows_once_its_words_are_read_and_then_stays_put(
     )
 
     def read_held() -> Route:
-        for _ in range(200):
-            if held:
-                return held.pop()
-            page.wait_for_timeout(20)
-        raise AssertionError("the invite was not read")
+        run_until(page, lambda: bool(held), 4000)
+        assert held, "the invite was not read"
+        return held.pop()
 
     invite_opened_by_a_newcomer_unread(page, site, table)
     join = page.locator("[data-testid=join-invite]")

@@ -22,6 +22,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
     page,
     play_out_by_api,
+    run_until,
     settle,
     shots,
     site,
@@ -314,10 +315,7 @@ def test_the_header_keeps_its_height_from_screen_to_screen(site: str, page: Page
     for screen in ("history", "leaderboard", "live", "lobby", "rules"):
         page.click(f"#nav-{screen}")
         page.wait_for_selector(f"body[data-screen={screen}]")
-        for _ in range(100):  # the header asks for the rating as the screen is drawn
-            if held:
-                break
-            page.wait_for_timeout(20)
+        run_until(page, lambda: bool(held), 2000)  # the header asks as the screen is drawn
         assert held, "the rating was not read again"
         assert page.evaluate(height) == first, screen
         assert "rated" in page.inner_text("[data-testid=who-rating]"), screen
@@ -339,10 +337,7 @@ def test_a_new_players_header_shows_its_rating_at_once(site: str, page: Page) ->
     page.goto(f"{site}/?delay={DELAY_MS}#/lobby")
     page.fill("[data-testid=lobby-name]", "Neu")
     page.click("[data-testid=enter-lobby]")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(20)
+    run_until(page, lambda: bool(held), 2000)
     assert held, "the header did not read the rating"
     shown = page.inner_text("[data-testid=who-rating]")
     assert "rated 1500" in shown and "provisional" in shown, shown

@@ -22,19 +22,16 @@ import { isolate } from './names.js';
 import { rememberStartClock, resetStartClock, setUpStartClock, startClock } from './startclock.js';
 import { showProblem } from './timecontrol.js';
 
-// The rating the header last showed, drawn again at once on every route while it is read
-// anew: drawn empty, the header (one row at a desktop's width without it, two with it)
-// shrank and grew back at each move between screens, and the page under the pointer
-// moved up and down a line, so a click just then could land beside its button.
-const whoRating = { id: null, text: '' };
+const ratingWords = (rating) => ` · rated ${ratingText(rating)}`;
 
 function renderWho() {
   const player = savedPlayer();
-  // Until it is read, the rating last read, or the one the player was made with (both kept
-  // with it): a new player's first read of it moved the page a line just after "Enter
-  // the lobby" as well.
-  let known = player && whoRating.id === player.id ? whoRating.text : '';
-  if (player && !known && player.rating !== undefined) known = ` · rated ${ratingText(player.rating)}`;
+  // The rating last read, or the one the player was made with (kept with it, api.js's
+  // ``rememberRating``), drawn at once while it is read anew. Drawn empty, the header (one
+  // row at a desktop's width without it, two with it) shrank and grew back at each move
+  // between screens, and just after "Enter the lobby", so the page under the pointer moved
+  // a line and a click just then could land beside its button.
+  const known = player && player.rating !== undefined ? ratingWords(player.rating) : '';
   fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' }, known)] : 'Not signed in');
   $('#nav-signout').hidden = !player;
   if (player) {
@@ -43,8 +40,7 @@ function renderWho() {
       .then((me) => {
         const slot = $('#who [data-testid=who-rating]');
         if (!slot || me.id !== (savedPlayer() || {}).id) return;
-        const text = ` · rated ${ratingText(me.rating)}`;
-        Object.assign(whoRating, { id: me.id, text });
+        const text = ratingWords(me.rating);
         rememberRating(me.id, me.rating);
         if (slot.textContent !== text) fill(slot, text);
       })
@@ -53,7 +49,6 @@ function renderWho() {
         // rating kept with it is not one this server gives, so it is not shown as if it were
         // (unless the token refused is no longer the one kept: a new one answers for itself).
         if (!(err instanceof ApiError && err.status === 401) || (savedPlayer() || {}).token !== player.token) return;
-        if (whoRating.id === player.id) Object.assign(whoRating, { id: null, text: '' });
         rememberRating(player.id, undefined);
         const slot = $('#who [data-testid=who-rating]');
         if (slot && slot.textContent) fill(slot, '');

@@ -13,13 +13,12 @@ first append is at version 0, so it can only ever start once).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import msgspec
 
@@ -73,7 +72,6 @@ class TableService:
         self.blocks = blocks
         self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, t.TableState] = OrderedDict()
-        self._opening: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # host: lock, users
         self.players = players or Players(store.engine)
         self.names = NameService(self.players, projector, store.engine)
 
@@ -130,8 +128,7 @@ class TableService:
         nor one between two players whose names pass for each other (server/names.py,
         read with both names held still, so neither can rename meanwhile)."""
         table_id = table_id or uuid.uuid4().hex
-        # A public table brings no two names together until its join, which holds them.
-        async with self.names.held(host, invitee):
+        async with self._held_for_open(host, invitee):
             return await self._open(
                 table_id, host, rules, private, ttl_s, invitee, rematch_of,
                 hints=hints, client_seed=client_seed, rated=rated, clock=clock,
@@ -178,22 +175,34 @@ class TableService:
             same_name=alike,
         )
         t.decide(None, unseeded)  # the table's own refusals, before a seed is used up
-        async with self._one_open_at_a_time(host):
-            if invitee is None or not is_house_ai(invitee):  # the house accepts at once
-                t.check_room(host, invitee, await self.hosted_by(host))
-            server_seed, committed_ms = await take_server_seed(self.players, host)
-            now = now_ms()
-            command = msgspec.structs.replace(
-                unseeded,
-                now_ms=now,
-                expires_ms=now + ttl_s * 1000,
-                seed=server_seed,
-                seed_committed_ms=committed_ms,
-                host_seed=seat_seed(host, client_seed, now),
-            )
-            events = t.decide(None, command)
-            await self._append(table_id, 0, events)
+        if invitee is None or not is_house_ai(invitee):  # the house accepts at once
+            t.check_room(host, invitee, await self.hosted_by(host))
+        server_seed, committed_ms = await take_server_seed(self.players, host)
+        now = now_ms()
+        command = msgspec.structs.replace(
+            unseeded,
+            now_ms=now,
+            expires_ms=now + ttl_s * 1000,
+            seed=server_seed,
+            seed_committed_ms=committed_ms,
+            host_seed=seat_seed(host, client_seed, now),
+        )
+        events = t.decide(None, command)
+        await self._append(table_id, 0, events)
         return t.fold(events)
+
+    def _held_for_open(
+        self, host: str, invitee: str | None
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """What an open holds from counting the host's tables to recording the new one:
+        the host's name (``Players.names_held``: a lock in this process, and an advisory
+        lock across processes sharing PostgreSQL), so twenty opens sent at once, to one
+        process or to several, cannot all count the same two tables and all pass the cap.
+        A challenge holds the invitee's name too, since it brings the two names together
+        (``NameService.held``); a challenge to the house holds nothing and is not counted."""
+        if invitee is None:
+            return self.players.names_held(host)
+        return self.names.held(host, invitee)
 
     async def hosted_by(self, host: str) -> list[t.Hosted]:
         """The tables ``host`` has open now, from the lobby projection (caught up first,
@@ -201,22 +210,6 @@ class TableService:
         await self.projector.catch_up("lobby")
         rows = await open_tables_of(self.store.engine, host, now_ms())
         return [t.Hosted(table_id, invitee) for table_id, invitee in rows]
-
-    @contextlib.asynccontextmanager
-    async def _one_open_at_a_time(self, host: str) -> AsyncIterator[None]:
-        """A host's opens in this process, one after the other, from counting its open
-        tables to recording the new one: twenty opens sent at once cannot all count the
-        same two tables and all pass the cap. (Server processes do not share this lock;
-        a burst split over N processes may pass the cap by at most N - 1 tables.)"""
-        lock, users = self._opening.setdefault(host, (asyncio.Lock(), [0]))
-        users[0] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            users[0] -= 1
-            if users[0] == 0:
-                del self._opening[host]
 
     async def join(
         self, table_id: str, guest: str, invite_code: str | None, client_seed: str | None = None

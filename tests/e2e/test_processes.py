@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 import websockets
@@ -383,3 +384,38 @@ async def test_the_store_line_names_postgresql_without_user_or_password(
     assert server.proc is not None
     assert f"INFO {server.proc.pid} ginrummy.config: event store: {said}\n" in log, log
     assert password not in log and f"{url.username}@" not in log, log
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_opens_sent_at_once_to_two_processes_cannot_pass_the_cap_together(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A host may have three tables open. Twelve opens at once, half to each process: the
+    host's lock is PostgreSQL's, so the processes take turns counting and recording, and
+    no process counts the tables while another is recording one (it did: each process
+    held a lock of its own, and the burst could pass the cap by a table per process)."""
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    host = await Player.create(first.url, "Host")
+    elsewhere = httpx.AsyncClient(base_url=second.url, headers=host.client.headers, timeout=30)
+    try:
+        for round in range(3):
+            answers = await asyncio.gather(
+                *(
+                    client.post("/v1/tables", json={"rules": {"preset": "classic", "target": 30}})
+                    for _ in range(6)
+                    for client in (host.client, elsewhere)
+                )
+            )
+            opened = [a.json()["table_id"] for a in answers if a.status_code == 201]
+            refused = [a.json()["type"] for a in answers if a.status_code != 201]
+            assert len(opened) == 3, (round, [a.text for a in answers])
+            assert set(refused) == {"/problems/too-many-open-tables"}, refused
+            for table_id in opened:  # room for the next round
+                cancelled = await host.client.post(f"/v1/tables/{table_id}/cancel")
+                assert cancelled.status_code == 200, cancelled.text
+    finally:
+        await elsewhere.aclose()
+        await host.close()
+        first.stop()
+        second.stop()

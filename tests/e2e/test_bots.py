@@ -369,12 +369,14 @@ def test_the_example_bot_counts_down_to_the_next_hand_deadline_between_hands() -
 async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
     server: ServerProcess, skew_s: int
 ) -> None:
-    """``--think 30`` under a 6 s move clock, on a computer whose clock is 30 s off: the
+    """``--think 10`` under a 6 s move clock, on a computer whose clock is 30 s off: the
     bot takes most of each turn and never runs out of time. Counting the deadline against
     its own clock, 30 s fast it saw no time left and moved at once; 30 s slow it saw 36 s
-    and let the clock run out (the house stand-in played its turn)."""
+    and let the clock run out (the house stand-in played its turn). Ten seconds is past
+    the clock either way; thirty made a hand that ended within the bot's two turns cost
+    the test a 30 s "ready" (a 50 s run in a full suite)."""
     person = await Player.create(server.url, "Quick")
-    bot = await BotProcess.start(server.url, "--matches", "1", "--think", "30", clock_skew_s=skew_s)
+    bot = await BotProcess.start(server.url, "--matches", "1", "--think", "10", clock_skew_s=skew_s)
     rng = random.Random(5)
     try:
         offer = await person.client.post(
@@ -390,7 +392,7 @@ async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
             view = answer["view"]
             if view["legal"]:
                 # A wait that spans a new deal is the bot's "ready" between hands, which it
-                # may think over for --think (30 s): not a turn under the move clock.
+                # may think over for --think (10 s): not a turn under the move clock.
                 if began is not None and view["hand_number"] == began[1]:
                     turns.append(loop.time() - began[0])
                 began = None

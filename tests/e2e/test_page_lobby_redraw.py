@@ -8,10 +8,12 @@ real server (the fixtures of test_page.py).
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+import httpx
+import pytest
+from playwright.sync_api import FloatRect, Page
 
 from tests.e2e.test_page import browser, run_until, site  # noqa: F401 (fixtures)
-from tests.e2e.test_page_lobby import enter_lobby, pages  # noqa: F401
+from tests.e2e.test_page_lobby import enter_lobby, pages, token_of  # noqa: F401
 
 JOIN = "[data-testid=open-tables] li:has-text('Ada Stays') [data-testid=join]"
 CANCEL = "[data-testid=my-table] [data-testid=cancel-table]"
@@ -79,3 +81,58 @@ def test_a_join_held_down_as_another_table_goes_still_joins(
     assert bob.locator(rows).count() == 1
     bob.mouse.up()
     bob.wait_for_selector("body[data-screen=table]")
+
+
+@pytest.mark.parametrize("scrolled", [0, 420], ids=["at-the-top", "scrolled"])
+def test_a_join_under_the_mouse_stays_there_as_rows_come_above_it(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+    scrolled: int,
+) -> None:
+    """A challenge arriving above the open tables, and a table opened above the one Bob
+    points at, move nothing under his mouse: the page scrolls by what they add
+    (js/keeppointer.js). They moved his Join a row down each, and a press just then
+    landed on what had come under the pointer. Also with the page scrolled so far that
+    the challenges are above the window, where Chromium's own scroll anchoring acts too:
+    the two must not both scroll."""
+    ada, bob, _ = pages
+    enter_lobby(ada, site, f"Ada Aimed {scrolled}")
+    ada.click("[data-testid=open-table]")
+    ada.wait_for_selector(CANCEL)
+    enter_lobby(bob, site, f"Bob Aiming {scrolled}")
+    join = f"[data-testid=open-tables] li:has-text('Ada Aimed {scrolled}') [data-testid=join]"
+    bob.wait_for_selector(join)
+    bob.evaluate(f"() => window.scrollTo(0, {scrolled})")
+    box = bob.locator(join).bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    bob.mouse.move(x, y)
+    under = (
+        "([x, y]) => (document.elementFromPoint(x, y).closest('li') || {dataset: {}}).dataset.table"
+    )
+    table = bob.locator(join).evaluate("button => button.closest('li').dataset.table")
+
+    me = httpx.get(f"{site}/v1/me", headers={"Authorization": f"Bearer {token_of(bob)}"}).json()
+    cy = httpx.post(f"{site}/v1/players", json={"name": f"Cy Sends {scrolled}"}).json()
+    sent = httpx.post(
+        f"{site}/v1/challenges",
+        json={"to": me["id"]},
+        headers={"Authorization": f"Bearer {cy['token']}"},
+    )
+    assert sent.status_code == 201, sent.text
+    bob.wait_for_selector("[data-testid=incoming] li")
+    assert bob.evaluate(under, [x, y]) == table, "a challenge moved the Join Bob points at"
+    assert _moved(bob.locator(join).bounding_box(), box) < 1  # a scroll lands on whole pixels
+
+    ada.click("[data-testid=open-table]")  # listed above her first
+    bob.wait_for_selector(f"[data-testid=open-tables] li:has-text('Ada Aimed {scrolled}') >> nth=1")
+    assert bob.evaluate(under, [x, y]) == table, "a new table moved the Join Bob points at"
+    assert (
+        _moved(bob.locator(f"li[data-table='{table}'] [data-testid=join]").bounding_box(), box) < 1
+    )
+    assert bob.evaluate("() => scrollY") > scrolled  # the page made the room, not the rows
+
+
+def _moved(now: FloatRect | None, before: FloatRect) -> float:
+    assert now
+    return abs(now["x"] - before["x"]) + abs(now["y"] - before["y"])

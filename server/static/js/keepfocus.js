@@ -6,6 +6,7 @@
 // was: redrawn, a Join or Accept pressed as a read (or the list socket's news of another
 // table) came lost its click, the press on the old button and the release on the new.
 import { fill } from './dom.js';
+import { keepingPointerStill } from './keeppointer.js';
 
 /** ``fill(el, ...children)``, the keyboard kept on the control it was on; a child equal
  * to one shown is kept as it is (every action of these lists is keyed by what its row
@@ -20,6 +21,12 @@ export function refill(el, ...children) {
     return old;
   });
   if (next.length === el.childNodes.length && next.every((node, i) => node === el.childNodes[i])) return el;
+  keepingPointerStill(() => replaceIn(el, next));
+  return el;
+}
+
+/** ``el``'s children made ``next``, the keyboard kept on the control it was on. */
+function replaceIn(el, next) {
   const active = document.activeElement;
   const place = active && active !== el && el.contains(active) ? placeOf(active) : null;
   // In place, not replaceChildren: a kept node taken out and put back (as replaceChildren
@@ -33,10 +40,9 @@ export function refill(el, ...children) {
     const there = el.childNodes[i] || null;
     if (there !== node) el.insertBefore(node, there);
   });
-  if (!place) return el;
+  if (!place) return;
   const again = [...el.querySelectorAll(place.selector)].find((each) => rowOf(each) === place.row);
   if (again && again !== document.activeElement) again.focus({ preventScroll: true });
-  return el;
 }
 
 function placeOf(control) {

@@ -112,7 +112,7 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "back (at most 30 s, then it is answered 503 `store_unavailable`). Size PostgreSQL's `max_connections` for this times the processes "
         "(workers × servers), plus one each for the live fan-out and whatever else uses "
         "the database. At least 2: a lobby step that holds players' names still (a seat, "
-        "a challenge, a rename) keeps one for its lock while it works with another. "
+        "a new table or challenge, a rename) keeps one for its lock while it works with another. "
         "Ignored on SQLite.",
         Bounds(2),
     ),
@@ -377,8 +377,8 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "name_lock_wait_s",
         "GINRUMMY_NAME_LOCK_WAIT_S",
         "10",
-        "How long a seat, a challenge or a rename waits for the names of the players it "
-        "brings together while another step holds one (on this process or another), in "
+        "How long a seat, a new table or challenge, or a rename waits for the names of the "
+        "players it involves while another step holds one (on this process or another), in "
         "seconds; past it, it is answered 503 `busy` with `Retry-After: 1` and changes "
         "nothing. Such steps hold names for milliseconds: a wait this long means a step "
         "is stuck (more than 0).",

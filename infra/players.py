@@ -5,6 +5,8 @@ name nobody could ever free would be squatted. Two players who would be seen tog
 (the seats of a match in play, the two ends of a challenge) must not go by names that
 pass for each other, though; ``names_held`` serialises the steps that bring two names
 together (a rename, a seat, a challenge) for the players they name, on every process.
+A host's new table holds its own name too, so that its opens take turns at counting the
+tables it has open (server/tables.py).
 """
 
 from __future__ import annotations

@@ -479,11 +479,11 @@ _TYPES: tuple[ProblemType, ...] = (
        "Any request while the database is down.",
        _RETRY_LATER),
     _p("busy", 503, "Another request holds what this one needs; retry",
-       "A step that checks players' names (a rename, a seat, a challenge) waited longer "
-       "than 10 s for another step on the same player, or on any rename, to finish: "
-       "nothing was done. `Retry-After` says when to try again.",
-       "Renaming, joining a table, challenging or accepting while another request on the "
-       "same player is stuck.",
+       "A step that holds players' names still (a rename, a seat, a new table or "
+       "challenge) waited longer than 10 s for another step on the same player, or on any "
+       "rename, to finish: nothing was done. `Retry-After` says when to try again.",
+       "Renaming, opening or joining a table, challenging or accepting while another "
+       "request on the same player is stuck.",
        "Retry the same request after `Retry-After` seconds."),
     _p("projections_behind", 503, "This server's read models are behind the log",
        "This process's read models (the lobby, lists, ratings, statistics) have fallen further "

@@ -323,8 +323,8 @@ def bearer_challenge(request: Request[Any, Any, Any]) -> str:
 
 #: The 503 of a step that holds players' names while it checks them (server/names.py).
 NAMES_HELD = {
-    503: "Database unavailable (`store_unavailable`), or the names this step checks stayed "
-    "held by another step for over 10 s (`busy`): retry after `Retry-After`"
+    503: "Database unavailable (`store_unavailable`), or the players' names this step holds "
+    "stayed held by another step for over 10 s (`busy`): retry after `Retry-After`"
 }
 
 

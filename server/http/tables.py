@@ -136,7 +136,7 @@ class TablesController(Controller):
         operation_id="openTable",
         summary="Open a table and wait for an opponent",
         status_code=201,
-        responses=problem_responses(400, 401, 409, 413, 422, 429),
+        responses=problem_responses(400, 401, 409, 413, 422, 429, described_as=NAMES_HELD),
         before_request=rate_limited("creates"),
     )
     async def open_table(

@@ -89,8 +89,9 @@ def test_a_join_under_the_mouse_stays_there_as_rows_come_above_it(
     pages: tuple[Page, Page, Page],  # noqa: F811
     scrolled: int,
 ) -> None:
-    """A challenge arriving above the open tables, and a table opened above the one Bob
-    points at, move nothing under his mouse: the page scrolls by what they add
+    """A challenge arriving above the open tables, a table opened above the one Bob points
+    at, and his own table opened elsewhere ("Your table", above them all) move nothing
+    under his mouse: the page scrolls by what they add
     (js/keeppointer.js). They moved his Join a row down each, and a press just then
     landed on what had come under the pointer. Also with the page scrolled so far that
     the challenges are above the window, where Chromium's own scroll anchoring acts too:
@@ -127,6 +128,17 @@ def test_a_join_under_the_mouse_stays_there_as_rows_come_above_it(
     ada.click("[data-testid=open-table]")  # listed above her first
     bob.wait_for_selector(f"[data-testid=open-tables] li:has-text('Ada Aimed {scrolled}') >> nth=1")
     assert bob.evaluate(under, [x, y]) == table, "a new table moved the Join Bob points at"
+    assert (
+        _moved(bob.locator(f"li[data-table='{table}'] [data-testid=join]").bounding_box(), box) < 1
+    )
+
+    # Bob's own table, opened elsewhere (another tab, a script): "Your table" shows above.
+    mine = httpx.post(
+        f"{site}/v1/tables", json={}, headers={"Authorization": f"Bearer {token_of(bob)}"}
+    )
+    assert mine.status_code == 201, mine.text
+    bob.wait_for_selector("[data-testid=my-table]")
+    assert bob.evaluate(under, [x, y]) == table, "Bob's own table moved the Join he points at"
     assert (
         _moved(bob.locator(f"li[data-table='{table}'] [data-testid=join]").bounding_box(), box) < 1
     )

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { announce, problemText, toast } from './ui.js';
 import { linkField, rememberTable } from './share.js';
 import { refill } from './keepfocus.js';
+import { keepingPointerStill } from './keeppointer.js';
 import { tableTerms } from './terms.js';
 import { chosenTerms, clearProblem, rememberTerms, showProblem } from './timecontrol.js';
 import { chosenRules } from './customrules.js';
@@ -45,6 +46,12 @@ export function renderMine() {
   const box = $('#waiting');
   if (!box) return;
   const tables = [...lobby.mine.values()].sort((a, b) => (a.opened_at < b.opened_at ? -1 : 1));
+  // The box sits above the challenges and the open tables: shown or hidden (a table of the
+  // player's opened or taken elsewhere), it moves them, under the mouse too (keeppointer.js).
+  keepingPointerStill(() => drawMine(box, tables));
+}
+
+function drawMine(box, tables) {
   box.hidden = tables.length === 0;
   if (!tables.length) {
     fill(box);

@@ -19,7 +19,7 @@ from domain.blocks import MAX_BLOCKED, Blocked
 from server.http.limits import rate_limited
 from server.http.tables import iso_at
 from server.problems import problem_responses
-from server.schemas import PlayerKind, PlayerRef, strict_body
+from server.schemas import PlayerRef, strict_body
 from server.services import Services, services_of
 
 AnyRequest = Request[Any, Any, Any]
@@ -46,19 +46,14 @@ class BlockList(msgspec.Struct, frozen=True):
 
 
 async def _answers(services: Services, entries: list[Blocked]) -> list[BlockedPlayer]:
-    """The entries as the API shows them, each player's name and kind read in one query."""
-    known = await services.players.kinds_and_names({entry.player for entry in entries})
-    answers = []
-    for entry in entries:
-        kind: PlayerKind
-        kind, name = known.get(entry.player, ("person", entry.player))
-        answers.append(
-            BlockedPlayer(
-                player=PlayerRef(id=entry.player, name=name, kind=kind),
-                blocked_at=iso_at(entry.since_ms),
-            )
-        )
-    return answers
+    """The entries as the API shows them, each player as everywhere else: its name, kind
+    and rating (``player_refs``: one read of each; the rating was left out, and a rated
+    person read as one with no rating record)."""
+    refs = await services.player_refs([entry.player for entry in entries])
+    return [
+        BlockedPlayer(player=ref, blocked_at=iso_at(entry.since_ms))
+        for ref, entry in zip(refs, entries, strict=True)
+    ]
 
 
 @post(

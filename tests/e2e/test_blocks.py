@@ -72,17 +72,21 @@ async def test_the_list_is_idempotent_personal_and_refuses_bad_input_changing_no
     try:
         first = await block(ada, bob.id)
         assert first.status_code == 200, first.text
+        # Bob as everywhere else, his rating too (it was null, as for a player with none)
+        rating = (await ada.client.get(f"/v1/players/{bob.id}")).json()["rating"]
+        assert rating is not None and rating["provisional"] is True, rating
         assert first.json()["player"] == {
             "id": bob.id,
             "name": "Bob",
             "kind": "person",
-            "rating": None,
+            "rating": rating,
         }
         again = await block(ada, bob.id)  # idempotent: the same answer, the first time kept
         assert again.status_code == 200 and again.json() == first.json()
         assert (await block(ada, cleo.id)).status_code == 200
         listed = (await ada.client.get("/v1/me/blocks")).json()
         assert [e["player"]["id"] for e in listed["blocks"]] == [cleo.id, bob.id]  # latest first
+        assert listed["blocks"][1]["player"]["rating"] == rating
         assert listed["max_blocks"] == MAX_BLOCKED
         assert listed["blocks"][1]["blocked_at"] == first.json()["blocked_at"]
 

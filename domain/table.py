@@ -264,6 +264,10 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
         )
         return [TableCancelled(cancelled_ms=command.now_ms)]
     if isinstance(command, DeclineTable):
+        if state.invitee is None:
+            raise errors.NotInvited(
+                "this table challenges nobody, so nobody may decline it: its host may cancel it"
+            )
         if command.player != state.invitee:
             raise errors.NotInvited("only the challenged player may decline")
         _require_open(

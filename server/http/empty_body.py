@@ -73,7 +73,8 @@ def unread_body(body: bytes) -> str | None:
     if isinstance(document, dict) and "client_seed" in document:
         return (
             "this request takes no body: send client_seed in the query "
-            "(?client_seed=...), or your seat's seed is not yours"
+            "(?client_seed=...); a client_seed in the body would not be read, and your "
+            "seat would be dealt without it"
         )
     return "this request takes no body; send none (or {})"
 

@@ -135,6 +135,10 @@ def test_a_challenge_is_accepted_or_declined_by_its_invitee_alone() -> None:
     assert t.fold(join(state, guest="invitee"), state).players == ("host", "invitee")
     with pytest.raises(errors.OwnTable):
         opened(invitee="host")
+    # a public table is no challenge: said so, where "only the challenged player may
+    # decline" suggested there was one, addressed to someone else
+    with pytest.raises(errors.NotInvited, match=r"challenges nobody.*host may cancel"):
+        t.decide(opened(), t.DeclineTable(player="stranger", now_ms=OPENED_MS + 1))
 
 
 def test_a_table_is_opened_once_and_must_stay_open_for_some_time() -> None:

@@ -375,3 +375,23 @@ def test_a_token_the_server_refuses_shows_no_rating_kept_with_it(site: str, page
     wait_until(page, "!JSON.parse(localStorage.getItem('ginrummy.player')).rating", timeout=5000)
     assert "1900" not in page.inner_text("#who")
     assert "Otto" in page.inner_text("#who")  # still the player this browser keeps
+
+
+def test_a_visitor_not_signed_in_is_told_what_the_leaderboard_and_history_need(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Both screens are read with a player's token. Opened by a visitor with none, they
+    asked anyway and showed the server's "Missing or invalid bearer token" in a toast,
+    an empty board and "Could not load your matches"; they now ask nothing and say what
+    to do."""
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(r.url) if r.status == 401 else None)
+    page.goto(f"{site}/#/leaderboard")
+    said = page.wait_for_selector("[data-testid=leaderboard-signed-out]")
+    assert said is not None and "enter the lobby" in said.inner_text()
+    page.click("#nav-history")
+    page.wait_for_selector("#history:has-text('No matches yet')")
+    page.wait_for_timeout(300)  # a request refused would have come back by now
+    assert refused == []
+    assert page.is_hidden("#toast"), page.inner_text("#toast")

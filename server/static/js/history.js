@@ -63,7 +63,15 @@ function statsLine(s) {
   );
 }
 
+const noMatches = () => h('p', {}, 'No matches yet. ', h('a', { href: '#/' }, 'Start one.'));
+
 export async function showHistory(root, { onError }) {
+  if (!savedPlayer()) {
+    // Nobody signed in has played a match here (asked without a token, the page showed
+    // the server's "Missing or invalid bearer token" and "Could not load your matches").
+    fill(root, noMatches());
+    return;
+  }
   fill(root, h('p', {}, 'Loading your matches…'));
   try {
     const [active, finished] = await Promise.all([api.listMatches('active'), api.listMatches('finished')]);
@@ -71,7 +79,7 @@ export async function showHistory(root, { onError }) {
     const me = savedPlayer();
     const stats = me ? await api.stats(me.id).catch(() => null) : null;
     if (!rows.length) {
-      fill(root, h('p', {}, 'No matches yet. ', h('a', { href: '#/' }, 'Start one.')));
+      fill(root, noMatches());
       return;
     }
     fill(

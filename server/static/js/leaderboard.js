@@ -46,6 +46,16 @@ function board(page, kind, offset, redraw) {
 
 export async function showLeaderboard(root, { onError }) {
   const me = savedPlayer();
+  if (!me) {
+    // The boards are read with a player's token: asked without one, the page showed the
+    // server's "Missing or invalid bearer token" and an empty board.
+    fill(
+      root,
+      h('h1', {}, 'Leaderboard'),
+      h('p', { 'data-testid': 'leaderboard-signed-out' }, 'The leaderboard is for players: ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name, and come back.'),
+    );
+    return;
+  }
   const mine = h('p', { class: 'my-rating', 'data-testid': 'my-rating' }, me ? 'Your rating: …' : '');
   const tabs = h('p', { class: 'tabs' });
   const body = h('div', {});

@@ -1,6 +1,7 @@
 """The watch screen's score line names both seats beside their scores: "Score 25 : 0"
-did not say whose 25 it was (page QA of people playing people). Two people play a hand
-through the API; a spectator's page (real headless Chromium) reads the score line."""
+did not say whose 25 it was (page QA of people playing people), and between hands it
+shows the hand just ended. Two people play a hand through the API; a spectator's page
+(real headless Chromium) reads them."""
 
 from __future__ import annotations
 
@@ -54,5 +55,11 @@ def test_the_watch_score_names_each_seat(site: str, page: Page) -> None:  # noqa
     assert f"Ada Watched {scores[0]}" in line and f"Bob Watched {scores[1]}" in line, line
     assert page.inner_text("[data-testid=watch-score-0]") == f"Ada Watched {scores[0]}"
     assert page.inner_text("[data-testid=watch-score-1]") == f"Bob Watched {scores[1]}"
+    # The hand just ended is shown as its players see it (both hands are public now), and
+    # neither seat is "to play" between hands: a spectator saw the new score and no
+    # reason for it (page QA).
+    result = page.inner_text("[data-testid=hand-result]")
+    assert "Ada Watched" in result and "Bob Watched" in result, result
+    assert "to play" not in page.inner_text("[data-testid=watch-seats]")
     for client in (ada, bob):
         client.close()

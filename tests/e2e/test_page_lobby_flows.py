@@ -202,3 +202,26 @@ def test_a_host_back_in_the_lobby_soon_after_its_private_table_was_taken_stays_t
     ann.wait_for_selector("body[data-screen=lobby]")
     ann.wait_for_timeout(7000)  # more than one of the lobby's 5 s reads
     assert ann.get_attribute("body", "data-screen") == "lobby", ann.url
+
+
+def test_a_search_for_ones_own_name_or_for_nothing_says_so(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """Searching one's own name said "Nobody called …" (the searcher is left out of the
+    results), and an empty search did nothing, leaving the last search's players listed
+    as if they matched it (page QA)."""
+    finn = pages[0]
+    enter_lobby(finn, site, "Finn Searches")
+    finn.fill("[data-testid=find-name]", "Finn Searches")
+    finn.click("[data-testid=find]")
+    said = finn.wait_for_selector("[data-testid=found] li.hint")
+    assert said is not None and 'Only you are called "Finn Searches"' in said.inner_text()
+    httpx.post(f"{site}/v1/players", json={"name": "Gail Found"}).raise_for_status()
+    finn.fill("[data-testid=find-name]", "Gail Found")
+    finn.click("[data-testid=find]")
+    finn.wait_for_selector("[data-testid=found] li:has-text('Gail Found') [data-testid=challenge]")
+    finn.fill("[data-testid=find-name]", "  ")
+    finn.click("[data-testid=find]")
+    finn.wait_for_selector("[data-testid=found] li.hint:has-text('Type a name')")
+    assert finn.locator("[data-testid=found] [data-testid=challenge]").count() == 0

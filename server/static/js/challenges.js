@@ -98,7 +98,11 @@ async function accept(tableId) {
 export async function findPlayers(event) {
   event.preventDefault();
   const name = $('#find-name').value.trim();
-  if (!name) return;
+  if (!name) {
+    // Said, not ignored: the last search's players stayed listed as if they matched.
+    fill($('#found'), h('li', { class: 'hint' }, 'Type a name to find, then press Find.'));
+    return;
+  }
   try {
     const me = await ensurePlayer();
     follow(me);
@@ -116,7 +120,7 @@ export async function findPlayers(event) {
               isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
             ),
           )
-        : h('li', { class: 'hint' }, `Nobody called "${isolate(name)}".`),
+        : h('li', { class: 'hint' }, others.length < players.length ? `Only you are called "${isolate(name)}": challenge someone else.` : `Nobody called "${isolate(name)}".`),
     );
   } catch (err) {
     toast(problemText(err));

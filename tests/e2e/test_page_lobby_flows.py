@@ -216,7 +216,10 @@ def test_a_search_for_ones_own_name_or_for_nothing_says_so(
     finn.fill("[data-testid=find-name]", "Finn Searches")
     finn.click("[data-testid=find]")
     said = finn.wait_for_selector("[data-testid=found] li.hint")
-    assert said is not None and 'Only you are called "Finn Searches"' in said.inner_text()
+    assert (
+        said is not None
+        and 'Only you have a name starting with "Finn Searches"' in said.inner_text()
+    )
     httpx.post(f"{site}/v1/players", json={"name": "Gail Found"}).raise_for_status()
     finn.fill("[data-testid=find-name]", "Gail Found")
     finn.click("[data-testid=find]")

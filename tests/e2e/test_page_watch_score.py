@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page
 
-from tests.e2e.tables import QUICK_RULES, pick
+from tests.e2e.tables import pick
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
     page,
@@ -42,15 +42,20 @@ def play_until_scored(seats: tuple[httpx.Client, httpx.Client], match_id: str) -
     raise AssertionError("no hand was scored")
 
 
+# No hand can end a match to 250: the page is read between two hands, not at the end.
+LONG_RULES = {"preset": "classic", "target": 250}
+
+
 def test_the_watch_score_names_each_seat(site: str, page: Page) -> None:  # noqa: F811
     ada, bob = player(site, "Ada Watched"), player(site, "Bob Watched")
-    table = ada.post("/v1/tables", json={"rules": QUICK_RULES}).json()
+    table = ada.post("/v1/tables", json={"rules": LONG_RULES}).json()
     joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
     assert joined.status_code == 200, joined.text
     match_id = joined.json()["match"]["match_id"]
     scores = play_until_scored((ada, bob), match_id)
 
     page.goto(f"{site}/#/watch/{match_id}")
+    page.wait_for_selector("body[data-phase=hand_over]")
     line = page.wait_for_selector("[data-testid=watch-score]").inner_text()  # type: ignore[union-attr]
     assert f"Ada Watched {scores[0]}" in line and f"Bob Watched {scores[1]}" in line, line
     assert page.inner_text("[data-testid=watch-score-0]") == f"Ada Watched {scores[0]}"
@@ -61,5 +66,36 @@ def test_the_watch_score_names_each_seat(site: str, page: Page) -> None:  # noqa
     result = page.inner_text("[data-testid=hand-result]")
     assert "Ada Watched" in result and "Bob Watched" in result, result
     assert "to play" not in page.inner_text("[data-testid=watch-seats]")
+    for client in (ada, bob):
+        client.close()
+
+
+def test_a_match_resigned_mid_hand_shows_no_earlier_hand_as_its_end(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Resigned in its second hand, a match's view still holds the first hand's result:
+    shown between hands "as the hand just ended", it told a spectator that hand's knock
+    as the end of the match (and, with no knock of its own, without its deadwood)."""
+    ada, bob = player(site, "Ada Resigns"), player(site, "Bob Stays")
+    table = ada.post("/v1/tables", json={"rules": LONG_RULES}).json()
+    joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
+    assert joined.status_code == 200, joined.text
+    match_id = joined.json()["match"]["match_id"]
+    play_until_scored((ada, bob), match_id)
+    for client in (ada, bob):  # both say ready: hand 2 is dealt
+        view = client.get(f"/v1/matches/{match_id}").json()["view"]
+        if any(move["type"] == "next_hand" for move in view["legal"]):
+            ready = client.post(
+                f"/v1/matches/{match_id}/actions", json={"action": {"type": "next_hand"}}
+            )
+            assert ready.status_code == 200, ready.text
+    assert ada.get(f"/v1/matches/{match_id}").json()["view"]["hand_number"] == 2
+    resigned = ada.post(f"/v1/matches/{match_id}/actions", json={"action": {"type": "resign"}})
+    assert resigned.status_code == 200, resigned.text
+
+    page.goto(f"{site}/#/watch/{match_id}")
+    page.wait_for_selector("[data-testid=watch-over]")
+    assert page.locator("[data-testid=hand-result]").count() == 0
     for client in (ada, bob):
         client.close()

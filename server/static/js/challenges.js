@@ -120,7 +120,7 @@ export async function findPlayers(event) {
               isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
             ),
           )
-        : h('li', { class: 'hint' }, others.length < players.length ? `Only you are called "${isolate(name)}": challenge someone else.` : `Nobody called "${isolate(name)}".`),
+        : h('li', { class: 'hint' }, others.length < players.length ? `Only you have a name starting with "${isolate(name)}": challenge someone else.` : `Nobody called "${isolate(name)}".`),
     );
   } catch (err) {
     toast(problemText(err));

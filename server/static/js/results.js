@@ -20,6 +20,14 @@ function handLine(label, melds, deadwood, laid, deadwoodPoints) {
   );
 }
 
+/** The hand that has just ended, if the one in play has (null once the next is dealt, and
+ * for a match resigned, claimed or timed out mid-hand: ``last_result`` is then an earlier
+ * hand's, and the knock shown beside it is not that hand's). */
+export const handJustEnded = (view) =>
+  (view.phase === 'hand_over' || view.phase === 'match_over') && view.last_result && view.last_result.hand_number === view.hand_number
+    ? view.last_result
+    : null;
+
 /** The end of a hand: both hands in melds, the layoffs, and the count in words and numbers. */
 export function resultPanel(view, result, knock, me, { showScores = true } = {}) {
   const players = view.players;

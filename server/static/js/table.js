@@ -7,7 +7,7 @@
 import { h, fill, $, plural } from './dom.js';
 import { byRank, cardBack, cardFace, cardGroup, cardName, longName } from './cards.js';
 import { seatName } from './words.js';
-import { resultPanel, settlementPanel } from './results.js';
+import { handJustEnded, resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
 import { handGroups } from './arrange.js';
 import { pref } from './prefs.js';
@@ -298,7 +298,7 @@ export function renderTable(view, ui) {
   fill($('#actions'), actions(view, ui));
   const result = $('#result');
   const panels = [];
-  if (over && view.last_result) panels.push(resultPanel(view, view.last_result, view.knock, view.seat));
+  if (handJustEnded(view)) panels.push(resultPanel(view, view.last_result, view.knock, view.seat));
   if (view.settlement) {
     panels.push(settlementPanel(view, view.settlement, view.seat, { claim: ui.claimed, rating: ui.rating }), verifyButton(view.match_id));
   }

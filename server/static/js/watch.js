@@ -10,7 +10,7 @@ import { StandIn } from './standin.js';
 import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
-import { resultPanel } from './results.js';
+import { handJustEnded, resultPanel } from './results.js';
 
 const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null };
 
@@ -128,7 +128,7 @@ function render(root, view, event) {
     h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
     view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
     event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
-    over && view.last_result ? resultPanel({ ...view, players: names }, view.last_result, view.knock, null, { showScores: false }) : null,
+    handJustEnded(view) ? resultPanel({ ...view, players: names }, view.last_result, view.knock, null, { showScores: false }) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);

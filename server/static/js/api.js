@@ -18,6 +18,13 @@ export const savePlayer = (player) => {
   localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
   playerChanged();
 };
+/** A player just made (``POST /v1/players``'s answer) saved as this browser's, its rating
+ * kept with it (``rememberRating``); returned as saved. */
+export const saveCreatedPlayer = (created) => {
+  const player = { id: created.id, name: created.name, token: created.token, rating: created.rating };
+  savePlayer(player);
+  return player;
+};
 // The rating last read for the player, kept with it so that a page opened later shows it
 // at once (app.js's header); nobody needs telling, so no event. ``undefined`` forgets it.
 export const rememberRating = (id, rating) => {

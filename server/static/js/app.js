@@ -4,7 +4,7 @@
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
-import { api, ApiError, forgetPlayer, newClientSeed, rememberRating, savedMatch, savedPlayer, saveMatch, savePlayer } from './api.js';
+import { api, ApiError, forgetPlayer, newClientSeed, rememberRating, savedMatch, savedPlayer, saveCreatedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
@@ -176,7 +176,7 @@ async function asPlayer(name, create) {
   const player = savedPlayer();
   if (!player) {
     const created = await api.createPlayer(name);
-    savePlayer({ id: created.id, name: created.name, token: created.token, rating: created.rating });
+    saveCreatedPlayer(created);
   } else if (player.name !== name) {
     await renameOrStartOver(player, name);
   }
@@ -186,7 +186,7 @@ async function asPlayer(name, create) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
     forgetPlayer();
     const created = await api.createPlayer(name);
-    savePlayer({ id: created.id, name: created.name, token: created.token, rating: created.rating });
+    saveCreatedPlayer(created);
     return create();
   }
 }

@@ -56,22 +56,20 @@ export async function showLeaderboard(root, { onError }) {
     );
     return;
   }
-  const mine = h('p', { class: 'my-rating', 'data-testid': 'my-rating' }, me ? 'Your rating: …' : '');
+  const mine = h('p', { class: 'my-rating', 'data-testid': 'my-rating' }, 'Your rating: …');
   const tabs = h('p', { class: 'tabs' });
   const body = h('div', {});
   fill(root, h('h1', {}, 'Leaderboard'), mine, tabs, body);
-  if (me) {
-    api
-      .rating(me.id)
-      .then((r) =>
-        fill(
-          mine,
-          `Your rating: ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
-          r.provisional ? ' (provisional: not listed until it settles)' : '',
-        ),
-      )
-      .catch(() => fill(mine, ''));
-  }
+  api
+    .rating(me.id)
+    .then((r) =>
+      fill(
+        mine,
+        `Your rating: ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
+        r.provisional ? ' (provisional: not listed until it settles)' : '',
+      ),
+    )
+    .catch(() => fill(mine, ''));
   const redraw = async (kind, offset) => {
     // The buttons are drawn anew: the one pressed keeps the keyboard (it was dropped to the
     // page's top), or, gone from the new page (Previous on the first), the board's first.

@@ -3,7 +3,7 @@
 // without a global; and the guest player this browser plays as, made once however many
 // of those modules ask for it at the same time.
 import { $ } from './dom.js';
-import { api, savedPlayer, savePlayer } from './api.js';
+import { api, saveCreatedPlayer, savedPlayer } from './api.js';
 
 export const lobby = {
   stream: null,
@@ -39,11 +39,7 @@ export function ensurePlayer() {
   if (!name) return Promise.reject(new Error('Please enter your name first.'));
   creating = api
     .createPlayer(name)
-    .then((created) => {
-      const saved = { id: created.id, name: created.name, token: created.token, rating: created.rating };
-      savePlayer(saved);
-      return saved;
-    })
+    .then(saveCreatedPlayer)
     .finally(() => {
       creating = null;
     });

@@ -24,9 +24,10 @@ function handLine(label, melds, deadwood, laid, deadwoodPoints) {
  * for a match resigned, claimed or timed out mid-hand: ``last_result`` is then an earlier
  * hand's, and the knock shown beside it is not that hand's). */
 export const handJustEnded = (view) =>
-  (view.phase === 'hand_over' || view.phase === 'match_over') && view.last_result && view.last_result.hand_number === view.hand_number
-    ? view.last_result
-    : null;
+  handIsOver(view) && view.last_result && view.last_result.hand_number === view.hand_number ? view.last_result : null;
+
+/** Between hands, or after the last: nobody is to play. */
+export const handIsOver = (view) => view.phase === 'hand_over' || view.phase === 'match_over';
 
 /** The end of a hand: both hands in melds, the layoffs, and the count in words and numbers. */
 export function resultPanel(view, result, knock, me, { showScores = true } = {}) {

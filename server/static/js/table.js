@@ -7,7 +7,7 @@
 import { h, fill, $, plural } from './dom.js';
 import { byRank, cardBack, cardFace, cardGroup, cardName, longName } from './cards.js';
 import { seatName } from './words.js';
-import { handJustEnded, resultPanel, settlementPanel } from './results.js';
+import { handIsOver, handJustEnded, resultPanel, settlementPanel } from './results.js';
 import { verifyButton } from './verify.js';
 import { handGroups } from './arrange.js';
 import { pref } from './prefs.js';
@@ -27,7 +27,7 @@ function boxes(n, boxBonus) {
 }
 
 /** Whose move it is: during play only (at a hand's end both seats are asked to go on). */
-const acting = (view, seat) => (view.phase === 'hand_over' || view.phase === 'match_over' ? false : view.to_act.includes(seat));
+const acting = (view, seat) => (handIsOver(view) ? false : view.to_act.includes(seat));
 
 /** The rules in the score bar: the preset's name, and every rule a custom set changed. */
 function rulesMeta(r) {
@@ -71,7 +71,7 @@ function opponentArea(view, ui) {
   const hidden = Math.max(0, view.opponent_card_count - known.size);
   // Once a hand is over, or the opponent has laid its hand down, its cards are shown elsewhere.
   const handOver =
-    view.phase === 'hand_over' || view.phase === 'match_over' || (view.phase === 'layoff' && view.knock && view.knock.seat === opp);
+    handIsOver(view) || (view.phase === 'layoff' && view.knock && view.knock.seat === opp);
   const backs = Array.from({ length: handOver ? 0 : hidden }, (_, i) =>
     cardBack(i === hidden - 1 && ui.flash === 'opp-draw-stock' ? 'fly-in' : ''),
   );
@@ -135,7 +135,7 @@ function piles(view, ui) {
  * show its tooltip. Null while the hand is far from it, or the rule is off. */
 export function progressNote(view) {
   const limit = view.pile_draw_limit;
-  if (!limit || view.phase === 'hand_over' || view.phase === 'match_over') return null;
+  if (!limit || handIsOver(view)) return null;
   const left = limit - view.pile_draws;
   if (left > Math.max(2, Math.ceil(limit / 10))) return null;
   const taken = `${view.pile_draws} of ${limit} face-up cards taken this hand`;
@@ -290,7 +290,7 @@ export function renderTable(view, ui) {
   $('#progress-note').hidden = !note;
   fill($('#knockarea'), knockArea(view, ui));
   $('#knockarea').hidden = !(view.knock && view.phase === 'layoff');
-  const over = view.phase === 'hand_over' || view.phase === 'match_over';
+  const over = handIsOver(view);
   $('#mine').hidden = over;
   fill($('#hand'), over ? [] : myHand(view, ui));
   fill($('#hand-tools'), over ? [] : handTools(view, ui));
@@ -298,7 +298,8 @@ export function renderTable(view, ui) {
   fill($('#actions'), actions(view, ui));
   const result = $('#result');
   const panels = [];
-  if (handJustEnded(view)) panels.push(resultPanel(view, view.last_result, view.knock, view.seat));
+  const ended = handJustEnded(view);
+  if (ended) panels.push(resultPanel(view, ended, view.knock, view.seat));
   if (view.settlement) {
     panels.push(settlementPanel(view, view.settlement, view.seat, { claim: ui.claimed, rating: ui.rating }), verifyButton(view.match_id));
   }

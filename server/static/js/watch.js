@@ -10,7 +10,7 @@ import { StandIn } from './standin.js';
 import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
-import { handJustEnded, resultPanel } from './results.js';
+import { handIsOver, handJustEnded, resultPanel } from './results.js';
 
 const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null };
 
@@ -95,7 +95,8 @@ function render(root, view, event) {
   const top = view.discard_pile[view.discard_pile.length - 1];
   // Between hands the seats are to say "ready", not to play, and the hand just ended is
   // shown as its players see it: both hands, the layoffs and the count (all public now).
-  const over = view.phase === 'hand_over' || view.phase === 'match_over';
+  const over = handIsOver(view);
+  const ended = handJustEnded(view);
   // The screen is drawn anew at each event: its move is told to screen readers apart.
   const said = event ? narrate(event, names, null, null, watching.standIn.made(event)) : null;
   if (said) announce(said);
@@ -128,7 +129,7 @@ function render(root, view, event) {
     h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
     view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
     event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
-    handJustEnded(view) ? resultPanel({ ...view, players: names }, view.last_result, view.knock, null, { showScores: false }) : null,
+    ended ? resultPanel({ ...view, players: names }, ended, view.knock, null, { showScores: false }) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 
+from domain.ai import LEVELS
 from domain.commands import AnySeatCommand
 from domain.events import Event
 from domain.match import apply
@@ -25,6 +26,14 @@ log = logging.getLogger("ginrummy.ai")
 
 def is_house_ai(player: str) -> bool:
     return player.startswith(AI_PREFIX)
+
+
+def unknown_level(player: str) -> str | None:
+    """Why ``ai:<level>`` is no house AI, listing the levels there are; None if it is one."""
+    level = player.removeprefix(AI_PREFIX)
+    if level in LEVELS:
+        return None
+    return f"no house AI level {level!r}; levels: {', '.join(LEVELS)}"
 
 
 def ai_seat_to_act(state: MatchState) -> int | None:

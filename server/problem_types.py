@@ -166,9 +166,10 @@ _TYPES: tuple[ProblemType, ...] = (
        "`GET /v1/matches/{id}/rematch` before either player offered one.",
        "Offer one (`POST …/rematch`) or wait for the opponent's."),
     # Timing and retries
-    _p("stale_version", 409, "The match has moved on since that version",
-       "The client acted on an old `version` of the match.",
-       "An action sent with a `version` that is no longer the match's, or a claim (over "
+    _p("stale_version", 409, "Not the match's current version",
+       "The client acted on a `version` of the match that is not its current one: an "
+       "old one, or one the match has not reached.",
+       "An action sent with a `version` other than the match's, or a claim (over "
        "HTTP or the socket's `claim` message) the match moved past while it was decided.",
        "Fetch the view (or read the socket's frames), then decide again on the new version."),
     _p("concurrency_conflict", 409, "The match changed concurrently; retry",

@@ -39,7 +39,7 @@ T = TypeVar("T")
 
 CardText = Annotated[str, Meta(pattern=r"^[A2-9TJQK][CDHS]$", examples=["7H"])]
 PresetName = Literal["arcadia", "arkadium", "classic"]
-Level = Literal["easy", "medium", "hard", "baseline"]
+Level = Literal["random", "easy", "medium", "hard", "baseline"]  # domain.ai.choose.LEVELS
 PlayerKind = Literal["person", "bot", "ai"]
 
 

@@ -30,7 +30,7 @@ from server.config import Settings
 from server.draining import Draining
 from server.fair_deal import house_seed, seat_seed, take_server_seed
 from server.fanout import Hub
-from server.house_ai import AI_PREFIX, is_house_ai
+from server.house_ai import AI_PREFIX, is_house_ai, unknown_level
 from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
 from server.limits import RateLimits
@@ -286,11 +286,8 @@ class Services:
                     f"{seat!r} is no house AI: both seats are 'ai:<level>' "
                     f"(levels: {', '.join(LEVELS)}); a person or a bot plays its own seat"
                 )
-            if seat.removeprefix(AI_PREFIX) not in LEVELS:
-                raise NotHouseSeats(
-                    f"no house AI level {seat.removeprefix(AI_PREFIX)!r}; "
-                    f"levels: {', '.join(LEVELS)}"
-                )
+            if (unknown := unknown_level(seat)) is not None:
+                raise NotHouseSeats(unknown)
         return await self.matches.start(
             seats, rules, seed, watch_code=seeded_watch_code(seed), hints=False, host=host
         )

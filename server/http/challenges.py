@@ -12,9 +12,8 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody
 
-from domain.ai import LEVELS
 from domain.errors import OwnTable
-from server.house_ai import AI_PREFIX, is_house_ai
+from server.house_ai import is_house_ai, unknown_level
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
@@ -30,17 +29,10 @@ from server.schemas import (
     rules_of,
     strict_body,
 )
-from server.services import Services, services_of
+from server.services import services_of
 
 AnyRequest = Request[Any, Any, Any]
 ChallengeId = FromPath[str]
-
-
-async def _exists(services: Services, player_id: str) -> bool:
-    """A player account, or a house AI level (``ai:hard``), which takes any challenge."""
-    if is_house_ai(player_id):
-        return player_id.removeprefix(AI_PREFIX) in LEVELS
-    return await services.players.get_player(player_id) is not None
 
 
 class ChallengesController(Controller):
@@ -85,7 +77,10 @@ class ChallengesController(Controller):
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
         data = await strict_body(request, ChallengeRequest)
-        if data.to is not None and not await _exists(services, data.to):
+        if data.to is not None and is_house_ai(data.to):
+            if (unknown := unknown_level(data.to)) is not None:
+                raise PlayerNotFound(unknown)
+        elif data.to is not None and await services.players.get_player(data.to) is None:
             raise PlayerNotFound(f"no player {data.to!r}")
         if data.to == player.id:  # before asking whether it is rated: that is not the reason
             raise OwnTable("a player cannot challenge itself")

@@ -23,7 +23,8 @@ def test_two_computers_are_started_and_watched_from_the_start_screen(
 ) -> None:
     page.goto(f"{site}/")
     page.click("[data-testid=watch-house]")  # no name yet: said, and nothing started
-    page.wait_for_selector("#toast:has-text('Please enter your name.')")
+    page.wait_for_selector("#toast:has-text('the match is started in it, though you hold no seat')")
+    assert page.evaluate("document.activeElement.id") == "name"  # the keyboard is where it goes
     assert page.evaluate("localStorage.getItem('ginrummy.player')") is None
     page.fill("#name", "Watcher")
     page.select_option("#preset", "classic")

@@ -193,17 +193,18 @@ def test_the_opponent_and_rules_chosen_last_are_remembered(site: str, page: Page
     page.goto(f"{site}/?delay={DELAY_MS}")
     assert page.input_value("#level") == "medium"
     page.fill("#name", "Barbara")
-    page.select_option("#level", "easy")
+    page.select_option("#level", "random")  # every house level a match can be played against
     page.select_option("#preset", "classic")
     page.click("[data-testid=start]")
     page.wait_for_selector("body[data-screen=table]")
     settle(page)
     page.click("#nav-new")
     page.wait_for_selector("body[data-screen=start]")
-    assert page.input_value("#level") == "easy"
+    assert page.input_value("#level") == "random"
     page.reload()
     page.wait_for_selector("#resume:not([hidden])")
-    assert (page.input_value("#level"), page.input_value("#preset")) == ("easy", "classic")
+    assert "against Computer (random)" in page.inner_text("#resume")
+    assert (page.input_value("#level"), page.input_value("#preset")) == ("random", "classic")
     assert "highest total wins" in page.inner_text("[data-testid=preset-about]")
 
 

@@ -92,6 +92,15 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert [entry["rank"] for entry in bots["entries"]] == [1, 2, 3, 4]
         assert bots["entries"][0]["games"] == 1 and bots["more"] is False
         assert {entry["games"] for entry in bots["entries"][1:]} == {0}
+        # random plays any legal move: a match against it is never rated
+        refused = await player.client.post("/v1/matches", json={"level": "random", "rated": True})
+        assert (refused.status_code, refused.json()["rule"]) == (422, "not_ratable")
+        assert "random" in refused.json()["detail"]
+        against_random = await player.new_match(level="random", rules="arcadia")
+        assert against_random["rated"] is False
+        assert against_random["seats"][1]["id"] == "ai:random"
+        await _resign(player, against_random["match_id"])
+        assert (await _rating(player, player.id))["games"] == 1  # the rated match's alone
         unknown = await player.client.get("/v1/players/nobody/rating")
         assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
         unrated = await player.client.get("/v1/players/ai:random/rating")

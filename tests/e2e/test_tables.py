@@ -307,6 +307,11 @@ async def test_a_challenge_is_for_its_invitee_alone_and_refusals_change_nothing(
     try:
         unknown = await host.client.post("/v1/challenges", json={"to": "nobody"})
         assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
+        unknown = await host.client.post("/v1/challenges", json={"to": "ai:grandmaster"})
+        assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
+        assert unknown.json()["detail"] == (  # the levels there are, as /v1/house-matches says
+            "no house AI level 'grandmaster'; levels: random, easy, medium, hard, baseline"
+        )
         myself = await host.client.post("/v1/challenges", json={"to": host.id})
         assert (myself.status_code, myself.json()["rule"]) == (409, "own_table")
 

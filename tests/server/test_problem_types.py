@@ -94,7 +94,7 @@ def test_a_problem_made_by_name_uses_the_registry() -> None:
     assert (problem.type, problem.status, problem.title) == (
         "/problems/stale-version",
         409,
-        "The match has moved on since that version",
+        "Not the match's current version",
     )
 
 

@@ -530,3 +530,13 @@ def test_a_json_label_is_recognised_with_parameters_and_in_any_case() -> None:
         assert is_json(label), label
     for label in (b"text/plain", b"application/x-www-form-urlencoded", b"text/json", b""):
         assert not is_json(label), label
+
+
+def test_every_house_level_can_be_played_from_the_api() -> None:
+    """``POST /v1/matches`` takes each level a challenge or a watched match takes."""
+    from typing import get_args
+
+    from domain.ai import LEVELS
+    from server.schemas import Level
+
+    assert get_args(Level) == LEVELS

@@ -191,11 +191,20 @@ async function asPlayer(name, create) {
   }
 }
 
+/** Why each start-screen form needs the name typed above it, though one holds no seat. */
+const NAME_NEEDED = {
+  '#start-form': 'Please enter your name.',
+  '#house-form': 'Please enter your name above: the match is started in it, though you hold no seat.',
+};
+
 /** A start-screen form's submit: the name is needed, the button waits, a refusal is said. */
 async function submitting(event, form, go) {
   event.preventDefault();
   const name = $('#name').value.trim();
-  if (!name) return toast('Please enter your name.');
+  if (!name) {
+    $('#name').focus(); // where the name goes, for the form below it too
+    return toast(NAME_NEEDED[form]);
+  }
   const button = $(`${form} button[type=submit]`);
   button.disabled = true;
   try {

@@ -11,7 +11,7 @@ const HOUSE_LEVELS = ['random', 'easy', 'medium', 'hard', 'baseline'];
 // unless the player says not (the server's own default). ``startClock`` and
 // ``startClockCustom``: the same for the start form's match against the computer.
 const DEFAULTS = { sort: 'melds', hints: false, fourColour: false, level: 'medium', preset: 'arcadia', tourSeen: false, houseLevel0: 'easy', houseLevel1: 'hard', clock: 'none', clockCustom: null, rated: true, startClock: 'none', startClockCustom: null };
-const CHOICES = { sort: ['melds', 'rank', 'suit'], level: ['easy', 'medium', 'hard', 'baseline'], preset: ['arcadia', 'arkadium', 'classic'], houseLevel0: HOUSE_LEVELS, houseLevel1: HOUSE_LEVELS };
+const CHOICES = { sort: ['melds', 'rank', 'suit'], level: HOUSE_LEVELS, preset: ['arcadia', 'arkadium', 'classic'], houseLevel0: HOUSE_LEVELS, houseLevel1: HOUSE_LEVELS };
 
 function read() {
   try {

@@ -234,7 +234,14 @@ KEYS = {"draw-stock": "s", "pass": "x"}
 def click_next_legal_action(page: Page, allow_knock: bool = True) -> str:
     discard = page.query_selector("#actions [data-testid=discard]")
     if discard is not None and discard.is_disabled():
-        # No card chosen yet (hints off, or no hint sent): choose one, as a player would.
+        # No card chosen yet (hints off, or no hint sent): the buttons name no card ("Knock
+        # with " read as cut off); choose one, as a player would.
+        labels = page.eval_on_selector_all(
+            "#actions :is([data-testid=discard], [data-testid=knock], [data-testid=gin])",
+            "buttons => buttons.map((b) => b.firstChild.textContent)",
+        )
+        if page.query_selector("#hand .card.selected") is None:
+            assert labels == ["Discard", "Knock", "Gin"], labels
         page.click("#hand .card.playable")
     for testid in PREFERENCE:
         if not allow_knock and testid in ("gin", "big-gin", "knock"):

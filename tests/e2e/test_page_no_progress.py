@@ -71,7 +71,7 @@ def test_how_to_play_from_a_match_says_that_matchs_limit_or_that_the_rule_is_off
         rule.inner_text()
     )
     assert rule.inner_text().startswith("In this match, a hand is washed")
-    assert '("3 of 7 taken")' in page.inner_text("#rules")
+    assert '("Face-up taken: 3 of 7")' in page.inner_text("#rules")
     assert f"have taken {presets} face-up" not in page.inner_text("#rules")
 
     player, off = new_match(
@@ -83,7 +83,7 @@ def test_how_to_play_from_a_match_says_that_matchs_limit_or_that_the_rule_is_off
     assert rule is not None
     assert rule.inner_text().startswith("Off in this match:")
     text = page.inner_text("#rules")
-    assert "once the players have taken" not in text and 'taken")' not in text
+    assert "once the players have taken" not in text and "Face-up taken" not in text
     # the presets' number is still given, as the presets', not as this match's
     assert f"Under the presets a hand that makes no progress is washed: once {presets}" in text
 
@@ -117,7 +117,7 @@ def test_the_table_says_when_a_hand_nears_the_no_progress_limit(
         assert "washes the hand" in text
         # The pile's count: each of its two lines on one line, inside the screen.
         label = tab.locator("[data-testid=pile-draws]")
-        assert label.inner_text() == f"{view['pile_draws']} of 3 taken"
+        assert label.inner_text() == f"Face-up taken: {view['pile_draws']} of 3"
         box = label.bounding_box()
         line = tab.evaluate(
             "el => parseFloat(getComputedStyle(el).lineHeight) || 1.2 * parseFloat(getComputedStyle(el).fontSize)",

@@ -259,3 +259,38 @@ def test_the_tours_knock_step_says_this_hands_knock_limit(site: str, page: Page)
     assert "appears" not in text and "10 or less" not in text
     assert "greyed" in text and "Oklahoma" in text
     assert (f"{limit} or less deadwood" if limit else "only Gin goes out") in text
+
+
+def test_each_tour_step_shows_its_part_of_the_table_on_a_phone(
+    site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """On a phone the hand was under the action bar while the tour's first step spoke of it:
+    each step brings its part into sight, below the tour and above the bar."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    try:
+        deal_from_the_form(tab, site, "Tina")
+        tab.locator("[data-testid=tour]").wait_for()
+        seen = {}
+        for _ in range(4):
+            # the point at the middle of the part (its first card for the hand) is the
+            # part's own: on the screen, and under neither the tour nor the action bar
+            seen[tab.eval_on_selector(".tour-target", "el => el.id")] = tab.evaluate(
+                """() => {
+                  const target = document.querySelector('.tour-target');
+                  const part = target.id === 'hand' ? target.querySelector('[data-card]') : target;
+                  const box = part.getBoundingClientRect();
+                  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+                  return Boolean(hit && target.contains(hit));
+                }"""
+            )
+            if tab.locator("[data-testid=tour-next]").count() == 0:
+                break
+            tab.click("[data-testid=tour-next]")
+        assert seen == {"hand": True, "piles": True, "actions": True, "nav-rules": True}, seen
+    finally:
+        context.close()

@@ -94,16 +94,17 @@ function playActions(view, ui) {
   }
   if (view.phase === 'discard') {
     const sel = ui.selected;
-    const name = sel ? cardName(sel) : '';
-    out.push(actionButton(`Discard ${name}`, sel && findLegal(view, 'discard', { card: sel }), { key: 'd', busy, testid: 'discard' }));
+    // "Knock with 7♥" once a card is chosen; before, the bare verb (the status asks for a card).
+    const naming = (verb, joint) => (sel ? `${verb}${joint}${cardName(sel)}` : verb);
+    out.push(actionButton(naming('Discard', ' '), sel && findLegal(view, 'discard', { card: sel }), { key: 'd', busy, testid: 'discard' }));
     const layouts = sel ? knockLayouts(view, sel) : [];
     const chosen = layouts.length > 1 ? chosenLayout(view, ui, sel, layouts) : 0;
     if (layouts.length > 1) out.push(layoutChooser(layouts, chosen));
     const knock = sel && findLegal(view, 'knock', { card: sel });
     // The default is what a knock without a layout lays; another choice is sent as its melds.
     const knockCmd = knock && chosen > 0 ? { ...knock, layout: layouts[chosen].melds } : knock;
-    out.push(actionButton(`Knock with ${name}`, knockCmd, { key: 'k', busy, classes: 'knock', testid: 'knock' }));
-    out.push(actionButton(`Gin with ${name}`, sel && findLegal(view, 'gin', { card: sel }), { key: 'g', busy, classes: 'gin', testid: 'gin' }));
+    out.push(actionButton(naming('Knock', ' with '), knockCmd, { key: 'k', busy, classes: 'knock', testid: 'knock' }));
+    out.push(actionButton(naming('Gin', ' with '), sel && findLegal(view, 'gin', { card: sel }), { key: 'g', busy, classes: 'gin', testid: 'gin' }));
     if (view.rules.big_gin_bonus !== null) {
       out.push(actionButton('Big gin', findLegal(view, 'big_gin'), { key: 'b', busy, classes: 'gin', testid: 'big-gin' }));
     }

@@ -28,7 +28,7 @@ function noProgress(rules) {
     h('p', { 'data-testid': 'no-progress-rule', dataset: { limit: String(limit) } },
       rules ? 'In this match, a' : 'A',
       ` hand is washed when it makes no progress: once the players have taken ${limit} face-up cards between them in one hand (the up-card and every draw from the discard pile count; stock draws do not), ${washes}`),
-    p(`The label under the discard pile counts them ("3 of ${limit} taken"), and the table says so when a hand comes near the limit.`),
+    p(`The label under the discard pile counts them ("Face-up taken: 3 of ${limit}"), and the table says so when a hand comes near the limit.`),
   );
 }
 

@@ -125,7 +125,7 @@ function piles(view, ui) {
       top ? cardFace(top, { classes: `top ${flashPile}` }) : h('span', { class: 'card empty' }),
       h('span', { class: 'count', title: view.pile_draw_limit ? 'Face-up cards taken this hand; at the limit the hand is washed' : undefined },
         h('span', {}, `${view.discard_pile.length} in pile`),
-        view.pile_draw_limit ? h('span', { 'data-testid': 'pile-draws' }, `${view.pile_draws} of ${view.pile_draw_limit} taken`) : null),
+        view.pile_draw_limit ? h('span', { 'data-testid': 'pile-draws' }, `Face-up taken: ${view.pile_draws} of ${view.pile_draw_limit}`) : null),
     ),
   ];
 }

@@ -51,10 +51,9 @@ export function maybeTour(view) {
 }
 
 function step(box, all, n, back) {
-  for (const el of $$('.tour-target')) el.classList.remove('tour-target');
+  unmark();
   const [target, text] = all[n];
   const el = $(target);
-  if (el) el.classList.add('tour-target');
   const last = n === all.length - 1;
   fill(
     box,
@@ -64,7 +63,23 @@ function step(box, all, n, back) {
       h('button', { type: 'button', 'data-testid': 'tour-close', onclick: () => closeTour(box, back) }, last ? 'Done' : 'Skip the tour')),
   );
   // The step's words are the dialog's description: focusing its first button says them.
-  $('button', box).focus();
+  $('button', box).focus({ preventScroll: true });
+  if (el) pointAt(el, box);
+}
+
+function unmark() {
+  for (const el of $$('.tour-target')) {
+    el.classList.remove('tour-target');
+    el.style.scrollMarginTop = '';
+  }
+}
+
+/** Marks the step's part of the table and brings it into sight below the tour, which stays
+ * at the top of the screen: on a phone the hand was under the action bar, out of sight. */
+function pointAt(el, box) {
+  el.classList.add('tour-target');
+  el.style.scrollMarginTop = `${box.offsetHeight + 8}px`;
+  el.scrollIntoView({ block: 'nearest' });
 }
 
 /** Close the tour; the keyboard goes back where it was when the tour opened (if that is
@@ -72,7 +87,7 @@ function step(box, all, n, back) {
 function closeTour(box, back = null) {
   setPref('tourSeen', true);
   sessionStorage.removeItem(PENDING);
-  for (const el of $$('.tour-target')) el.classList.remove('tour-target');
+  unmark();
   const hadFocus = box.contains(document.activeElement);
   box.remove();
   if (!hadFocus) return;

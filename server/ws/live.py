@@ -90,8 +90,10 @@ _encoder = msgspec.json.Encoder()
 SocketKey = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=r"^[^\x00]*$")]
 
 
-class ClientMessage(msgspec.Struct, frozen=True):
-    """Any client frame; which fields matter depends on ``type``."""
+class ClientMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Any client frame; which fields matter depends on ``type`` (``FIELDS``). A field no
+    frame has, or one its type does not read, is refused as over HTTP: a misspelt
+    ``version`` would otherwise act with no stale-version check, silently."""
 
     type: str
     token: str | None = None
@@ -100,6 +102,28 @@ class ClientMessage(msgspec.Struct, frozen=True):
     version: int | None = None
     idempotency_key: SocketKey | None = None
     text: Annotated[str, msgspec.Meta(max_length=RAW_TEXT_LIMIT)] | None = None
+
+
+# The fields each client frame reads besides ``type`` (asyncapi.yaml's payloads).
+FIELDS: dict[str, frozenset[str]] = {
+    "ping": frozenset(),
+    "pong": frozenset(),
+    "auth": frozenset({"token", "after"}),
+    "resume": frozenset({"after"}),
+    "action": frozenset({"action", "version", "idempotency_key"}),
+    "chat": frozenset({"text"}),
+    "claim": frozenset(),
+}
+
+
+def unread_fields(message: ClientMessage) -> list[str]:
+    """The fields given that a frame of this type does not read (none for an unknown type:
+    that is refused on its own)."""
+    read = FIELDS.get(message.type)
+    if read is None:
+        return []
+    given = (name for name in message.__struct_fields__ if name != "type")
+    return [name for name in given if getattr(message, name) is not None and name not in read]
 
 
 _outliving_their_socket: set[asyncio.Task[Any]] = set()  # held here, safe from the GC
@@ -336,6 +360,14 @@ class LiveSession:
             await self.handle(message)
 
     async def handle(self, message: ClientMessage) -> None:
+        if unread := unread_fields(message):
+            self.error(
+                make_problem(
+                    "invalid_request",
+                    f"{message.type!r} messages have no field {unread[0]!r}: nothing was done",
+                )
+            )
+            return
         if message.type == "ping":
             self.enqueue({"type": "pong", "version": self.version()})
         elif message.type in ("pong", "auth"):

@@ -213,6 +213,37 @@ async def test_a_key_from_one_match_is_refused_in_another(each_backend_site: Ser
     assert "Traceback" not in each_backend_site.log_path.read_text()
 
 
+async def test_a_socket_action_with_a_field_it_does_not_read_is_refused_and_changes_nothing(
+    each_backend_site: ServerProcess,
+) -> None:
+    """As over HTTP: a misspelt ``version`` or key acted with no stale-version check or
+    retry protection, silently."""
+    player = await Player.create(each_backend_site.url)
+    match = await player.new_match(seed="ws-fields")
+    match_id = match["match_id"]
+    action = {"type": "action", "action": next_action(match["view"])}
+    async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
+        assert json.loads(await ws.recv())["type"] == "snapshot"
+        for extra, said in (
+            ({"versoin": match["version"] - 1}, "unknown field `versoin`"),
+            ({"idempotencyKey": "KK"}, "unknown field `idempotencyKey`"),
+            ({"text": "hello"}, "'action' messages have no field 'text'"),
+        ):
+            frames = await exchange(ws, {**action, **extra})
+            assert [f["type"] for f in frames] == ["error"], frames
+            problem = frames[0]["problem"]
+            assert (problem["rule"], problem["status"]) == ("invalid_request", 422), problem
+            assert said in problem["detail"], problem
+        assert (await player.view(match_id))["version"] == match["version"]  # nothing moved
+        resumed = await exchange(ws, {"type": "resume", "after": 0, "version": 3})
+        assert resumed[0]["problem"]["detail"].startswith("'resume' messages have no field")
+        played = await exchange(ws, {**action, "version": match["version"]})  # well formed
+        now = (await player.view(match_id))["version"]
+        assert now > match["version"]
+        assert set(await events_until(ws, played, now)) == {"event"}
+    await player.close()
+
+
 def _on(server: ServerProcess, player: Player) -> Player:
     """The same player (its token) talking to another server process."""
     client = httpx.AsyncClient(base_url=server.url, headers=player.client.headers, timeout=30)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 
 import msgspec
+from msgspec import UNSET
 
 from domain.commands import AnySeatCommand
 from domain.errors import DomainError
@@ -33,7 +34,12 @@ REUSED = "this idempotency key was used for a different request"
 
 
 def request_hash(match_id: str, request: ActionRequest) -> str:
-    return hashlib.sha256(match_id.encode() + b"\n" + msgspec.json.encode(request)).hexdigest()
+    """The request as the match will read it: an action's optional ``seat`` may only be
+    the caller's own (the match checks it on a retry too), so with or without it a body
+    is the same request, and a client may add or drop it between retries."""
+    seatless = msgspec.structs.replace(request.action, seat=UNSET)
+    canonical = msgspec.structs.replace(request, action=seatless)
+    return hashlib.sha256(match_id.encode() + b"\n" + msgspec.json.encode(canonical)).hexdigest()
 
 
 def key_command_id(player_id: str, key: str) -> str:

@@ -261,6 +261,7 @@ class MatchService:
     ) -> ActionResponse:
         match_id = record.state.match_id
         seat = seat_of(record.state, player_id)
+        command = command_for(seat)  # a retry's body too: a seat not the caller's is refused
         if ai_seat_to_act(record.state) is not None:
             # Left over from a crash, perhaps this very command's: its retry must
             # answer with the AI's reply, as the first try would have.
@@ -279,7 +280,6 @@ class MatchService:
             # fired yet: the timeout comes first, and the move is then stale.
             record = await self.clocks.time_out_locked(record) or record
         state = record.state
-        command = command_for(seat)
         if (
             version is not None
             and version != state.version

@@ -244,6 +244,36 @@ async def test_a_socket_action_with_a_field_it_does_not_read_is_refused_and_chan
     await player.close()
 
 
+async def test_a_retry_with_or_without_its_own_seat_is_the_same_request(
+    each_backend_site: ServerProcess,
+) -> None:
+    """``seat`` may be left out of an action (it can only be the caller's own): a retry
+    that adds or drops it is the same request, answered as the first; another seat is
+    refused on a retry as on a first try, and changes nothing."""
+    player = await Player.create(each_backend_site.url)
+    match = await player.new_match(seed="seat-retry")
+    match_id, version = match["match_id"], match["version"]
+    action = next_action(match["view"])
+    first = await player.act(match_id, {**action, "seat": 0}, version, key="S1")
+    assert first.status_code == 200, first.text
+    again = await player.act(match_id, action, version, key="S1")
+    assert again.status_code == 200, again.text
+    assert timeless(again.json()) == timeless(first.json())
+    other_seat = await player.act(match_id, {**action, "seat": 1}, version, key="S1")
+    assert (other_seat.status_code, other_seat.json()["rule"]) == (422, "invalid_request")
+    assert "you sit in seat 0" in other_seat.json()["detail"]
+    # and the other way round: first without the seat, then with it
+    now = first.json()
+    second = next_action(now["view"])
+    plain = await player.act(match_id, second, now["version"], key="S2")
+    assert plain.status_code == 200, plain.text
+    seated = await player.act(match_id, {**second, "seat": 0}, now["version"], key="S2")
+    assert seated.status_code == 200, seated.text
+    assert timeless(seated.json()) == timeless(plain.json())
+    assert timeless(await player.view(match_id))["version"] == plain.json()["version"]
+    await player.close()
+
+
 def _on(server: ServerProcess, player: Player) -> Player:
     """The same player (its token) talking to another server process."""
     client = httpx.AsyncClient(base_url=server.url, headers=player.client.headers, timeout=30)

@@ -616,7 +616,11 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
             ('{"type": "resume", "after": "x"}', 422, "invalid_request"),
             # nested past msgspec's depth (in the one field of any shape): unreadable JSON,
             # not a dead reader
-            ('{"type": "action", "action": ' + "[" * 3000 + "]" * 3000 + "}", 400, "malformed_json"),
+            (
+                '{"type": "action", "action": ' + "[" * 3000 + "]" * 3000 + "}",
+                400,
+                "malformed_json",
+            ),
             ('{"type": "ping", "junk": 1}', 422, "invalid_request"),  # a field no message has
             (
                 '{"type": "action", "action": {"type": "draw_stock"}, "version": "3"}',

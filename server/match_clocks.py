@@ -246,7 +246,7 @@ class MatchClocks:
             record = await matches.load(match_id)
             seat = seat_of(record.state, player_id)
             opponent = record.state.players[1 - seat]
-            if is_house_ai(opponent):
+            if is_house_ai(opponent) and record.state.settlement is None:  # over: match_over
                 raise ClaimAgainstHouse("the house AI never leaves: resign instead")
             command = Claim(
                 seat=seat,

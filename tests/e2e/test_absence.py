@@ -178,6 +178,11 @@ async def test_a_claim_over_the_live_socket_follows_the_http_rules(
             assert (problem["status"], problem["rule"]) == (409, "claim_against_house")
             await ws.send(json.dumps({"type": "ping"}))  # the socket stays open after a refusal
             await socket.until(lambda f: f["type"] == "pong")
+        # once the match is over, the claim is refused for that, as against a person
+        resigned = await host.act(house, {"type": "resign"})
+        assert resigned.status_code == 200, resigned.text
+        late = await host.client.post(f"/v1/matches/{house}/claim")
+        assert (late.status_code, late.json()["rule"]) == (422, "match_over"), late.text
     finally:
         await host.close()
         await guest.close()

@@ -32,6 +32,7 @@ from litestar.typing import FieldDefinition
 
 from domain.state import Move, MoveAction
 from server import schemas
+from server.http.connection_cap import STREAM_PATHS
 from server.problem_types import PROBLEMS_PATH
 
 #: What every problem ``type`` looks like: server/problem_types.py makes them so.
@@ -90,13 +91,16 @@ def declare_bearer_challenge(document: OpenAPI) -> None:
 
 
 def declare_retry_after(document: OpenAPI) -> None:
-    """Declare the ``Retry-After`` header a 429 carries (server/limits.py)."""
+    """Declare the ``Retry-After`` header a rate limit's 429 carries (server/limits.py).
+    A stream's 429 is the connection cap's, which has no window to wait out: none."""
     header = OpenAPIHeader(
         description="Seconds until the rate limit's window ends",
         schema=Schema(type=OpenAPIType.INTEGER),
         required=True,
     )
-    for item in (document.paths or {}).values():
+    for path, item in (document.paths or {}).items():
+        if path in STREAM_PATHS:
+            continue
         for method in ("get", "put", "post", "delete", "options", "head", "patch", "trace"):
             operation = getattr(item, method, None)
             response = (operation.responses or {}).get("429") if operation else None

@@ -32,7 +32,14 @@ STOPPING = "this server process is stopping; reconnect, to it or another one"
     summary="Your live stream: challenges, matches that start, matches awaiting your move",
     tags=["players"],
     security=[{"bearer": []}],
-    responses=problem_responses(401, 429),
+    responses=problem_responses(
+        401,
+        429,
+        described_as={
+            429: "This address holds as many sockets and streams as it may "
+            "(`too_many_connections`): close one, then connect again"
+        },
+    ),
     media_type="application/x-ndjson",
     response_description="Newline-delimited JSON, one frame per line (see asyncapi.yaml, "
     "channel `player`): challenge, challenge_closed, match_started, your_turn (with the "

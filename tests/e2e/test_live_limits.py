@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from server.ws.live import RESUMES_ALLOWED
 from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
-from tests.e2e.test_openapi_conformance import frame_validators
+from tests.e2e.test_openapi_conformance import Checker, frame_validators
 
 
 def tiny_buffer_socket(port: int) -> socket.socket:
@@ -295,6 +295,7 @@ async def test_an_address_holds_at_most_so_many_sockets_and_streams(
                 assert stream.headers["content-type"] == "application/problem+json"
                 assert stream.headers["x-content-type-options"] == "nosniff"  # as every answer
                 assert stream.json()["rule"] == "too_many_connections"
+                Checker().check(stream, "/v1/me/stream")  # as documented: no Retry-After
             assert (await player.view(match["match_id"]))["version"] == match["version"]
             await sockets.pop().close()  # its place is free once the server has let it go
             for _ in range(50):

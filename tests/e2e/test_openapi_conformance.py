@@ -63,6 +63,9 @@ class Checker:
         status = response.status_code
         declared = operation["responses"]
         assert str(status) in declared, (method, template, status, response.text)
+        for name, header in declared[str(status)].get("headers", {}).items():
+            if header.get("required"):
+                assert name.lower() in response.headers, (method, template, status, name)
         content = declared[str(status)].get("content")
         if not content:
             assert not response.content, (method, template, status)
@@ -124,7 +127,7 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
             body = response.json()
             version, view = body["version"], body["view"]
         assert view["phase"] == "match_over"
-        check(await player.client.post(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 409
+        check(await player.client.post(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 422
         check(await stranger.client.post(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 403
         check(await player.client.get(f"{path}/claim"), "/v1/matches/{match_id}/claim")
         check(await stranger.client.get(f"{path}/claim"), "/v1/matches/{match_id}/claim")  # 403

@@ -343,9 +343,12 @@ _TYPES: tuple[ProblemType, ...] = (
        "Only the host may cancel a table or challenge.",
        "Cancelling someone else's table or challenge.",
        "Only the host can; leave it."),
-    _p("not_invited", 403, "This challenge is addressed to another player",
-       "A challenge is accepted or declined only by the player it names.",
-       "Accepting or declining a challenge sent to someone else.",
+    _p("not_invited", 403, "Only the challenged player may do that",
+       "A challenge is accepted or declined only by the player it names; a table that "
+       "challenges nobody (a seek, a public or a private table) is declined by nobody: "
+       "its host cancels it.",
+       "Accepting or declining a challenge sent to someone else, or declining a table that "
+       "challenges nobody.",
        "Answer only challenges addressed to you (`GET /v1/challenges`)."),
     _p("challenge_declined", 409, "The challenge was declined",
        "The challenged player declined.",

@@ -328,6 +328,23 @@ NAMES_HELD = {
 }
 
 
+# What 403, 404 and 409 mean on the lobby's routes (the defaults speak of matches).
+TABLE_REFUSALS = {
+    403: "Not yours to do (`not_the_host`, `not_invited`, `invite_code_required`, "
+    "`opponent_refused`; see `type`)",
+    404: "No such table or challenge, or one you are not at (`table_not_found`)",
+    409: "The table's state refuses it (`table_full`, `table_started`, `table_cancelled`, "
+    "`table_expired`, `challenge_declined`, `own_table`, `name_taken`, "
+    "`concurrency_conflict`; see `type`)",
+}
+OPENING_REFUSALS = {
+    404: "No player (or house AI level) with that id (`player_not_found`)",
+    409: "One open too many (`too_many_open_tables`, `too_many_open_challenges`, "
+    "`already_challenged`), or a player you block or yourself (`you_block_this_player`, "
+    "`own_table`; see `type`)",
+}
+
+
 def problem_responses(
     *statuses: int, described_as: Mapping[int, str] | None = None
 ) -> dict[int, ResponseSpec]:

@@ -64,7 +64,16 @@ async def _answers(services: Services, entries: list[Blocked]) -> list[BlockedPl
     status_code=200,
     security=[{"bearer": []}],
     responses=problem_responses(
-        401, 404, 409, 413, 429, described_as={404: "No player has that id"}
+        401,
+        404,
+        409,
+        413,
+        429,
+        described_as={
+            404: "No player has that id",
+            409: "You block as many players as one may (`too_many_blocks`), or your list "
+            "kept changing as it was written (`concurrency_conflict`): retry",
+        },
     ),
     before_request=rate_limited("actions"),  # a change to your own list: counted with moves
 )

@@ -17,7 +17,13 @@ from server.house_ai import is_house_ai, unknown_level
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
 from server.http.tables import joined_answer, require_visible, table_view
-from server.problems import NAMES_HELD, PlayerNotFound, problem_responses
+from server.problems import (
+    NAMES_HELD,
+    OPENING_REFUSALS,
+    TABLE_REFUSALS,
+    PlayerNotFound,
+    problem_responses,
+)
 from server.ratings import rated_for
 from server.schemas import (
     ChallengeList,
@@ -56,6 +62,7 @@ class ChallengesController(Controller):
             429,
             described_as={
                 **NAMES_HELD,
+                **OPENING_REFUSALS,
                 403: "The player challenged does not take you as an opponent",
             },
         ),
@@ -121,7 +128,9 @@ class ChallengesController(Controller):
         operation_id="acceptChallenge",
         summary="Accept a challenge: the match starts",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 422, 429, described_as=NAMES_HELD),
+        responses=problem_responses(
+            401, 403, 404, 409, 422, 429, described_as={**NAMES_HELD, **TABLE_REFUSALS}
+        ),
         before_request=rate_limited("actions"),
     )
     async def accept(
@@ -145,7 +154,7 @@ class ChallengesController(Controller):
         operation_id="declineChallenge",
         summary="Decline a challenge addressed to you",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 429),
+        responses=problem_responses(401, 403, 404, 409, 429, described_as=TABLE_REFUSALS),
         before_request=rate_limited("actions"),
     )
     async def decline(
@@ -164,7 +173,7 @@ class ChallengesController(Controller):
         operation_id="cancelChallenge",
         summary="Withdraw a challenge you sent",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 429),
+        responses=problem_responses(401, 403, 404, 409, 429, described_as=TABLE_REFUSALS),
         before_request=rate_limited("actions"),
     )
     async def cancel(

@@ -16,7 +16,7 @@ from domain.rules import Rules, is_standard
 from infra.clock import now_ms
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
-from server.problems import NAMES_HELD, problem_responses
+from server.problems import NAMES_HELD, TABLE_REFUSALS, problem_responses
 from server.ratings import rated_for
 from server.schemas import (
     JoinedTable,
@@ -136,7 +136,18 @@ class TablesController(Controller):
         operation_id="openTable",
         summary="Open a table and wait for an opponent",
         status_code=201,
-        responses=problem_responses(400, 401, 409, 413, 422, 429, described_as=NAMES_HELD),
+        responses=problem_responses(
+            400,
+            401,
+            409,
+            413,
+            422,
+            429,
+            described_as={
+                **NAMES_HELD,
+                409: "You have as many open tables as a host may (`too_many_open_tables`)",
+            },
+        ),
         before_request=rate_limited("creates"),
     )
     async def open_table(
@@ -202,7 +213,7 @@ class TablesController(Controller):
         operation_id="getTable",
         summary="Read a table",
         security=[{}, {"bearer": []}],
-        responses=problem_responses(401, 404),
+        responses=problem_responses(401, 404, described_as={404: TABLE_REFUSALS[404]}),
     )
     async def get_table(
         self,
@@ -239,6 +250,7 @@ class TablesController(Controller):
             429,
             described_as={
                 **NAMES_HELD,
+                **TABLE_REFUSALS,
                 403: "A private table's invite code is wrong or missing, or its host does "
                 "not take you as an opponent",
             },
@@ -265,7 +277,7 @@ class TablesController(Controller):
         operation_id="cancelTable",
         summary="Cancel your table before anyone joins",
         status_code=200,
-        responses=problem_responses(401, 403, 404, 409, 429),
+        responses=problem_responses(401, 403, 404, 409, 429, described_as=TABLE_REFUSALS),
         before_request=rate_limited("actions"),
     )
     async def cancel_table(self, state: State, request: AnyRequest, table_id: TableId) -> TableView:

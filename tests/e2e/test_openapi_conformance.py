@@ -16,6 +16,7 @@ import asyncio
 import copy
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from server.problem_types import PROBLEM_TYPES
 from tests.e2e.harness import Player, ServerProcess, as_action
 
 DOCUMENTS = Path(__file__).resolve().parents[2] / "openapi"
@@ -78,6 +80,12 @@ class Checker:
         validator = jsonschema.Draft202012Validator({**schema, "components": STRICT["components"]})
         errors = sorted(validator.iter_errors(response.json()), key=lambda e: list(e.path))
         assert not errors, (method, template, status, [e.message for e in errors[:5]])
+        # A description that names the rules of its status names every one sent with it.
+        described = declared[str(status)]["description"]
+        named = [rule for rule in re.findall(r"`([a-z_]+)`", described) if rule in PROBLEM_TYPES]
+        if media_type == "application/problem+json" and named:
+            rule = response.json()["rule"]
+            assert rule in named, (method, template, status, rule, named)
         key = (method, template, status)
         self.checked[key] = self.checked.get(key, 0) + 1
 

@@ -9,7 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 # The code, the migrations (applied at start-up), the web page and its rule book with the
-# documents it links to. The install is editable because the migrations are found beside
+# documents it links to, and the WebSocket protocol's document (served at /schema).
+# The install is editable because the migrations are found beside
 # the code (infra/migrate.py).
 COPY pyproject.toml alembic.ini ./
 COPY migrations ./migrations
@@ -17,6 +18,7 @@ COPY domain ./domain
 COPY infra ./infra
 COPY server ./server
 COPY docs/rules.md docs/fair-deal.md docs/api.md docs/configuration.md ./docs/
+COPY openapi/asyncapi.yaml ./openapi/
 RUN pip install -e . \
     && useradd --create-home ginrummy && mkdir -p data && chown ginrummy data
 USER ginrummy

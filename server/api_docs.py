@@ -6,6 +6,8 @@ its bundle vendored in ``server/vendor/redoc`` (see the README there) and served
 the page, no web fonts (Redoc falls back to the system's) and no remote favicon. The
 other stock pages (Swagger, Elements, RapiDoc) are left out rather than vendored too:
 one browsable page is enough, and ``/schema/openapi.json`` serves every other tool.
+The WebSocket protocol's AsyncAPI document is served beside it (``/schema/asyncapi.yaml``),
+where its references to ``openapi.json`` resolve.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ REDOC_DIR = Path(__file__).parent / "vendor" / "redoc"
 REDOC_BUNDLE = REDOC_DIR / "redoc.standalone.js"
 SCHEMA_PATH = "/schema"
 BUNDLE_NAME = "redoc.standalone.js"
+ASYNCAPI = Path(__file__).resolve().parents[1] / "openapi" / "asyncapi.yaml"
 
 
 class OfflineRedoc(RedocRenderPlugin):
@@ -35,6 +38,7 @@ class OfflineRedoc(RedocRenderPlugin):
     def receive_router(self, router: Router) -> None:
         router.register(get(f"/{BUNDLE_NAME}", sync_to_thread=False)(redoc_bundle))
         router.register(get("/redoc-licenses.txt", sync_to_thread=False)(redoc_licences))
+        router.register(get("/asyncapi.yaml", sync_to_thread=False)(asyncapi_document))
 
 
 def redoc_bundle() -> Response[bytes]:
@@ -54,6 +58,12 @@ def redoc_licences() -> Response[bytes]:
         + (REDOC_DIR / f"{BUNDLE_NAME}.LICENSE.txt").read_bytes()
     )
     return Response(text, media_type="text/plain")
+
+
+def asyncapi_document() -> Response[bytes]:
+    """openapi/asyncapi.yaml as committed: a client of a deployed server had only the
+    OpenAPI document's mention of a file in a repository it may never see."""
+    return Response(ASYNCAPI.read_bytes(), media_type="application/yaml")
 
 
 def render_plugins() -> list[OpenAPIRenderPlugin]:

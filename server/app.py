@@ -105,7 +105,8 @@ def openapi_config() -> OpenAPIConfig:
         version=API_VERSION,
         description=(
             "Play Gin Rummy against the server's AI over HTTP and a WebSocket "
-            "(`/v1/matches/{id}/live`, described in `openapi/asyncapi.yaml`). Errors are "
+            "(`/v1/matches/{id}/live`, described in the AsyncAPI document served at "
+            "`/schema/asyncapi.yaml`). Errors are "
             "RFC 9457 problem details (`application/problem+json`) with a stable `type`."
         ),
         servers=[Server(url="/")],

@@ -121,6 +121,7 @@ async def test_head_answers_as_get_would_without_the_body(sqlite_site: ServerPro
         "/schema/redoc.standalone.js",
         "/schema/redoc-licenses.txt",
         "/schema/openapi.json",
+        "/schema/asyncapi.yaml",
         "/rules.md",
     ]
     for path in paths:

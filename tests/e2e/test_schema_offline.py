@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import httpx
 from playwright.sync_api import Browser, Route
 
-from server.api_docs import REDOC_BUNDLE
+from server.api_docs import ASYNCAPI, REDOC_BUNDLE
 from tests.e2e.test_page import TIMEOUT_MS, browser, site  # noqa: F401 (fixtures)
 
 LOCAL_HOST = "127.0.0.1"
@@ -75,3 +75,15 @@ def test_the_bundle_and_its_licences_are_served(site: str) -> None:  # noqa: F81
     assert licences.status_code == 200 and "MIT" in licences.text
     page = httpx.get(f"{site}/schema").text
     assert re.findall(r"""(?:src|href)=["']?(?:https?:)?//""", page) == [], "a remote asset"
+
+
+def test_the_socket_protocol_is_served_where_its_references_resolve(site: str) -> None:  # noqa: F811
+    """asyncapi.yaml refers to ``openapi.json#/components/schemas/...``: served beside
+    /schema/openapi.json, every such reference names a schema that server serves."""
+    served = httpx.get(f"{site}/schema/asyncapi.yaml")
+    assert served.status_code == 200
+    assert served.headers["content-type"].startswith("application/yaml")
+    assert served.content == ASYNCAPI.read_bytes()
+    schemas = httpx.get(f"{site}/schema/openapi.json").json()["components"]["schemas"]
+    named = set(re.findall(r"openapi\.json#/components/schemas/(\w+)", served.text))
+    assert named and named <= set(schemas), named - set(schemas)

@@ -81,6 +81,10 @@ def decide(state: MatchState | None, command: c.AnyCommand) -> list[Event]:
     ):
         raise errors.NoLayoffsAgainstGin("no layoffs against gin")
     if command.seat not in state.to_act():
+        if isinstance(command, c.NextHand) and command.seat in hand.acknowledged:
+            raise errors.NotYourTurn(
+                f"seat {command.seat} is ready for the next hand already; the other seat is not"
+            )
         raise errors.NotYourTurn(f"it is not seat {command.seat}'s turn")
     handler = _HANDLERS.get(type(command))
     if handler is None:

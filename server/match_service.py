@@ -26,8 +26,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from domain.commands import AnySeatCommand, NextHand, StartMatch
-from domain.errors import DomainError
-from domain.events import Event, HandAcknowledged, MatchStarted
+from domain.errors import DomainError, NotYourTurn
+from domain.events import Dealt, Event, HandAcknowledged, MatchStarted, TurnTimedOut
 from domain.match import apply, evolve
 from domain.rules import Clock, Rules
 from domain.seeds import ClientSeed
@@ -61,6 +61,22 @@ def _ready_since(record: MatchRecord, version: int, command: AnySeatCommand) -> 
         and 0 < version < record.state.version
         and all(isinstance(r.event, HandAcknowledged) for r in record.events[version:])
     )
+
+
+def _timed_out_this_hand(record: MatchRecord, seat: int) -> str | None:
+    """Why a move out of turn may have come too late: the seat's time ran out this hand
+    and the stand-in played for it (a client that sent no ``version`` is told only "not
+    your turn" otherwise). None if no turn of the seat's timed out since the deal."""
+    for recorded in reversed(record.events):
+        event = recorded.event
+        if isinstance(event, Dealt):
+            return None
+        if isinstance(event, TurnTimedOut) and event.seat == seat:
+            return (
+                f"your time ran out at version {recorded.version}, and the stand-in "
+                "played that turn for you"
+            )
+    return None
 
 
 class MatchService:
@@ -288,7 +304,12 @@ class MatchService:
             raise StaleVersion(
                 f"you acted on version {version}; the match is at version {state.version}"
             )
-        after, events = apply(state, command)
+        try:
+            after, events = apply(state, command)
+        except NotYourTurn as refusal:
+            if (late := _timed_out_this_hand(record, seat)) is not None:
+                raise NotYourTurn(f"{refusal}; {late}") from refusal
+            raise
         chain = [(events, command_id)]
         if command_hash is not None and self._would_reply(record, after):
             await self._refuse_a_key_bound_elsewhere(command_id, command_hash)

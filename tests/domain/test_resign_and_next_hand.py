@@ -44,8 +44,8 @@ def test_the_next_hand_is_dealt_only_when_both_seats_are_ready() -> None:
     assert events == [HandAcknowledged(seat=0)]
     assert state.phase == "hand_over" and state.to_act() == (1,)
     assert legal_commands(state, 0) == []  # nothing more to say until the other is ready
-    with pytest.raises(errors.NotYourTurn):
-        apply(state, NextHand(0))
+    with pytest.raises(errors.NotYourTurn, match="seat 0 is ready for the next hand already"):
+        apply(state, NextHand(0))  # said again: the refusal says it was heard the first time
     state, events = apply(state, NextHand(1))
     assert [type(e) for e in events] == [Dealt]
     assert state.hand is not None and state.hand.number == 2

@@ -125,6 +125,13 @@ async def test_a_move_after_the_time_ran_out_is_too_late_even_before_a_sweep(
         assert types(events).count("turn_timed_out") == 1
         clock = (await player.view(match_id))["view"]["clock"]
         assert clock["timeouts_in_a_row"][late] == 1 and clock["running"] == 1 - late
+        # sent with no version, the same move is out of turn: the answer says why
+        unversioned = await player.act(match_id, move)
+        assert (unversioned.status_code, unversioned.json()["rule"]) == (422, "not_your_turn")
+        assert unversioned.json()["detail"] == (
+            f"it is not seat {late}'s turn; your time ran out at version 3, and the "
+            "stand-in played that turn for you"
+        )
     finally:
         await host.close()
         await guest.close()

@@ -208,3 +208,44 @@ def test_a_message_said_while_the_history_was_slow_to_come_is_shown(
     pia_page.wait_for_selector(f"{LOG} li:has-text('Quinn Slow: said meanwhile')")
     live = [url for url in sockets if f"/matches/{match_id}/live" in url]
     assert live[0].endswith("/live") and live[-1].endswith("/live?chat_after=0"), live
+
+
+def test_sending_too_fast_is_said_in_plain_words_until_the_window_has_passed(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """The refusal read "Too many messages; wait as Retry-After says: at most 5 messages
+    per 10 seconds; wait a moment" (a header no person sees), and stayed long after."""
+    alice = pages[0]
+    a, _, match_id = seated_pair(site, "Alma", "Bert")
+    sign_in(alice, site, a, match_id)
+    for n in range(5):
+        said(site, match_id, a, f"message {n}")
+    alice.fill("[data-testid=chat-input]", "one too many")
+    alice.click("[data-testid=chat-send]")
+    status = alice.locator("[data-testid=chat-status]")
+    alice.wait_for_selector("[data-testid=chat-status]:has-text('too fast')")
+    assert status.inner_text() == "You are sending messages too fast: wait a moment, then send again."
+    alice.wait_for_function(
+        "() => document.querySelector('[data-testid=chat-status]').textContent === ''",
+        timeout=15_000,
+    )
+
+
+def test_a_name_too_like_the_opponents_is_refused_without_ids(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],
+) -> None:
+    """Renaming (the start form's Deal) to a name that passes for the opponent's showed
+    the server's detail, with the opponent's player id in it."""
+    alice = pages[0]
+    a, b, match_id = seated_pair(site, "Anna", "Boris")
+    sign_in(alice, site, a, match_id)
+    alice.goto(f"{site}/#/")
+    alice.wait_for_selector("body[data-screen=start]")
+    alice.fill("#name", "boris")
+    alice.click("[data-testid=start]")
+    alice.wait_for_selector("#toast:not([hidden])")
+    told = alice.inner_text("#toast")
+    assert told.startswith("That name is too like the name of a player you play"), told
+    assert b["id"] not in told and "passes for" not in told

@@ -7,13 +7,14 @@
 // A seat may block the other from here (blocks.js): the server then hides their new
 // messages, and this page hides those already shown.
 import { $, fill, h, sleep } from './dom.js';
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { announce, problemText } from './ui.js';
 import { isolate, refName } from './names.js';
 import { blockable, blockButton, isBlocked, loadBlocks, unblockButton } from './blocks.js';
 import { clearNote, noteMessage } from './chatnote.js';
 
 const MAX_LENGTH = 280;
+const FLOOD_WINDOW_MS = 10000; // the server's chat window (5 messages per 10 s)
 const chat = { matchId: null, seat: null, names: [], refs: [], code: null, messages: new Map(), last: 0, read: false, muted: false, panel: null, loading: null };
 
 /** Open the chat of a match in ``screen`` (a section); ``seat`` null for a spectator.
@@ -146,7 +147,12 @@ async function send(text) {
     status('');
     return true;
   } catch (err) {
-    status(problemText(err));
+    const said = problemText(err);
+    status(said);
+    // "Too fast" is true only for a while: it goes when the window has passed.
+    if (err instanceof ApiError && err.problem.rule === 'chat_flood') {
+      setTimeout(() => { if (chat.panel && $('.chat-status', chat.panel).textContent === said) status(''); }, FLOOD_WINDOW_MS);
+    }
     return false;
   }
 }

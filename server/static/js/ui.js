@@ -71,6 +71,9 @@ const PLAIN = {
   too_many_blocks: 'You block as many players as one may (500): unblock one under Blocked players in the lobby first.',
   cannot_block_self: 'You cannot block yourself.',
   cannot_block_house_ai: 'The computer cannot be blocked.',
+  chat_flood: 'You are sending messages too fast: wait a moment, then send again.',
+  // Its detail names the other player's id, which means nothing to a person.
+  name_taken: 'That name is too like the name of a player you play or challenge: nobody could tell you apart. Choose another.',
 };
 
 /** The same words, whatever their case and closing punctuation. */

@@ -15,7 +15,7 @@ from domain.deck import seed_commitment
 from domain.text import comparable, first_unclean, visible
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
-from server.house_ai import AI_PREFIX
+from server.house_ai import AI_PREFIX, is_house_ai, unknown_level
 from server.http.limits import rate_limited
 from server.problems import NAMES_HELD, InvalidRequest, NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
@@ -122,9 +122,15 @@ class PlayersController(Controller):
     async def get_player(
         self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
     ) -> PlayerProfile:
-        """A player's id and display name."""
+        """A player's id and display name. A house AI level (``ai:hard``), as seats and
+        the leaderboard name it, is read here too: kind ``ai``, its level as its name."""
         services = services_of(state)
         await services.authenticate(request.headers.get("authorization"))
+        if is_house_ai(player_id):
+            if (unknown := unknown_level(player_id)) is not None:
+                raise PlayerNotFound(unknown)
+            (house,) = await services.player_refs([player_id])
+            return PlayerProfile(id=house.id, name=house.name, kind=house.kind, rating=house.rating)
         player = await services.players.get_player(player_id)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
@@ -184,9 +190,15 @@ class PlayersController(Controller):
     async def player_stats(
         self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
     ) -> PlayerStats:
-        """A player's totals, from the statistics projection."""
+        """A player's totals, from the statistics projection; a house AI level keeps
+        none (404), its rating being its record."""
         services = services_of(state)
         await services.authenticate(request.headers.get("authorization"))
+        if is_house_ai(player_id):
+            raise PlayerNotFound(
+                f"a house AI level keeps no statistics; its rating is at "
+                f"/v1/players/{player_id}/rating"
+            )
         if await services.players.get_player(player_id) is None:
             raise PlayerNotFound(f"no player {player_id!r}")
         return await services.stats(player_id)

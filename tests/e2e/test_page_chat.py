@@ -225,7 +225,9 @@ def test_sending_too_fast_is_said_in_plain_words_until_the_window_has_passed(
     alice.click("[data-testid=chat-send]")
     status = alice.locator("[data-testid=chat-status]")
     alice.wait_for_selector("[data-testid=chat-status]:has-text('too fast')")
-    assert status.inner_text() == "You are sending messages too fast: wait a moment, then send again."
+    assert (
+        status.inner_text() == "You are sending messages too fast: wait a moment, then send again."
+    )
     alice.wait_for_function(
         "() => document.querySelector('[data-testid=chat-status]').textContent === ''",
         timeout=15_000,

@@ -105,6 +105,17 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
         unrated = await player.client.get("/v1/players/ai:random/rating")
         assert unrated.status_code == 404
+        # a house seat's id is read as a player too, as seats and the boards name it
+        house = (await player.client.get("/v1/players/ai:hard")).json()
+        assert (house["id"], house["name"], house["kind"]) == ("ai:hard", "hard", "ai")
+        assert house["rating"]["rating"] == round(hard["rating"])
+        random_seat = (await player.client.get("/v1/players/ai:random")).json()
+        assert (random_seat["kind"], random_seat["rating"]) == ("ai", None)
+        unknown = await player.client.get("/v1/players/ai:grandmaster")
+        assert (unknown.status_code, unknown.json()["rule"]) == (404, "player_not_found")
+        assert "levels: random, easy" in unknown.json()["detail"]
+        stats = await player.client.get("/v1/players/ai:hard/stats")
+        assert stats.status_code == 404 and "/v1/players/ai:hard/rating" in stats.json()["detail"]
     finally:
         await player.close()
 

@@ -185,7 +185,9 @@ class PlayerStream:
         for table in await self.services.tables.challenges_of(self.player_id):
             frames += await self._table_frames(table)
         await self.services.projector.catch_up("matches")
-        active = await matches_for_player(self.services.store.engine, self.player_id, "active")
+        active = await matches_for_player(  # every one: a bot may play more than a page
+            self.services.store.engine, self.player_id, "active", limit=None
+        )
         for row in reversed(active):  # oldest first
             frames += await self._match_frames(row.match_id)
         return frames

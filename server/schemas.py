@@ -522,7 +522,10 @@ class PlayerList(msgspec.Struct, frozen=True):
 
 
 class MatchList(msgspec.Struct, frozen=True):
+    """``more``: a further page follows (ask with a larger ``offset``)."""
+
     matches: list[MatchSummary]
+    more: bool
 
 
 class PlayerStats(msgspec.Struct, frozen=True):

@@ -195,10 +195,15 @@ class Services:
         return msgspec.structs.replace(answer, seats=seats, spectators=count, now_ms=now_ms())
 
     async def match_list(
-        self, player_id: str, status: Literal["active", "finished"] | None
+        self,
+        player_id: str,
+        status: Literal["active", "finished"] | None,
+        limit: int = 100,
+        offset: int = 0,
     ) -> MatchList:
         await self.projector.catch_up()  # read your own writes: the list is never behind
-        rows = await matches_for_player(self.store.engine, player_id, status)
+        rows = await matches_for_player(self.store.engine, player_id, status, limit + 1, offset)
+        more, rows = len(rows) > limit, rows[:limit]
         known = await self.players.kinds_and_names({row.opponent for row in rows})
         return MatchList(
             matches=[
@@ -225,7 +230,8 @@ class Services:
                     watching=row.seat == WATCHER_SEAT,
                 )
                 for row in rows
-            ]
+            ],
+            more=more,
         )
 
     async def create_match(

@@ -67,13 +67,16 @@ async def matches_for_player(
     engine: AsyncEngine,
     player_id: str,
     status: Literal["active", "finished"] | None = None,
-    limit: int = 100,
+    limit: int | None = 100,
+    offset: int = 0,
 ) -> list[MatchSummary]:
-    """The player's matches, newest first."""
+    """The player's matches, newest first: ``limit`` of them after the first ``offset``
+    (every one with ``limit=None``)."""
     query = select(matches).where(matches.c.player_id == player_id)
     if status is not None:
         query = query.where(matches.c.status == status)
-    query = query.order_by(matches.c.started_at.desc(), matches.c.match_id).limit(limit)
+    query = query.order_by(matches.c.started_at.desc(), matches.c.match_id)
+    query = query.offset(offset).limit(limit)
     with translate_errors():
         async with engine.connect() as conn:
             rows = (await conn.execute(query)).all()

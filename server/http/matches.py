@@ -144,12 +144,16 @@ class MatchesController(Controller):
         state: State,
         request: AnyRequest,
         status: Annotated[Literal["active", "finished"] | None, QueryParameter()] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=200)] = 100,
+        offset: Annotated[int, QueryParameter(ge=0, le=1_000_000)] = 0,
     ) -> MatchList:
-        """The caller's matches, newest first, from the matches projection."""
+        """The caller's matches, newest first, from the matches projection: ``limit`` of
+        them after the first ``offset``; ``more`` says another page follows (a list of
+        over a page was cut short without a word)."""
         refuse_null(request, "status")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        return await services.match_list(player.id, status)
+        return await services.match_list(player.id, status, limit, offset)
 
     @get(
         "/{match_id:str}",

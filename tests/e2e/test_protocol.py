@@ -395,6 +395,21 @@ async def test_match_list_stats_and_replay_follow_the_log(sqlite_site: ServerPro
     stats = (await player.client.get(f"/v1/players/{player.id}/stats")).json()
     assert (stats["matches_played"], stats["matches_lost"]) == (1, 1)
 
+    # paged, newest first: each match once, and `more` says when another page follows
+    whole = (await player.client.get("/v1/matches")).json()
+    assert len(whole["matches"]) == 3 and whole["more"] is False
+    pages = [
+        (await player.client.get("/v1/matches", params={"limit": 2, "offset": at})).json()
+        for at in (0, 2)
+    ]
+    assert [page["more"] for page in pages] == [True, False]
+    paged = [m["match_id"] for page in pages for m in page["matches"]]
+    assert paged == [m["match_id"] for m in whole["matches"]]
+    assert paged[0] == fair["match_id"]
+    for bad in ({"limit": 0}, {"limit": 201}, {"offset": -1}):
+        refused = await player.client.get("/v1/matches", params=bad)
+        assert refused.json()["rule"] == "invalid_request", (bad, refused.text)
+
     replay = await player.client.get(f"/v1/matches/{finished['match_id']}/replay?at=2")
     assert replay.status_code == 200
     state = replay.json()["state"]

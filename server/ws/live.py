@@ -97,7 +97,7 @@ class ClientMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     type: str
     token: str | None = None
-    after: int | None = None
+    after: Annotated[int, msgspec.Meta(ge=0)] | None = None  # as ?after=: -1 is no version
     action: Any = None
     version: int | None = None
     idempotency_key: SocketKey | None = None
@@ -139,7 +139,9 @@ def version_parameter(query: Mapping[str, str], name: str) -> int | None:
     if raw.isascii() and raw.isdigit() and len(raw) < 19:
         return int(raw)
     shown = raw if len(raw) <= 40 else raw[:40] + "..."
-    raise InvalidRequest(f"{name}: must be a version, a whole number 0 or more; got {shown!r}")
+    raise InvalidRequest(
+        f"{name}: must be a version, a whole number 0 or more of at most 18 digits; got {shown!r}"
+    )
 
 
 def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
@@ -285,7 +287,7 @@ class LiveSession:
         assert self.state is not None
         if after is not None:
             behind = record.state.version - after
-            if after < 0 or behind < 0:
+            if behind < 0:  # a version the match has not reached
                 self.error(make_problem("version_out_of_range", f"cannot resume after {after}"))
                 return
             if behind > self.queue.maxsize // 2:

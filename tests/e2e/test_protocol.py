@@ -157,6 +157,12 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
         await ws.send(json.dumps({"type": "auth", "token": player.token, "after": -1}))
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
+    url = live_url(each_backend_site, match_id) + f"?token={player.token}"
+    async with websockets.connect(url) as ws:  # and in a resume, as in ?after=
+        assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+        await ws.send(json.dumps({"type": "resume", "after": -1}))
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
     assert (await player.view(match_id))["version"] == before  # nothing played or changed
     await player.close()
 

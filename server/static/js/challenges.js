@@ -116,6 +116,8 @@ export async function findPlayers(event) {
               'li',
               { 'data-testid': 'found-player', 'data-player': p.id },
               `${refName(p, others)} `,
+              // Two players of one name differ by a tag; the rating says more of who is who.
+              p.rating ? h('span', { class: 'hint', 'data-testid': 'found-rating' }, `rated ${p.rating.rating}${p.rating.provisional ? ' (provisional)' : ''} `) : null,
               h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p, others)}`)),
               isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
             ),

@@ -22,8 +22,11 @@ export const PRESET_ABOUT = {
   classic: 'Big gin 31, gin 25, undercut 25; the highest total wins.',
 };
 
+/** A knock limit in words: 0 lets no one knock, so "knock ≤ 0" read as a rule to work out. */
+export const knockTerms = (limit) => (limit === 0 ? 'gin only' : `knock ≤ ${limit}`);
+
 const FIELD = {
-  knock_limit: (v) => `knock ≤ ${v}`,
+  knock_limit: knockTerms,
   gin_bonus: (v) => `gin bonus ${v}`,
   undercut_bonus: (v) => `undercut bonus ${v}`,
   big_gin_bonus: (v) => (v === null ? 'no big gin' : `big gin ${v}`),

@@ -11,7 +11,7 @@ import { handIsOver, handJustEnded, resultPanel, settlementPanel } from './resul
 import { verifyButton } from './verify.js';
 import { handGroups } from './arrange.js';
 import { pref } from './prefs.js';
-import { basePreset, ruleChanges } from './presets.js';
+import { basePreset, knockTerms, ruleChanges } from './presets.js';
 import { asAction, findLegal, myTurn } from './legal.js';
 import { actions } from './actionbar.js';
 import { movesList } from './movelist.js';
@@ -60,7 +60,7 @@ function scoreBar(view) {
       { class: 'meta' },
       rulesMeta(r),
       h('span', {}, `hand ${view.hand_number}`),
-      h('span', {}, `knock ≤ ${view.knock_limit}`),
+      h('span', {}, knockTerms(view.knock_limit)),
     ),
   ];
 }

@@ -1,0 +1,35 @@
+"""What a tester playing two people against each other found the page saying wrong, in
+headless Chromium: each test sets the situation up through a real server's API, opens it
+on the page and checks what a player sees and can do."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    api_view,
+    browser,
+    page,
+    site,
+    wait_until,
+)
+from tests.e2e.test_page_layout import new_match, sign_in
+
+
+def test_a_knock_limit_of_zero_is_called_gin_only(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    player, match_id = new_match(
+        site, "Hedy", "gin-only", rules={"preset": "arkadium", "knock_limit": 0}
+    )
+    assert api_view(site, player["token"], match_id)["knock_limit"] == 0
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/")
+    page.wait_for_selector("#resume:not([hidden]) li")
+    resume = page.inner_text("#resume li")
+    assert "gin only (was knock ≤ 10)" in resume, resume
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("#scorebar .meta")
+    this_hand = page.inner_text("#scorebar .meta > span:last-child")  # after "hand 1"
+    assert this_hand == "gin only", this_hand

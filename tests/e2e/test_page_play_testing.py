@@ -13,7 +13,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
-from tests.e2e.test_page_layout import new_match, sign_in
+from tests.e2e.test_page_layout import act, new_match, sign_in
 
 
 def test_a_knock_limit_of_zero_is_called_gin_only(
@@ -33,3 +33,23 @@ def test_a_knock_limit_of_zero_is_called_gin_only(
     page.wait_for_selector("#scorebar .meta")
     this_hand = page.inner_text("#scorebar .meta > span:last-child")  # after "hand 1"
     assert this_hand == "gin only", this_hand
+
+
+def test_a_match_resigned_mid_hand_points_at_no_cards_it_does_not_show(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    # A resignation mid-hand scores no hand, so no hand is shown face up: the label said
+    # "cards face up below" over nothing.
+    player, match_id = new_match(site, "Ada", "resigned-mid-hand")
+    view = act(site, player["token"], match_id, {"type": "resign"})
+    assert view["phase"] == "match_over"
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("[data-testid=settlement-resigned]")
+    label = page.inner_text("#opponent .label")
+    assert "face up" not in label, label
+    count = view["opponent_card_count"]
+    assert label.endswith(f"{count} cards"), label
+    faces = page.locator("#opponent [data-testid=opponent-hand] > *").count()
+    assert faces == count, (faces, count)

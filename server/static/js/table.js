@@ -69,9 +69,11 @@ function opponentArea(view, ui) {
   const opp = 1 - view.seat;
   const known = new Set(view.opponent_known);
   const hidden = Math.max(0, view.opponent_card_count - known.size);
-  // Once a hand is over, or the opponent has laid its hand down, its cards are shown elsewhere.
+  // Once a hand is scored, or the opponent has laid its hand down, its cards are shown
+  // elsewhere. A match resigned (claimed, timed out) mid-hand scores no hand and shows none:
+  // the cards stay face down here, or the label pointed at cards that were nowhere.
   const handOver =
-    handIsOver(view) || (view.phase === 'layoff' && view.knock && view.knock.seat === opp);
+    Boolean(handJustEnded(view)) || (view.phase === 'layoff' && view.knock && view.knock.seat === opp);
   const backs = Array.from({ length: handOver ? 0 : hidden }, (_, i) =>
     cardBack(i === hidden - 1 && ui.flash === 'opp-draw-stock' ? 'fly-in' : ''),
   );

@@ -4,7 +4,7 @@ on the page and checks what a player sees and can do."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     api_view,
@@ -53,3 +53,33 @@ def test_a_match_resigned_mid_hand_points_at_no_cards_it_does_not_show(
     assert label.endswith(f"{count} cards"), label
     faces = page.locator("#opponent [data-testid=opponent-hand] > *").count()
     assert faces == count, (faces, count)
+
+
+def test_the_rating_reads_the_same_in_the_header_and_the_leaderboard(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    # The tester's numbers: a deviation of 260.27 (the full record) is 260 in a rating
+    # summary; the header said ± 520 and the leaderboard's own line ± 521.
+    player, _ = new_match(site, "Grace", "rating-rounding")
+
+    def summary(route: Route) -> None:
+        me = route.fetch().json()
+        me["rating"] = {"rating": 1567, "deviation": 260, "provisional": True}
+        route.fulfill(json=me)
+
+    def record(route: Route) -> None:
+        full = route.fetch().json()
+        full.update(rating=1567.4, deviation=260.27)
+        route.fulfill(json=full)
+
+    page.route("**/v1/me", summary)
+    page.route(f"**/v1/players/{player['id']}/rating*", record)
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/leaderboard")
+    wait_until(page, "document.querySelector('[data-testid=who-rating]').textContent.includes('±')")
+    wait_until(page, "document.querySelector('[data-testid=my-rating]').textContent.includes('±')")
+    header = page.inner_text("[data-testid=who-rating]")
+    mine = page.inner_text("[data-testid=my-rating]")
+    assert "1567 ± 520" in header, header
+    assert "1567 ± 520 " in mine, mine

@@ -9,8 +9,12 @@ const PAGE = 25;
 /** "1512 ± 180 (provisional)": the rating and twice its deviation, the 95% interval. */
 export function ratingText(rating) {
   if (!rating) return 'unrated';
-  return `${rating.rating} ± ${2 * rating.deviation}${rating.provisional ? ' (provisional)' : ''}`;
+  return `${rating.rating} ± ${interval(rating.deviation)}${rating.provisional ? ' (provisional)' : ''}`;
 }
+
+/** The ± of a deviation: twice it as the server rounds it (a rating summary's deviation is a
+ * whole number), so the full record's 260.27 reads 520 as the header's 260 does, not 521. */
+const interval = (deviation) => 2 * Math.round(deviation);
 
 function board(page, kind, offset, redraw) {
   const me = savedPlayer();
@@ -65,7 +69,7 @@ export async function showLeaderboard(root, { onError }) {
     .then((r) =>
       fill(
         mine,
-        `Your rating: ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
+        `Your rating: ${Math.round(r.rating)} ± ${interval(r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
         r.provisional ? ' (provisional: not listed until it settles)' : '',
       ),
     )

@@ -83,3 +83,33 @@ def test_the_rating_reads_the_same_in_the_header_and_the_leaderboard(
     mine = page.inner_text("[data-testid=my-rating]")
     assert "1567 ± 520" in header, header
     assert "1567 ± 520 " in mine, mine
+
+
+def test_really_resign_is_answered_no_with_a_button_or_escape(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    # Only a click elsewhere called "Really resign?" off: no button said so, Escape did
+    # nothing, and a keyboard player was left one Enter from losing the match.
+    player, match_id = new_match(site, "Kit", "resign-called-off")
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("#hand [data-card]")
+    focused = "document.activeElement && document.activeElement.dataset.testid"
+    page.focus("[data-testid=resign]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=resign-confirm]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=resign]")
+    assert page.query_selector("[data-testid=resign-confirm]") is None
+    assert page.query_selector("[data-testid=resign-cancel]") is None
+    assert page.evaluate(focused) == "resign"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=resign-confirm]")
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "resign-cancel"
+    assert page.inner_text("[data-testid=resign-cancel]") == "Keep playing"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=resign]")
+    assert page.evaluate(focused) == "resign"
+    assert api_view(site, player["token"], match_id)["phase"] != "match_over"

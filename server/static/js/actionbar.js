@@ -57,13 +57,18 @@ export function actions(view, ui) {
     { type: 'button', class: `act resign ${ui.confirmResign ? 'danger' : ''}`.trim(), dataset: { nav: 'resign' }, 'data-testid': ui.confirmResign ? 'resign-confirm' : 'resign' },
     ui.confirmResign ? 'Really resign? The match is lost' : 'Resign',
   );
+  // The question answered no, in a button as the sign-out's is (Escape too, tablekeys.js):
+  // only a click elsewhere called it off, so a keyboard player could not.
+  const keepPlaying = ui.confirmResign
+    ? h('button', { type: 'button', class: 'act', dataset: { nav: 'resign-cancel' }, 'data-testid': 'resign-cancel' }, 'Keep playing')
+    : null;
   if (!myTurn(view)) {
     const waiting = view.phase === 'hand_over'
       ? [h('p', { class: 'hint', 'data-testid': 'waiting-ready' }, `Waiting for ${view.players[1 - view.seat]} to be ready for the next hand…`)]
       : [];
-    return [...waiting, ...claimActions(ui), resign];
+    return [...waiting, ...claimActions(ui), resign, keepPlaying];
   }
-  return [...playActions(view, ui), ...claimActions(ui), resign];
+  return [...playActions(view, ui), ...claimActions(ui), resign, keepPlaying];
 }
 
 /** The opponent seems gone (``ui.claim`` says why): the claim is offered. No live region:

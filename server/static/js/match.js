@@ -18,7 +18,7 @@ import { rememberWatchCode, showWatchLink } from './share.js';
 import { game, learnNames, remember, say } from './matchstate.js';
 import { chooseSelection, draw, focusNextStep, setBusy } from './matchdraw.js';
 import { onFrame, showView } from './playout.js';
-import { claim, resign, runAction } from './moves.js';
+import { claim, keepPlaying, resign, runAction } from './moves.js';
 import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
 import { askOnOpening, forgetPresence, stopClaimWatch } from './claimwatch.js';
@@ -135,6 +135,7 @@ export function onTableClick(event) {
     if (nav.dataset.nav === 'new') location.hash = '#/';
     if (nav.dataset.nav === 'replay') location.hash = `#/replay/${encodeURIComponent(game.matchId)}`;
     if (nav.dataset.nav === 'resign') resign();
+    if (nav.dataset.nav === 'resign-cancel') keepPlaying();
     if (nav.dataset.nav === 'rematch') rematch();
     if (nav.dataset.nav === 'claim') claim();
     if (nav.dataset.nav === 'rematch-decline') declineRematch();

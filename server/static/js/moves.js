@@ -2,7 +2,7 @@
 // a move, the best layoffs one by one, a resignation (asked twice), a claim. Each answer's
 // events join the play-out (playout.js); a 409 (the match moved on) fetches the match anew.
 import { api, ApiError } from './api.js';
-import { sleep } from './dom.js';
+import { $, sleep } from './dom.js';
 import { findLegal } from './legal.js';
 import { problemText, toast } from './ui.js';
 import { game, remember } from './matchstate.js';
@@ -77,6 +77,17 @@ export async function resign() {
   }
   game.ui.confirmResign = false;
   await act({ type: 'resign' });
+}
+
+/** The resignation called off (Keep playing, or Escape): the keyboard goes back to Resign,
+ * the button that asked. */
+export function keepPlaying() {
+  if (!game.ui.confirmResign) return false;
+  game.ui.confirmResign = false;
+  draw();
+  const again = $('#actions [data-nav=resign]');
+  if (again) again.focus();
+  return true;
 }
 
 /** Claim the match from an opponent who is not playing it. The answer is the settled view;

@@ -1,12 +1,13 @@
 // The table's keys: ← and → choose a card (Shift moves it within the hand), a letter
 // presses the action button that shows it (S, P, D, K, G, ...), and D, K or G that can do
-// nothing say why. Keys typed in a field, with a modifier, or while a question is open are
-// not the table's.
+// nothing say why; Escape answers "Really resign?" no. Keys typed in a field, with a
+// modifier, or while a question is open are not the table's.
 import { $ } from './dom.js';
 import { toast } from './ui.js';
 import { game } from './matchstate.js';
 import { moveSelection, shiftCard, whyNot } from './hand.js';
 import { stepLayout } from './knocklayout.js';
+import { keepPlaying } from './moves.js';
 
 export function onTableKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -16,6 +17,11 @@ export function onTableKey(event) {
   const screen = document.body.dataset.screen;
   if (screen === 'replay') return;
   if (screen !== 'table') return;
+  if (event.key === 'Escape' && game.ui.confirmResign) {
+    event.preventDefault();
+    keepPlaying();
+    return;
+  }
   const radio = event.target.closest && event.target.closest('#actions [role=radio]');
   if (radio && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(event.key)) {
     // The knock's layouts are radio buttons: the arrows choose among them (not a card).

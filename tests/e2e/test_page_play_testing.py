@@ -13,6 +13,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
+from tests.e2e.test_page_friends import invite_link, joined, make_player, private_table
 from tests.e2e.test_page_layout import act, new_match, sign_in
 
 
@@ -113,3 +114,38 @@ def test_really_resign_is_answered_no_with_a_button_or_escape(
     page.wait_for_selector("[data-testid=resign]")
     assert page.evaluate(focused) == "resign"
     assert api_view(site, player["token"], match_id)["phase"] != "match_over"
+
+
+def test_an_invite_taken_meanwhile_says_so_and_offers_no_join(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    # Dee opened Ann's link and waited; Bea joined through it. Dee's Join was refused
+    # ("Both seats at this table are taken") and stayed, to be refused again.
+    ann, bea, dee = (make_player(site, n) for n in ("Ann", "Bea", "Dee"))
+    table = private_table(site, ann)
+    sign_in(page, site, dee)
+    page.goto(invite_link(site, table))
+    page.wait_for_selector("[data-testid=join-invite]:not([hidden])")
+    wait_until(page, "document.querySelector('#invite-about').textContent.includes('invites you')")
+    joined(site, table, bea)
+    page.click("[data-testid=join-invite]")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "both seats at this table are taken" in page.inner_text("#toast").lower()
+    page.wait_for_selector("[data-testid=join-invite]", state="detached")
+    notice = page.inner_text("[data-testid=invite]")
+    assert notice.startswith("This table is closed: someone else took its seat."), notice
+    assert "Ask Ann for a new link." in notice, notice
+
+
+def test_join_without_a_name_puts_the_keyboard_in_the_name_field(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    table = private_table(site, make_player(site, "Cal"))
+    page.goto(invite_link(site, table))
+    page.wait_for_selector("[data-testid=join-invite]:not([hidden])")
+    page.click("[data-testid=join-invite]")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "Please enter your name first." in page.inner_text("#toast")
+    assert page.evaluate("document.activeElement.id") == "lobby-name"

@@ -19,6 +19,18 @@ const GONE = {
   declined: 'it was declined',
 };
 
+// A join refused because the table no longer takes a guest: the status it has.
+const REFUSED_AS = {
+  table_full: 'started',
+  table_started: 'started',
+  table_cancelled: 'cancelled',
+  table_expired: 'expired',
+};
+
+/** Why there is nothing to join, and where to turn (``host``: who invites, if read). */
+const closedWords = (status, host) =>
+  `This table is closed: ${GONE[status] || status}. Ask ${host ? refName(host) : 'whoever sent the link'} for a new link.`;
+
 /** The invite's notice with its Join (``onJoin(tableId, code, refused)``, lobby.js's join;
  * ``refused(err)`` takes a refusal for the player's name); it says who invites them and
  * the match's terms (read with the link's code, signed in or not), or why there is
@@ -26,7 +38,15 @@ const GONE = {
 export function inviteNotice(invite, onJoin) {
   const about = h('span', { id: 'invite-about', 'data-testid': 'invite-about' }, 'You are invited to a table.');
   const box = h('div', { class: 'resume', 'data-testid': 'invite', tabindex: '-1' });
-  const refused = (err) => err instanceof ApiError && err.problem.rule === 'name_taken' && Boolean(askName(box, null, joinAgain));
+  const read = {}; // the table as the link's code read it (describe)
+  const refused = (err) => {
+    const rule = err instanceof ApiError ? err.problem.rule : null;
+    if (rule === 'name_taken') return askName(box, null, joinAgain);
+    // Taken meanwhile (or gone): the Join stayed and could only be refused again. The toast
+    // still says the refusal in the server's words.
+    if (REFUSED_AS[rule]) replace(box, closedWords(REFUSED_AS[rule], read.table && read.table.host));
+    return false;
+  };
   const joinAgain = () => onJoin(invite.table, invite.code, refused);
   const join = h('button', { type: 'button', class: 'primary', 'data-testid': 'join-invite', 'aria-describedby': 'invite-about', onclick: joinAgain, hidden: true }, 'Join the match');
   // The Join comes first, so the words after it cannot move it: after them, it jumped as
@@ -41,13 +61,13 @@ export function inviteNotice(invite, onJoin) {
     if (focused) join.focus();
   };
   setTimeout(reveal, REVEAL_MS);
-  describe(box, about, invite, savedPlayer(), joinAgain).finally(reveal); // before signing in, too
+  describe(box, about, invite, savedPlayer(), joinAgain, read).finally(reveal); // before signing in, too
   return box;
 }
 
 const REVEAL_MS = 3000;
 
-async function describe(box, about, invite, player, joinAgain) {
+async function describe(box, about, invite, player, joinAgain, read) {
   const me = player ? player.id : null;
   let table;
   try {
@@ -57,6 +77,7 @@ async function describe(box, about, invite, player, joinAgain) {
     if (err && [403, 404].includes(err.status)) replace(box, 'This invite link leads to no table: it may be cut short or mistyped. Ask for the link again.');
     return; // not read (the network): Join stays, and says what went wrong if pressed
   }
+  read.table = table;
   const seated = table.host.id === me || (table.guest && table.guest.id === me);
   if (table.status === 'started' && seated && table.match_id) {
     replace(box, 'This table\'s match has started: ', h('a', { href: `#/match/${encodeURIComponent(table.match_id)}`, 'data-testid': 'invite-match' }, 'open the match'), '.');
@@ -65,7 +86,7 @@ async function describe(box, about, invite, player, joinAgain) {
       ? `This is your own table's invite link (${tableTerms(table)}): give it to your opponent; the match opens when they join.`
       : `This is your own table's invite link; the table is closed: ${GONE[table.status] || table.status}.`);
   } else if (table.status !== 'open') {
-    replace(box, `This table is closed: ${GONE[table.status] || table.status}. Ask ${refName(table.host)} for a new link.`);
+    replace(box, closedWords(table.status, table.host));
   } else {
     fill(about, `${refName(table.host)} invites you to a table: ${tableTerms(table)}.`);
     if (player && nameKey(table.host.name) === nameKey(player.name)) askName(box, table.host, joinAgain);

@@ -35,8 +35,12 @@ export function ensurePlayer() {
   const player = savedPlayer();
   if (player) return Promise.resolve(player);
   if (creating) return creating;
-  const name = $('#lobby-name') ? $('#lobby-name').value.trim() : '';
-  if (!name) return Promise.reject(new Error('Please enter your name first.'));
+  const field = $('#lobby-name');
+  const name = field ? field.value.trim() : '';
+  if (!name) {
+    if (field) field.focus(); // where the name goes: the toast asks for it, the keyboard is there
+    return Promise.reject(new Error('Please enter your name first.'));
+  }
   creating = api
     .createPlayer(name)
     .then(saveCreatedPlayer)

@@ -149,3 +149,38 @@ def test_join_without_a_name_puts_the_keyboard_in_the_name_field(
     page.wait_for_selector("#toast:not([hidden])")
     assert "Please enter your name first." in page.inner_text("#toast")
     assert page.evaluate("document.activeElement.id") == "lobby-name"
+
+
+def test_a_tab_follows_the_player_signed_out_or_in_in_another_tab(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    # Signed out in a second tab, the first still played as Alice, each move refused
+    # ("Missing or invalid bearer token"); with a new player signed in there, each move
+    # was "You hold no seat in this match".
+    alice, match_id = new_match(site, "Alice", "two-tabs")
+    sign_in(page, site, alice)
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("#hand [data-card]")
+    other = page.context.new_page()
+    other.goto(f"{site}/#/")
+    other.click("#nav-signout")
+    other.click("[data-testid=signout-yes]")
+    page.wait_for_selector("body[data-screen=start]")
+    assert page.inner_text("#who") == "Not signed in"
+    assert page.inner_text("#toast") == (
+        "Signed out in another tab: this tab no longer plays as Alice."
+    )
+    # Back in Alice's match (its link kept), and another player signs in over there.
+    sign_in(page, site, alice)
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("#hand [data-card]")
+    bob = make_player(site, "Bob")
+    other.evaluate("p => localStorage.setItem('ginrummy.player', JSON.stringify(p))", bob)
+    page.wait_for_selector("body[data-screen=start]")
+    wait_until(page, "document.querySelector('#who').textContent.startsWith('Playing as Bob')")
+    assert page.inner_text("#toast") == (
+        "Signed in as Bob in another tab: this tab plays as Bob now, no longer as Alice."
+    )
+    assert page.input_value("#name") == "Bob"
+    other.close()

@@ -1,7 +1,7 @@
 // The public HTTP API (see docs of /v1) and the player's credentials kept in localStorage.
 import { heardServerTime } from './servertime.js';
 
-const PLAYER_KEY = 'ginrummy.player';
+export const PLAYER_KEY = 'ginrummy.player';
 const MATCH_KEY = 'ginrummy.match';
 
 export function savedPlayer() {

@@ -4,7 +4,7 @@
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
-import { api, ApiError, forgetPlayer, newClientSeed, rememberRating, savedMatch, savedPlayer, saveCreatedPlayer, saveMatch, savePlayer } from './api.js';
+import { api, ApiError, forgetPlayer, newClientSeed, PLAYER_KEY, rememberRating, savedMatch, savedPlayer, saveCreatedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
@@ -24,8 +24,11 @@ import { showProblem } from './timecontrol.js';
 
 const ratingWords = (rating) => ` · rated ${ratingText(rating)}`;
 
+let shownPlayer = null; // the player this tab acts as, as last drawn in the header
+
 function renderWho() {
   const player = savedPlayer();
+  shownPlayer = player;
   // The rating last read, or the one the player was made with (kept with it, api.js's
   // ``rememberRating``), drawn at once while it is read anew. Drawn empty, the header (one
   // row at a desktop's width without it, two with it) shrank and grew back at each move
@@ -292,6 +295,28 @@ function signOut() {
   $('#name').focus(); // the button pressed is gone: the keyboard goes to the name to give next
 }
 
+/** The browser's player signed out, or another signed in, in another tab (the ``storage``
+ * event, which only other tabs hear): this tab was left acting as the old player, its
+ * moves refused with a token forgotten or a seat that was not the new player's. It lets
+ * the old player go as signing out here does, and says why it moved. */
+function followOtherTab(event) {
+  if (event.storageArea !== localStorage || (event.key !== PLAYER_KEY && event.key !== null)) return; // null: all cleared
+  const before = shownPlayer;
+  const now = savedPlayer();
+  if (before && now && before.id === now.id && before.token === now.token) return renderWho(); // renamed, or its rating
+  if (!before && !now) return;
+  closeLobby(true); // the player stream is the old player's
+  closeMatch();
+  $('#signout-confirm').hidden = true;
+  $('#name').value = now ? now.name : '';
+  const was = before ? isolate(before.name) : null;
+  if (!now) toast(`Signed out in another tab: this tab no longer plays as ${was}.`, 'info');
+  else toast(`Signed in as ${isolate(now.name)} in another tab: this tab plays as ${isolate(now.name)} now${was ? `, no longer as ${was}` : ''}.`, 'info');
+  const onMatch = /^#\/?match\//.test(location.hash);
+  if (onMatch) location.hash = '#/'; // the match was the old player's; route() follows
+  else route(); // the screen drawn anew, as the new player (or nobody)
+}
+
 /** The sign-out question keeps the keyboard while it is asked: Tab and Shift+Tab go round
  * its two buttons (they left it for the page behind), Escape says no. */
 function keepInSignOut(event) {
@@ -317,6 +342,7 @@ function init() {
   $('#nav-signout').addEventListener('click', askSignOut);
   document.addEventListener('keydown', keepInSignOut);
   window.addEventListener('hashchange', route);
+  window.addEventListener('storage', followOtherTab);
   if (!location.hash || location.hash === '#') {
     const id = savedMatch();
     if (id && savedPlayer()) {

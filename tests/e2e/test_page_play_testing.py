@@ -4,6 +4,9 @@ on the page and checks what a player sees and can do."""
 
 from __future__ import annotations
 
+import time
+
+import httpx
 from playwright.sync_api import Page, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
@@ -13,7 +16,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
-from tests.e2e.test_page_friends import invite_link, joined, make_player, private_table
+from tests.e2e.test_page_friends import auth, invite_link, joined, make_player, private_table
 from tests.e2e.test_page_layout import act, new_match, sign_in
 
 
@@ -171,7 +174,8 @@ def test_a_tab_follows_the_player_signed_out_or_in_in_another_tab(
     assert page.inner_text("#toast") == (
         "Signed out in another tab: this tab no longer plays as Alice."
     )
-    # Back in Alice's match (its link kept), and another player signs in over there.
+    # Alice anew (the token forgotten is no more), and another player signs in over there.
+    alice, match_id = new_match(site, "Alice", "two-tabs-again")
     sign_in(page, site, alice)
     page.goto(f"{site}/#/match/{match_id}")
     page.wait_for_selector("#hand [data-card]")
@@ -184,3 +188,28 @@ def test_a_tab_follows_the_player_signed_out_or_in_in_another_tab(
     )
     assert page.input_value("#name") == "Bob"
     other.close()
+
+
+def test_signing_out_ends_the_token_the_browser_forgets(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    # Forgotten by the browser, the token still worked for whoever kept a copy of it;
+    # a token the player gave a program stays theirs (only this one is rotated away).
+    alice, _ = new_match(site, "Alice", "revoked-on-sign-out")
+    program = httpx.post(f"{site}/v1/me/tokens", headers=auth(alice))
+    assert program.status_code in (200, 201), program.text
+    sign_in(page, site, alice)
+    page.goto(f"{site}/#/")
+    page.click("#nav-signout")
+    page.click("[data-testid=signout-yes]")
+    page.wait_for_selector("#who:has-text('Not signed in')")
+    for _ in range(50):
+        if httpx.get(f"{site}/v1/me", headers=auth(alice)).status_code == 401:
+            break
+        time.sleep(0.1)
+    assert httpx.get(f"{site}/v1/me", headers=auth(alice)).status_code == 401
+    kept = httpx.get(
+        f"{site}/v1/me", headers={"Authorization": f"Bearer {program.json()['token']}"}
+    )
+    assert kept.status_code == 200, kept.text

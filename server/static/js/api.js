@@ -113,6 +113,7 @@ export const api = {
   replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
   stats: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/stats`),
   me: () => request('GET', '/v1/me'),
+  rotateToken: () => request('POST', '/v1/me/tokens/rotate'),
   rating: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/rating?limit=20`),
   leaderboard: (kind, offset, limit) => request('GET', `/v1/leaderboard?kind=${encodeURIComponent(kind)}&offset=${offset}&limit=${limit}`),
   claim: (id) => request('POST', `${match(id)}/claim`),

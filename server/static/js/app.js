@@ -284,6 +284,12 @@ function closeSignOut() {
 
 function signOut() {
   closeLobby(true); // the player stream, kept for a waiting table, is the old player's
+  // The token forgotten stops working too (a copy of it, in a backup or another browser's
+  // profile, was still the player). Rotated, its successor unread, rather than revoked
+  // with DELETE /v1/me/tokens: that revokes every token of the player, and one given to
+  // a program or another device is not this browser's to end. Sent before forgetting
+  // (the request takes the token kept); unanswered, the browser forgets it all the same.
+  api.rotateToken().catch(() => {});
   forgetPlayer();
   forgetWatchCodes();
   saveMatch(null);

@@ -119,15 +119,14 @@ async def matches_in_play(
 ) -> list[MatchInPlay]:
     """Matches in play that anyone may watch, newest first: every one (seat 0's row
     stands for it), or each that ``player_id`` sits in. At most ``limit`` after the
-    first ``offset``. A match watched only with its code (a private table's, or one dealt
-    from a chosen seed) is not among them, nor counted in
-    ``offset``: a gap where it stood would tell that it is being played, and by whom
-    (catch the lobby up at least as far as the matches, so it knows every private one)."""
+    first ``offset``. A match watched only with its code (``matches.private``: a private
+    table's, a private match's rematch, one dealt from a chosen seed) is not among them,
+    nor counted in ``offset``: a gap where it stood would tell that it is being played,
+    and by whom. The match's own watch code decides, as it decides who may watch: the
+    lobby's ``private`` also hides challenges and rematch offers from the open tables,
+    and so once hid their matches, which anyone may watch, from this list too."""
     c = matches.c
-    private = select(lobby_tables.c.match_id).where(
-        lobby_tables.c.private == 1, lobby_tables.c.match_id.is_not(None)
-    )
-    query = select(matches).where(c.status == "active", c.private == 0, c.match_id.not_in(private))
+    query = select(matches).where(c.status == "active", c.private == 0)
     if player_id is None:
         query = query.where(c.seat == 0)
     else:

@@ -61,14 +61,13 @@ async def list_watchable_matches(
     """Who is playing whom right now, newest first (no token needed): each match in play
     on any server process, its seats, score and spectators, to watch with ``GET
     …/spectator`` or ``WS …/watch``; ``player`` keeps those one player sits in (a
-    friend's). A private table's match is never listed, nor counted by ``offset`` or
-    ``more``: it is watched only with its watch code. ``more`` says whether to ask
-    further."""
+    friend's). A match watched only with its watch code (a private table's, its
+    rematch's, a chosen seed's) is never listed, nor counted by ``offset`` or ``more``;
+    a challenge's or a rematch's match that anyone may watch is listed as any other.
+    ``more`` says whether to ask further."""
     refuse_null(request, "player")
     services = services_of(state)
     await services.projector.catch_up("matches")
-    # then the lobby, at least as far: a private match's table is joined before it starts
-    await services.projector.catch_up("lobby")
     found = await matches_in_play(services.store.engine, player, limit + 1, offset)
     listed = found[:limit]
     # Read from the read models alone, a few queries for the whole page: an anonymous

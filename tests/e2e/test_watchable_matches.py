@@ -174,3 +174,53 @@ async def test_each_entry_says_what_the_match_itself_says(server: ServerProcess)
         for player in (ada, bob):
             await player.close()
         await anyone.aclose()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_a_challenge_and_a_rematch_anyone_may_watch_are_listed(
+    server: ServerProcess,
+) -> None:
+    """Found by QA: a challenge's match and a rematch were watched by link without a
+    code, yet never listed (the lobby marks their tables private, to keep them off the
+    open tables). A private match's rematch has codes of its own: neither listed nor
+    watched without its code."""
+    ada, bob, cleo, dev = [
+        await Player.create(server.url, name) for name in ("Ada", "Bob", "Cleo", "Dev")
+    ]
+    anyone = httpx.AsyncClient(base_url=server.url, timeout=30)
+
+    async def rematched(first: Player, second: Player, match_id: str) -> str:
+        assert (await second.act(match_id, {"type": "resign"})).status_code == 200
+        assert (await first.client.post(f"/v1/matches/{match_id}/rematch")).status_code == 200
+        accepted = await second.client.post(f"/v1/matches/{match_id}/rematch")
+        assert accepted.status_code == 200, accepted.text
+        new: str = accepted.json()["match_id"]
+        return new
+
+    try:
+        sent = (await ada.client.post("/v1/challenges", json={"to": bob.id})).json()
+        accepted = await bob.client.post(f"/v1/challenges/{sent['table_id']}/accept")
+        assert accepted.status_code == 200, accepted.text
+        challenge = accepted.json()["match"]["match_id"]
+        listed = (await anyone.get(WATCHABLE)).json()["matches"]
+        assert [e["match_id"] for e in listed] == [challenge]
+        assert (await anyone.get(f"/v1/matches/{challenge}/spectator")).status_code == 200
+
+        rematch = await rematched(ada, bob, challenge)
+        private, _ = await table_match(cleo, dev, private=True)
+        private_rematch = await rematched(cleo, dev, private)
+        listed = (await anyone.get(WATCHABLE)).json()["matches"]
+        assert [e["match_id"] for e in listed] == [rematch]  # the settled one is gone
+        assert (await anyone.get(f"/v1/matches/{rematch}/spectator")).status_code == 200
+        for who in (ada, bob):
+            mine = (await anyone.get(WATCHABLE, params={"player": who.id})).json()
+            assert [e["match_id"] for e in mine["matches"]] == [rematch]
+        hidden = await anyone.get(f"/v1/matches/{private_rematch}/spectator")
+        assert (hidden.status_code, hidden.json()["rule"]) == (403, "watch_code_required")
+        for who in (cleo, dev):
+            theirs = (await anyone.get(WATCHABLE, params={"player": who.id})).json()
+            assert theirs["matches"] == []
+    finally:
+        for player in (ada, bob, cleo, dev):
+            await player.close()
+        await anyone.aclose()

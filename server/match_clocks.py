@@ -76,14 +76,17 @@ class MatchClocks:
         """The house AI's seats: the server plays them at once, so their clock never runs out."""
         return tuple(seat for seat in (0, 1) if is_house_ai(state.players[seat]))
 
-    def clock_of(self, record: MatchRecord) -> ClockView | None:
-        state = record.state
-        return clock_view(state, record.clock, self.next_hand_ms(state), self.untimed(state))
+    def clock_of(self, record: MatchRecord, state: MatchState | None = None) -> ClockView | None:
+        """The clock of ``state`` (the newest if None), a version of ``record``'s match."""
+        state = record.state if state is None else state
+        clock = record.clock_at(state.version)
+        return clock_view(state, clock, self.next_hand_ms(state), self.untimed(state))
 
     def with_clock(self, record: MatchRecord, state: MatchState, view: V) -> V:
-        if state.version != record.state.version:
-            return view  # an older version: its clock has moved on since
-        clock = self.clock_of(record)
+        """``view`` of ``state`` with the clock as it stood at that version: a frame for an
+        older version (one of a timeout and the stand-in's move, read at once) had none,
+        which the docs keep for a match without a clock."""
+        clock = self.clock_of(record, state)
         return view if clock is None else msgspec.structs.replace(view, clock=clock)
 
     def is_timed(self, record: MatchRecord) -> bool:

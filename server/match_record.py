@@ -28,27 +28,34 @@ class MatchRecord:
 
     ``marks`` holds the state at versions MARK_EVERY, 2 × MARK_EVERY, ..., kept as the
     events are folded, so an older state (a socket's resume, a replay step) is a short
-    fold from the nearest mark, not one from the start of a long log.
+    fold from the nearest mark, not one from the start of a long log; ``clock_marks``
+    the clock at the same versions, so an older version's frame shows its clock too.
     """
 
     state: MatchState
     events: list[RecordedEvent]
     clock: ClockState
     marks: tuple[MatchState, ...] = ()
+    clock_marks: tuple[ClockState, ...] = ()
 
     def folded(self, new: Sequence[RecordedEvent]) -> MatchRecord:
         """The record with ``new`` events after its own, the clock at their recorded times."""
         state: MatchState | None = self.state if self.events else None
         clock: ClockState | None = self.clock if self.events else None
-        marks = list(self.marks)
+        marks, clock_marks = list(self.marks), list(self.clock_marks)
         for recorded in new:
             state = evolve(state, recorded.match_event)
             clock = advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
             if state.version % MARK_EVERY == 0:
                 marks.append(state)
+                clock_marks.append(clock)
         assert state is not None and clock is not None
         return MatchRecord(
-            state=state, events=[*self.events, *new], clock=clock, marks=tuple(marks)
+            state=state,
+            events=[*self.events, *new],
+            clock=clock,
+            marks=tuple(marks),
+            clock_marks=tuple(clock_marks),
         )
 
     def state_at(self, version: int, known: MatchState | None = None) -> MatchState:
@@ -61,6 +68,22 @@ class MatchRecord:
             base = known
         start = base.version if base is not None else 0
         return fold((r.match_event for r in self.events[start:version]), base)
+
+    def clock_at(self, version: int) -> ClockState:
+        """The clock as it stood after event ``version`` (1 or more): a socket that wakes
+        after two appends (a timeout, then the stand-in's move) sends a frame for each
+        version, and each view must carry the clock, not only the newest."""
+        if version == self.state.version:
+            return self.clock
+        index = version // MARK_EVERY - 1
+        state: MatchState | None = self.marks[index] if index >= 0 else None
+        clock: ClockState | None = self.clock_marks[index] if index >= 0 else None
+        start = state.version if state is not None else 0
+        for recorded in self.events[start:version]:
+            state = evolve(state, recorded.match_event)
+            clock = advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
+        assert clock is not None
+        return clock
 
 
 def at_ms(when: datetime) -> int:

@@ -477,3 +477,50 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
         await host.close()
         await bot.close()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_every_frame_after_a_timeout_carries_the_clock(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Found by QA: the frames of a timeout and the stand-in's move (two appends, which
+    a socket reads at once) had ``view.clock`` null, to both seats and the spectator,
+    as if the match had no clock; only the newest version's view had it. Each frame's
+    view now shows the clock as it stood after that frame's event."""
+    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    host = await Player.create(server.url, "Host")
+    guest = await Player.create(server.url, "Guest")
+    try:
+        table = await open_table(host, clock=ONE_SECOND)
+        joined = await join(guest, table["table_id"])
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+        seen = (Recorder(), Recorder(), Recorder())  # host, guest, a spectator
+        sockets = [
+            asyncio.create_task(follow(server.ws_url, host, match_id, seen[0])),
+            asyncio.create_task(follow(server.ws_url, guest, match_id, seen[1])),
+            asyncio.create_task(watch(server.ws_url, match_id, seen[2])),
+        ]
+        # nobody moves: the stand-in plays every turn as each second runs out
+        await wait_version_past(host, match_id, 12, limit=20)
+        await asyncio.sleep(0.5)  # the sockets' last frames
+        for task in sockets:
+            task.cancel()
+        await asyncio.gather(*sockets, return_exceptions=True)
+        for who, recorded in zip(("host", "guest", "spectator"), seen, strict=True):
+            frames = [m for _, m in recorded.messages if m.get("view") is not None]
+            events = [m["event"]["type"] for m in frames if m["type"] == "event"]
+            assert "turn_timed_out" in events, (who, events)
+            unclocked = [m["version"] for m in frames if m["view"]["clock"] is None]
+            assert unclocked == [], (who, unclocked)
+            clocks = [m["view"]["clock"] for m in frames]
+            assert all(clock["per_move_ms"] == 1000 for clock in clocks)
+        # the clock a frame shows is the one at its version: the timed-out seat's count
+        for _, frame in seen[2].messages:
+            if frame.get("type") == "event" and frame["event"]["type"] == "turn_timed_out":
+                seat = frame["event"]["seat"]
+                assert frame["view"]["clock"]["timeouts_in_a_row"][seat] >= 1, frame
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()

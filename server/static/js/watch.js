@@ -5,14 +5,14 @@ import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
 import { LiveFeed, whileSocketDown } from './live.js';
 import { chatCatchUp, chatFrame, closeChat, connectAfterHistory, openChat } from './chat.js';
-import { narrate } from './words.js';
+import { KIND, narrate } from './words.js';
 import { StandIn } from './standin.js';
 import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
 import { handIsOver, handJustEnded, resultPanel } from './results.js';
 
-const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null, claim: null };
 
 export function closeWatch() {
   watching.shown = null;
@@ -26,6 +26,7 @@ export async function showWatch(root, matchId, code) {
   closeWatch();
   const shown = (watching.shown = {}); // this showing's mark: the screen may be left meanwhile
   watching.standIn = new StandIn();
+  watching.claim = null;
   fill(root, h('p', {}, 'Connecting…'));
   try {
     const first = await api.spectate(matchId, code);
@@ -86,6 +87,21 @@ function seatLabel(view, seat) {
 /** A seat's name with its score: a spectator cannot tell "12 : 30" apart by seat. */
 const seatScore = (names, view, seat) => h('span', { 'data-testid': `watch-score-${seat}` }, names[seat], ' ', h('b', {}, view.scores[seat]));
 
+const melds = (list) => list.map((m) => m.map(cardName).join(' ')).join(' · ');
+
+/** The knocker's melds as knocked (the knock event's), and the defender's layoffs apart:
+ * ``knock_melds`` grows with each layoff, so it showed the defender's cards as the
+ * knocker's. */
+function knockLines(view, names) {
+  const knocker = view.knock.seat;
+  return [
+    h('p', { 'data-testid': 'watch-knock' }, `${names[knocker]} ${KIND[view.knock.kind]}: ${melds(view.knock.melds)}`),
+    view.layoffs.length
+      ? h('p', { 'data-testid': 'watch-layoffs' }, `Laid off by ${names[1 - knocker]}: ${view.layoffs.map(([card]) => cardName(card)).join(' ')}`)
+      : null,
+  ];
+}
+
 function render(root, view, event) {
   const spectators = watching.count;
   watching.version = view.version;
@@ -98,7 +114,8 @@ function render(root, view, event) {
   const over = handIsOver(view);
   const ended = handJustEnded(view);
   // The screen is drawn anew at each event: its move is told to screen readers apart.
-  const said = event ? narrate(event, names, null, null, watching.standIn.made(event)) : null;
+  if (event && event.type === 'match_claimed') watching.claim = event; // its resignation is a claim
+  const said = event ? narrate(event, names, null, watching.claim, watching.standIn.made(event)) : null;
   if (said) announce(said);
   fill(
     root,
@@ -127,10 +144,11 @@ function render(root, view, event) {
       ),
     ),
     h('div', { class: 'piles' }, h('span', {}, `Stock ${view.stock_size}`), top ? cardFace(top) : h('span', {}, 'empty pile')),
-    view.knock ? h('p', {}, `Knocked: ${view.knock_melds.map((m) => m.map(cardName).join(' ')).join(' · ')}`) : null,
-    event ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
+    view.knock && !ended ? knockLines(view, names) : null, // the result shows them once the hand ends
+    // The match's end is said once, in watch-over, not again as the last move's words.
+    event && !(view.settlement && event.type === 'match_settled') ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
     ended ? resultPanel({ ...view, players: names }, ended, view.knock, null, { showScores: false }) : null,
-    view.settlement ? h('p', { 'data-testid': 'watch-over' }, `${names[view.settlement.winner]} won the match.`) : null,
+    view.settlement ? h('p', { 'data-testid': 'watch-over' }, narrate(view.settlement, names, null, watching.claim)) : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);
 }

@@ -413,7 +413,10 @@ class SpectatorResponse(msgspec.Struct, frozen=True):
     where (a person, a bot or the house AI). ``now_ms``: the server's time when it
     answered, to count the clock's deadlines down against (as in ``MatchResponse``).
     ``watch_code``: only in the answer that starts a house match from a chosen seed, the
-    code its host shares for others to watch it (``?watch_code=``); null elsewhere."""
+    code its host shares for others to watch it (``?watch_code=``); null elsewhere.
+    ``rematch``: once the match is settled and its players started a rematch that anyone
+    may watch, that match's id, so a spectator can follow them to it; null before, and
+    for a private match's rematch (it has codes of its own, which a spectator lacks)."""
 
     match_id: str
     version: int
@@ -422,6 +425,7 @@ class SpectatorResponse(msgspec.Struct, frozen=True):
     view: SpectatorView
     now_ms: int
     watch_code: str | None = None
+    rematch: str | None = None
 
 
 class WatchableMatch(msgspec.Struct, frozen=True):

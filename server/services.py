@@ -135,8 +135,15 @@ class Services:
         return (await self.player_refs([player_id]))[0]
 
     async def spectator_response(self, record: MatchRecord) -> SpectatorResponse:
-        """A match as anyone watching may see it, with its seats and its spectators."""
+        """A match as anyone watching may see it, with its seats and its spectators, and
+        once settled its rematch if anyone may watch that one too (the socket cannot
+        say it: a rematch starts on a table's stream, not this match's)."""
         first, second = await self.player_refs(record.state.players)
+        rematch = None
+        if record.state.settlement is not None:
+            offer = await self.tables.latest_rematch(record.state.match_id)
+            if offer is not None and offer.match_id is not None and not offer.private:
+                rematch = offer.match_id
         return SpectatorResponse(
             match_id=record.state.match_id,
             version=record.state.version,
@@ -144,6 +151,7 @@ class Services:
             seats=(first, second),
             view=self.matches.watcher_view(record, record.state),
             now_ms=now_ms(),
+            rematch=rematch,
         )
 
     async def player_refs(self, player_ids: Sequence[str]) -> list[PlayerRef]:

@@ -179,3 +179,47 @@ async def wait_for_count(
         await asyncio.wait_for(poll(), timeout)
     except TimeoutError:
         raise AssertionError(f"spectators never reached {expected}: {counts[-5:]}") from None
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_spectator_is_told_of_a_rematch_anyone_may_watch(server: ServerProcess) -> None:
+    """Found by QA: a spectator stayed on the finished match, never told that its players
+    started a rematch. The spectator answer names the rematch once it has started and
+    anyone may watch it; an offer not yet accepted, and a private match's rematch (its
+    codes are new, and the spectator has none), are not named."""
+    anonymous = httpx.AsyncClient(base_url=server.url, timeout=30)
+    seated = []
+    try:
+        for private in (False, True):
+            host, guest, table, match_id = await seated_match(server.url, private=private)
+            seated += [host, guest]
+            code = {"watch_code": table["watch_code"]} if private else {}
+            spectator = f"/v1/matches/{match_id}/spectator"
+
+            async def rematch(spectator: str = spectator, code: dict[str, Any] = code) -> Any:
+                answer = await anonymous.get(spectator, params=code)
+                assert answer.status_code == 200, answer.text
+                return answer.json()["rematch"]
+
+            assert await rematch() is None  # in play
+            assert (await guest.act(match_id, {"type": "resign"})).status_code == 200
+            assert await rematch() is None  # settled, nothing offered
+            offered = await host.client.post(f"/v1/matches/{match_id}/rematch")
+            assert offered.status_code == 200, offered.text
+            assert await rematch() is None  # offered, not accepted
+            accepted = await guest.client.post(f"/v1/matches/{match_id}/rematch")
+            assert accepted.status_code == 200, accepted.text
+            started = accepted.json()["match_id"]
+            assert started is not None
+            if private:
+                assert await rematch() is None  # its own codes: not the spectator's to know
+                hidden = await anonymous.get(f"/v1/matches/{started}/spectator", params=code)
+                assert hidden.json()["rule"] == "watch_code_required"
+            else:
+                assert await rematch() == started
+                followed = await anonymous.get(f"/v1/matches/{started}/spectator")
+                assert followed.status_code == 200 and followed.json()["rematch"] is None
+    finally:
+        for player in seated:
+            await player.close()
+        await anonymous.aclose()

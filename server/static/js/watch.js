@@ -11,11 +11,19 @@ import { refName } from './names.js';
 import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
 import { handIsOver, handJustEnded, resultPanel } from './results.js';
+import { pollWhileVisible } from './poll.js';
 
-const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null, claim: null };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null, claim: null, rematch: null, asking: null };
+
+// A settled match is asked for its rematch this often, for as long as an offer may stand
+// (the socket cannot say: the rematch starts on a table, not on this match).
+const REMATCH_EVERY_MS = 5000;
+const REMATCH_ASKS = 120;
 
 export function closeWatch() {
   watching.shown = null;
+  if (watching.asking) watching.asking.stop();
+  watching.asking = null;
   if (watching.feed) closeChat();
   if (watching.feed) watching.feed.close();
   watching.feed = null;
@@ -27,6 +35,7 @@ export async function showWatch(root, matchId, code) {
   const shown = (watching.shown = {}); // this showing's mark: the screen may be left meanwhile
   watching.standIn = new StandIn();
   watching.claim = null;
+  watching.rematch = null;
   fill(root, h('p', {}, 'Connecting…'));
   try {
     const first = await api.spectate(matchId, code);
@@ -34,7 +43,9 @@ export async function showWatch(root, matchId, code) {
     watching.count = first.spectators;
     watching.seats = first.seats;
     watching.names = first.seats.map((ref) => refName(ref, first.seats));
+    watching.rematch = first.rematch;
     render(root, first.view, null);
+    if (first.view.settlement) askForRematch(root, matchId, code, shown);
   } catch (err) {
     if (watching.shown !== shown) return;
     fill(root, h('p', { 'data-testid': 'watch-error' }, watchError(err, code)));
@@ -46,6 +57,7 @@ export async function showWatch(root, matchId, code) {
     chatFrame(frame);
     if ((frame.type === 'snapshot' || frame.type === 'event') && frame.view) {
       render(root, frame.view, frame.type === 'event' ? frame.event : null);
+      if (frame.view.settlement) askForRematch(root, matchId, code, shown);
     }
     if (frame.type === 'snapshot') {
       // Now this page counts too: ask how many watch, on every server process.
@@ -68,6 +80,30 @@ export async function showWatch(root, matchId, code) {
     if (now.view.version > watching.version) render(root, now.view, null);
   }, () => watching.feed === feed);
 }
+
+/** Once the match is settled, ask (while the screen shows it) whether its players
+ * started a rematch anyone may watch, and link to it when they have. */
+function askForRematch(root, matchId, code, shown) {
+  if (watching.asking || watching.rematch) return;
+  let asked = 0;
+  watching.asking = pollWhileVisible(async (handle) => {
+    const now = await api.spectate(matchId, code);
+    if (++asked >= REMATCH_ASKS) handle.stop();
+    if (!now.rematch) return;
+    handle.stop();
+    watching.rematch = now.rematch;
+    const el = root.querySelector('[data-testid=watch-rematch]');
+    if (!el) root.append(rematchLink());
+  }, { every: REMATCH_EVERY_MS, first: REMATCH_EVERY_MS, alive: () => watching.shown === shown });
+}
+
+const rematchLink = () => h(
+  'p',
+  { 'data-testid': 'watch-rematch' },
+  'They are playing again: ',
+  h('a', { href: `#/watch/${encodeURIComponent(watching.rematch)}` }, 'watch the rematch'),
+  '.',
+);
 
 /** Why the match cannot be watched; a private match's refusal in the page's own words
  * (the problem's title and detail say the same thing twice). */
@@ -149,6 +185,7 @@ function render(root, view, event) {
     event && !(view.settlement && event.type === 'match_settled') ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
     ended ? resultPanel({ ...view, players: names }, ended, view.knock, null, { showScores: false }) : null,
     view.settlement ? h('p', { 'data-testid': 'watch-over' }, narrate(view.settlement, names, null, watching.claim)) : null,
+    view.settlement && watching.rematch ? rematchLink() : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);
 }

@@ -12,9 +12,18 @@ closed, or when a killed process last refreshed). No row at all: never connected
 since ever). Nothing lives only in memory: a restarted process, or another one, reads
 the same rows.
 Spectator sockets do not count: presence is about a seat.
+
+A reader waiting on a seat's presence (``server.claim_watch``) polls the rows, since a
+row that goes stale says nothing; but a socket opening or closing on this process is
+news the moment it is written, so ``on_change`` tells the readers here at once (a
+returning player was said to be away for up to a look interval, 30 s by default).
+Sockets on another process are still learnt of at the reader's next look.
 """
 
 from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
 
 from sqlalchemy import select, union_all
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -26,6 +35,9 @@ from infra.schema import seat_presence, stream_presence
 
 KEEP_MS = 7 * 24 * 3600 * 1000  # rows of seats and players away this long are forgotten
 
+Wake = Callable[[], None]
+Key = tuple[str | int, ...]  # ("seat", match_id, seat) or ("stream", player_id)
+
 
 class Presence:
     def __init__(self, engine: AsyncEngine, refresh_s: float = REFRESH_S) -> None:
@@ -35,20 +47,46 @@ class Presence:
         self._streams = CountedRows(stream_presence, ("player_id",), "sockets", keep_empty=True)
         self._rows = ProcessRows(engine, self._seats, self._streams)
         self.process_id = self._rows.process_id
+        self._wakes: defaultdict[Key, set[Wake]] = defaultdict(set)
+
+    def on_change(self, match_id: str, seat: int, player_id: str, wake: Wake) -> Wake:
+        """Call ``wake`` each time this process writes that the seat (its match socket,
+        or its player's stream) arrived or left; the function returned stops it."""
+        keys: list[Key] = [("seat", match_id, seat), ("stream", player_id)]
+        for key in keys:
+            self._wakes[key].add(wake)
+
+        def stop() -> None:
+            for key in keys:
+                wakes = self._wakes.get(key)
+                if wakes is not None:
+                    wakes.discard(wake)
+                    if not wakes:
+                        del self._wakes[key]
+
+        return stop
+
+    def _changed(self, key: Key) -> None:
+        for wake in tuple(self._wakes.get(key, ())):
+            wake()
 
     async def arrive_at_seat(self, match_id: str, seat: int) -> None:
         """A seat's ``live`` socket opened on this process."""
         await self._rows.arrive(self._seats, (match_id, seat))
+        self._changed(("seat", match_id, seat))
 
     async def leave_seat(self, match_id: str, seat: int) -> None:
         await self._rows.leave(self._seats, (match_id, seat))
+        self._changed(("seat", match_id, seat))
 
     async def arrive_on_stream(self, player_id: str) -> None:
         """A player stream opened on this process: present in each of the player's matches."""
         await self._rows.arrive(self._streams, (player_id,))
+        self._changed(("stream", player_id))
 
     async def leave_stream(self, player_id: str) -> None:
         await self._rows.leave(self._streams, (player_id,))
+        self._changed(("stream", player_id))
 
     async def away_since(self, match_id: str, seat: int, player_id: str) -> int | None:
         """None while the seat is connected (its match socket or its player's stream);

@@ -9,7 +9,10 @@ process counts, and a process that dies counts as its seats leaving once its row
 stale. Presence has no notification of its own (a stale row is a row that stopped
 being written), so the stream reads it: only for its matches where the opponent (not
 the house AI, which never leaves) is to act, at a match's every new version and then
-every ``interval_s`` (``presence_look_s``), one small read each. A seat's match socket
+every ``interval_s`` (``presence_look_s``), one small read each, and at once when a
+socket of the opponent opens or closes on this process (``Presence.on_change``: a
+player who came back was still said to be away, and offered to be claimed from, until
+the next look). A socket on another process is learnt of at that next look. A seat's match socket
 (``server.ws.live_presence``) says the same frames of its one match.
 
 Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
@@ -25,7 +28,7 @@ Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
@@ -57,27 +60,44 @@ class Watched:
     claimable: tuple[int, str] | None = None  # (version, reason) last announced
     due_ms: int | None = 0  # when to look again (None: not until the match moves)
     held: bool = False  # a read of the match failed: its record may be stale (``hold``)
+    unwatch: Callable[[], None] = field(default=lambda: None)  # stops ``Presence.on_change``
 
 
 class ClaimWatch:
-    def __init__(self, presence: Presence, grace_ms: int, interval_s: float) -> None:
+    """``wake``: called when a match is due a look before the time ``seconds_to_next``
+    said (its opponent's socket opened or closed here), for the reader to call ``frames``."""
+
+    def __init__(
+        self,
+        presence: Presence,
+        grace_ms: int,
+        interval_s: float,
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
         self.presence = presence
         self.grace_ms = grace_ms
         self.interval_ms = int(interval_s * 1000)
+        self.wake = wake
         self.matches: dict[str, Watched] = {}
 
     @classmethod
-    def under(cls, presence: Presence, grace_s: float) -> ClaimWatch:
+    def under(
+        cls, presence: Presence, grace_s: float, wake: Callable[[], None] = lambda: None
+    ) -> ClaimWatch:
         """A watch for the server's absence grace, looking as often as it calls for."""
         grace_ms = int(grace_s * 1000)
-        return cls(presence, grace_ms, presence_look_s(grace_ms))
+        return cls(presence, grace_ms, presence_look_s(grace_ms), wake)
 
     def follow(self, record: MatchRecord, seat: int) -> None:
         """The match as the stream last read it; a new version is looked at at once."""
         match_id = record.state.match_id
         watched = self.matches.get(match_id)
         if watched is None:
-            self.matches[match_id] = Watched(record, seat)
+            watched = self.matches[match_id] = Watched(record, seat)
+            absent = 1 - seat
+            watched.unwatch = self.presence.on_change(
+                match_id, absent, record.state.players[absent], lambda: self._moved(match_id)
+            )
         elif watched.held or watched.record.state.version != record.state.version:
             watched.record, watched.due_ms, watched.held = record, 0, False
 
@@ -89,8 +109,22 @@ class ClaimWatch:
         if watched is not None:
             watched.held = True
 
+    def _moved(self, match_id: str) -> None:
+        """The opponent's socket opened or closed here: look now, if anyone waits for it."""
+        watched = self.matches.get(match_id)
+        if watched is not None and watched.due_ms is not None:
+            watched.due_ms = 0
+            self.wake()
+
     def forget(self, match_id: str) -> None:
-        self.matches.pop(match_id, None)
+        watched = self.matches.pop(match_id, None)
+        if watched is not None:
+            watched.unwatch()
+
+    def close(self) -> None:
+        """The reader is gone: stop hearing of presence changes."""
+        for match_id in list(self.matches):
+            self.forget(match_id)
 
     def seconds_to_next(self) -> float | None:
         due = [w.due_ms for w in self.matches.values() if w.due_ms is not None and not w.held]

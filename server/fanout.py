@@ -129,6 +129,10 @@ class Firehose:
         started, self.started = list(dict.fromkeys(self.started)), []
         return started
 
+    def poke(self) -> None:
+        """Wake with no stream moved: something else is due (a presence change)."""
+        self._wake.set()
+
     def notify(self, stream_id: str, version: int) -> None:
         if version > self.pending.get(stream_id, 0):
             self.pending[stream_id] = version

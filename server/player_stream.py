@@ -117,7 +117,9 @@ class PlayerStream:
         self.announced: dict[str, str] = {}  # table id -> last status announced
         self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
         self.finished: set[str] = set()
-        self.claims = ClaimWatch.under(services.presence, services.settings.absence_grace_s)
+        self.claims = ClaimWatch.under(
+            services.presence, services.settings.absence_grace_s, self.hose.poke
+        )
         self.owed = Owed()
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
@@ -162,6 +164,7 @@ class PlayerStream:
                     quiet.sent()
         finally:
             self.services.hub.close_firehose(self.hose)
+            self.claims.close()
             await self._leave()
 
     async def _leave(self) -> None:

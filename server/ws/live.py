@@ -312,7 +312,8 @@ class LiveSession:
         else:
             self.state = record.state_at(after) if after > 0 else None
             self.send_events(record)
-        self.opponent = OpponentPresence.of(self.services, record, self.seat)
+        wake = functools.partial(self.watch.notify, 0)
+        self.opponent = OpponentPresence.of(self.services, record, self.seat, wake)
         self.follow_opponent(record)
 
     def follow_opponent(self, record: MatchRecord) -> None:
@@ -579,6 +580,8 @@ class LiveSession:
                 watch.release(self.token_hash, dead)
             self.services.hub.unwatch(self.watch)
             self.services.hub.unwatch(self.chat_watch)
+            if self.opponent is not None:
+                self.opponent.close()
             await self.leave()
 
 

@@ -25,20 +25,24 @@ from server.services import Services
 class OpponentPresence:
     """The presence frames of one seat's socket; the socket's pump drives it."""
 
-    def __init__(self, services: Services, match_id: str, seat: int) -> None:
-        self.claims = ClaimWatch.under(services.presence, services.settings.absence_grace_s)
+    def __init__(
+        self, services: Services, match_id: str, seat: int, wake: Callable[[], None]
+    ) -> None:
+        self.claims = ClaimWatch.under(services.presence, services.settings.absence_grace_s, wake)
         self.match_id = match_id
         self.seat = seat
         self.over = False
 
     @classmethod
     def of(
-        cls, services: Services, record: MatchRecord, seat: int | None
+        cls, services: Services, record: MatchRecord, seat: int | None, wake: Callable[[], None]
     ) -> OpponentPresence | None:
-        """None for a spectator, or a seat facing the house AI: nothing to say to them."""
+        """None for a spectator, or a seat facing the house AI: nothing to say to them.
+        ``wake``: wakes the pump, for a look at once when the opponent's socket opens or
+        closes on this process."""
         if seat is None or is_house_ai(record.state.players[1 - seat]):
             return None
-        return cls(services, record.state.match_id, seat)
+        return cls(services, record.state.match_id, seat, wake)
 
     def follow(self, record: MatchRecord) -> None:
         """The match as the socket has sent it, every event frame up to its version."""
@@ -51,6 +55,9 @@ class OpponentPresence:
     def hold(self) -> None:
         """A read of the match failed: the record kept may predate its end (``ClaimWatch.hold``)."""
         self.claims.hold(self.match_id)
+
+    def close(self) -> None:
+        self.claims.close()
 
     def seconds_to_next(self) -> float | None:
         return self.claims.seconds_to_next()

@@ -61,6 +61,7 @@ class Watched:
     due_ms: int | None = 0  # when to look again (None: not until the match moves)
     held: bool = False  # a read of the match failed: its record may be stale (``hold``)
     unwatch: Callable[[], None] = field(default=lambda: None)  # stops ``Presence.on_change``
+    changes: int = 0  # the opponent's sockets opened or closed here (``_moved``)
 
 
 class ClaimWatch:
@@ -113,6 +114,7 @@ class ClaimWatch:
         """The opponent's socket opened or closed here: look now, if anyone waits for it."""
         watched = self.matches.get(match_id)
         if watched is not None and watched.due_ms is not None:
+            watched.changes += 1
             watched.due_ms = 0
             self.wake()
 
@@ -152,6 +154,7 @@ class ClaimWatch:
         absent = 1 - seat
         waited_for = state.settlement is None and absent in state.to_act()
         away = None
+        changes = watched.changes
         if waited_for:
             try:
                 away = await self.presence.away_since(match_id, absent, state.players[absent])
@@ -182,4 +185,6 @@ class ClaimWatch:
             watched.due_ms = now + self.interval_ms
             if claim_at is not None and reason is None:
                 watched.due_ms = min(watched.due_ms, claim_at)
+            if watched.changes != changes:  # it moved again while presence was read
+                watched.due_ms = 0
         return frames

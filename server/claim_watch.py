@@ -12,8 +12,9 @@ the house AI, which never leaves) is to act, at a match's every new version and 
 every ``interval_s`` (``presence_look_s``), one small read each, and at once when a
 socket of the opponent opens or closes on this process (``Presence.on_change``: a
 player who came back was still said to be away, and offered to be claimed from, until
-the next look). A socket on another process is learnt of at that next look. A seat's match socket
-(``server.ws.live_presence``) says the same frames of its one match.
+the next look). A socket on another process is learnt of at that next look. An opponent
+is said to be away once gone ``LEAVE_SETTLE_MS``: a page that reloads is not. A seat's
+match socket (``server.ws.live_presence``) says the same frames of its one match.
 
 Frames (each with ``match_id``, ``version`` and the server's ``now_ms``):
   ``opponent_away``  the opponent, to act, is connected nowhere: a claim by absence is
@@ -40,6 +41,11 @@ from server.match_record import MatchRecord
 Frame = dict[str, Any]
 
 LOOK_AT_MOST_S = 30.0
+# An opponent gone for less than this is not said to be away yet: a page that reloads,
+# or goes from the lobby (its player stream) to the table (its match socket), is back by
+# then, and its opponent was told "away" and "back" within a second (at every match's
+# start, once looks came at once).
+LEAVE_SETTLE_MS = 3000
 
 
 def presence_look_s(grace_ms: int) -> float:
@@ -97,7 +103,10 @@ class ClaimWatch:
             watched = self.matches[match_id] = Watched(record, seat)
             absent = 1 - seat
             watched.unwatch = self.presence.on_change(
-                match_id, absent, record.state.players[absent], lambda: self._moved(match_id)
+                match_id,
+                absent,
+                record.state.players[absent],
+                lambda: self._moved(match_id),
             )
         elif watched.held or watched.record.state.version != record.state.version:
             watched.record, watched.due_ms, watched.held = record, 0, False
@@ -164,6 +173,11 @@ class ClaimWatch:
         now = now_ms()
         claim_at = absence_claim_at(state, clock, seat, away, self.grace_ms)
         reason = claim_reason(state, clock, Claim(seat, now, self.grace_ms, away))
+        if away and now - away < LEAVE_SETTLE_MS and reason is None:  # may be back at once
+            watched.due_ms = min(now + self.interval_ms, away + LEAVE_SETTLE_MS)
+            if watched.changes != changes:
+                watched.due_ms = 0
+            return []
         head = {"match_id": match_id, "version": state.version, "now_ms": now}
         frames: list[Frame] = []
         if claim_at is not None and claim_at != watched.claim_at_ms:

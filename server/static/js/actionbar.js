@@ -71,9 +71,11 @@ export function actions(view, ui) {
   return [...playActions(view, ui), ...claimActions(ui), resign, keepPlaying];
 }
 
-/** The opponent seems gone (``ui.claim`` says why): the claim is offered. No live region:
- * drawn anew at every redraw, it is said once as it appears (tablenotices.js). */
+/** The opponent seems gone (``ui.claim`` says why): the claim is offered; or it left and a
+ * claim is not accepted yet (``ui.away`` says from when). No live region: drawn anew at
+ * every redraw, each is said once as it appears (tablenotices.js). */
 function claimActions(ui) {
+  if (ui.away) return [h('p', { class: 'hint away-notice', 'data-testid': 'away-notice' }, ui.away)];
   if (!ui.claim) return [];
   return [
     h('p', { class: 'hint claim-notice', 'data-testid': 'claim-notice' }, ui.claim),

@@ -8,6 +8,10 @@
 import { api } from './api.js';
 
 const TIMEOUTS_TO_CLAIM = 3; // domain/clock.py
+// Gone for less is not yet away (server/claim_watch.py): a page that reloads, or goes from
+// the lobby to the table, is back by then. The socket says it only then; GET …/claim says
+// it at once (a match's opening page was told its opponent had left, then back).
+const LEAVE_SETTLE_MS = 3000;
 
 /** Whether the opponent keeps the table waiting: their move (or their "next hand"). */
 export const opponentToAct = (view) => view.phase !== 'match_over' && view.to_act.includes(1 - view.seat);
@@ -30,6 +34,19 @@ export function claimOffer(view, { againstHouse, status, now = Date.now() }) {
     return `${name} seems to be away: not connected for ${Math.max(0, Math.round((now - seen) / 1000))} s.`;
   }
   return null;
+}
+
+/** What the page says while the opponent, to act, is away and a claim is not yet accepted:
+ * that they seem to have left, and from when (a local time, on this page's clock) the
+ * player may claim if they do not come back; null otherwise. A time, not a countdown: it
+ * is read once, not every second, and stays the same until the server says otherwise. */
+export function awayNote(view, { againstHouse, status }) {
+  if (againstHouse || !opponentToAct(view) || !status || status.version !== view.version) return null;
+  if (status.claimable || status.absence_claim_at_ms === null || status.absence_claim_at_ms === undefined) return null;
+  if (status.opponent_seen_ms !== null && status.now_ms - status.opponent_seen_ms < LEAVE_SETTLE_MS) return null;
+  const claimAt = new Date(status.at + (status.absence_claim_at_ms - status.now_ms));
+  const time = claimAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return `${view.players[1 - view.seat]} seems to have left the table. If they do not come back, you may claim the match from ${time}.`;
 }
 
 /** The match's ``match_claimed`` event, if it ended by a claim (null otherwise): a claim

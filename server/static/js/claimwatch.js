@@ -8,10 +8,11 @@
 // (from when a claim is accepted), ``opponent_back``, ``claimable``, each for the version
 // it names, after that version's events; said again by a new socket as it connects.
 import { api, savedPlayer } from './api.js';
-import { claimOffer, findClaim, opponentToAct } from './claim.js';
+import { awayNote, claimOffer, findClaim, opponentToAct } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
 import { game } from './matchstate.js';
 import { draw } from './matchdraw.js';
+import { announce, toast } from './ui.js';
 
 export const PRESENCE_FRAMES = new Set(['opponent_away', 'opponent_back', 'claimable']);
 
@@ -41,6 +42,7 @@ export function presenceFrame(frame) {
   } else if (frame.type === 'opponent_back') {
     status.opponent_seen_ms = null;
     status.absence_claim_at_ms = null;
+    if (seen && game.view) announce(backText(game.view)); // the note goes silently otherwise
   } else {
     status.claimable = true;
     status.reason = frame.reason;
@@ -49,9 +51,36 @@ export function presenceFrame(frame) {
   redrawIfOffered();
 }
 
+/** Redraw when what the table says of a claim changes: the offer, or the away note. */
 function redrawIfOffered() {
   const status = game.claimStatus;
-  if (game.view && claimOffer(game.view, { againstHouse: game.againstHouse, status }) !== game.ui.claim) draw();
+  if (!game.view) return;
+  const said = { againstHouse: game.againstHouse, status };
+  const claim = claimOffer(game.view, said);
+  if (claim !== game.ui.claim || (claim ? null : awayNote(game.view, said)) !== game.ui.away) draw();
+}
+
+const backText = (view) => `${view.players[1 - view.seat]} is back: the match goes on.`;
+
+/** A claim was refused as too early (``claim_too_early``): what the page offered no
+ * longer holds (the opponent came back before the socket said so, as when it did on
+ * another server process). GET …/claim says where things stand: the offer goes, and the
+ * player is told why in plain words, not the server's rule text. */
+export async function claimRefusedAsEarly(view) {
+  const { open } = game;
+  const status = await api.claimStatus(open.id).catch(() => null);
+  if (game.open !== open || !game.view || game.view.version !== view.version) return;
+  const name = view.players[1 - view.seat];
+  if (!status) {
+    game.claimStatus = null; // unknown: no offer until the server says it again
+    toast(`The claim was not accepted: ${name} may be back. The match goes on.`, 'info');
+  } else {
+    game.claimStatus = { ...status, version: view.version, at: Date.now() };
+    if (status.claimable) toast('The claim was not accepted yet: try again.', 'info');
+    else if (status.opponent_connected || !opponentToAct(view)) toast(backText(view), 'info');
+    else toast(`${name} is still away, but a claim is not accepted yet.`, 'info');
+  }
+  draw();
 }
 
 /** A match opened while the opponent keeps it waiting: GET …/claim once, for the offer
@@ -100,7 +129,7 @@ export function forgetPresence() {
   socketsOpened += 1;
   if (game.claimStatus === null) return;
   game.claimStatus = null;
-  if (game.view && game.ui.claim) draw();
+  if (game.view && (game.ui.claim || game.ui.away)) draw();
 }
 
 /** The page left the match: nothing more is known of a claim. */

@@ -3,11 +3,11 @@
 // is found again in the new table, or the player's next step is focused.
 import { $ } from './dom.js';
 import { dragging } from './arrange.js';
-import { claimOffer } from './claim.js';
+import { awayNote, claimOffer } from './claim.js';
 import { pref } from './prefs.js';
 import { renderTable } from './table.js';
 import { game } from './matchstate.js';
-import { noticeClaim, noticeProgress } from './tablenotices.js';
+import { noticeAway, noticeClaim, noticeProgress } from './tablenotices.js';
 
 /** Keep the chosen card if it can still be discarded; with hints on, suggest the engine's
  * best discard (when the server sent one); otherwise the player chooses. */
@@ -26,7 +26,9 @@ export function draw() {
   if (!game.view) return;
   if (dragging()) return; // redrawn when the card is put down
   game.ui.claim = claimOffer(game.view, { againstHouse: game.againstHouse, status: game.claimStatus });
+  game.ui.away = game.ui.claim ? null : awayNote(game.view, { againstHouse: game.againstHouse, status: game.claimStatus });
   noticeClaim(game.ui.claim);
+  noticeAway(game.ui.away);
   noticeProgress(game.matchId, game.view);
   const active = document.activeElement;
   const focused = active && active.dataset ? active.dataset.card : null;

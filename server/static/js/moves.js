@@ -8,6 +8,7 @@ import { problemText, toast } from './ui.js';
 import { game, remember } from './matchstate.js';
 import { draw, setBusy } from './matchdraw.js';
 import { catchUp, offer, showView } from './playout.js';
+import { claimRefusedAsEarly } from './claimwatch.js';
 
 export async function act(action) {
   const open = game.open;
@@ -91,7 +92,8 @@ export function keepPlaying() {
 }
 
 /** Claim the match from an opponent who is not playing it. The answer is the settled view;
- * the socket brings the claim's events. Too early is the server's 409, whose detail says why. */
+ * the socket brings the claim's events. Too early (a 409 ``claim_too_early``: the opponent
+ * came back) takes the offer back and says so in plain words (claimwatch.js). */
 export async function claim() {
   const open = game.open;
   if (game.inFlight || !open) return;
@@ -102,7 +104,9 @@ export async function claim() {
     if (game.open !== open) return;
     remember(answer.view);
   } catch (err) {
-    if (game.open === open) toast(problemText(err));
+    if (game.open !== open) return;
+    if (err instanceof ApiError && err.problem.rule === 'claim_too_early' && game.view) await claimRefusedAsEarly(game.view);
+    else toast(problemText(err));
   } finally {
     if (game.open === open) {
       game.inFlight = false;

@@ -44,8 +44,13 @@ LOOK_AT_MOST_S = 30.0
 # An opponent gone for less than this is not said to be away yet: a page that reloads,
 # or goes from the lobby (its player stream) to the table (its match socket), is back by
 # then, and its opponent was told "away" and "back" within a second (at every match's
-# start, once looks came at once).
+# start, once looks came at once). At most a quarter of the grace, for the away to come
+# well before the claim.
 LEAVE_SETTLE_MS = 3000
+
+
+def leave_settle_ms(grace_ms: int) -> int:
+    return min(LEAVE_SETTLE_MS, grace_ms // 4)
 
 
 def presence_look_s(grace_ms: int) -> float:
@@ -85,6 +90,7 @@ class ClaimWatch:
         self.grace_ms = grace_ms
         self.interval_ms = int(interval_s * 1000)
         self.wake = wake
+        self.settle_ms = leave_settle_ms(grace_ms)
         self.matches: dict[str, Watched] = {}
 
     @classmethod
@@ -173,8 +179,8 @@ class ClaimWatch:
         now = now_ms()
         claim_at = absence_claim_at(state, clock, seat, away, self.grace_ms)
         reason = claim_reason(state, clock, Claim(seat, now, self.grace_ms, away))
-        if away and now - away < LEAVE_SETTLE_MS and reason is None:  # may be back at once
-            watched.due_ms = min(now + self.interval_ms, away + LEAVE_SETTLE_MS)
+        if away and now - away < self.settle_ms and reason is None:  # may be back at once
+            watched.due_ms = min(now + self.interval_ms, away + self.settle_ms)
             if watched.changes != changes:
                 watched.due_ms = 0
             return []

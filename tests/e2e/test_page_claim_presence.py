@@ -20,7 +20,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket
 
-from server.claim_watch import LEAVE_SETTLE_MS
+from server.claim_watch import leave_settle_ms
 from tests.e2e.test_page import DELAY_MS, TIMEOUT_MS, browser, served_site, stored  # noqa: F401
 from tests.e2e.test_page_a11y import LIVE_RECORDER, said
 from tests.e2e.test_page_claim import meet_at_a_table
@@ -28,7 +28,8 @@ from tests.e2e.test_page_lobby import pages  # noqa: F401  (fixture)
 
 GRACE_S = 40
 PROMPT_S = 3.0  # page load and socket included; the server's own look would take 10 s
-AWAY_S = LEAVE_SETTLE_MS / 1000 + 2  # a socket that closes may be back at once: not told at once
+# a socket that closes may be back at once: its leaving is told a little later
+AWAY_S = leave_settle_ms(GRACE_S * 1000) / 1000 + 2
 
 PRESENCE = ("opponent_away", "opponent_back", "claimable")
 

@@ -179,7 +179,10 @@ class ClaimWatch:
         now = now_ms()
         claim_at = absence_claim_at(state, clock, seat, away, self.grace_ms)
         reason = claim_reason(state, clock, Claim(seat, now, self.grace_ms, away))
-        if away and now - away < self.settle_ms and reason is None:  # may be back at once
+        # Gone a moment: it may be back at once. Not if an absence was said already (it came
+        # back and left again on another process between two looks): its news is due now.
+        settling = watched.claim_at_ms is None and watched.claimable is None
+        if away and now - away < self.settle_ms and reason is None and settling:
             watched.due_ms = min(now + self.interval_ms, away + self.settle_ms)
             if watched.changes != changes:
                 watched.due_ms = 0

@@ -79,8 +79,11 @@ class MatchClocks:
     def clock_of(self, record: MatchRecord, state: MatchState | None = None) -> ClockView | None:
         """The clock of ``state`` (the newest if None), a version of ``record``'s match."""
         state = record.state if state is None else state
+        next_hand_ms = self.next_hand_ms(state)
+        if record.clock.clock is None and next_hand_ms is None:
+            return None  # no clock at any version: not worth folding an older one
         clock = record.clock_at(state.version)
-        return clock_view(state, clock, self.next_hand_ms(state), self.untimed(state))
+        return clock_view(state, clock, next_hand_ms, self.untimed(state))
 
     def with_clock(self, record: MatchRecord, state: MatchState, view: V) -> V:
         """``view`` of ``state`` with the clock as it stood at that version: a frame for an

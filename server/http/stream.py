@@ -49,7 +49,7 @@ STOPPING = "this server process is stopping; reconnect, to it or another one"
 async def stream_player_events(state: State, request: Request[Any, Any, Any]) -> Stream:
     """One stream for all your matches: a bot connects once and plays for ever. On
     (re)connecting it first says what is open now: each challenge, then each active
-    match (``match_started``, and ``your_turn`` where you are to act). If the token is
+    match, the newest 1,000 (``match_started``, and ``your_turn`` where you are to act). If the token is
     revoked or expires, the stream ends with an ``error`` line (``unauthorized``); if the
     server process stops, with one that says so (``server_restarting``): reconnect. A
     database that fails later only delays frames (the stream reads again until it

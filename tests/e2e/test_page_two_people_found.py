@@ -213,3 +213,23 @@ def test_signing_out_ends_the_token_the_browser_forgets(
         f"{site}/v1/me", headers={"Authorization": f"Bearer {program.json()['token']}"}
     )
     assert kept.status_code == 200, kept.text
+
+
+def test_a_refused_token_forgets_only_the_player_it_was(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A 401 for a token another tab ended (signing out) forgot whoever was saved by then:
+    a new player signed in meanwhile in that tab was lost for good (a review's find)."""
+    page.goto(f"{site}/")
+    kept = page.evaluate(
+        """async () => {
+          const api = await import('/js/api.js');
+          localStorage.setItem(api.PLAYER_KEY, JSON.stringify({ id: 'new', name: 'New', token: 'new-token' }));
+          api.forgetRefusedPlayer(new api.ApiError(401, { rule: 'unauthorized' }, 'old-token'));
+          const afterOld = api.savedPlayer() && api.savedPlayer().id;
+          api.forgetRefusedPlayer(new api.ApiError(401, { rule: 'unauthorized' }, 'new-token'));
+          return [afterOld, api.savedPlayer()];
+        }"""
+    )
+    assert kept == ["new", None]  # the old token's refusal keeps the new player; its own, not

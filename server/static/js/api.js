@@ -35,15 +35,22 @@ export const forgetPlayer = () => {
   localStorage.removeItem(PLAYER_KEY);
   playerChanged();
 };
+/** A 401 forgets the player only if it refused the token still kept: another tab may have
+ * signed out (ending that token) and signed a new player in meanwhile, who was forgotten. */
+export const forgetRefusedPlayer = (err) => {
+  if (err instanceof ApiError && err.token && (savedPlayer() || {}).token !== err.token) return;
+  forgetPlayer();
+};
 export const savedMatch = () => localStorage.getItem(MATCH_KEY);
 export const saveMatch = (id) => (id ? localStorage.setItem(MATCH_KEY, id) : localStorage.removeItem(MATCH_KEY));
 
 /** A problem+json answer (RFC 9457) raised as an error the page can show. */
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, token = null) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    this.token = token; // the token the request carried (forgetRefusedPlayer)
   }
 }
 
@@ -81,7 +88,7 @@ async function request(method, path, body, extraHeaders = {}) {
     // problem's detail, markup and all. Said in words, with the status.
     data = response.ok ? { detail: text } : { title: unreadable(response.status) };
   }
-  if (!response.ok) throw new ApiError(response.status, data || {});
+  if (!response.ok) throw new ApiError(response.status, data || {}, player ? player.token : null);
   // A match's answer says the server's time (a table's join holds it in ``match``).
   if (data && typeof data === 'object') heardServerTime(data.now_ms ?? (data.match && data.match.now_ms));
   return data;

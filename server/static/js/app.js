@@ -4,7 +4,7 @@
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
 import { $, fill, h } from './dom.js';
-import { api, ApiError, forgetPlayer, newClientSeed, PLAYER_KEY, rememberRating, savedMatch, savedPlayer, saveCreatedPlayer, saveMatch, savePlayer } from './api.js';
+import { api, ApiError, forgetPlayer, forgetRefusedPlayer, newClientSeed, PLAYER_KEY, rememberRating, savedMatch, savedPlayer, saveCreatedPlayer, saveMatch, savePlayer } from './api.js';
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
@@ -187,7 +187,8 @@ async function asPlayer(name, create) {
     return await create();
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
-    forgetPlayer();
+    forgetRefusedPlayer(err);
+    if (savedPlayer()) return create(); // another tab signed a player in meanwhile: it acts
     const created = await api.createPlayer(name);
     saveCreatedPlayer(created);
     return create();
@@ -258,7 +259,7 @@ async function renameOrStartOver(player, name) {
     savePlayer({ ...player, name: renamed.name });
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
-    forgetPlayer(); // a token from another database: createMatch's retry makes a new player
+    forgetRefusedPlayer(err); // a token from another database: createMatch's retry makes a new player
   }
   renderWho();
 }

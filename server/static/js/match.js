@@ -5,7 +5,7 @@
 // and its keys tablekeys.js's; the claim claimwatch.js's; the rematch rematch.js's; the
 // match while its socket is down socketless.js's.
 import { $, fill } from './dom.js';
-import { api, ApiError, forgetPlayer, savedPlayer, saveMatch } from './api.js';
+import { api, ApiError, forgetRefusedPlayer, savedPlayer, saveMatch } from './api.js';
 import { LiveFeed } from './live.js';
 import { closeChat, connectAfterHistory, openChat } from './chat.js';
 import { describeMove } from './movelist.js';
@@ -113,7 +113,7 @@ export async function openMatch(id) {
     if (game.open !== open) return;
     if (err instanceof ApiError && (err.status === 404 || err.status === 401 || err.status === 403)) {
       saveMatch(null);
-      if (err.status === 401) forgetPlayer();
+      if (err.status === 401) forgetRefusedPlayer(err);
       toast(problemText(err));
       location.hash = '#/';
       return;

@@ -44,8 +44,7 @@ class MatchRecord:
         clock: ClockState | None = self.clock if self.events else None
         marks, clock_marks = list(self.marks), list(self.clock_marks)
         for recorded in new:
-            state = evolve(state, recorded.match_event)
-            clock = advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
+            state, clock = step(state, clock, recorded)
             if state.version % MARK_EVERY == 0:
                 marks.append(state)
                 clock_marks.append(clock)
@@ -80,10 +79,17 @@ class MatchRecord:
         clock: ClockState | None = self.clock_marks[index] if index >= 0 else None
         start = state.version if state is not None else 0
         for recorded in self.events[start:version]:
-            state = evolve(state, recorded.match_event)
-            clock = advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
+            state, clock = step(state, clock, recorded)
         assert clock is not None
         return clock
+
+
+def step(
+    state: MatchState | None, clock: ClockState | None, recorded: RecordedEvent
+) -> tuple[MatchState, ClockState]:
+    """One recorded event folded into the state and the clock (at the time it was recorded)."""
+    state = evolve(state, recorded.match_event)
+    return state, advance(clock, state, recorded.match_event, at_ms(recorded.recorded_at))
 
 
 def at_ms(when: datetime) -> int:

@@ -6,19 +6,17 @@ Two people play through the API; a spectator's page (real headless Chromium) rea
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import httpx
 from playwright.sync_api import Page
 
-from tests.e2e.tables import pick
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
     page,
     site,
 )
-from tests.e2e.test_page_watch_score import LONG_RULES, player
+from tests.e2e.test_page_watch_score import Seats, play_until, seated
 
 SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -28,33 +26,26 @@ def shown(card: str) -> str:
     return f"{'10' if card[0] == 'T' else card[0]}{SUIT[card[1]]}"
 
 
-def play_to_a_layoff(seats: tuple[httpx.Client, httpx.Client], match_id: str) -> dict[str, Any]:
-    """Both seats play, knocking and laying off when they can, until the defender has
-    laid a card off and not yet finished: the spectator's view then."""
-    rng = random.Random(7)
-    for _ in range(3000):
-        for client in seats:
-            view: dict[str, Any] = client.get(f"/v1/matches/{match_id}").json()["view"]
-            if view["phase"] == "layoff" and view["layoffs"]:
-                spectator: dict[str, Any] = client.get(f"/v1/matches/{match_id}/spectator").json()
-                return spectator["view"]
-            if view["legal"]:
-                acted = client.post(
-                    f"/v1/matches/{match_id}/actions", json={"action": pick(view, rng)}
-                )
-                assert acted.status_code == 200, acted.text
-    raise AssertionError("no card was laid off")
+def play_to_a_layoff(seats: Seats, match_id: str) -> dict[str, Any]:
+    """Both seats play until the defender has laid a card off and not yet finished: the
+    spectator's view then."""
+
+    def laid_off(client: httpx.Client, view: Any) -> dict[str, Any] | None:
+        if not (view["phase"] == "layoff" and view["layoffs"]):
+            return None
+        spectator: dict[str, Any] = client.get(f"/v1/matches/{match_id}/spectator").json()
+        return spectator["view"]
+
+    found = play_until(seats, match_id, 7, 3000, laid_off)
+    assert found is not None, "no card was laid off"
+    return found
 
 
 def test_the_knock_is_the_knockers_and_the_layoffs_the_defenders(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
 ) -> None:
-    ada, bob = player(site, "Ada Knocks"), player(site, "Bob Lays Off")
-    table = ada.post("/v1/tables", json={"rules": LONG_RULES}).json()
-    joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
-    assert joined.status_code == 200, joined.text
-    match_id = joined.json()["match"]["match_id"]
+    ada, bob, match_id = seated(site, "Ada Knocks", "Bob Lays Off")
     view = play_to_a_layoff((ada, bob), match_id)
     knocker = view["knock"]["seat"]
     names = ["Ada Knocks", "Bob Lays Off"]

@@ -11,15 +11,11 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     page,
     site,
 )
-from tests.e2e.test_page_watch_score import LONG_RULES, player
+from tests.e2e.test_page_watch_score import seated
 
 
 def test_the_watch_screen_links_to_the_rematch(site: str, page: Page) -> None:  # noqa: F811
-    ada, bob = player(site, "Ada Again"), player(site, "Bob Again")
-    table = ada.post("/v1/tables", json={"rules": LONG_RULES}).json()
-    joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
-    assert joined.status_code == 200, joined.text
-    match_id = joined.json()["match"]["match_id"]
+    ada, bob, match_id = seated(site, "Ada Again", "Bob Again")
 
     page.goto(f"{site}/#/watch/{match_id}")
     page.wait_for_selector("[data-testid=watch-score]")

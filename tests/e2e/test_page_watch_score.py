@@ -6,7 +6,8 @@ shows the hand just ended. Two people play a hand through the API; a spectator's
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import httpx
 from playwright.sync_api import Page
@@ -18,6 +19,8 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
 )
 
+T = TypeVar("T")
+
 
 def player(site: str, name: str) -> httpx.Client:  # noqa: F811
     created = httpx.post(f"{site}/v1/players", json={"name": name})
@@ -26,20 +29,51 @@ def player(site: str, name: str) -> httpx.Client:  # noqa: F811
     return httpx.Client(base_url=site, headers={"Authorization": f"Bearer {token}"})
 
 
-def play_until_scored(seats: tuple[httpx.Client, httpx.Client], match_id: str) -> list[int]:
-    """Both seats play (knocking as soon as they can) until a hand is scored."""
-    rng = random.Random(5)
-    for _ in range(500):
+Seats = tuple[httpx.Client, httpx.Client]
+
+
+def seated(site: str, host: str, guest: str) -> tuple[httpx.Client, httpx.Client, str]:  # noqa: F811
+    """Two new players met at the first's table (a match to 250): both clients, the match."""
+    first, second = player(site, host), player(site, guest)
+    table = first.post("/v1/tables", json={"rules": LONG_RULES}).json()
+    joined = second.post(f"/v1/tables/{table['table_id']}/join", json={})
+    assert joined.status_code == 200, joined.text
+    return first, second, str(joined.json()["match"]["match_id"])
+
+
+def play_until(
+    seats: Seats,
+    match_id: str,
+    seed: int,
+    tries: int,
+    reached: Callable[[httpx.Client, Any], T | None],
+) -> T | None:
+    """Both seats play (knocking and laying off as soon as they can, ``pick``) until
+    ``reached(client, view)`` answers something for a seat's view; None if it never does."""
+    rng = random.Random(seed)
+    for _ in range(tries):
         for client in seats:
             view: dict[str, Any] = client.get(f"/v1/matches/{match_id}").json()["view"]
-            if view["phase"] in ("hand_over", "match_over") and any(view["scores"]):
-                return list(view["scores"])
+            if (found := reached(client, view)) is not None:
+                return found
             if view["legal"]:
                 acted = client.post(
                     f"/v1/matches/{match_id}/actions", json={"action": pick(view, rng)}
                 )
                 assert acted.status_code == 200, acted.text
-    raise AssertionError("no hand was scored")
+    return None
+
+
+def play_until_scored(seats: Seats, match_id: str) -> list[int]:
+    """Both seats play until a hand is scored: the scores then."""
+
+    def scored(_: httpx.Client, view: Any) -> list[int] | None:
+        over = view["phase"] in ("hand_over", "match_over") and any(view["scores"])
+        return list(view["scores"]) if over else None
+
+    scores = play_until(seats, match_id, 5, 500, scored)
+    assert scores is not None, "no hand was scored"
+    return scores
 
 
 # No hand can end a match to 250: the page is read between two hands, not at the end.
@@ -47,11 +81,7 @@ LONG_RULES = {"preset": "classic", "target": 250}
 
 
 def test_the_watch_score_names_each_seat(site: str, page: Page) -> None:  # noqa: F811
-    ada, bob = player(site, "Ada Watched"), player(site, "Bob Watched")
-    table = ada.post("/v1/tables", json={"rules": LONG_RULES}).json()
-    joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
-    assert joined.status_code == 200, joined.text
-    match_id = joined.json()["match"]["match_id"]
+    ada, bob, match_id = seated(site, "Ada Watched", "Bob Watched")
     scores = play_until_scored((ada, bob), match_id)
 
     page.goto(f"{site}/#/watch/{match_id}")
@@ -77,11 +107,7 @@ def test_a_match_resigned_mid_hand_shows_no_earlier_hand_as_its_end(
     """Resigned in its second hand, a match's view still holds the first hand's result:
     shown between hands "as the hand just ended", it told a spectator that hand's knock
     as the end of the match (and, with no knock of its own, without its deadwood)."""
-    ada, bob = player(site, "Ada Resigns"), player(site, "Bob Stays")
-    table = ada.post("/v1/tables", json={"rules": LONG_RULES}).json()
-    joined = bob.post(f"/v1/tables/{table['table_id']}/join", json={})
-    assert joined.status_code == 200, joined.text
-    match_id = joined.json()["match"]["match_id"]
+    ada, bob, match_id = seated(site, "Ada Resigns", "Bob Stays")
     play_until_scored((ada, bob), match_id)
     for client in (ada, bob):  # both say ready: hand 2 is dealt
         view = client.get(f"/v1/matches/{match_id}").json()["view"]

@@ -11,6 +11,7 @@ import { closeLobby, showLobby } from './lobby.js';
 import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { closeLive, showLive } from './livematches.js';
+import { followChallenges } from './challengenotice.js';
 import { problemText, show, toast } from './ui.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
@@ -62,6 +63,8 @@ function renderWho() {
 // A match just moved the player's rating (match.js): the header shows the new one.
 document.addEventListener('ginrummy:rating-changed', renderWho);
 document.addEventListener('ginrummy:player-changed', renderWho);
+// Signed in or out on this screen: the challenges followed off the lobby are the new player's.
+document.addEventListener('ginrummy:player-changed', () => followChallenges(document.body.dataset.screen !== 'lobby'));
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, '');
@@ -70,6 +73,9 @@ async function route() {
   if (name !== 'lobby') closeLobby();
   if (name !== 'watch') closeWatch();
   if (name !== 'live') closeLive();
+  // The lobby lists the challenges for the player, and its stream says when one comes;
+  // every other screen has them read now and then and shown in a line of their own.
+  followChallenges(!(name === 'lobby' || (name === 'join' && id)));
   // "How to play" from the table opens that match's rules.
   $('#nav-rules').href = name === 'match' && id ? `#/rules/${id}` : '#/rules';
   if (name === 'match' && id) return openMatch(decodeURIComponent(id)).then(maybeTour);

@@ -153,8 +153,11 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
 
     dee.on("request", note)
     start_and_resign(dee, site, "Dee Resigns")
+    asked.clear()
     dee.wait_for_timeout(4500)  # two of the page's 2 s polls
-    assert asked == [], "the house AI offers no rematch: nothing to ask for"
+    # The challenges for the player are read every 15 s off the lobby too
+    # (challengenotice.js): once at most in these 4.5 s, where a 2 s poll reads twice.
+    assert len(asked) <= 1, "the house AI offers no rematch: nothing to ask for"
 
     # Against a person the page asks; hidden, it stops; looked at again, it asks again.
     eve = api_player(site, "Eve Waits")

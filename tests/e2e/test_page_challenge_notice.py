@@ -107,6 +107,61 @@ def test_a_cancelled_challenge_leaves_the_notice(
     dee.close()
 
 
+def test_later_puts_the_notice_aside_until_another_comes_and_signing_out_clears_it(
+    site: str,  # noqa: F811
+    clocked: Page,  # noqa: F811
+) -> None:
+    signed_in_on_the_start_screen(clocked, site, "Gil Busy")
+    hal, ida = api_player(site, "Hal Challenges"), api_player(site, "Ida Challenges")
+    challenged(clocked, hal)
+    noticed(clocked)
+    clocked.click("[data-testid=challenge-notice-later]")
+    clocked.wait_for_selector(NOTICE, state="hidden")
+    assert clocked.evaluate("document.activeElement.id") == "start-title"
+    clocked.clock.run_for(EVERY_MS + 1000)
+    clocked.wait_for_timeout(500)
+    assert not clocked.is_visible(NOTICE), "put aside, it stays aside"
+
+    challenged(clocked, ida)
+    noticed(clocked)
+    shown = text(clocked, NOTICE)
+    assert "Ida Challenges" in shown and "Hal Challenges" not in shown, shown
+
+    clocked.click("#nav-signout")
+    clocked.click("[data-testid=signout-yes]")
+    clocked.wait_for_selector(NOTICE, state="hidden")
+    hal.close()
+    ida.close()
+
+
+def test_a_player_signed_in_in_another_tab_is_noticed_in_place_of_the_old(
+    site: str,  # noqa: F811
+    clocked: Page,  # noqa: F811
+) -> None:
+    signed_in_on_the_start_screen(clocked, site, "Jo Before")
+    lea, kim = api_player(site, "Lea Challenges"), api_player(site, "Kim After")
+    challenged(clocked, lea)
+    noticed(clocked)
+
+    # Kim signs in in another tab of this browser: this tab plays as Kim now.
+    me = kim.get("/v1/me").json()
+    token = kim.headers["Authorization"].removeprefix("Bearer ")
+    other = clocked.context.new_page()
+    other.goto(site)
+    other.evaluate(
+        "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
+        {"id": me["id"], "name": me["name"], "token": token},
+    )
+    clocked.wait_for_selector(NOTICE, state="hidden")  # Jo's challenge is not Kim's
+    mo = api_player(site, "Mo Challenges")
+    sent = mo.post("/v1/challenges", json={"to": me["id"], "rules": "arcadia"})
+    assert sent.status_code == 201, sent.text
+    noticed(clocked)
+    assert "Mo Challenges" in text(clocked, NOTICE)
+    for client in (lea, kim, mo):
+        client.close()
+
+
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
     """A phone-sized page whose timers Playwright's clock runs."""

@@ -7,11 +7,11 @@
 // time, none in a hidden tab). A challenge waits 10 minutes by default, so 15 s is soon
 // enough, and one short read per signed-in tab every 15 s costs the server little. Those
 // for the player are written in a line under the header (#challenge-notice), in the flow:
-// it pushes the page down rather than cover the hand or the action bar on a phone, and a
-// mouse keeps its place (keeppointer.js). Each is told to screen readers once; one gone
-// (accepted elsewhere, declined, cancelled, expired) leaves the line. Its link opens the
-// lobby, where Accept, Decline and Block are; "Later" puts aside those listed, until
-// another comes. Started and stopped by app.js as the screen or the player changes.
+// it pushes the page down rather than cover the hand or the action bar on a phone. Each
+// is told to screen readers once; one gone (accepted elsewhere, declined, cancelled,
+// expired) leaves the line. Its link opens the lobby, where Accept, Decline and Block
+// are; "Later" puts those listed aside until another comes. Started and stopped by
+// app.js as the screen or the player changes.
 import { $, fill, h } from './dom.js';
 import { api, savedPlayer } from './api.js';
 import { announce } from './ui.js';
@@ -20,6 +20,7 @@ import { tableTerms } from './terms.js';
 import { refName } from './names.js';
 import { isBlocked } from './blocks.js';
 import { keepingPointerStill } from './keeppointer.js';
+import { refill } from './keepfocus.js';
 import { lobby } from './lobbystate.js';
 
 const EVERY_MS = 15000;
@@ -61,9 +62,11 @@ async function look(token) {
   const me = savedPlayer();
   if (!notice.poll || !me || me.token !== token) return; // left for the lobby, or signed out, meanwhile
   // The server leaves out a blocked sender's (GET /v1/challenges); one blocked since is left out here.
-  const incoming = challenges.filter((c) => c.invitee && c.invitee.id === me.id && !isBlocked(c.host.id) && !onItsTable(c));
-  const open = new Set(incoming.map((c) => c.table_id));
+  const mine = challenges.filter((c) => c.invitee && c.invitee.id === me.id && !isBlocked(c.host.id));
+  const open = new Set(mine.map((c) => c.table_id));
   for (const ids of [notice.told, notice.later]) for (const id of ids) if (!open.has(id)) ids.delete(id);
+  for (const c of mine) if (onItsTable(c)) notice.told.add(c.table_id); // the table says it
+  const incoming = mine.filter((c) => !onItsTable(c));
   const among = incoming.map((c) => c.host); // told apart if alike
   for (const c of incoming) {
     if (notice.told.has(c.table_id)) continue;
@@ -81,26 +84,37 @@ function onItsTable(challenge) {
 
 const offer = (c, among) => `${refName(c.host, among)} ${c.rematch_of ? 'offers you a rematch' : 'challenges you'} (${tableTerms(c)})`;
 
+/** The line as ``shown`` says, the page kept still under a mouse (keeppointer.js) and the
+ * keyboard on the control it was on (keepfocus.js). */
 function draw(shown, among = []) {
   const line = $('#challenge-notice');
-  const ids = shown.map((c) => c.table_id).join(' ');
-  if (!line || (line.dataset.tables || '') === ids) return; // as it is: a Tab stop in it stays
+  if (!line) return;
+  line.dataset.tables = shown.map((c) => c.table_id).join(' ');
+  if (!shown.length) {
+    if (!line.hidden) {
+      keepingPointerStill(() => {
+        line.hidden = true;
+      });
+    }
+    fill(line);
+    return;
+  }
+  const parts = [
+    h('ul', {}, shown.map((c) => h('li', { 'data-table': c.table_id, 'data-testid': 'challenge-notice-item' }, offer(c, among)))),
+    h('a', { href: '#/lobby', class: 'button', 'data-testid': 'challenge-notice-open' }, shown.length > 1 ? 'Answer them in the lobby' : 'Answer in the lobby'),
+    h('button', { type: 'button', class: 'link', 'data-testid': 'challenge-notice-later', onclick: putAside }, 'Later'),
+  ];
+  if (!line.hidden) return refill(line, ...parts);
+  fill(line, ...parts);
   keepingPointerStill(() => {
-    line.dataset.tables = ids;
-    line.hidden = !shown.length;
-    if (!shown.length) return fill(line);
-    fill(
-      line,
-      h('ul', {}, shown.map((c) => h('li', { 'data-table': c.table_id, 'data-testid': 'challenge-notice-item' }, offer(c, among)))),
-      h('a', { href: '#/lobby', class: 'button', 'data-testid': 'challenge-notice-open' }, shown.length > 1 ? 'Answer them in the lobby' : 'Answer in the lobby'),
-      h('button', { type: 'button', class: 'link', 'data-testid': 'challenge-notice-later', onclick: () => putAside(shown) }, 'Later'),
-    );
+    line.hidden = false;
   });
 }
 
 /** "Later": the line goes until another challenge comes; the keyboard goes to the screen's heading. */
-function putAside(shown) {
-  for (const c of shown) notice.later.add(c.table_id);
+function putAside() {
+  const line = $('#challenge-notice');
+  for (const id of (line.dataset.tables || '').split(' ').filter(Boolean)) notice.later.add(id);
   draw([]);
   const screen = $('.screen:not([hidden])');
   const heading = screen && screen.querySelector('h1');

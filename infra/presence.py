@@ -14,14 +14,19 @@ the same rows.
 Spectator sockets do not count: presence is about a seat.
 
 A reader waiting on a seat's presence (``server.claim_watch``) polls the rows, since a
-row that goes stale says nothing; but a socket opening or closing on this process is
-news the moment it is written, so ``on_change`` tells the readers here at once (a
-returning player was said to be away for up to a look interval, 30 s by default).
-Sockets on another process are still learnt of at the reader's next look.
+row that goes stale says nothing; but a socket opening or closing is news the moment it
+is written, so ``on_change`` tells the readers here at once (a returning player was said
+to be away for up to a look interval, 30 s by default). On PostgreSQL the write also
+NOTIFYs ``NOTIFY_CHANNEL``, in its own transaction, and every process hands what it hears
+there to ``heard``, which tells its readers the same: a socket on another process is news
+at once too. The payload names the key and the writing process (which has told its own
+readers already), nothing else. A NOTIFY missed (the listener reconnecting) is learnt of
+at the reader's next look, as before.
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -34,6 +39,9 @@ from infra.process_rows import REFRESH_S, CountedRows, ProcessRows, fresh_ms
 from infra.schema import seat_presence, stream_presence
 
 KEEP_MS = 7 * 24 * 3600 * 1000  # rows of seats and players away this long are forgotten
+# Payload: a JSON list, the writing process's id then the key ("seat", match, seat) or
+# ("stream", player).
+NOTIFY_CHANNEL = "ginrummy_presence"
 
 Wake = Callable[[], None]
 Key = tuple[str | int, ...]  # ("seat", match_id, seat) or ("stream", player_id)
@@ -45,13 +53,14 @@ class Presence:
         self.fresh_ms = fresh_ms(refresh_s)
         self._seats = CountedRows(seat_presence, ("match_id", "seat"), "sockets", keep_empty=True)
         self._streams = CountedRows(stream_presence, ("player_id",), "sockets", keep_empty=True)
-        self._rows = ProcessRows(engine, self._seats, self._streams)
+        self._rows = ProcessRows(engine, self._seats, self._streams, channel=NOTIFY_CHANNEL)
         self.process_id = self._rows.process_id
         self._wakes: defaultdict[Key, set[Wake]] = defaultdict(set)
 
     def on_change(self, match_id: str, seat: int, player_id: str, wake: Wake) -> Wake:
-        """Call ``wake`` each time this process writes that the seat (its match socket,
-        or its player's stream) arrived or left; the function returned stops it."""
+        """Call ``wake`` each time this process writes, or hears that another wrote (``heard``),
+        that the seat (its match socket, or its player's stream) arrived or left; the
+        function returned stops it."""
         keys: list[Key] = [("seat", match_id, seat), ("stream", player_id)]
         for key in keys:
             self._wakes[key].add(wake)
@@ -66,27 +75,45 @@ class Presence:
 
         return stop
 
+    def heard(self, payload: str) -> None:
+        """A NOTIFY on ``NOTIFY_CHANNEL``: another process wrote that a key arrived or left.
+        Our own were told here as they were written; a payload not understood is dropped
+        (the readers' next look finds what it was about)."""
+        try:
+            process_id, *key = json.loads(payload)
+        except (ValueError, TypeError):
+            return
+        if process_id != self.process_id and key:
+            self._changed(tuple(key))
+
     def _changed(self, key: Key) -> None:
         for wake in tuple(self._wakes.get(key, ())):
             wake()
 
+    def _notice(self, key: Key) -> str:
+        return json.dumps([self.process_id, *key])
+
     async def arrive_at_seat(self, match_id: str, seat: int) -> None:
         """A seat's ``live`` socket opened on this process."""
-        await self._rows.arrive(self._seats, (match_id, seat))
-        self._changed(("seat", match_id, seat))
+        key: Key = ("seat", match_id, seat)
+        await self._rows.arrive(self._seats, (match_id, seat), self._notice(key))
+        self._changed(key)
 
     async def leave_seat(self, match_id: str, seat: int) -> None:
-        await self._rows.leave(self._seats, (match_id, seat))
-        self._changed(("seat", match_id, seat))
+        key: Key = ("seat", match_id, seat)
+        await self._rows.leave(self._seats, (match_id, seat), self._notice(key))
+        self._changed(key)
 
     async def arrive_on_stream(self, player_id: str) -> None:
         """A player stream opened on this process: present in each of the player's matches."""
-        await self._rows.arrive(self._streams, (player_id,))
-        self._changed(("stream", player_id))
+        key: Key = ("stream", player_id)
+        await self._rows.arrive(self._streams, (player_id,), self._notice(key))
+        self._changed(key)
 
     async def leave_stream(self, player_id: str) -> None:
-        await self._rows.leave(self._streams, (player_id,))
-        self._changed(("stream", player_id))
+        key: Key = ("stream", player_id)
+        await self._rows.leave(self._streams, (player_id,), self._notice(key))
+        self._changed(key)
 
     async def away_since(self, match_id: str, seat: int, player_id: str) -> int | None:
         """None while the seat is connected (its match socket or its player's stream);

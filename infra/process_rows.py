@@ -13,6 +13,10 @@ it deletes other processes' rows, and if it loses to a concurrent sweep, the liv
 just written must not be rolled back with it (they would go stale and count as gone).
 A process's own writes take turns (one lock): a refresh writes the counts it read, and
 a socket closing meanwhile must not have its row rewritten as still open.
+
+On PostgreSQL a change may also be told (``notice``): a NOTIFY on ``channel`` sent in the
+change's own transaction, so a listener hears of it only once the row it reads is
+committed. A refresh tells nothing: a row going stale is silence, and readers poll for it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Table, and_, delete
+from sqlalchemy import Table, and_, delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -78,28 +82,32 @@ class CountedRows:
 class ProcessRows:
     """This process's rows in its counted tables: written on each change and each refresh."""
 
-    def __init__(self, engine: AsyncEngine, *tables: CountedRows) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *tables: CountedRows, channel: str | None = None
+    ) -> None:
         self.engine = engine
         self.process_id = uuid.uuid4().hex
         self.tables = tables
-        dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-        self._insert = dialect.insert
+        postgres = engine.dialect.name == "postgresql"
+        self._insert = (postgresql if postgres else sqlite).insert
+        self.channel = channel if postgres else None  # one SQLite process has no one to tell
         self._writing = asyncio.Lock()
 
-    async def arrive(self, rows: CountedRows, key: Key) -> None:
-        """One more of ``key`` here; not counted (even in memory) unless it was written."""
+    async def arrive(self, rows: CountedRows, key: Key, notice: str | None = None) -> None:
+        """One more of ``key`` here; not counted (even in memory) unless it was written.
+        ``notice``: the NOTIFY payload telling other processes of it (PostgreSQL)."""
         async with self._writing:
             rows.counts[key] += 1
             try:
-                await self._write_one(rows, key)
+                await self._write_one(rows, key, notice)
             except BaseException:
                 rows.take_one(key)
                 raise
 
-    async def leave(self, rows: CountedRows, key: Key) -> None:
+    async def leave(self, rows: CountedRows, key: Key, notice: str | None = None) -> None:
         async with self._writing:
             rows.take_one(key)
-            await self._write_one(rows, key)
+            await self._write_one(rows, key, notice)
 
     async def refresh(self, sweep_before_ms: dict[Table, int]) -> None:
         """Rewrite every row this process counts, then delete rows (of any process) not
@@ -115,15 +123,18 @@ class ProcessRows:
                 for table, before_ms in sweep_before_ms.items():
                     await conn.execute(delete(table).where(table.c.updated_ms < before_ms))
 
-    async def _write_one(self, rows: CountedRows, key: Key) -> None:
+    async def _write_one(self, rows: CountedRows, key: Key, notice: str | None) -> None:
         with translate_errors():
             async with self.engine.begin() as conn:
                 if rows.counts.get(key, 0) > 0 or rows.keep_empty:
                     await self._upsert(conn, rows, [rows.row(key, self.process_id, now_ms())])
-                    return
-                own_row = rows.row(key, self.process_id, 0)
-                where = [rows.table.c[name] == own_row[name] for name in (*rows.key, "process_id")]
-                await conn.execute(delete(rows.table).where(and_(*where)))
+                else:
+                    own_row = rows.row(key, self.process_id, 0)
+                    names = (*rows.key, "process_id")
+                    where = [rows.table.c[name] == own_row[name] for name in names]
+                    await conn.execute(delete(rows.table).where(and_(*where)))
+                if notice is not None and self.channel is not None:
+                    await conn.execute(select(func.pg_notify(self.channel, notice)))
 
     async def _upsert(
         self, conn: AsyncConnection, rows: CountedRows, batch: list[dict[str, Any]]

@@ -7,6 +7,9 @@ from the table. On every connect and reconnect it LISTENs first and then catches
 so nothing committed in between is missed; a slow poll is the backstop, and it also
 checks the LISTEN connection, so a killed session is noticed and replaced. On SQLite
 (one process) it polls, and wakes at once for appends made through the same store.
+The same connection LISTENs on the other channels it is given (``also_hear``: presence),
+handing each payload to that channel's callback, so a process holds one LISTEN session
+whatever it hears; those callbacks recover missed notifications themselves (by polling).
 
 Ordering is the store's guarantee: positions follow commit order with no gaps, so
 "everything after the last position delivered" is exactly what is new.
@@ -31,7 +34,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -45,6 +48,7 @@ from infra.waiting import wait_set
 log = logging.getLogger(__name__)
 
 Handler = Callable[[RecordedEvent], Awaitable[None]]
+Hear = Callable[[str], None]  # a NOTIFY's payload on another channel
 
 STOP_GRACE_S = 5.0  # how long stop() lets the loop finish a round before cancelling it
 
@@ -65,6 +69,7 @@ class LogTailer:
         poll_interval: float | None = None,
         batch_size: int = 500,
         skip_own: bool = False,
+        also_hear: Mapping[str, Hear] | None = None,
     ) -> None:
         self.store = store
         self.position = after_position
@@ -81,6 +86,7 @@ class LogTailer:
         self._own: deque[tuple[int, int]] = deque()  # this store's committed ranges ahead
         self._known = after_position  # the highest position known to be committed
         self._last_read = 0.0  # monotonic time of the last read (0: read at once)
+        self._also_hear = dict(also_hear or {})
 
     async def start(self) -> None:
         self._stop.clear()
@@ -221,6 +227,8 @@ class LogTailer:
         self._conn = conn
         conn.add_termination_listener(self._on_terminated)
         await conn.add_listener(NOTIFY_CHANNEL, self._on_notify)
+        for channel, hear in self._also_hear.items():
+            await conn.add_listener(channel, _payload_to(hear))
         self.connects += 1
         self.listening.set()
 
@@ -259,6 +267,19 @@ class LogTailer:
     def _on_terminated(self, _conn: Any) -> None:
         self.listening.clear()
         self._signal.set()  # wake the loop so it notices at once
+
+
+def _payload_to(hear: Hear) -> Callable[[Any, int, str, str], None]:
+    """asyncpg's listener callback, handing only the payload on; one that raises is logged,
+    not left to the event loop."""
+
+    def on_notify(_conn: Any, _pid: int, channel: str, payload: str) -> None:
+        try:
+            hear(payload)
+        except Exception:
+            log.exception("listener of %s failed", channel)
+
+    return on_notify
 
 
 class _ListenerLost(Exception):

@@ -21,6 +21,7 @@ from domain.events import MatchStarted
 from infra.deadlines import Deadlines
 from infra.event_store import RecordedEvent
 from infra.players import Players
+from infra.presence import NOTIFY_CHANNEL as PRESENCE_CHANNEL
 from infra.presence import Presence
 from infra.projections import Projector, projector
 from infra.rate_limits import RateCounters
@@ -187,9 +188,15 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             if isinstance(recorded.event, MatchStarted):  # started by another process
                 hub.announce_start(recorded.stream_id, attendees(recorded.event))
 
+        presence = Presence(store.engine, settings.presence_refresh_s)
         poll = None if store.is_postgres else settings.tail_poll_ms / 1000
         tailer = LogTailer(
-            store, await store.last_position(), on_event, poll_interval=poll, skip_own=True
+            store,
+            await store.last_position(),
+            on_event,
+            poll_interval=poll,
+            skip_own=True,
+            also_hear={PRESENCE_CHANNEL: presence.heard},  # sockets on other processes
         )
         await tailer.start()
         projections = projector(store)
@@ -216,7 +223,6 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             expire_overdue_tables(tables, settings.table_sweep_s), name="table-expiry"
         )
         spectators = Spectators(store.engine, settings.presence_refresh_s)
-        presence = Presence(store.engine, settings.presence_refresh_s)
         counting = asyncio.create_task(
             keep_spectator_counts_fresh(spectators, presence, settings.presence_refresh_s),
             name="spectators",

@@ -10,9 +10,10 @@ stale. Presence has no notification of its own (a stale row is a row that stoppe
 being written), so the stream reads it: only for its matches where the opponent (not
 the house AI, which never leaves) is to act, at a match's every new version and then
 every ``interval_s`` (``presence_look_s``), one small read each, and at once when a
-socket of the opponent opens or closes on this process (``Presence.on_change``: a
-player who came back was still said to be away, and offered to be claimed from, until
-the next look). A socket on another process is learnt of at that next look. An opponent
+socket of the opponent opens or closes (``Presence.on_change``: a player who came back
+was still said to be away, and offered to be claimed from, until the next look): on this
+process, or on another one that said so (PostgreSQL's NOTIFY); the look is the backstop
+for a notification missed. An opponent
 is said to be away once gone ``LEAVE_SETTLE_MS``: a page that reloads is not. A seat's
 match socket (``server.ws.live_presence``) says the same frames of its one match.
 

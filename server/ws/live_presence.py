@@ -39,7 +39,7 @@ class OpponentPresence:
     ) -> OpponentPresence | None:
         """None for a spectator, or a seat facing the house AI: nothing to say to them.
         ``wake``: wakes the pump, for a look at once when the opponent's socket opens or
-        closes on this process."""
+        closes (on any process, on PostgreSQL)."""
         if seat is None or is_house_ai(record.state.players[1 - seat]):
             return None
         return cls(services, record.state.match_id, seat, wake)

@@ -32,6 +32,9 @@ GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "2"}  # presence is looked at every 0.5 s
 # Room for the guest to come back within the grace on a loaded machine (after the away
 # frame, a GET …/claim and a new socket): looks every 1 s.
 WIDE_GRACE = {"GINRUMMY_ABSENCE_GRACE_S": "4"}
+# Presence looked at every 30 s (and a leave settled for 3 s): a frame within seconds of a
+# socket opening or closing on another process is that process's word, not a look.
+SLOW_LOOKS = {"GINRUMMY_ABSENCE_GRACE_S": "120"}
 PRESENCE = {"opponent_away", "opponent_back", "claimable"}
 Frame = dict[str, Any]
 
@@ -132,6 +135,46 @@ async def test_the_seat_socket_says_away_back_and_claimable_and_a_spectator_hear
         await host.close()
         await guest.close()
         server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_socket_closing_or_opening_on_another_process_is_told_at_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The guest's socket is on the second process, the host's on the first, which looks
+    at the guest's presence every 30 s. Its leaving is said once the leave settles (3 s),
+    its return within a second or two: the second process's NOTIFY wakes the first. Before,
+    both waited for the first process's next look, up to 30 s each."""
+    first = ServerProcess(database_url, tmp_path, **SLOW_LOOKS).start()
+    second = ServerProcess(database_url, tmp_path, **SLOW_LOOKS).start()
+    host = await Player.create(first.url, "Here")
+    guest = await Player.create(first.url, "There")
+    try:
+        match_id = await table_match(host, guest)
+        guest_ws = await seated(second, guest, match_id)
+        await pass_the_turn(host, match_id)  # the guest, connected on the second, is to act
+        live = f"{first.ws_url}/v1/matches/{match_id}/live?token={host.token}"
+        async with websockets.connect(live) as seat_ws:
+            seat = Socket(seat_ws, "live", "receiveFeed")
+            await seat.until(kind("snapshot"))
+            assert not presence_of(await heard_for(seat, 1)), seat.frames  # looked: there
+
+            left = time.monotonic()
+            await guest_ws.close()
+            await seat.until(kind("opponent_away"), 40)
+            took_away = time.monotonic() - left
+            returned = time.monotonic()
+            guest_ws = await seated(second, guest, match_id)
+            await seat.until(kind("opponent_back"), 40)
+            took_back = time.monotonic() - returned
+            await guest_ws.close()
+            said = f"away said {took_away:.1f} s after leaving, back {took_back:.1f} s after"
+            assert took_away < 8 and took_back < 4, said
+    finally:
+        await host.close()
+        await guest.close()
+        first.stop()
+        second.stop()
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

@@ -1,15 +1,19 @@
 """Presence per (match, seat), shared by two "processes" (two Presence objects on one
 database), on both databases: a socket on one match says nothing of another, a player
-stream counts in every match of its player, and a killed process stops counting."""
+stream counts in every match of its player, a killed process stops counting, and on
+PostgreSQL a change written by one process wakes the readers of the other."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 import uuid
+from collections import Counter
 
-from infra.presence import Presence
+from infra.event_store import RecordedEvent
+from infra.presence import NOTIFY_CHANNEL, Presence
 from infra.sql_event_store import SqlEventStore
+from infra.tailer import LogTailer
 
 
 def ids(*names: str) -> list[str]:
@@ -64,3 +68,44 @@ async def test_a_killed_process_stops_counting_once_its_rows_are_stale(
     assert away is not None and away > 0, "away since the dead process last wrote"
     await survivor.refresh()  # a live process's refresh rewrites only its own rows
     assert await survivor.away_since(m1, 0, ada) == away
+
+
+async def test_a_change_written_by_one_process_wakes_the_readers_of_another(
+    store: SqlEventStore,
+) -> None:
+    """On PostgreSQL each arrival and leave NOTIFYs, and the tailer's LISTEN session hands
+    it to every Presence: the other process's readers are woken at once, the writer's own
+    once (as it writes, not again by its own NOTIFY). SQLite (one process) NOTIFYs none."""
+    here, there = Presence(store.engine), Presence(store.engine)
+    m1, ada = ids("m1", "ada")
+    woken: Counter[str] = Counter()
+    here.on_change(m1, 1, ada, lambda: woken.update(["here"]))
+    there.on_change(m1, 1, ada, lambda: woken.update(["there"]))
+
+    def hear(payload: str) -> None:
+        here.heard(payload)
+        there.heard(payload)
+
+    async def ignore(_event: RecordedEvent) -> None:
+        pass
+
+    tailer = LogTailer(store, await store.last_position(), ignore, also_hear={NOTIFY_CHANNEL: hear})
+    await tailer.start()
+    try:
+        if store.is_postgres:
+            await asyncio.wait_for(tailer.listening.wait(), 10)
+        await here.arrive_at_seat(m1, 1)
+        await here.leave_seat(m1, 1)
+        await here.arrive_on_stream(ada)
+        expected = Counter({"here": 3, "there": 3 if store.is_postgres else 0})
+        for _ in range(200):
+            if woken == expected:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # nothing more comes
+        assert woken == expected
+    finally:
+        await tailer.stop()
+    here.heard("not json")  # a payload not understood wakes nobody
+    here.heard('["elsewhere"]')
+    assert woken == expected

@@ -46,11 +46,12 @@ LOOK_AT_MOST_S = 30.0
 # or goes from the lobby (its player stream) to the table (its match socket), is back by
 # then, and its opponent was told "away" and "back" within a second (at every match's
 # start, once looks came at once). At most a quarter of the grace, for the away to come
-# well before the claim.
+# well before the claim. ``GET …/claim`` (``server.claim_status``) waits it out too.
 LEAVE_SETTLE_MS = 3000
 
 
 def leave_settle_ms(grace_ms: int) -> int:
+    """The one settle of a leave, for the socket's frames and ``GET …/claim`` alike."""
     return min(LEAVE_SETTLE_MS, grace_ms // 4)
 
 

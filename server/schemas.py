@@ -400,7 +400,9 @@ class ClaimStatus(msgspec.Struct, frozen=True):
     claimable: bool  # a claim now is accepted
     reason: Literal["timeouts", "absence"] | None  # why it is (null when it is not)
     grace_ms: int  # how long the opponent may be away on its turn (GINRUMMY_ABSENCE_GRACE_S)
-    opponent_connected: bool  # a live socket on this match, or its player stream, is open
+    # a live socket on this match, or its player stream, is open, or closed less than the
+    # leave's settle ago (3 s, or a quarter of the grace if less)
+    opponent_connected: bool
     opponent_seen_ms: int | None  # its last connection or move of its own; null: connected
     # from when a claim by absence is accepted if the opponent stays away and nothing
     # moves; null while it is connected or is not to act (a settled match: 422 match_over)

@@ -222,7 +222,9 @@ class MatchesController(Controller):
     ) -> ClaimStatus:
         """For a seat's player: whether ``POST …/claim`` is accepted now (``claimable``,
         ``reason``), this server's grace period, whether the opponent is connected (a live
-        socket on this match or its player stream) or when it was last seen, and from when
+        socket on this match or its player stream; gone less than 3 s, or a quarter of the
+        grace if less, still counts, as a page reloading is back by then) or when it was
+        last seen, and from when
         a claim by absence is accepted if the opponent stays away (``absence_claim_at_ms``;
         ``now_ms`` is the server's time of the answer). Against the house AI it is never
         claimable. Once the match is settled it is a 422 ``match_over``, as the claim is

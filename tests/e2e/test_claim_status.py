@@ -1,12 +1,14 @@
 """``GET /v1/matches/{id}/claim``: whether a seat's claim would be accepted now, on a real
 server, agreeing with ``POST …/claim`` at every step: the opponent connected, gone
-(the grace running from its leaving), past the grace; the house AI; a spectator. The
-answer names no card (the secrecy oracle reads it like every other answer)."""
+(the grace running from its leaving), past the grace; the house AI; a spectator. A leave
+counts once it settles, as the seat's socket says it. The answer names no card (the
+secrecy oracle reads it like every other answer)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +97,50 @@ async def test_the_claim_status_says_when_the_server_accepts_a_claim(
 
         states = states_by_version((await host.events(match_id))["events"])
         assert seen.assert_no_leaks(states, seat=0) == 3
+    finally:
+        await host.close()
+        await guest.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_opponent_gone_a_moment_is_not_away_until_the_leave_settles(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Under a 20 s grace a leave settles for 3 s (``leave_settle_ms``): meanwhile the
+    answer is the one of a connected opponent, as the seat's socket says nothing yet; then
+    it is away since it left. Before, it was away at once, and the page hid that answer
+    with a copy of the settle of its own."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="20").start()
+    host = await Player.create(server.url, "Asker")
+    guest = await Player.create(server.url, "Reloader")
+    try:
+        match_id = await table_match(host, guest)
+        await pass_the_turn(host, match_id)  # absence counts while the guest is to act
+        url = f"{server.ws_url}/v1/matches/{match_id}/live?token={guest.token}"
+        async with websockets.connect(url) as ws:
+            assert json.loads(await ws.recv())["type"] == "snapshot"
+            assert (await status(host, match_id))["opponent_connected"] is True
+        closed_ms = time.time() * 1000
+        settling = []
+        while time.time() * 1000 < closed_ms + 2000:  # well within the settle
+            settling.append(await status(host, match_id))
+            await asyncio.sleep(0.1)
+        assert len(settling) >= 5
+        for answer in settling:
+            assert answer["opponent_connected"] is True, answer
+            assert answer["opponent_seen_ms"] is None and answer["absence_claim_at_ms"] is None
+            assert answer["claimable"] is False
+        for _ in range(60):  # then it is away, since it left
+            left = await status(host, match_id)
+            if not left["opponent_connected"]:
+                break
+            await asyncio.sleep(0.05)
+        assert left["opponent_connected"] is False, left
+        assert left["now_ms"] - left["opponent_seen_ms"] >= 3000
+        assert left["opponent_seen_ms"] >= closed_ms - 1000
+        assert left["absence_claim_at_ms"] == left["opponent_seen_ms"] + 20_000
+        assert left["claimable"] is False
     finally:
         await host.close()
         await guest.close()

@@ -4,16 +4,12 @@
 // when the opponent was last seen and from when a claim by absence is accepted,
 // ``claimable`` once it is; claimwatch.js), so the page offers Claim exactly when the
 // server would accept it: not after a grace the page assumed, nor while the opponent is
-// still connected.
+// still connected. Nor when it is gone a moment (a page reloading, or going from the
+// lobby to the table): the socket and GET …/claim both wait out a short settle before
+// saying so (server/claim_watch.py's leave_settle_ms), so their word is taken as it comes.
 import { api } from './api.js';
 
 const TIMEOUTS_TO_CLAIM = 3; // domain/clock.py
-// Gone for less is not yet away (server/claim_watch.py's leave_settle_ms): a page that
-// reloads, or goes from the lobby to the table, is back by then. The socket says it only
-// then; GET …/claim says it at once (a match's opening page was told its opponent had
-// left, then back), so its answer (the one with ``grace_ms``) waits as the socket does.
-const LEAVE_SETTLE_MS = 3000;
-const settleMs = (graceMs) => Math.min(LEAVE_SETTLE_MS, Math.floor(graceMs / 4));
 
 /** Whether the opponent keeps the table waiting: their move (or their "next hand"). */
 export const opponentToAct = (view) => view.phase !== 'match_over' && view.to_act.includes(1 - view.seat);
@@ -45,8 +41,6 @@ export function claimOffer(view, { againstHouse, status, now = Date.now() }) {
 export function awayNote(view, { againstHouse, status }) {
   if (againstHouse || !opponentToAct(view) || !status || status.version !== view.version) return null;
   if (status.claimable || status.absence_claim_at_ms === null || status.absence_claim_at_ms === undefined) return null;
-  const asked = typeof status.grace_ms === 'number';
-  if (asked && status.opponent_seen_ms !== null && status.now_ms - status.opponent_seen_ms < settleMs(status.grace_ms)) return null;
   const claimAt = new Date(status.at + (status.absence_claim_at_ms - status.now_ms));
   const time = claimAt.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   return `${view.players[1 - view.seat]} seems to have left the table. If they do not come back, you may claim the match from ${time}.`;

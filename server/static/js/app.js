@@ -12,6 +12,7 @@ import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { closeLive, showLive } from './livematches.js';
 import { followChallenges } from './challengenotice.js';
+import { closeRename, setUpRename } from './rename.js';
 import { problemText, show, toast } from './ui.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
@@ -38,6 +39,8 @@ function renderWho() {
   const known = player && player.rating !== undefined ? ratingWords(player.rating) : '';
   fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' }, known)] : 'Not signed in');
   $('#nav-signout').hidden = !player;
+  $('#nav-rename').hidden = !player;
+  if (!player) closeRename(false);
   if (player) {
     api
       .me()
@@ -274,6 +277,7 @@ async function renameOrStartOver(player, name) {
 function askSignOut() {
   const player = savedPlayer();
   if (!player) return;
+  closeRename(false); // one question in the header at a time
   fill(
     $('#signout-confirm'),
     h('p', { id: 'signout-question' }, `Sign out ${isolate(player.name)}? This browser forgets the player, and its matches cannot be opened again.`),
@@ -321,6 +325,7 @@ function followOtherTab(event) {
   closeLobby(true); // the player stream is the old player's
   closeMatch();
   $('#signout-confirm').hidden = true;
+  closeRename(false);
   $('#name').value = now ? now.name : '';
   const was = before ? isolate(before.name) : null;
   if (!now) toast(`Signed out in another tab: this tab no longer plays as ${was}.`, 'info');
@@ -353,6 +358,7 @@ function init() {
   setUpHand();
   document.addEventListener('keydown', onTableKey);
   $('#nav-signout').addEventListener('click', askSignOut);
+  setUpRename();
   document.addEventListener('keydown', keepInSignOut);
   window.addEventListener('hashchange', route);
   window.addEventListener('storage', followOtherTab);

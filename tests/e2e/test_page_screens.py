@@ -378,19 +378,24 @@ def test_a_token_the_server_refuses_shows_no_rating_kept_with_it(site: str, page
     assert "Otto" in page.inner_text("#who")  # still the player this browser keeps
 
 
-def test_a_visitor_not_signed_in_is_told_what_the_leaderboard_and_history_need(
+def test_a_visitor_not_signed_in_sees_the_leaderboard_and_is_told_what_history_needs(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
 ) -> None:
-    """Both screens are read with a player's token. Opened by a visitor with none, they
-    asked anyway and showed the server's "Missing or invalid bearer token" in a toast,
-    an empty board and "Could not load your matches"; they now ask nothing and say what
-    to do."""
+    """History is read with a player's token: opened by a visitor with none, it asked
+    anyway and showed the server's "Missing or invalid bearer token" in a toast and
+    "Could not load your matches"; it now asks nothing and says what to do. The
+    leaderboard needs no token (it was "for players" only): the visitor sees the boards,
+    and how to be rated, and nothing is refused."""
     refused: list[str] = []
     page.on("response", lambda r: refused.append(r.url) if r.status == 401 else None)
     page.goto(f"{site}/#/leaderboard")
     said = page.wait_for_selector("[data-testid=leaderboard-signed-out]")
     assert said is not None and "enter the lobby" in said.inner_text()
+    assert page.locator("[data-testid=my-rating]").count() == 0
+    page.wait_for_selector("[data-testid=leaderboard-empty], [data-testid=leaderboard]")
+    page.click("[data-testid=board-bot]")
+    page.wait_for_selector("[data-testid=leaderboard] :text('house AI')")
     page.click("#nav-history")
     page.wait_for_selector("#history:has-text('No matches yet')")
     page.wait_for_timeout(300)  # a request refused would have come back by now

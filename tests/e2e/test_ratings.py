@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.conftest import BACKENDS
@@ -92,6 +93,11 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert [entry["rank"] for entry in bots["entries"]] == [1, 2, 3, 4]
         assert bots["entries"][0]["games"] == 1 and bots["more"] is False
         assert {entry["games"] for entry in bots["entries"][1:]} == {0}
+        # the boards are public, as the live matches are: a visitor reads the same one
+        async with httpx.AsyncClient(base_url=server.url) as visitor:
+            anonymous = await visitor.get("/v1/leaderboard", params={"kind": "bot"})
+        assert anonymous.status_code == 200, anonymous.text
+        assert anonymous.json() == bots
         # random plays any legal move: a match against it is never rated
         refused = await player.client.post("/v1/matches", json={"level": "random", "rated": True})
         assert (refused.status_code, refused.json()["rule"]) == (422, "not_ratable")

@@ -50,30 +50,25 @@ function board(page, kind, offset, redraw) {
 
 export async function showLeaderboard(root, { onError }) {
   const me = savedPlayer();
-  if (!me) {
-    // The boards are read with a player's token: asked without one, the page showed the
-    // server's "Missing or invalid bearer token" and an empty board.
-    fill(
-      root,
-      h('h1', {}, 'Leaderboard'),
-      h('p', { 'data-testid': 'leaderboard-signed-out' }, 'The leaderboard is for players: ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name, and come back.'),
-    );
-    return;
-  }
-  const mine = h('p', { class: 'my-rating', 'data-testid': 'my-rating' }, 'Your rating: …');
+  // The boards need no token: a visitor sees who plays here, and how to be listed.
+  const mine = me
+    ? h('p', { class: 'my-rating', 'data-testid': 'my-rating' }, 'Your rating: …')
+    : h('p', { 'data-testid': 'leaderboard-signed-out' }, 'To be rated, ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name.');
   const tabs = h('p', { class: 'tabs' });
   const body = h('div', {});
   fill(root, h('h1', {}, 'Leaderboard'), mine, tabs, body);
-  api
-    .rating(me.id)
-    .then((r) =>
-      fill(
-        mine,
-        `Your rating: ${Math.round(r.rating)} ± ${interval(r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
-        r.provisional ? ' (provisional: not listed until it settles)' : '',
-      ),
-    )
-    .catch(() => fill(mine, ''));
+  if (me) {
+    api
+      .rating(me.id)
+      .then((r) =>
+        fill(
+          mine,
+          `Your rating: ${Math.round(r.rating)} ± ${interval(r.deviation)} after ${r.games} rated ${r.games === 1 ? 'match' : 'matches'}`,
+          r.provisional ? ' (provisional: not listed until it settles)' : '',
+        ),
+      )
+      .catch(() => fill(mine, ''));
+  }
   const redraw = async (kind, offset) => {
     // The buttons are drawn anew: the one pressed keeps the keyboard (it was dropped to the
     // page's top), or, gone from the new page (Previous on the first), the board's first.

@@ -180,6 +180,39 @@ async def test_every_401_challenges_with_bearer(sqlite_site: ServerProcess) -> N
     await player.close()
 
 
+async def test_a_missing_token_is_said_before_a_bad_body(sqlite_site: ServerProcess) -> None:
+    """Every operation that requires a token (the OpenAPI document's ``security``) refuses
+    a request without one as 401, whatever its body: a client that forgot the token and
+    sent a body with a mistake was told of the body (422), then of the token. With a
+    valid token the same body is refused for itself, and nothing was done either way."""
+    player = await Player.create(sqlite_site.url)
+    anonymous = httpx.AsyncClient(base_url=sqlite_site.url, timeout=30)
+    required = [
+        (method.upper(), path.replace("{", "").replace("}", ""))  # a path parameter is its name
+        for path, operations in json.loads(OPENAPI.read_text())["paths"].items()
+        for method, operation in operations.items()
+        if operation.get("security") == [{"bearer": []}] and "requestBody" in operation
+    ]
+    named = {
+        ("POST", "/v1/matches/match_id/actions"),
+        ("POST", "/v1/tables/table_id/join"),
+        ("POST", "/v1/challenges"),
+        ("PATCH", "/v1/players/player_id"),
+    }
+    assert named <= set(required), required  # the document is read, not empty
+    for method, path in required:
+        for body in (b'{"not json', b'{"unheard_of_field": 1}'):
+            headers = {"content-type": "application/json"}
+            response = await anonymous.request(method, path, content=body, headers=headers)
+            assert response.status_code == 401, (method, path, body, response.text)
+            assert response.json()["rule"] == "unauthorized"
+    refused = await player.client.post("/v1/matches", content=b'{"not json')
+    assert refused.status_code in (400, 422), refused.text  # signed in: the body's own fault
+    assert (await player.client.get("/v1/matches")).json()["matches"] == []
+    await anonymous.aclose()
+    await player.close()
+
+
 async def test_a_plain_get_of_the_socket_says_upgrade(sqlite_site: ServerProcess) -> None:
     """RFC 9110 §15.5.22: 426 and the protocol to switch to, not a 405 with no method."""
     player = await Player.create(sqlite_site.url)

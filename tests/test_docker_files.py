@@ -105,3 +105,20 @@ def test_docker_waits_for_the_servers_whole_drain_before_killing_it() -> None:
     settings = Settings.from_env({k: str(v) for k, v in service.get("environment", {}).items()})
     grace = service.get("stop_grace_period", "10s")
     assert _seconds(grace) > settings.drain_requests_s + settings.drain_actions_s, grace
+
+
+def test_the_compose_servers_connections_fit_postgresqls_limit() -> None:
+    """Each worker holds up to ``GINRUMMY_DB_CONNECTIONS`` plus its LISTEN session. Left at
+    its default (0), ``GINRUMMY_WORKERS`` is one worker per core of whatever host runs the
+    container, and 20 + 1 each passes postgres's default ``max_connections`` of 100 on five
+    cores: the file must name the count, and the budget must fit."""
+    from server.config import Settings
+
+    service = COMPOSE["services"]["server"]
+    environment = {k: str(v) for k, v in service["environment"].items()}
+    settings = Settings.from_env(environment)
+    assert settings.workers > 0, "GINRUMMY_WORKERS must be set: 0 follows the host's cores"
+    db = COMPOSE["services"]["db"]
+    named = re.search(r"max_connections=(\d+)", str(db.get("command", "")))
+    limit = int(named.group(1)) if named else 100  # PostgreSQL's default
+    assert settings.workers * (settings.db_connections + 1) <= limit

@@ -24,8 +24,13 @@ RUN pip install -e . \
 USER ginrummy
 
 EXPOSE 8000
-# The check asks the port the server really listens on, should GINRUMMY_PORT change it.
+# Liveness, not readiness: Docker marks a container that fails this unhealthy, and Swarm or
+# an autoheal tool then restarts it. /readyz fails while the database is down or this
+# process's read models lag (503), which a restart cannot mend, and a database outage would
+# restart every container at once; a proxy should route on /readyz instead
+# (docs/operations.md, "Liveness and readiness"). The check asks the port the server
+# really listens on, should GINRUMMY_PORT change it.
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
-    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/readyz' % os.environ['GINRUMMY_PORT'])"
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ['GINRUMMY_PORT'])"
 # Without GINRUMMY_DATABASE_URL it runs on the embedded SQLite file in /app/data.
 CMD ["ginrummy", "serve"]

@@ -57,7 +57,7 @@ EXPECTED_SKIPS = {
     ): "examples/bot.py",
     (
         "docs/configuration.md",
-        "ginrummy serve                                   # SQLite at ./data/ginrummy.sqlite3, port 8000",
+        ".venv/bin/ginrummy serve                         # SQLite at ./data/ginrummy.sqlite3, port 8000",
     ): "ginrummy serve",
 }
 

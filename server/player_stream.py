@@ -22,7 +22,8 @@ Frames (JSON objects, one per line over HTTP):
   ``opponent_away``, ``opponent_back``, ``claimable``
                         the opponent you wait for left (and from when you may claim),
                         came back, or may be claimed from now (``server.claim_watch``)
-  ``ping``              nothing happened for a while (keeps proxies from closing it)
+  ``ping``              nothing happened for a while (keeps proxies from closing it),
+                        and the first frame when nothing is open on connecting
 
 A read that fails once the stream runs (the database dropped the connection, timed a
 statement out, or is down) is owed, not skipped: the stream reads that stream again
@@ -134,11 +135,14 @@ class PlayerStream:
             raise
         try:
             try:
-                for frame in await self._opening_frames():
-                    yield frame
+                opening = await self._opening_frames()
             except InfraError as error:
                 self._cannot_connect(error)
                 raise
+            for frame in opening:
+                yield frame
+            if not opening:  # nothing open: a client still learns at once that it is connected
+                yield {"type": "ping"}
             quiet = Quiet(self.services.settings.stream_ping_s)
             owed = self.owed
             while True:

@@ -113,6 +113,7 @@ def test_every_screen_has_one_heading_a_title_and_enough_contrast(
         ("replay", f"#/replay/{done}"),
         ("table", f"#/match/{done}"),
         ("watch", f"#/watch/{done}/{code}"),
+        ("player", f"#/player/{player['id']}"),
     ]
     for screen, route in screens:
         page.evaluate(f"location.hash = {route!r}")

@@ -118,6 +118,7 @@ export const api = {
     request('POST', `${match(id)}/actions`, { action, version }, { 'Idempotency-Key': newKey() }),
   events: (id, after, limit) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}`),
   replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
+  player: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}`),
   stats: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/stats`),
   me: () => request('GET', '/v1/me'),
   rotateToken: () => request('POST', '/v1/me/tokens/rotate'),
@@ -148,6 +149,7 @@ export const api = {
   block: (playerId) => request('POST', '/v1/me/blocks', { player_id: playerId }),
   unblock: (playerId) => request('DELETE', `/v1/me/blocks/${encodeURIComponent(playerId)}`),
   watchable: (offset, limit) => request('GET', `/v1/matches/watchable?offset=${offset}&limit=${limit}`),
+  watchableFor: (playerId) => request('GET', `/v1/matches/watchable?player=${encodeURIComponent(playerId)}`),
   spectate: (id, code) => request('GET', `${match(id)}/spectator${code ? `?watch_code=${encodeURIComponent(code)}` : ''}`),
 };
 

@@ -1,5 +1,6 @@
 // The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
-// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/live, #/leaderboard, #/rules[/MATCH]), the start
+// #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/live, #/leaderboard, #/rules[/MATCH],
+// #/player/ID, #/challenge/PLAYER), the start
 // screen's two forms (a match against the computer; two computers to watch), and the
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
@@ -8,6 +9,8 @@ import { api, ApiError, forgetPlayer, forgetRefusedPlayer, newClientSeed, PLAYER
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
+import { chooseToChallenge } from './challenges.js';
+import { showProfile } from './profile.js';
 import { ratingText, showLeaderboard } from './leaderboard.js';
 import { closeWatch, showWatch } from './watch.js';
 import { closeLive, showLive } from './livematches.js';
@@ -78,7 +81,7 @@ async function route() {
   if (name !== 'live') closeLive();
   // The lobby lists the challenges for the player, and its stream says when one comes;
   // every other screen has them read now and then and shown in a line of their own.
-  followChallenges(!(name === 'lobby' || (name === 'join' && id)));
+  followChallenges(!(name === 'lobby' || ((name === 'join' || name === 'challenge') && id)));
   // "How to play" from the table opens that match's rules.
   $('#nav-rules').href = name === 'match' && id ? `#/rules/${id}` : '#/rules';
   if (name === 'match' && id) return openMatch(decodeURIComponent(id)).then(maybeTour);
@@ -94,6 +97,16 @@ async function route() {
   if (name === 'join' && id) {
     show('lobby');
     return showLobby($('#lobby'), { table: decodeURIComponent(id), code: code ? decodeURIComponent(code) : null });
+  }
+  if (name === 'challenge' && id) {
+    // A profile's Challenge: the lobby, that player listed under "Challenge a player by name".
+    show('lobby');
+    showLobby($('#lobby'));
+    return chooseToChallenge(decodeURIComponent(id));
+  }
+  if (name === 'player' && id) {
+    show('player');
+    return showProfile($('#player'), decodeURIComponent(id), { onError: (e) => toast(problemText(e)) });
   }
   if (name === 'watch' && id) {
     show('watch');

@@ -5,12 +5,13 @@
 // read again and redrawn). Apart from lobby.js, which reads the challenges with the rest
 // of the lobby and hands them here to be drawn.
 import { $, fill, h, heard } from './dom.js';
-import { api } from './api.js';
+import { api, savedPlayer } from './api.js';
 import { announce, problemText, toast } from './ui.js';
 import { rememberTable } from './share.js';
 import { refill } from './keepfocus.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
+import { profileLink } from './profile.js';
 import { blockButton, isBlocked, offerUnblock } from './blocks.js';
 import { chosenTerms, clearProblem, rememberTerms, showProblem } from './timecontrol.js';
 import { ensurePlayer, lobby } from './lobbystate.js';
@@ -95,6 +96,20 @@ async function accept(tableId) {
   }
 }
 
+/** A player found, or chosen on their profile, as the list under "Challenge a player by
+ * name" shows them: the name (a link to the profile), the rating, Challenge and Block. */
+const foundRow = (p, others) =>
+  h(
+    'li',
+    { 'data-testid': 'found-player', 'data-player': p.id },
+    profileLink(p, others),
+    ' ',
+    // Two players of one name differ by a tag; the rating says more of who is who.
+    p.rating ? h('span', { class: 'hint', 'data-testid': 'found-rating' }, `rated ${p.rating.rating}${p.rating.provisional ? ' (provisional)' : ''} `) : null,
+    h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p, others)}`)),
+    isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
+  );
+
 export async function findPlayers(event) {
   event.preventDefault();
   const name = $('#find-name').value.trim();
@@ -111,19 +126,26 @@ export async function findPlayers(event) {
     fill(
       $('#found'),
       others.length
-        ? others.map((p) =>
-            h(
-              'li',
-              { 'data-testid': 'found-player', 'data-player': p.id },
-              `${refName(p, others)} `,
-              // Two players of one name differ by a tag; the rating says more of who is who.
-              p.rating ? h('span', { class: 'hint', 'data-testid': 'found-rating' }, `rated ${p.rating.rating}${p.rating.provisional ? ' (provisional)' : ''} `) : null,
-              h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p, others)}`)),
-              isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
-            ),
-          )
+        ? others.map((p) => foundRow(p, others))
         : h('li', { class: 'hint' }, others.length < players.length ? `Only you have a name starting with "${isolate(name)}": challenge someone else.` : `Nobody called "${isolate(name)}".`),
     );
+  } catch (err) {
+    toast(problemText(err));
+  }
+}
+
+/** The lobby opened from a player's profile (#/challenge/ID): that player listed under
+ * "Challenge a player by name", as a search would list them, their Challenge focused
+ * with the terms above it to choose first. Signed out, the lobby asks for a name first. */
+export async function chooseToChallenge(playerId) {
+  const me = savedPlayer();
+  if (!me) return;
+  try {
+    const player = await api.player(playerId);
+    if (document.body.dataset.screen !== 'lobby' || player.id === me.id || player.kind === 'ai') return;
+    $('#find-name').value = player.name;
+    fill($('#found'), foundRow(player, [player]));
+    $('#found [data-testid=challenge]').focus();
   } catch (err) {
     toast(problemText(err));
   }

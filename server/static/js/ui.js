@@ -14,6 +14,7 @@ const TITLES = {
   live: 'Live matches',
   rules: 'How to play',
   replay: 'Replay',
+  player: 'Player profile',
 };
 
 export function show(screen) {

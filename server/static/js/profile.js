@@ -1,0 +1,200 @@
+// A player's profile (#/player/ID): a name seen on the leaderboard, in a search or in
+// History said nothing more of who that is. Shown here: the kind (person, bot or house AI),
+// the rating and its last rated matches, the totals, and the matches the player sits in now
+// that anyone may watch. GET /v1/players/{id}, …/rating and …/stats need a token;
+// GET /v1/matches/watchable and GET /v1/leaderboard do not, so a visitor not signed in is
+// shown what those give (a live match's seats and the boards name a player with their
+// rating) and told what signing in adds, never a refusal.
+import { fill, h, heard } from './dom.js';
+import { api, ApiError, savedPlayer } from './api.js';
+import { ratingText } from './leaderboard.js';
+import { refName } from './names.js';
+import { listedRules } from './terms.js';
+import { setPref } from './prefs.js';
+
+const HISTORY = 20; // api.rating's limit: the last rated matches shown
+const BOARD = 200; // the most a leaderboard answers at once: a visitor's look-up reads one page of each
+const HOUSE_LEVELS = ['random', 'easy', 'medium', 'hard', 'baseline'];
+const KINDS = { person: 'Person', bot: 'Bot (a program)', ai: 'House AI' };
+
+let visits = 0; // a late answer for a profile left since is not drawn
+
+const link = (id) => `#/player/${encodeURIComponent(id)}`;
+const houseLevel = (id) => (id.startsWith('ai:') ? id.slice(3).split(':')[0] : null); // ai:hard:v1 → hard
+const notFound = (err) => err instanceof ApiError && err.status === 404;
+const orNone = (promise) => promise.catch((err) => (notFound(err) ? null : Promise.reject(err)));
+const when = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '');
+
+/** A link to a player's profile, named by the player as ``refName`` names them. */
+export const profileLink = (ref, among = null, attrs = {}) => h('a', { href: link(ref.id), 'data-testid': 'profile-link', ...attrs }, refName(ref, among));
+
+/** The player as a visitor may see them: a house level by its id, anyone else from the
+ * seats of a match they play now, or from the boards; null if neither lists them. */
+async function publicRef(id, live) {
+  const level = houseLevel(id);
+  for (const match of live) for (const seat of match.seats) if (seat.id === id) return seat;
+  if (level && !HOUSE_LEVELS.includes(level)) return null;
+  for (const kind of level ? ['bot'] : ['person', 'bot']) {
+    const board = await api.leaderboard(kind, 0, BOARD);
+    const entry = board.entries.find((e) => e.player.id === id);
+    if (entry) return entry.player;
+  }
+  return level ? { id, name: level, kind: 'ai', rating: null } : null;
+}
+
+/** The opponents of the rated matches, each as a reference to name and link: a house
+ * level's record (``ai:hard:v1``) is the level; a person or bot is read by id (the
+ * history names only the record), once each, and an unreadable one keeps its id. */
+async function opponents(history) {
+  const ids = [...new Set(history.map((c) => c.opponent))];
+  const refs = await Promise.all(
+    ids.map((record) => {
+      const level = houseLevel(record);
+      if (level) return { id: `ai:${level}`, name: level, kind: 'ai' };
+      return api.player(record).catch(() => ({ id: record, name: record.slice(0, 6), kind: 'person' }));
+    }),
+  );
+  return new Map(ids.map((record, i) => [record, refs[i]]));
+}
+
+function ratedMatches(rating, named) {
+  if (rating.anchored) return h('p', { 'data-testid': 'profile-no-history' }, 'A house AI\'s rating is anchored: its matches do not move it, and are listed on its opponents\' profiles.');
+  if (!rating.history.length) return h('p', { 'data-testid': 'profile-no-history' }, 'No rated match yet.');
+  const among = [...named.values()];
+  return h(
+    'table',
+    { class: 'history', 'data-testid': 'profile-history' },
+    h('thead', {}, h('tr', {}, ['Date', 'Opponent', 'Result', 'Rating'].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'tbody',
+      {},
+      rating.history.map((c) =>
+        h(
+          'tr',
+          { 'data-testid': 'profile-history-row', dataset: { matchId: c.match_id } },
+          h('td', { dataset: { label: 'Date' } }, when(c.recorded_at)),
+          h('td', { dataset: { label: 'Opponent' } }, profileLink(named.get(c.opponent), among)),
+          h('td', { dataset: { label: 'Result' } }, c.won ? 'won' : 'lost'),
+          h('td', { dataset: { label: 'Rating' } }, `${Math.round(c.rating_before)} → ${Math.round(c.rating)}`),
+        ),
+      ),
+    ),
+  );
+}
+
+function totals(s) {
+  const item = (label, value) => h('li', {}, `${label}: `, h('b', {}, value));
+  return h(
+    'ul',
+    { class: 'stats', 'data-testid': 'profile-stats' },
+    item('Matches won', s.matches_won),
+    item('Matches lost', s.matches_lost),
+    item('Hands won', s.hands_won),
+    item('Hands lost', s.hands_lost),
+    item('Gins', s.gins),
+    item('Knocks', s.knocks),
+    item('Undercuts given', s.undercuts_given),
+    item('Points a hand', Number(s.average_points_per_hand).toFixed(1)),
+  );
+}
+
+function liveMatches(ref, live) {
+  if (!live.length) return h('p', { 'data-testid': 'profile-not-playing' }, 'Not playing a match anyone may watch now.');
+  return h(
+    'ul',
+    { 'data-testid': 'profile-live' },
+    live.map((m) => {
+      const seat = m.seats[1].id === ref.id ? 1 : 0; // the scores are seat 0's, then seat 1's
+      return h(
+        'li',
+        {},
+        'Against ',
+        profileLink(m.seats[1 - seat], m.seats),
+        ` (${listedRules(m.rules)}), ${m.scores[seat]} : ${m.scores[1 - seat]} so far, ${refName(ref)}'s points first `,
+        h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}`, 'data-testid': 'profile-watch' }, 'Watch', heard(` ${refName(m.seats[0], m.seats)} against ${refName(m.seats[1], m.seats)}`)),
+      );
+    }),
+  );
+}
+
+/** What the viewer may do with the player: challenge a person or bot (in the lobby, the
+ * player chosen), play a house level from the start screen, or sign in first. */
+function actions(ref, me) {
+  if (me && me.id === ref.id) return h('p', { 'data-testid': 'profile-you' }, 'This is you.');
+  const level = ref.kind === 'ai' ? houseLevel(ref.id) : null;
+  if (level) {
+    const play = () => setPref('level', level); // the start form opens with this opponent chosen
+    return h('p', {}, h('a', { class: 'button', href: '#/', 'data-testid': 'profile-play-level', onclick: play }, 'Play the computer at this level', heard(` (${level})`)));
+  }
+  if (!me) return null;
+  return h('p', {}, h('a', { class: 'button primary', href: `#/challenge/${encodeURIComponent(ref.id)}`, 'data-testid': 'profile-challenge' }, 'Challenge', heard(` ${refName(ref)}`)));
+}
+
+const signInLine = () =>
+  h('p', { class: 'hint', 'data-testid': 'profile-signed-out' }, 'Signed in, you also see this player\'s rated matches and totals, and may challenge them: ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name.');
+
+function noSuchPlayer(root, visitor) {
+  fill(
+    root,
+    h('h1', { id: 'player-title' }, visitor ? 'Player not found' : 'No such player'),
+    h('p', { 'data-testid': 'profile-unknown' }, visitor
+      ? 'This player is on no leaderboard and plays no match anyone may watch now, which is all a visitor is shown.'
+      : 'No player here has this id: the link may be mistyped, or from another server.'),
+    visitor ? signInLine() : null,
+  );
+}
+
+/** The player, their rating record and totals, as far as ``me`` (null: a visitor) is shown
+ * them; each null where the server has none (a house level's totals, ``ai:random``'s rating). */
+async function read(id, me, live) {
+  const level = houseLevel(id);
+  if (!me) return [await publicRef(id, live), null, null];
+  return Promise.all([orNone(api.player(id)), orNone(api.rating(id)), level ? null : orNone(api.stats(id))]);
+}
+
+export async function showProfile(root, id, { onError }) {
+  const visit = ++visits;
+  let me = savedPlayer();
+  const level = houseLevel(id);
+  fill(root, h('h1', { id: 'player-title' }, 'Player'), h('p', {}, 'Loading…'));
+  try {
+    const live = (await api.watchableFor(id)).matches;
+    let found;
+    try {
+      found = await read(id, me, live);
+    } catch (err) {
+      // A token this server no longer knows (the header says so, app.js): shown as to a visitor.
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      me = null;
+      found = await read(id, me, live);
+    }
+    const [ref, rating, stats] = found;
+    if (visit !== visits) return;
+    if (!ref) return noSuchPlayer(root, !me);
+    const named = rating ? await opponents(rating.history) : new Map();
+    if (visit !== visits) return;
+    fill(
+      root,
+      h('h1', { id: 'player-title', 'data-testid': 'profile-name' }, refName(ref)),
+      h(
+        'p',
+        { 'data-testid': 'profile-summary' },
+        KINDS[ref.kind] || ref.kind,
+        ' · rated ',
+        h('b', { 'data-testid': 'profile-rating' }, ratingText(ref.rating)),
+        rating ? ` after ${rating.games} rated ${rating.games === 1 ? 'match' : 'matches'}` : '',
+        ref.kind === 'ai' && ref.rating ? ' (anchored: it never moves)' : '',
+      ),
+      actions(ref, me),
+      me ? null : signInLine(),
+      h('h2', {}, 'Playing now'),
+      liveMatches(ref, live),
+      me ? [h('h2', {}, 'Last rated matches'), rating ? ratedMatches(rating, named) : h('p', {}, 'No rated match yet.')] : null,
+      me ? [h('h2', {}, 'Totals'), stats ? totals(stats) : h('p', { 'data-testid': 'profile-no-stats' }, level ? 'A house AI keeps no totals: its rating is its record.' : 'No totals yet.')] : null,
+    );
+  } catch (err) {
+    if (visit !== visits) return;
+    fill(root, h('h1', { id: 'player-title' }, 'Player'), h('p', {}, 'Could not load this player.'));
+    onError(err);
+  }
+}

@@ -98,7 +98,7 @@ export async function showHistory(root, { onError }) {
               'tr',
               { dataset: { matchId: m.match_id } },
               h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
-              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : opponentName(m, rows)),
+              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : h('a', { href: `#/player/${encodeURIComponent(m.opponent)}`, 'data-testid': 'opponent-link' }, opponentName(m, rows))),
               customRules(h('td', { dataset: { label: 'Rules' } }, listedRules(m.rules), m.practice ? practiceMark() : null), m),
               h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
               h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),

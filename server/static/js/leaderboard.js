@@ -1,8 +1,9 @@
 // The leaderboards (people; bots and the house levels) and the player's own rating, from
 // GET /v1/leaderboard and GET /v1/players/{id}/rating. Provisional ratings are not listed.
+// Each name links to the player's profile (profile.js).
 import { fill, h } from './dom.js';
 import { api, savedPlayer } from './api.js';
-import { refName } from './names.js';
+import { profileLink } from './profile.js';
 
 const PAGE = 25;
 
@@ -32,7 +33,8 @@ function board(page, kind, offset, redraw) {
             'tr',
             { class: me && entry.player.id === me.id ? 'me' : null, dataset: { playerId: entry.player.id } },
             h('td', {}, entry.rank),
-            h('td', {}, entry.player.kind === 'ai' ? [entry.player.name, ' (house AI, anchored)'] : refName(entry.player, page.entries.map((e) => e.player))),
+            // Each name opens the player's profile (profile.js): their rated matches, totals, live matches.
+            h('td', {}, entry.player.kind === 'ai' ? h('a', { href: `#/player/${encodeURIComponent(entry.player.id)}`, 'data-testid': 'profile-link' }, entry.player.name, ' (house AI, anchored)') : profileLink(entry.player, page.entries.map((e) => e.player))),
             h('td', {}, ratingText(entry.player.rating)),
             h('td', {}, entry.games),
           ),

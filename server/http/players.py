@@ -116,16 +116,16 @@ class PlayersController(Controller):
         "/{player_id:str}",
         operation_id="getPlayer",
         summary="Read a player",
-        responses=problem_responses(401, 404),
-        security=[{"bearer": []}],
+        responses=problem_responses(404),
     )
     async def get_player(
         self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
     ) -> PlayerProfile:
-        """A player's id and display name. A house AI level (``ai:hard``), as seats and
-        the leaderboard name it, is read here too: kind ``ai``, its level as its name."""
+        """A player's id and display name (no token needed: a profile is public, as the
+        leaderboard is, and anyone may make a guest player to read it). A house AI level
+        (``ai:hard``), as seats and the leaderboard name it, is read here too: kind
+        ``ai``, its level as its name."""
         services = services_of(state)
-        await services.authenticate(request.headers.get("authorization"))
         if is_house_ai(player_id):
             if (unknown := unknown_level(player_id)) is not None:
                 raise PlayerNotFound(unknown)
@@ -184,16 +184,14 @@ class PlayersController(Controller):
         "/{player_id:str}/stats",
         operation_id="getPlayerStats",
         summary="A player's statistics",
-        responses=problem_responses(401, 404),
-        security=[{"bearer": []}],
+        responses=problem_responses(404),
     )
     async def player_stats(
         self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
     ) -> PlayerStats:
-        """A player's totals, from the statistics projection; a house AI level keeps
-        none (404), its rating being its record."""
+        """A player's totals, from the statistics projection (no token needed); a house
+        AI level keeps none (404), its rating being its record."""
         services = services_of(state)
-        await services.authenticate(request.headers.get("authorization"))
         if is_house_ai(player_id):
             raise PlayerNotFound(
                 f"a house AI level keeps no statistics; its rating is at "
@@ -207,8 +205,7 @@ class PlayersController(Controller):
         "/{player_id:str}/rating",
         operation_id="getPlayerRating",
         summary="A player's rating and its history",
-        responses=problem_responses(401, 404),
-        security=[{"bearer": []}],
+        responses=problem_responses(404),
     )
     async def player_rating(
         self,
@@ -218,9 +215,9 @@ class PlayersController(Controller):
         limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
     ) -> PlayerRating:
         """A player's Glicko-2 rating, deviation and volatility, and its rated matches,
-        the newest first. A house level (``ai:hard``) answers with its anchored record."""
+        the newest first (no token needed). A house level (``ai:hard``) answers with its
+        anchored record."""
         services = services_of(state)
-        await services.authenticate(request.headers.get("authorization"))
         return await services.rating(player_id, limit)
 
 

@@ -153,7 +153,7 @@ async def test_every_401_challenges_with_bearer(sqlite_site: ServerProcess) -> N
         ("POST", f"/v1/matches/{match['match_id']}/actions", {"action": {"type": "draw_stock"}}),
         ("GET", f"/v1/matches/{match['match_id']}/events", None),
         ("GET", f"/v1/matches/{match['match_id']}/replay", None),
-        ("GET", f"/v1/players/{player.id}/stats", None),
+        ("GET", "/v1/me", None),
     ]
     credentials = {
         None: "Bearer",

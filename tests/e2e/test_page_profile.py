@@ -116,10 +116,13 @@ def test_a_person_found_in_the_lobby_is_playing_now_and_can_be_watched_or_challe
     no_toast(page)
 
 
-def test_a_visitor_sees_the_name_and_rating_and_what_signing_in_adds(
+def test_a_visitor_sees_the_whole_profile_but_the_challenge(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
 ) -> None:
+    """A profile's answers are public (anyone may make a guest player to read them): a
+    visitor not signed in sees the rating, the rated matches, the totals and the live
+    match, and is told that a name is needed to challenge."""
     dot = make_player(site, "Dot Visited")
     resigned(site, dot)
     house_match(site, dot)
@@ -128,12 +131,15 @@ def test_a_visitor_sees_the_name_and_rating_and_what_signing_in_adds(
     page.click("[data-testid=leaderboard] tr[data-player-id='ai:easy'] a")
     expect(page.locator("#player h1")).to_have_text("Computer (easy)")
     expect(page.locator("[data-testid=profile-rating]")).to_have_text(re.compile(r"^\d+ ± \d+$"))
-    expect(page.locator("[data-testid=profile-signed-out]")).to_contain_text("Signed in")
-    # A person, provisional so on no board, is known to a visitor by the match they play
+    expect(page.locator("[data-testid=profile-play-level]")).to_be_visible()
     page.evaluate(f"location.hash = '#/player/{dot['id']}'")
     expect(page.locator("#player h1")).to_have_text("Dot Visited")
     expect(page.locator("[data-testid=profile-rating]")).to_contain_text("provisional")
+    expect(page.locator("[data-testid=profile-history-row]")).to_have_count(1)
+    expect(page.locator("[data-testid=profile-history-row]")).to_contain_text("lost")
+    expect(page.locator("[data-testid=profile-stats]")).to_contain_text("Matches lost: 1")
     expect(page.locator("[data-testid=profile-live] [data-testid=profile-watch]")).to_be_visible()
+    expect(page.locator("[data-testid=profile-signed-out]")).to_contain_text("To challenge")
     assert page.locator("[data-testid=profile-challenge]").count() == 0
     no_toast(page)
 

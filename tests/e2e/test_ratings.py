@@ -93,11 +93,20 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         assert [entry["rank"] for entry in bots["entries"]] == [1, 2, 3, 4]
         assert bots["entries"][0]["games"] == 1 and bots["more"] is False
         assert {entry["games"] for entry in bots["entries"][1:]} == {0}
-        # the boards are public, as the live matches are: a visitor reads the same one
+        # the boards and a player's profile, rating and totals are public, as the live
+        # matches are (anyone may make a guest player): a visitor reads the same
         async with httpx.AsyncClient(base_url=server.url) as visitor:
-            anonymous = await visitor.get("/v1/leaderboard", params={"kind": "bot"})
-        assert anonymous.status_code == 200, anonymous.text
-        assert anonymous.json() == bots
+            for path, params in (
+                ("/v1/leaderboard", {"kind": "bot"}),
+                (f"/v1/players/{player.id}", {}),
+                (f"/v1/players/{player.id}/rating", {}),
+                (f"/v1/players/{player.id}/stats", {}),
+                ("/v1/players/ai:hard/rating", {}),
+            ):
+                anonymous = await visitor.get(path, params=params)
+                signed_in = await player.client.get(path, params=params)
+                assert anonymous.status_code == 200, (path, anonymous.text)
+                assert anonymous.json() == signed_in.json(), path
         # random plays any legal move: a match against it is never rated
         refused = await player.client.post("/v1/matches", json={"level": "random", "rated": True})
         assert (refused.status_code, refused.json()["rule"]) == (422, "not_ratable")

@@ -1,10 +1,9 @@
 // A player's profile (#/player/ID): a name seen on the leaderboard, in a search or in
 // History said nothing more of who that is. Shown here: the kind (person, bot or house AI),
 // the rating and its last rated matches, the totals, and the matches the player sits in now
-// that anyone may watch. GET /v1/players/{id}, …/rating and …/stats need a token;
-// GET /v1/matches/watchable and GET /v1/leaderboard do not, so a visitor not signed in is
-// shown what those give (a live match's seats and the boards name a player with their
-// rating) and told what signing in adds, never a refusal.
+// that anyone may watch. Every answer read here is public (GET /v1/players/{id}, …/rating,
+// …/stats, /v1/matches/watchable), so a visitor not signed in sees all of it; signing in
+// adds only the Challenge.
 import { fill, h, heard } from './dom.js';
 import { api, ApiError, savedPlayer } from './api.js';
 import { ratingText } from './leaderboard.js';
@@ -13,8 +12,6 @@ import { listedRules } from './terms.js';
 import { setPref } from './prefs.js';
 
 const HISTORY = 20; // api.rating's limit: the last rated matches shown
-const BOARD = 200; // the most a leaderboard answers at once: a visitor's look-up reads one page of each
-const HOUSE_LEVELS = ['random', 'easy', 'medium', 'hard', 'baseline'];
 const KINDS = { person: 'Person', bot: 'Bot (a program)', ai: 'House AI' };
 
 let visits = 0; // a late answer for a profile left since is not drawn
@@ -27,20 +24,6 @@ const when = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateS
 
 /** A link to a player's profile, named by the player as ``refName`` names them. */
 export const profileLink = (ref, among = null, attrs = {}) => h('a', { href: link(ref.id), 'data-testid': 'profile-link', ...attrs }, refName(ref, among));
-
-/** The player as a visitor may see them: a house level by its id, anyone else from the
- * seats of a match they play now, or from the boards; null if neither lists them. */
-async function publicRef(id, live) {
-  const level = houseLevel(id);
-  for (const match of live) for (const seat of match.seats) if (seat.id === id) return seat;
-  if (level && !HOUSE_LEVELS.includes(level)) return null;
-  for (const kind of level ? ['bot'] : ['person', 'bot']) {
-    const board = await api.leaderboard(kind, 0, BOARD);
-    const entry = board.entries.find((e) => e.player.id === id);
-    if (entry) return entry.player;
-  }
-  return level ? { id, name: level, kind: 'ai', rating: null } : null;
-}
 
 /** The opponents of the rated matches, each as a reference to name and link: a house
  * level's record (``ai:hard:v1``) is the level; a person or bot is read by id (the
@@ -131,46 +114,31 @@ function actions(ref, me) {
 }
 
 const signInLine = () =>
-  h('p', { class: 'hint', 'data-testid': 'profile-signed-out' }, 'Signed in, you also see this player\'s rated matches and totals, and may challenge them: ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name.');
+  h('p', { class: 'hint', 'data-testid': 'profile-signed-out' }, 'To challenge this player, ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name.');
 
-function noSuchPlayer(root, visitor) {
+function noSuchPlayer(root) {
   fill(
     root,
-    h('h1', { id: 'player-title' }, visitor ? 'Player not found' : 'No such player'),
-    h('p', { 'data-testid': 'profile-unknown' }, visitor
-      ? 'This player is on no leaderboard and plays no match anyone may watch now, which is all a visitor is shown.'
-      : 'No player here has this id: the link may be mistyped, or from another server.'),
-    visitor ? signInLine() : null,
+    h('h1', { id: 'player-title' }, 'No such player'),
+    h('p', { 'data-testid': 'profile-unknown' }, 'No player here has this id: the link may be mistyped, or from another server.'),
   );
 }
 
-/** The player, their rating record and totals, as far as ``me`` (null: a visitor) is shown
- * them; each null where the server has none (a house level's totals, ``ai:random``'s rating). */
-async function read(id, me, live) {
-  const level = houseLevel(id);
-  if (!me) return [await publicRef(id, live), null, null];
-  return Promise.all([orNone(api.player(id)), orNone(api.rating(id)), level ? null : orNone(api.stats(id))]);
+/** The player, their rating record and totals; each null where the server has none (a
+ * house level's totals, ``ai:random``'s rating). */
+function read(id) {
+  return Promise.all([orNone(api.player(id)), orNone(api.rating(id)), houseLevel(id) ? null : orNone(api.stats(id))]);
 }
 
 export async function showProfile(root, id, { onError }) {
   const visit = ++visits;
-  let me = savedPlayer();
+  const me = savedPlayer();
   const level = houseLevel(id);
   fill(root, h('h1', { id: 'player-title' }, 'Player'), h('p', {}, 'Loading…'));
   try {
-    const live = (await api.watchableFor(id)).matches;
-    let found;
-    try {
-      found = await read(id, me, live);
-    } catch (err) {
-      // A token this server no longer knows (the header says so, app.js): shown as to a visitor.
-      if (!(err instanceof ApiError && err.status === 401)) throw err;
-      me = null;
-      found = await read(id, me, live);
-    }
-    const [ref, rating, stats] = found;
+    const [{ matches: live }, [ref, rating, stats]] = await Promise.all([api.watchableFor(id), read(id)]);
     if (visit !== visits) return;
-    if (!ref) return noSuchPlayer(root, !me);
+    if (!ref) return noSuchPlayer(root);
     const named = rating ? await opponents(rating.history) : new Map();
     if (visit !== visits) return;
     fill(
@@ -186,11 +154,13 @@ export async function showProfile(root, id, { onError }) {
         ref.kind === 'ai' && ref.rating ? ' (anchored: it never moves)' : '',
       ),
       actions(ref, me),
-      me ? null : signInLine(),
+      me || level ? null : signInLine(),
       h('h2', {}, 'Playing now'),
       liveMatches(ref, live),
-      me ? [h('h2', {}, 'Last rated matches'), rating ? ratedMatches(rating, named) : h('p', {}, 'No rated match yet.')] : null,
-      me ? [h('h2', {}, 'Totals'), stats ? totals(stats) : h('p', { 'data-testid': 'profile-no-stats' }, level ? 'A house AI keeps no totals: its rating is its record.' : 'No totals yet.')] : null,
+      h('h2', {}, 'Last rated matches'),
+      rating ? ratedMatches(rating, named) : h('p', {}, 'No rated match yet.'),
+      h('h2', {}, 'Totals'),
+      stats ? totals(stats) : h('p', { 'data-testid': 'profile-no-stats' }, level ? 'A house AI keeps no totals: its rating is its record.' : 'No totals yet.'),
     );
   } catch (err) {
     if (visit !== visits) return;

@@ -11,7 +11,8 @@ import { customRules, opponentName, showHistory, showReplay } from './history.js
 import { closeLobby, showLobby } from './lobby.js';
 import { chooseToChallenge } from './challenges.js';
 import { showProfile } from './profile.js';
-import { ratingText, showLeaderboard } from './leaderboard.js';
+import { showLeaderboard } from './leaderboard.js';
+import { ratingText } from './ratingtext.js';
 import { closeWatch, showWatch } from './watch.js';
 import { closeLive, showLive } from './livematches.js';
 import { followChallenges } from './challengenotice.js';

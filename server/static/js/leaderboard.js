@@ -4,18 +4,9 @@
 import { fill, h } from './dom.js';
 import { api, savedPlayer } from './api.js';
 import { profileLink } from './profile.js';
+import { interval, ratingText } from './ratingtext.js';
 
 const PAGE = 25;
-
-/** "1512 ± 180 (provisional)": the rating and twice its deviation, the 95% interval. */
-export function ratingText(rating) {
-  if (!rating) return 'unrated';
-  return `${rating.rating} ± ${interval(rating.deviation)}${rating.provisional ? ' (provisional)' : ''}`;
-}
-
-/** The ± of a deviation: twice it as the server rounds it (a rating summary's deviation is a
- * whole number), so the full record's 260.27 reads 520 as the header's 260 does, not 521. */
-const interval = (deviation) => 2 * Math.round(deviation);
 
 function board(page, kind, offset, redraw) {
   const me = savedPlayer();

@@ -6,7 +6,7 @@
 // adds only the Challenge.
 import { fill, h, heard } from './dom.js';
 import { api, ApiError, savedPlayer } from './api.js';
-import { ratingText } from './leaderboard.js';
+import { ratingText } from './ratingtext.js';
 import { refName } from './names.js';
 import { listedRules } from './terms.js';
 import { setPref } from './prefs.js';

@@ -113,7 +113,7 @@ export const api = {
   createMatch: (level, rules, deal = {}) => request('POST', '/v1/matches', { level, rules, ...deal }),
   createHouseMatch: (levels, rules) => request('POST', '/v1/house-matches', { seats: levels.map((level) => `ai:${level}`), rules }),
   getMatch: (id) => request('GET', match(id)),
-  listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
+  listMatches: (status, offset = 0) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}${offset ? `&offset=${offset}` : ''}`),
   act: (id, action, version) =>
     request('POST', `${match(id)}/actions`, { action, version }, { 'Idempotency-Key': newKey() }),
   events: (id, after, limit) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}`),

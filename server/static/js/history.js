@@ -65,6 +65,30 @@ function statsLine(s) {
 
 const noMatches = () => h('p', {}, 'No matches yet. ', h('a', { href: '#/' }, 'Start one.'));
 
+/** One row of the list; ``rows``, the whole list, tells alike names apart. */
+function historyRow(m, rows) {
+  return h(
+    'tr',
+    { dataset: { matchId: m.match_id } },
+    h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
+    h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : h('a', { href: `#/player/${encodeURIComponent(m.opponent)}`, 'data-testid': 'opponent-link' }, opponentName(m, rows))),
+    customRules(h('td', { dataset: { label: 'Rules' } }, listedRules(m.rules), m.practice ? practiceMark() : null), m),
+    h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
+    h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
+    h(
+      'td',
+      {},
+      m.status === 'finished' && m.watching
+        ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m, rows)]))
+        : m.watching
+        ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard([' ', theMatch(m, rows)]))
+        : m.status === 'finished'
+        ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m, rows)])), ' ', verifyButton(m.match_id, [' ', theMatch(m, rows)])]
+        : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard([' ', theMatch(m, rows)])),
+    ),
+  );
+}
+
 export async function showHistory(root, { onError }) {
   if (!savedPlayer()) {
     // Nobody signed in has played a match here (asked without a token, the page showed
@@ -82,42 +106,42 @@ export async function showHistory(root, { onError }) {
       fill(root, noMatches());
       return;
     }
-    fill(
-      root,
-      stats ? statsLine(stats) : null,
-      h(
-        'table',
-        { class: 'history', 'data-testid': 'history' },
-        // The links' column is named for screen readers (an empty header read as nothing).
-        h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', heard('Open')].map((t) => h('th', { scope: 'col' }, t)))),
+    const list = { rows, finished: finished.matches.length, more: finished.more };
+    // The server answers the newest 100 finished matches a page: a player with more saw
+    // only those, with no word of the rest. "Show older matches" reads the next page.
+    const older = async (button) => {
+      button.disabled = true;
+      try {
+        const next = await api.listMatches('finished', list.finished);
+        const known = new Set(list.rows.map((m) => m.match_id)); // one finished meanwhile moves the pages by one
+        const added = next.matches.filter((m) => !known.has(m.match_id));
+        list.rows = [...list.rows, ...added];
+        list.finished += next.matches.length;
+        list.more = next.more;
+        draw();
+        // The keyboard goes on where the list grew (the button is redrawn, or gone).
+        const first = added.length && root.querySelector(`tr[data-match-id="${CSS.escape(added[0].match_id)}"] a`);
+        (first || root.querySelector('[data-testid=history-older]') || root.querySelector('table')).focus();
+        announce(added.length ? `${plural(added.length, 'older match', 'older matches')} shown.` : 'No older matches.');
+      } catch (err) {
+        button.disabled = false;
+        onError(err);
+      }
+    };
+    const draw = () =>
+      fill(
+        root,
+        stats ? statsLine(stats) : null,
         h(
-          'tbody',
-          {},
-          rows.map((m) =>
-            h(
-              'tr',
-              { dataset: { matchId: m.match_id } },
-              h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
-              h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : h('a', { href: `#/player/${encodeURIComponent(m.opponent)}`, 'data-testid': 'opponent-link' }, opponentName(m, rows))),
-              customRules(h('td', { dataset: { label: 'Rules' } }, listedRules(m.rules), m.practice ? practiceMark() : null), m),
-              h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
-              h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),
-              h(
-                'td',
-                {},
-                m.status === 'finished' && m.watching
-                  ? h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m, rows)]))
-                  : m.watching
-                  ? h('a', { class: 'button', href: `#/watch/${encodeURIComponent(m.match_id)}` }, 'Watch', heard([' ', theMatch(m, rows)]))
-                  : m.status === 'finished'
-                  ? [h('a', { class: 'button', href: `#/replay/${encodeURIComponent(m.match_id)}`, 'data-testid': 'replay-link' }, 'Replay', heard([' ', theMatch(m, rows)])), ' ', verifyButton(m.match_id, [' ', theMatch(m, rows)])]
-                  : h('a', { class: 'button', href: `#/match/${encodeURIComponent(m.match_id)}` }, 'Resume', heard([' ', theMatch(m, rows)])),
-              ),
-            ),
-          ),
+          'table',
+          { class: 'history', 'data-testid': 'history', tabindex: '-1' },
+          // The links' column is named for screen readers (an empty header read as nothing).
+          h('thead', {}, h('tr', {}, ['Started', 'Opponent', 'Rules', 'Score', 'Result', heard('Open')].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, list.rows.map((m) => historyRow(m, list.rows))),
         ),
-      ),
-    );
+        list.more ? h('p', { class: 'pager' }, h('button', { type: 'button', 'data-testid': 'history-older', onclick: (event) => older(event.currentTarget) }, 'Show older matches')) : null,
+      );
+    draw();
   } catch (err) {
     fill(root, h('p', {}, 'Could not load your matches.'));
     onError(err);

@@ -127,17 +127,33 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
+DESKTOP = {"width": 1000, "height": 860}
+
+
+@contextlib.contextmanager
+def checked_tab(
+    browser: Browser, viewport: dict[str, int] = DESKTOP, clock: bool = False
+) -> Iterator[Page]:
+    """A tab in a browser context of its own, whose JavaScript errors and content policy
+    refusals fail the test once it is done; ``clock``: its timers run by Playwright's
+    clock (``page.clock.run_for``)."""
+    context = browser.new_context(viewport=viewport)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
     tab.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
     tab.set_default_timeout(TIMEOUT_MS)
+    if clock:
+        tab.clock.install()
     yield tab
     context.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    with checked_tab(browser) as tab:
+        yield tab
 
 
 def wait_until(page: Page, expression: str, timeout: float | None = None) -> None:

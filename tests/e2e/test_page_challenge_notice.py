@@ -18,9 +18,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
-    TIMEOUT_MS,
     browser,
-    refused_by_policy,
+    checked_tab,
     site,
     start_from_the_form,
     tour_dismissed,
@@ -165,16 +164,8 @@ def test_a_player_signed_in_in_another_tab_is_noticed_in_place_of_the_old(
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:  # noqa: F811
     """A phone-sized page whose timers Playwright's clock runs."""
-    context = browser.new_context(viewport=PHONE)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.clock.install()
-    yield tab
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+    with checked_tab(browser, viewport=PHONE, clock=True) as tab:
+        yield tab
 
 
 def test_at_a_match_on_a_phone_the_notice_covers_neither_hand_nor_actions(

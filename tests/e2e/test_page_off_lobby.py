@@ -23,8 +23,8 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     TIMEOUT_MS,
     browser,
+    checked_tab,
     page,
-    refused_by_policy,
     run_until,
     settle,
     site,
@@ -98,16 +98,8 @@ def test_off_the_lobby_the_stream_closes_when_the_last_challenge_closes(
 @pytest.fixture
 def clocked(browser: Browser) -> Iterator[Page]:  # noqa: F811
     """A page whose timers Playwright's clock runs (``page.clock.run_for``)."""
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.on("console", lambda message: errors.extend(refused_by_policy(message.text)))
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.clock.install()
-    yield tab
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+    with checked_tab(browser, clock=True) as tab:
+        yield tab
 
 
 def test_off_the_lobby_the_stream_closes_within_30_s_of_a_table_closed_elsewhere(

@@ -163,16 +163,19 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     dee.click("[data-testid=resign-confirm]")
     dee.wait_for_selector("body[data-phase=match_over]")
     asked.clear()  # the lobby's own reads of the challenges, before the match
-    run_until(dee, lambda: bool(asked), 2500)
-    assert asked, "against a person the page asks for the opponent's rematch offer"
+    # Two reads at least: the challenge notice (challengenotice.js) reads the same list,
+    # but once in 15 s; only the 2 s rematch poll reads it twice in 4.5 s.
+    run_until(dee, lambda: len(asked) >= 2, 4500)
+    assert len(asked) >= 2, "against a person the page asks for the opponent's rematch offer"
     dee.evaluate(HIDE)
     dee.wait_for_timeout(2500)  # a poll already on its way may still land
     before = len(asked)
     dee.wait_for_timeout(4500)
     assert len(asked) == before, "a tab nobody looks at asks nothing"
     dee.evaluate(SHOW)
-    run_until(dee, lambda: len(asked) > before, 4500)
-    assert len(asked) > before
+    # Shown again, the notice reads at once too: the rematch poll's own reads make two.
+    run_until(dee, lambda: len(asked) >= before + 2, 4500)
+    assert len(asked) >= before + 2, "looked at again, the page asks again"
     eve.close()
 
 

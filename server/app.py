@@ -67,7 +67,6 @@ from server.http.security_headers import add_security_headers
 from server.http.spectators import get_spectator_view, list_watchable_matches
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
-from server.http.token_first import token_first
 from server.json_depth import DepthCheckedRequest
 from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
@@ -323,7 +322,6 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
         logging_config=None,
         exception_handlers={Exception: handle_exception},
         before_request=allow_every_method,
-        guards=[token_first],  # a missing token is said before a bad body
         openapi_config=openapi_config(),
         request_max_body_size=settings.max_body_bytes,
         plugins=[ArrayLikeMovePlugin()],

@@ -5,7 +5,10 @@ body, so a refused request costs one counter upsert and changes nothing. (It was
 guard; Litestar copies the route handler for every guard call, 2% of the server's
 samples on the action path.) A request with a bearer token is counted for its player
 and its address; one without (``createPlayer``) for its address alone. A bad token
-is a 401 here, as the handler would answer.
+is a 401 here, as the handler would answer, and so is a missing one where the route
+counts by player (each such route requires a token): counted by its address first,
+it is refused before its body is read, so a client without a token that sent a body
+with a mistake in it is told of the token, not of the body.
 
 The count's ``RateLimit-Policy`` and ``RateLimit`` headers (server/limits.py) go on the
 answer, whatever it is: the hook leaves them in the request's scope, and a wrapper of the
@@ -27,6 +30,7 @@ from litestar.openapi.spec import (
 )
 from litestar.types import BeforeRequestHookHandler, HTTPScope, Message, Receive, Scope, Send
 
+from server.auth import bearer_token
 from server.http.asgi_wrapper import HttpWrapper
 from server.http.client_address import client_address
 from server.services import services_of
@@ -54,6 +58,8 @@ def rate_limited(bucket: str, by_player: bool = True) -> BeforeRequestHookHandle
         )
         if quota:
             request.scope[QUOTA_KEY] = quota  # type: ignore[literal-required]
+        if by_player and player is None:
+            bearer_token(None)  # the 401 the handler would give, before the body is read
 
     COUNTED_BY_A_LIMIT.add(count)
     return count

@@ -104,8 +104,10 @@ def test_no_one_signed_in_has_no_name_to_change(
     assert page.is_hidden("[data-testid=rename]")
     dee = make_player(site, "Dee Signs Out")
     in_the_lobby(page, site, dee)
-    page.click("[data-testid=rename]")
-    page.click("#nav-signout")  # one question in the header at a time
+    page.click("#nav-signout")
+    page.click("[data-testid=rename]")  # one question in the header at a time
+    assert page.is_hidden("#signout-confirm")
+    page.click("#nav-signout")
     assert page.is_hidden("[data-testid=rename-form]")
     page.click("[data-testid=signout-yes]")
     page.wait_for_selector("body[data-screen=start]")

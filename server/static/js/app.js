@@ -372,7 +372,9 @@ function init() {
   setUpHand();
   document.addEventListener('keydown', onTableKey);
   $('#nav-signout').addEventListener('click', askSignOut);
-  setUpRename();
+  setUpRename(() => {
+    $('#signout-confirm').hidden = true;
+  });
   document.addEventListener('keydown', keepInSignOut);
   window.addEventListener('hashchange', route);
   window.addEventListener('storage', followOtherTab);

@@ -9,17 +9,21 @@ import { ApiError, api, forgetRefusedPlayer, savePlayer, savedPlayer } from './a
 import { problemText, toast } from './ui.js';
 import { isolate } from './names.js';
 
-export function setUpRename() {
-  $('#nav-rename').addEventListener('click', openRename);
-  document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && !$('#rename-form').hidden) closeRename();
+/** ``closeOthers``: closes any other question in the header (the sign-out's): one at a time. */
+export function setUpRename(closeOthers) {
+  $('#nav-rename').addEventListener('click', () => openRename(closeOthers));
+  $('#rename-form').addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation(); // the form's own: a resign being asked at the table stays asked
+    closeRename();
   });
 }
 
 /** The form, filled with the name now; the keyboard goes to it. */
-function openRename() {
+function openRename(closeOthers) {
   const player = savedPlayer();
   if (!player) return;
+  closeOthers();
   const form = $('#rename-form');
   fill(
     form,

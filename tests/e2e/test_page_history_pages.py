@@ -48,6 +48,14 @@ def test_older_matches_are_shown_a_page_at_a_time(
     assert page.locator(f"tr[data-match-id='{playing}']").count() == 1  # in play, listed first
     assert page.locator(f"tr[data-match-id='{oldest}']").count() == 0
 
+    # one more finishes meanwhile: the finished matches' pages move by one, and the first
+    # of the next page is one already shown
+    resigned = httpx.post(
+        f"{site}/v1/matches/{playing}/actions",
+        json={"action": {"type": "resign"}},
+        headers=auth(ivy),
+    )
+    assert resigned.status_code == 200, resigned.text
     page.click("[data-testid=history-older]")
     page.wait_for_selector(f"tr[data-match-id='{oldest}']")
     assert page.locator("[data-testid=history] tbody tr").count() == 1 + FINISHED
@@ -59,4 +67,4 @@ def test_older_matches_are_shown_a_page_at_a_time(
     ids = page.eval_on_selector_all(
         "[data-testid=history] tbody tr", "rows => rows.map((r) => r.dataset.matchId)"
     )
-    assert len(set(ids)) == len(ids)  # none listed twice
+    assert len(set(ids)) == len(ids), ids  # none listed twice

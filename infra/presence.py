@@ -17,7 +17,7 @@ A reader waiting on a seat's presence (``server.claim_watch``) polls the rows, s
 row that goes stale says nothing; but a socket opening or closing is news the moment it
 is written, so ``on_change`` tells the readers here at once (a returning player was said
 to be away for up to a look interval, 30 s by default). On PostgreSQL the write also
-NOTIFYs ``NOTIFY_CHANNEL``, in its own transaction, and every process hands what it hears
+NOTIFYs ``NOTIFY_CHANNEL``, in the write's own transaction, and every process hands what it hears
 there to ``heard``, which tells its readers the same: a socket on another process is news
 at once too. The payload names the key and the writing process (which has told its own
 readers already), nothing else. A NOTIFY missed (the listener reconnecting) is learnt of

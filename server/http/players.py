@@ -118,9 +118,7 @@ class PlayersController(Controller):
         summary="Read a player",
         responses=problem_responses(404),
     )
-    async def get_player(
-        self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
-    ) -> PlayerProfile:
+    async def get_player(self, state: State, player_id: FromPath[str]) -> PlayerProfile:
         """A player's id and display name (no token needed: a profile is public, as the
         leaderboard is, and anyone may make a guest player to read it). A house AI level
         (``ai:hard``), as seats and the leaderboard name it, is read here too: kind
@@ -186,9 +184,7 @@ class PlayersController(Controller):
         summary="A player's statistics",
         responses=problem_responses(404),
     )
-    async def player_stats(
-        self, state: State, request: Request[Any, Any, Any], player_id: FromPath[str]
-    ) -> PlayerStats:
+    async def player_stats(self, state: State, player_id: FromPath[str]) -> PlayerStats:
         """A player's totals, from the statistics projection (no token needed); a house
         AI level keeps none (404), its rating being its record."""
         services = services_of(state)
@@ -210,7 +206,6 @@ class PlayersController(Controller):
     async def player_rating(
         self,
         state: State,
-        request: Request[Any, Any, Any],
         player_id: FromPath[str],
         limit: Annotated[int, QueryParameter(ge=1, le=500)] = 100,
     ) -> PlayerRating:

@@ -123,10 +123,11 @@ async def test_an_opponent_gone_a_moment_is_not_away_until_the_leave_settles(
             assert (await status(host, match_id))["opponent_connected"] is True
         closed_ms = time.time() * 1000
         settling = []
-        while time.time() * 1000 < closed_ms + 2000:  # well within the settle
+        # asked until 1.5 s, so that a slow answer still comes well within the 3 s settle
+        while time.time() * 1000 < closed_ms + 1500:
             settling.append(await status(host, match_id))
             await asyncio.sleep(0.1)
-        assert len(settling) >= 5
+        assert len(settling) >= 3
         for answer in settling:
             assert answer["opponent_connected"] is True, answer
             assert answer["opponent_seen_ms"] is None and answer["absence_claim_at_ms"] is None

@@ -145,8 +145,10 @@ def checked_tab(
     tab.set_default_timeout(TIMEOUT_MS)
     if clock:
         tab.clock.install()
-    yield tab
-    context.close()
+    try:
+        yield tab
+    finally:
+        context.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
 
 

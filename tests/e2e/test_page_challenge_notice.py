@@ -49,6 +49,14 @@ def challenged(page: Page, challenger: httpx.Client) -> str:
     return table_id
 
 
+def read_again(page: Page) -> None:
+    """The next read (15 s on) has been answered, and the page given a moment to act on it
+    (a fixed wait alone could pass before the answer came, testing nothing)."""
+    with page.expect_response(lambda answer: "/v1/challenges" in answer.url):
+        page.clock.run_for(EVERY_MS + 1000)
+    page.wait_for_timeout(300)
+
+
 def noticed(page: Page) -> None:
     """The next read (15 s on) has been made, and the notice is shown."""
     page.clock.run_for(EVERY_MS + 1000)
@@ -76,8 +84,7 @@ def test_a_challenge_is_noticed_off_the_lobby_and_answered_in_it(
     assert clocked.evaluate(LOW_CONTRAST) == []
 
     # Told once: read again (its line in #said gone after 10 s), it is not said again.
-    clocked.clock.run_for(EVERY_MS + 1000)
-    clocked.wait_for_timeout(500)
+    read_again(clocked)
     assert "challenges you" not in text(clocked, "#said")
     assert clocked.is_visible(NOTICE)
 
@@ -117,8 +124,7 @@ def test_later_puts_the_notice_aside_until_another_comes_and_signing_out_clears_
     clocked.click("[data-testid=challenge-notice-later]")
     clocked.wait_for_selector(NOTICE, state="hidden")
     assert clocked.evaluate("document.activeElement.id") == "start-title"
-    clocked.clock.run_for(EVERY_MS + 1000)
-    clocked.wait_for_timeout(500)
+    read_again(clocked)
     assert not clocked.is_visible(NOTICE), "put aside, it stays aside"
 
     challenged(clocked, ida)

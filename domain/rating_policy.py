@@ -49,6 +49,14 @@ def rating_id(player: str) -> str | None:
     return None if version is None else f"{player}:v{version}"
 
 
+def player_of_record(record: str) -> str:
+    """The seat a rating record is played by: ``rating_id`` read backwards, a house
+    level's version dropped (``ai:hard:v1`` is ``ai:hard``)."""
+    if not record.startswith(AI_PREFIX):
+        return record
+    return AI_PREFIX + record.removeprefix(AI_PREFIX).split(":", 1)[0]
+
+
 def is_anchored(record: str) -> bool:
     return record in ANCHORS
 

@@ -631,10 +631,14 @@ class JoinedTable(msgspec.Struct, frozen=True):
 
 
 class RatingChange(msgspec.Struct, frozen=True):
-    """One rated match of a player: the opponent's record, the result and the rating after."""
+    """One rated match of a player: the opponent's record, the result and the rating after.
+    ``opponent_player``: the opponent as seats name them (a house level by its level, not
+    its record's version), with their name and rating now, so a list of them needs no
+    read per opponent."""
 
     match_id: str
     opponent: str
+    opponent_player: PlayerRef
     won: bool
     rating_before: float
     rating: float

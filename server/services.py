@@ -12,6 +12,7 @@ from litestar.datastructures import State
 
 from domain.ai import LEVELS
 from domain.errors import InvalidClientSeed
+from domain.rating_policy import player_of_record
 from domain.rules import Clock, Rules
 from infra.clock import now_ms
 from infra.players import Player, Players
@@ -317,6 +318,8 @@ class Services:
         if not known or record is None:
             raise PlayerNotFound(f"no rated player {player_id!r}")
         history = await history_of(self.store.engine, record.rating_id, limit)
+        seats = list(dict.fromkeys(player_of_record(row.opponent) for row in history))
+        opponents = dict(zip(seats, await self.player_refs(seats), strict=True))
         return PlayerRating(
             player_id=player_id,
             record=record.rating_id,
@@ -330,6 +333,7 @@ class Services:
                 RatingChange(
                     match_id=row.match_id,
                     opponent=row.opponent,
+                    opponent_player=opponents[player_of_record(row.opponent)],
                     won=row.score == 1.0,
                     rating_before=round(row.rating_before, 2),
                     rating=round(row.rating, 2),

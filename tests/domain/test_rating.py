@@ -73,7 +73,10 @@ def test_every_current_house_version_has_an_anchor_and_records_are_versioned() -
         record = policy.rating_id(f"ai:{level}")
         assert record == f"ai:{level}:v{version}"
         assert policy.is_anchored(record)
+        assert policy.player_of_record(record) == f"ai:{level}"  # read backwards
+    assert policy.player_of_record("ai:hard:v1") == "ai:hard"  # an older record too
     assert policy.rating_id("some-player") == "some-player"
+    assert policy.player_of_record("some-player") == "some-player"
     assert not policy.is_anchored("some-player")
     assert policy.rating_id("ai:random") is None
 

@@ -78,6 +78,9 @@ async def test_a_rated_match_moves_the_rating_and_a_practice_match_does_not(
         (change,) = mine["history"]
         assert change["match_id"] == rated["match_id"]
         assert (change["opponent"], change["won"]) == ("ai:hard:v2", False)
+        # the opponent as seats name it: the level, not its record's version
+        assert change["opponent_player"]["id"] == "ai:hard"
+        assert change["opponent_player"]["kind"] == "ai"
         assert (change["rating_before"], change["rating"]) == (1500.0, mine["rating"])
         after = await _rating(player, "ai:hard")
         assert (after["rating"], after["games"]) == (hard["rating"], 1)  # anchored, counted
@@ -175,6 +178,9 @@ async def test_a_rated_table_rates_both_people_and_custom_rules_are_unrated(
         assert winner["rating"] > 1500 > loser["rating"]
         assert winner["rating"] - 1500 == pytest.approx(1500 - loser["rating"], abs=0.01)
         assert winner["history"][0]["opponent"] == guest.id
+        opponent = winner["history"][0]["opponent_player"]
+        assert (opponent["id"], opponent["name"], opponent["kind"]) == (guest.id, "guest", "person")
+        assert opponent["rating"]["rating"] == round(loser["rating"])  # as it is now
         # a declined rating stays unrated; a challenge shows both players' ratings
         challenge = await host.client.post(
             "/v1/challenges", json={"to": guest.id, "rules": "arcadia", "rated": False}

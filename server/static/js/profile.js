@@ -25,25 +25,10 @@ const when = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateS
 /** A link to a player's profile, named by the player as ``refName`` names them. */
 export const profileLink = (ref, among = null, attrs = {}) => h('a', { href: link(ref.id), 'data-testid': 'profile-link', ...attrs }, refName(ref, among));
 
-/** The opponents of the rated matches, each as a reference to name and link: a house
- * level's record (``ai:hard:v1``) is the level; a person or bot is read by id (the
- * history names only the record), once each, and an unreadable one keeps its id. */
-async function opponents(history) {
-  const ids = [...new Set(history.map((c) => c.opponent))];
-  const refs = await Promise.all(
-    ids.map((record) => {
-      const level = houseLevel(record);
-      if (level) return { id: `ai:${level}`, name: level, kind: 'ai' };
-      return api.player(record).catch(() => ({ id: record, name: record.slice(0, 6), kind: 'person' }));
-    }),
-  );
-  return new Map(ids.map((record, i) => [record, refs[i]]));
-}
-
-function ratedMatches(rating, named) {
+function ratedMatches(rating) {
   if (rating.anchored) return h('p', { 'data-testid': 'profile-no-history' }, 'A house AI\'s rating is anchored: its matches do not move it, and are listed on its opponents\' profiles.');
   if (!rating.history.length) return h('p', { 'data-testid': 'profile-no-history' }, 'No rated match yet.');
-  const among = [...named.values()];
+  const among = rating.history.map((c) => c.opponent_player); // told apart if alike
   return h(
     'table',
     { class: 'history', 'data-testid': 'profile-history' },
@@ -56,7 +41,7 @@ function ratedMatches(rating, named) {
           'tr',
           { 'data-testid': 'profile-history-row', dataset: { matchId: c.match_id } },
           h('td', { dataset: { label: 'Date' } }, when(c.recorded_at)),
-          h('td', { dataset: { label: 'Opponent' } }, profileLink(named.get(c.opponent), among)),
+          h('td', { dataset: { label: 'Opponent' } }, profileLink(c.opponent_player, among)),
           h('td', { dataset: { label: 'Result' } }, c.won ? 'won' : 'lost'),
           h('td', { dataset: { label: 'Rating' } }, `${Math.round(c.rating_before)} → ${Math.round(c.rating)}`),
         ),
@@ -139,8 +124,6 @@ export async function showProfile(root, id, { onError }) {
     const [{ matches: live }, [ref, rating, stats]] = await Promise.all([api.watchableFor(id), read(id)]);
     if (visit !== visits) return;
     if (!ref) return noSuchPlayer(root);
-    const named = rating ? await opponents(rating.history) : new Map();
-    if (visit !== visits) return;
     fill(
       root,
       h('h1', { id: 'player-title', 'data-testid': 'profile-name' }, refName(ref)),
@@ -158,7 +141,7 @@ export async function showProfile(root, id, { onError }) {
       h('h2', {}, 'Playing now'),
       liveMatches(ref, live),
       h('h2', {}, 'Last rated matches'),
-      rating ? ratedMatches(rating, named) : h('p', {}, 'No rated match yet.'),
+      rating ? ratedMatches(rating) : h('p', {}, 'No rated match yet.'),
       h('h2', {}, 'Totals'),
       stats ? totals(stats) : h('p', { 'data-testid': 'profile-no-stats' }, level ? 'A house AI keeps no totals: its rating is its record.' : 'No totals yet.'),
     );

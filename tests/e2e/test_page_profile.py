@@ -74,16 +74,16 @@ def test_the_house_level_from_the_leaderboard_and_an_opponent_from_history(
     expect(row).to_contain_text("won")
     expect(row).to_contain_text(re.compile(r"1500 → \d+"))
     stats = page.locator("[data-testid=profile-stats]")
-    expect(stats).to_contain_text("Matches won: 1")
-    expect(stats).to_contain_text("Matches lost: 0")
-    expect(stats).to_contain_text("Points a hand")
+    expect(stats.locator("[data-testid=stat-won]")).to_have_text("1")
+    expect(stats.locator("[data-testid=stat-lost]")).to_have_text("0")
+    expect(stats).to_contain_text("Points per hand")
     expect(page.get_by_role("link", name="Challenge Bob Profiled")).to_be_visible()
     # From Bob's rated matches to Ada's own profile: her loss to the house listed too
     row.get_by_role("link", name="Ada Profiled").click()
     expect(page.locator("#player h1")).to_have_text("Ada Profiled")
     expect(page.locator("[data-testid=profile-you]")).to_be_visible()
     expect(page.locator("[data-testid=profile-history]")).to_contain_text("Computer (easy)")
-    expect(page.locator("[data-testid=profile-stats]")).to_contain_text("Matches lost: 2")
+    expect(page.locator("[data-testid=profile-stats] [data-testid=stat-lost]")).to_have_text("2")
     no_toast(page)
 
 
@@ -137,7 +137,7 @@ def test_a_visitor_sees_the_whole_profile_but_the_challenge(
     expect(page.locator("[data-testid=profile-rating]")).to_contain_text("provisional")
     expect(page.locator("[data-testid=profile-history-row]")).to_have_count(1)
     expect(page.locator("[data-testid=profile-history-row]")).to_contain_text("lost")
-    expect(page.locator("[data-testid=profile-stats]")).to_contain_text("Matches lost: 1")
+    expect(page.locator("[data-testid=profile-stats] [data-testid=stat-lost]")).to_have_text("1")
     expect(page.locator("[data-testid=profile-live] [data-testid=profile-watch]")).to_be_visible()
     expect(page.locator("[data-testid=profile-signed-out]")).to_contain_text("To challenge")
     assert page.locator("[data-testid=profile-challenge]").count() == 0

@@ -45,14 +45,15 @@ const theMatch = (m, rows) => [
   `, started ${when(m.started_at)}`,
 ];
 
-function statsLine(s) {
+/** A player's totals in one line: History's own, and a profile's (``testid`` tells which). */
+export function statsLine(s, testid = 'stats') {
   const item = (label, value, testid = null) => h('span', { class: 'stat' }, `${label} `, h('b', { 'data-testid': testid }, value));
   return h(
     'p',
-    { class: 'stats', 'data-testid': 'stats' },
+    { class: 'stats', 'data-testid': testid },
     item('Matches', s.matches_played, 'stat-played'),
     item('won', s.matches_won, 'stat-won'),
-    item('lost', s.matches_lost),
+    item('lost', s.matches_lost, 'stat-lost'),
     item('· Hands won', s.hands_won),
     item('lost', s.hands_lost),
     item('· Gins', s.gins),

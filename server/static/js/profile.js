@@ -10,6 +10,7 @@ import { ratingText } from './ratingtext.js';
 import { refName } from './names.js';
 import { listedRules } from './terms.js';
 import { setPref } from './prefs.js';
+import { statsLine } from './history.js';
 
 const HISTORY = 20; // api.rating's limit: the last rated matches shown
 const KINDS = { person: 'Person', bot: 'Bot (a program)', ai: 'House AI' };
@@ -47,22 +48,6 @@ function ratedMatches(rating) {
         ),
       ),
     ),
-  );
-}
-
-function totals(s) {
-  const item = (label, value) => h('li', {}, `${label}: `, h('b', {}, value));
-  return h(
-    'ul',
-    { class: 'stats', 'data-testid': 'profile-stats' },
-    item('Matches won', s.matches_won),
-    item('Matches lost', s.matches_lost),
-    item('Hands won', s.hands_won),
-    item('Hands lost', s.hands_lost),
-    item('Gins', s.gins),
-    item('Knocks', s.knocks),
-    item('Undercuts given', s.undercuts_given),
-    item('Points a hand', Number(s.average_points_per_hand).toFixed(1)),
   );
 }
 
@@ -143,7 +128,7 @@ export async function showProfile(root, id, { onError }) {
       h('h2', {}, 'Last rated matches'),
       rating ? ratedMatches(rating) : h('p', {}, 'No rated match yet.'),
       h('h2', {}, 'Totals'),
-      stats ? totals(stats) : h('p', { 'data-testid': 'profile-no-stats' }, level ? 'A house AI keeps no totals: its rating is its record.' : 'No totals yet.'),
+      stats ? statsLine(stats, 'profile-stats') : h('p', { 'data-testid': 'profile-no-stats' }, level ? 'A house AI keeps no totals: its rating is its record.' : 'No totals yet.'),
     );
   } catch (err) {
     if (visit !== visits) return;

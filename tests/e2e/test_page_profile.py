@@ -150,4 +150,10 @@ def test_an_id_nobody_has_is_said_in_words(site: str, page: Page) -> None:  # no
     page.goto(f"{site}/#/player/nobody-has-this-id")
     expect(page.locator("#player h1")).to_have_text("No such player")
     expect(page.locator("[data-testid=profile-unknown]")).to_contain_text("No player here")
+    # an address that will not decode is looked up as typed, not left on the last screen
+    page.goto(f"{site}/#/leaderboard")
+    page.wait_for_selector("body[data-screen=leaderboard]")
+    page.goto(f"{site}/#/player/%E0")
+    page.wait_for_selector("body[data-screen=player]")
+    expect(page.locator("#player h1")).to_have_text("No such player")
     no_toast(page)

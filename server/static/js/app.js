@@ -73,6 +73,16 @@ document.addEventListener('ginrummy:player-changed', renderWho);
 // Signed in or out on this screen: the challenges followed off the lobby are the new player's.
 document.addEventListener('ginrummy:player-changed', () => followChallenges(document.body.dataset.screen !== 'lobby'));
 
+/** A part of the address, decoded; one that will not decode (``%E0``) is kept as typed, to
+ * be looked up and not found, where it threw and left the last screen up. */
+function decoded(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 async function route() {
   const hash = location.hash.replace(/^#\/?/, '');
   const [name, id, code] = hash.split('/');
@@ -85,11 +95,11 @@ async function route() {
   followChallenges(!(name === 'lobby' || ((name === 'join' || name === 'challenge') && id)));
   // "How to play" from the table opens that match's rules.
   $('#nav-rules').href = name === 'match' && id ? `#/rules/${id}` : '#/rules';
-  if (name === 'match' && id) return openMatch(decodeURIComponent(id)).then(maybeTour);
+  if (name === 'match' && id) return openMatch(decoded(id)).then(maybeTour);
   closeMatch();
   if (name === 'rules') {
     show('rules');
-    return showRules($('#rules'), id ? decodeURIComponent(id) : null, { onError: (e) => toast(problemText(e)) });
+    return showRules($('#rules'), id ? decoded(id) : null, { onError: (e) => toast(problemText(e)) });
   }
   if (name === 'lobby') {
     show('lobby');
@@ -97,21 +107,21 @@ async function route() {
   }
   if (name === 'join' && id) {
     show('lobby');
-    return showLobby($('#lobby'), { table: decodeURIComponent(id), code: code ? decodeURIComponent(code) : null });
+    return showLobby($('#lobby'), { table: decoded(id), code: code ? decoded(code) : null });
   }
   if (name === 'challenge' && id) {
     // A profile's Challenge: the lobby, that player listed under "Challenge a player by name".
     show('lobby');
     showLobby($('#lobby'));
-    return chooseToChallenge(decodeURIComponent(id));
+    return chooseToChallenge(decoded(id));
   }
   if (name === 'player' && id) {
     show('player');
-    return showProfile($('#player'), decodeURIComponent(id), { onError: (e) => toast(problemText(e)) });
+    return showProfile($('#player'), decoded(id), { onError: (e) => toast(problemText(e)) });
   }
   if (name === 'watch' && id) {
     show('watch');
-    return showWatch($('#watch'), decodeURIComponent(id), code ? decodeURIComponent(code) : null);
+    return showWatch($('#watch'), decoded(id), code ? decoded(code) : null);
   }
   if (name === 'live') {
     show('live');
@@ -127,7 +137,7 @@ async function route() {
   }
   if (name === 'replay' && id) {
     show('replay');
-    return showReplay($('#replay'), decodeURIComponent(id), { onError: (e) => toast(problemText(e)) });
+    return showReplay($('#replay'), decoded(id), { onError: (e) => toast(problemText(e)) });
   }
   showStart();
 }

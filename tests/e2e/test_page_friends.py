@@ -58,15 +58,20 @@ def joined(site: str, table: dict[str, Any], guest: dict[str, str]) -> str:  # n
     return match_id
 
 
-def resigned_match(site: str, host: dict[str, str], guest: dict[str, str]) -> str:  # noqa: F811
-    """A match of the two at the host's private table, over: the guest resigned."""
-    match_id = joined(site, private_table(site, host), guest)
+def resign(site: str, player: dict[str, str], match_id: str) -> None:  # noqa: F811
+    """``player`` resigns the match, through the API."""
     resigned = httpx.post(
         f"{site}/v1/matches/{match_id}/actions",
         json={"action": {"type": "resign"}},
-        headers=auth(guest),
+        headers=auth(player),
     )
     assert resigned.status_code == 200, resigned.text
+
+
+def resigned_match(site: str, host: dict[str, str], guest: dict[str, str]) -> str:  # noqa: F811
+    """A match of the two at the host's private table, over: the guest resigned."""
+    match_id = joined(site, private_table(site, host), guest)
+    resign(site, guest, match_id)
     return match_id
 
 
@@ -414,12 +419,7 @@ def test_a_replay_on_a_phone_does_not_scroll_sideways(
             break
     else:
         raise AssertionError("no deal without a meld in 60 seeds")
-    resigned = httpx.post(
-        f"{site}/v1/matches/{match['match_id']}/actions",
-        json={"action": {"type": "resign"}},
-        headers=auth(player),
-    )
-    assert resigned.status_code == 200, resigned.text
+    resign(site, player, match["match_id"])
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
     try:
         phone = context.new_page()

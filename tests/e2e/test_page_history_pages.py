@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.test_page import browser, page, served_site  # noqa: F401 (fixtures)
-from tests.e2e.test_page_friends import FOCUSED, auth, make_player, signed_in
+from tests.e2e.test_page_friends import FOCUSED, auth, make_player, resign, signed_in
 
 FINISHED = 103  # a page of 100, then 3 more
 
@@ -36,9 +36,10 @@ def test_older_matches_are_shown_a_page_at_a_time(
             made = client.post("/v1/matches", json={"level": "easy", "seed": f"old-{n}"})
             assert made.status_code == 201, made.text
             started.append(made.json()["match_id"])
+        resigning = {"action": {"type": "resign"}}  # one client for a hundred: not resign()
         for match_id in started[:FINISHED]:  # the newest one stays in play
-            resign = {"action": {"type": "resign"}}
-            assert client.post(f"/v1/matches/{match_id}/actions", json=resign).status_code == 200
+            answer = client.post(f"/v1/matches/{match_id}/actions", json=resigning)
+            assert answer.status_code == 200, answer.text
     oldest, newest_finished, playing = started[0], started[FINISHED - 1], started[-1]
 
     signed_in(page, site, ivy)
@@ -50,12 +51,7 @@ def test_older_matches_are_shown_a_page_at_a_time(
 
     # one more finishes meanwhile: the finished matches' pages move by one, and the first
     # of the next page is one already shown
-    resigned = httpx.post(
-        f"{site}/v1/matches/{playing}/actions",
-        json={"action": {"type": "resign"}},
-        headers=auth(ivy),
-    )
-    assert resigned.status_code == 200, resigned.text
+    resign(site, ivy, playing)
     page.click("[data-testid=history-older]")
     page.wait_for_selector(f"tr[data-match-id='{oldest}']")
     assert page.locator("[data-testid=history] tbody tr").count() == 1 + FINISHED

@@ -11,7 +11,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_page import browser, page, site  # noqa: F401  (fixtures)
-from tests.e2e.test_page_friends import auth, make_player, resigned_match, signed_in
+from tests.e2e.test_page_friends import auth, make_player, resign, resigned_match, signed_in
 
 
 def house_match(site: str, player: dict[str, str]) -> str:  # noqa: F811
@@ -27,12 +27,7 @@ def house_match(site: str, player: dict[str, str]) -> str:  # noqa: F811
 def resigned(site: str, player: dict[str, str]) -> str:  # noqa: F811
     """A rated match against the house, over: the player resigned it."""
     match_id = house_match(site, player)
-    answer = httpx.post(
-        f"{site}/v1/matches/{match_id}/actions",
-        json={"action": {"type": "resign"}},
-        headers=auth(player),
-    )
-    assert answer.status_code == 200, answer.text
+    resign(site, player, match_id)
     return match_id
 
 

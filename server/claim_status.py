@@ -6,7 +6,7 @@ when the server would accept it. Before, the page guessed: it assumed the defaul
 period and took "no move for a while" for absence, so on a server with a longer grace, or
 against an opponent still connected, its offer was refused as too early.
 
-An opponent gone for less than the leave's settle (``leave_settle_ms``) is answered as
+An opponent gone for less than the leave's settle (``settled_at``) is answered as
 connected, as the seat's socket and player stream say it (``server.claim_watch``): a
 page going from the lobby to the table is not told its opponent left and came back, and
 the page keeps no copy of the settle to hide such an answer itself. The claim itself
@@ -18,7 +18,7 @@ from __future__ import annotations
 from domain.clock import Claim, absence_claim_at, claim_reason, last_seen
 from domain.errors import MatchOver
 from infra.clock import now_ms
-from server.claim_watch import leave_settle_ms
+from server.claim_watch import settled_at
 from server.house_ai import is_house_ai
 from server.match_clocks import AwaySince
 from server.match_service import MatchService
@@ -42,8 +42,9 @@ async def claim_status(
     house = is_house_ai(opponent)  # it never leaves, and a claim against it is refused
     away = None if house else await away_since_ms(match_id, 1 - seat, opponent)
     now = now_ms()
-    if away and now - away < leave_settle_ms(grace_ms):
-        away = None  # gone a moment: not away yet (0, never connected, is away at once)
+    settled = settled_at(away, grace_ms)
+    if settled is not None and now < settled:
+        away = None  # gone a moment: not away yet
     reason = None
     if not house:
         reason = claim_reason(state, record.clock, Claim(seat, now, grace_ms, away))

@@ -55,6 +55,12 @@ def leave_settle_ms(grace_ms: int) -> int:
     return min(LEAVE_SETTLE_MS, grace_ms // 4)
 
 
+def settled_at(away: int | None, grace_ms: int) -> int | None:
+    """When a seat away since ``away`` is said to be away: the leave's settle after it
+    left. None if it is connected; one that never connected (``away`` 0) is away at once."""
+    return away + leave_settle_ms(grace_ms) if away else None
+
+
 def presence_look_s(grace_ms: int) -> float:
     """How often a watch reads a waited-for opponent's presence: four times a grace
     period (every 30 s under the default 120 s), so leaving is told well within it. Only
@@ -92,7 +98,6 @@ class ClaimWatch:
         self.grace_ms = grace_ms
         self.interval_ms = int(interval_s * 1000)
         self.wake = wake
-        self.settle_ms = leave_settle_ms(grace_ms)
         self.matches: dict[str, Watched] = {}
 
     @classmethod
@@ -184,8 +189,9 @@ class ClaimWatch:
         # Gone a moment: it may be back at once. Not if an absence was said already (it came
         # back and left again on another process between two looks): its news is due now.
         settling = watched.claim_at_ms is None and watched.claimable is None
-        if away and now - away < self.settle_ms and reason is None and settling:
-            watched.due_ms = min(now + self.interval_ms, away + self.settle_ms)
+        settled = settled_at(away, self.grace_ms)
+        if settled is not None and now < settled and reason is None and settling:
+            watched.due_ms = min(now + self.interval_ms, settled)
             if watched.changes != changes:
                 watched.due_ms = 0
             return []

@@ -106,7 +106,7 @@ const foundRow = (p, others) =>
     ' ',
     // Two players of one name differ by a tag; the rating says more of who is who.
     p.rating ? h('span', { class: 'hint', 'data-testid': 'found-rating' }, `rated ${p.rating.rating}${p.rating.provisional ? ' (provisional)' : ''} `) : null,
-    h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(p, others)}`)),
+    h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', heard(` ${refName(p, others)}`)),
     isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
   );
 

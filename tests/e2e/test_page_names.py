@@ -48,7 +48,8 @@ def test_names_alike_in_one_list_are_told_apart_by_their_ids(
     assert f"Twin Name #{first['id'][:6]}" in found[first["id"]]
     assert f"TWIN name #{second['id'][:6]}" in found[second["id"]]
     assert "#" not in found[alone["id"]]  # no other name passes for it
-    assert "rated 1500 (provisional)" in found[first["id"]]  # and each says its rating
+    # each says its rating, as the header and the leaderboard write one (± twice the deviation)
+    assert "rated 1500 ± 700 (provisional)" in found[first["id"]]
     button = page.get_by_role("button", name=f"Challenge Twin Name #{first['id'][:6]}")
     assert button.count() == 1  # a screen reader hears the difference too
 

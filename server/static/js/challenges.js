@@ -11,7 +11,8 @@ import { rememberTable } from './share.js';
 import { refill } from './keepfocus.js';
 import { tableTerms } from './terms.js';
 import { isolate, refName } from './names.js';
-import { profileLink } from './profile.js';
+import { profileLink } from './profilelink.js';
+import { ratingText } from './ratingtext.js';
 import { blockButton, isBlocked, offerUnblock } from './blocks.js';
 import { chosenTerms, clearProblem, rememberTerms, showProblem } from './timecontrol.js';
 import { ensurePlayer, lobby } from './lobbystate.js';
@@ -105,7 +106,7 @@ const foundRow = (p, others) =>
     profileLink(p, others),
     ' ',
     // Two players of one name differ by a tag; the rating says more of who is who.
-    p.rating ? h('span', { class: 'hint', 'data-testid': 'found-rating' }, `rated ${p.rating.rating}${p.rating.provisional ? ' (provisional)' : ''} `) : null,
+    p.rating ? h('span', { class: 'hint', 'data-testid': 'found-rating' }, `rated ${ratingText(p.rating)} `) : null,
     h('button', { type: 'button', 'data-testid': 'challenge', onclick: (event) => challenge(p, event.target.closest('li')) }, 'Challenge', heard(` ${refName(p, others)}`)),
     isBlocked(p.id) ? h('span', { class: 'hint' }, ' (you block this player)') : [' ', blockButton(p, { onBlocked: afterBlock, focusAfter: blockedTitle })],
   );
@@ -170,7 +171,7 @@ async function challenge(player, row = null) {
 
 /** Unblocked from a refused challenge's row: the row offers the challenge again. */
 function challengeAgain(player, row) {
-  const button = h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(player, row) }, 'Challenge', h('span', { class: 'visually-hidden' }, ` ${refName(player)}`));
+  const button = h('button', { type: 'button', 'data-testid': 'challenge', onclick: () => challenge(player, row) }, 'Challenge', heard(` ${refName(player)}`));
   fill(row, `${refName(player)} `, button);
   button.focus();
 }

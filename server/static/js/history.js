@@ -10,6 +10,7 @@ import { verifyButton } from './verify.js';
 import { listedRules, rulesTerms } from './terms.js';
 import { madeByStandIn } from './standin.js';
 import { refName } from './names.js';
+import { profileHref } from './profilelink.js';
 import { announce } from './ui.js';
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
@@ -72,7 +73,7 @@ function historyRow(m, rows) {
     'tr',
     { dataset: { matchId: m.match_id } },
     h('td', { dataset: { label: 'Started' } }, when(m.started_at)),
-    h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : h('a', { href: `#/player/${encodeURIComponent(m.opponent)}`, 'data-testid': 'opponent-link' }, opponentName(m, rows))),
+    h('td', { dataset: { label: 'Opponent' } }, m.watching ? 'two house AIs (watched)' : h('a', { href: profileHref(m.opponent), 'data-testid': 'opponent-link' }, opponentName(m, rows))),
     customRules(h('td', { dataset: { label: 'Rules' } }, listedRules(m.rules), m.practice ? practiceMark() : null), m),
     h('td', { dataset: { label: 'Score' } }, `${m.scores[0]} : ${m.scores[1]}`),
     h('td', { 'data-testid': 'history-result', dataset: { label: 'Result' } }, outcome(m)),

@@ -3,7 +3,7 @@
 // Each name links to the player's profile (profile.js).
 import { fill, h } from './dom.js';
 import { api, savedPlayer } from './api.js';
-import { profileLink } from './profile.js';
+import { profileHref, profileLink } from './profilelink.js';
 import { interval, ratingText } from './ratingtext.js';
 
 const PAGE = 25;
@@ -25,7 +25,7 @@ function board(page, kind, offset, redraw) {
             { class: me && entry.player.id === me.id ? 'me' : null, dataset: { playerId: entry.player.id } },
             h('td', {}, entry.rank),
             // Each name opens the player's profile (profile.js): their rated matches, totals, live matches.
-            h('td', {}, entry.player.kind === 'ai' ? h('a', { href: `#/player/${encodeURIComponent(entry.player.id)}`, 'data-testid': 'profile-link' }, entry.player.name, ' (house AI, anchored)') : profileLink(entry.player, page.entries.map((e) => e.player))),
+            h('td', {}, entry.player.kind === 'ai' ? h('a', { href: profileHref(entry.player.id), 'data-testid': 'profile-link' }, entry.player.name, ' (house AI, anchored)') : profileLink(entry.player, page.entries.map((e) => e.player))),
             h('td', {}, ratingText(entry.player.rating)),
             h('td', {}, entry.games),
           ),

@@ -11,20 +11,17 @@ import { refName } from './names.js';
 import { listedRules } from './terms.js';
 import { setPref } from './prefs.js';
 import { statsLine } from './history.js';
+import { profileLink } from './profilelink.js';
 
 const HISTORY = 20; // api.rating's limit: the last rated matches shown
 const KINDS = { person: 'Person', bot: 'Bot (a program)', ai: 'House AI' };
 
 let visits = 0; // a late answer for a profile left since is not drawn
 
-const link = (id) => `#/player/${encodeURIComponent(id)}`;
 const houseLevel = (id) => (id.startsWith('ai:') ? id.slice(3).split(':')[0] : null); // ai:hard:v1 → hard
 const notFound = (err) => err instanceof ApiError && err.status === 404;
 const orNone = (promise) => promise.catch((err) => (notFound(err) ? null : Promise.reject(err)));
 const when = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '');
-
-/** A link to a player's profile, named by the player as ``refName`` names them. */
-export const profileLink = (ref, among = null, attrs = {}) => h('a', { href: link(ref.id), 'data-testid': 'profile-link', ...attrs }, refName(ref, among));
 
 function ratedMatches(rating) {
   if (rating.anchored) return h('p', { 'data-testid': 'profile-no-history' }, 'A house AI\'s rating is anchored: its matches do not move it, and are listed on its opponents\' profiles.');

@@ -1,7 +1,7 @@
-// A rating as every screen writes it (the header, the leaderboard, a profile), so that
-// they read the same: they once rounded the ± each its own way (520 against 521). Apart
-// from leaderboard.js so that the profile, which the leaderboard links to, needs no
-// import back.
+// A rating as every screen writes it (the header, the leaderboard, a profile, the lobby's
+// search), so that they read the same: they once rounded the ± each its own way (520
+// against 521), and the search left the ± out. Apart from leaderboard.js so that the
+// profile, which the leaderboard links to, needs no import back.
 
 /** "1512 ± 180 (provisional)": the rating and twice its deviation, the 95% interval. */
 export function ratingText(rating) {

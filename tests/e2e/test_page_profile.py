@@ -117,7 +117,8 @@ def test_a_visitor_sees_the_whole_profile_but_the_challenge(
 ) -> None:
     """A profile's answers are public (anyone may make a guest player to read them): a
     visitor not signed in sees the rating, the rated matches, the totals and the live
-    match, and is told that a name is needed to challenge."""
+    match, and is told that a name is needed to challenge; given one in the lobby, the
+    player is listed to challenge."""
     dot = make_player(site, "Dot Visited")
     resigned(site, dot)
     house_match(site, dot)
@@ -136,6 +137,13 @@ def test_a_visitor_sees_the_whole_profile_but_the_challenge(
     expect(page.locator("[data-testid=profile-live] [data-testid=profile-watch]")).to_be_visible()
     expect(page.locator("[data-testid=profile-signed-out]")).to_contain_text("To challenge")
     assert page.locator("[data-testid=profile-challenge]").count() == 0
+    # The lobby asks for a name, and then lists Dot to challenge (it forgot her)
+    page.click("[data-testid=profile-enter-lobby]")
+    page.fill("[data-testid=lobby-name]", "Eve Visitor")
+    page.click("[data-testid=enter-lobby]")
+    found = page.locator(f"[data-testid=found-player][data-player='{dot['id']}']")
+    expect(found.locator("[data-testid=challenge]")).to_be_focused()
+    expect(page.locator("[data-testid=find-name]")).to_have_value("Dot Visited")
     no_toast(page)
 
 

@@ -9,7 +9,6 @@ import { api, ApiError, forgetPlayer, forgetRefusedPlayer, newClientSeed, PLAYER
 import { closeMatch, expectMatch, onTableClick, onTableKey, openMatch, setUpHand } from './match.js';
 import { customRules, opponentName, showHistory, showReplay } from './history.js';
 import { closeLobby, showLobby } from './lobby.js';
-import { chooseToChallenge } from './challenges.js';
 import { showProfile } from './profile.js';
 import { showLeaderboard } from './leaderboard.js';
 import { ratingText } from './ratingtext.js';
@@ -107,13 +106,12 @@ async function route() {
   }
   if (name === 'join' && id) {
     show('lobby');
-    return showLobby($('#lobby'), { table: decoded(id), code: code ? decoded(code) : null });
+    return showLobby($('#lobby'), { invite: { table: decoded(id), code: code ? decoded(code) : null } });
   }
   if (name === 'challenge' && id) {
     // A profile's Challenge: the lobby, that player listed under "Challenge a player by name".
     show('lobby');
-    showLobby($('#lobby'));
-    return chooseToChallenge(decoded(id));
+    return showLobby($('#lobby'), { challenge: decoded(id) });
   }
   if (name === 'player' && id) {
     show('player');

@@ -137,7 +137,8 @@ export async function findPlayers(event) {
 
 /** The lobby opened from a player's profile (#/challenge/ID): that player listed under
  * "Challenge a player by name", as a search would list them, their Challenge focused
- * with the terms above it to choose first. Signed out, the lobby asks for a name first. */
+ * with the terms above it to choose first. Signed out, the lobby asks for a name first
+ * and then lists them. */
 export async function chooseToChallenge(playerId) {
   const me = savedPlayer();
   if (!me) return;

@@ -25,7 +25,7 @@ import { ensurePlayer, lobby, waitingForSomeone } from './lobbystate.js';
 import { afterRead, closeStream, follow, listen } from './lobbylive.js';
 import { openTable, renderMine } from './mytables.js';
 import { pollWhileVisible } from './poll.js';
-import { afterUnblock, findPlayers, renderChallenges, sayNewChallenges } from './challenges.js';
+import { afterUnblock, chooseToChallenge, findPlayers, renderChallenges, sayNewChallenges } from './challenges.js';
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
 
@@ -43,8 +43,10 @@ export function closeLobby(all = false) {
   lobby.poll = null;
 }
 
-/** The lobby; ``invite`` ({table, code}) is an invite link being opened. */
-export function showLobby(root, invite = null) {
+/** The lobby; ``invite`` ({table, code}) is an invite link being opened, ``challenge``
+ * the id of a player chosen on their profile (#/challenge/ID). Both outlive the name
+ * form a visitor not signed in fills first. */
+export function showLobby(root, { invite = null, challenge = null } = {}) {
   lobby.root = root;
   lobby.heard = null; // the challenges listed first are read on the page, not announced
   const player = savedPlayer();
@@ -55,7 +57,7 @@ export function showLobby(root, invite = null) {
       ? null
       : h(
           'form',
-          { class: 'start', onsubmit: (event) => enter(event, root, invite) },
+          { class: 'start', onsubmit: (event) => enter(event, root, { invite, challenge }) },
           h('label', {}, 'Your name ', h('input', { id: 'lobby-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'lobby-name' })),
           h('button', { type: 'submit', 'data-testid': 'enter-lobby' }, 'Enter the lobby'),
         ),
@@ -91,6 +93,7 @@ export function showLobby(root, invite = null) {
   followTerms('challenge');
   if (player) follow(player);
   if (player) loadBlocks().catch(() => {});
+  if (player && challenge) chooseToChallenge(challenge);
   renderMine();
   refresh();
   // Challenges, and a lost list socket, caught up every 5 s, as poll.js asks: nothing in
@@ -102,12 +105,12 @@ export function showLobby(root, invite = null) {
 
 const presetSelect = (id) => h('select', { id, 'data-testid': id }, Object.entries(PRESETS).map(([v, t]) => h('option', { value: v }, t)));
 
-async function enter(event, root, invite) {
+async function enter(event, root, chosen) {
   event.preventDefault();
   try {
     await ensurePlayer();
     closeLobby();
-    showLobby(root, invite);
+    showLobby(root, chosen);
     // The form pressed is gone with its button: the keyboard goes to the invite's Join
     // (to its notice until the Join shows, invite.js), or to the lobby's heading (it was
     // dropped to the page's top).

@@ -11,7 +11,7 @@ import { refName } from './names.js';
 import { listedRules } from './terms.js';
 import { setPref } from './prefs.js';
 import { statsLine } from './history.js';
-import { profileLink } from './profilelink.js';
+import { challengeHref, profileLink } from './profilelink.js';
 
 const HISTORY = 20; // api.rating's limit: the last rated matches shown
 const KINDS = { person: 'Person', bot: 'Bot (a program)', ai: 'House AI' };
@@ -77,11 +77,12 @@ function actions(ref, me) {
     return h('p', {}, h('a', { class: 'button', href: '#/', 'data-testid': 'profile-play-level', onclick: play }, 'Play the computer at this level', heard(` (${level})`)));
   }
   if (!me) return null;
-  return h('p', {}, h('a', { class: 'button primary', href: `#/challenge/${encodeURIComponent(ref.id)}`, 'data-testid': 'profile-challenge' }, 'Challenge', heard(` ${refName(ref)}`)));
+  return h('p', {}, h('a', { class: 'button primary', href: challengeHref(ref.id), 'data-testid': 'profile-challenge' }, 'Challenge', heard(` ${refName(ref)}`)));
 }
 
-const signInLine = () =>
-  h('p', { class: 'hint', 'data-testid': 'profile-signed-out' }, 'To challenge this player, ', h('a', { href: '#/' }, 'start a match'), ' or ', h('a', { href: '#/lobby' }, 'enter the lobby'), ' with a name.');
+/** Signed out: the lobby's name form, after which the lobby lists this player to challenge. */
+const signInLine = (ref) =>
+  h('p', { class: 'hint', 'data-testid': 'profile-signed-out' }, 'To challenge this player, ', h('a', { href: challengeHref(ref.id), 'data-testid': 'profile-enter-lobby' }, 'enter the lobby'), ' with a name.');
 
 function noSuchPlayer(root) {
   fill(
@@ -119,7 +120,7 @@ export async function showProfile(root, id, { onError }) {
         ref.kind === 'ai' && ref.rating ? ' (anchored: it never moves)' : '',
       ),
       actions(ref, me),
-      me || level ? null : signInLine(),
+      me || level ? null : signInLine(ref),
       h('h2', {}, 'Playing now'),
       liveMatches(ref, live),
       h('h2', {}, 'Last rated matches'),

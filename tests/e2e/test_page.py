@@ -310,7 +310,10 @@ def test_a_whole_hand_is_played_from_the_page(site: str, page: Page, shots: Path
         phase = page.get_attribute("body", "data-phase")
         if phase in ("hand_over", "match_over"):
             break
-        if page.get_attribute("body", "data-my-turn") != "true":
+        # The tab's title says whose turn it is (read with the turn, in one go)
+        my_turn, title = page.evaluate("[document.body.dataset.myTurn, document.title]")
+        assert title == ("Your turn · " if my_turn == "true" else "") + "Your match · Gin Rummy"
+        if my_turn != "true":
             page.wait_for_timeout(50)
             continue
         view = api_view(site, token, match_id)

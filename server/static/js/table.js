@@ -15,6 +15,7 @@ import { basePreset, knockTerms, ruleChanges } from './presets.js';
 import { asAction, findLegal, myTurn } from './legal.js';
 import { actions } from './actionbar.js';
 import { movesList } from './movelist.js';
+import { titleTurn } from './ui.js';
 
 /** The boxes a seat banked (one per hand won), with their count in words: no bare symbols. */
 function boxes(n, boxBonus) {
@@ -276,6 +277,7 @@ export function renderTable(view, ui) {
   document.body.dataset.phase = view.phase;
   document.body.dataset.version = String(view.version);
   document.body.dataset.myTurn = String(myTurn(view));
+  titleTurn(myTurn(view));
   fill($('#scorebar'), scoreBar(view));
   fill($('#opponent'), opponentArea(view, ui));
   fill($('#piles'), piles(view, ui));

@@ -23,6 +23,14 @@ export function show(screen) {
   document.title = TITLES[screen] ? `${TITLES[screen]} · Gin Rummy` : 'Gin Rummy';
 }
 
+/** The table's title while the player is to act begins "Your turn": a person waiting in
+ * another tab for an opponent's move sees it in the tab strip (a move clock may be
+ * running), where the title said the same whoever was to play. */
+export function titleTurn(mine) {
+  if (document.body.dataset.screen !== 'table') return;
+  document.title = `${mine ? 'Your turn · ' : ''}${TITLES.table} · Gin Rummy`;
+}
+
 /** The skip link (index.html's first Tab stop) focuses the heading of the screen shown,
  * so the next Tab is on that screen's first control. Its ``#main`` would be taken for a
  * route by the page's router: the link goes nowhere itself. */

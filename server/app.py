@@ -59,6 +59,7 @@ from server.http.leaderboard import get_leaderboard
 from server.http.limits import add_quota_headers, declare_quota_headers
 from server.http.matches import MatchesController
 from server.http.media_type import RequireJsonBody
+from server.http.metrics import metrics
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
 from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
@@ -279,6 +280,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
         route_handlers=[
             healthz,
             readyz,
+            metrics,
             PlayersController,
             get_me,
             issue_token,

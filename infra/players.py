@@ -29,7 +29,7 @@ from infra.clock import now_ms
 from infra.database import one_statement
 from infra.driver_errors import translate_errors
 from infra.errors import AlreadyExists, LockWaitTimeout
-from infra.schema import players, tokens
+from infra.schema import players, stream_presence, tokens
 
 PlayerKind = Literal["person", "bot"]
 
@@ -257,6 +257,24 @@ class Players:
         query = (
             select(players)
             .where(func.lower(players.c.name).like(escaped.lower() + "%", escape="\\"))
+            .order_by(players.c.name, players.c.id)
+            .limit(limit)
+        )
+        with translate_errors():
+            async with one_statement(self.engine) as conn:
+                rows = (await conn.execute(query)).all()
+        return [self._player(row) for row in rows]
+
+    async def bots_listening(self, fresh_after_ms: int, limit: int = 50) -> list[Player]:
+        """Bots with a player stream open, by name: the programs waiting for challenges
+        (lichess's "online bots"). A stream counts while a process's presence row for it,
+        refreshed after ``fresh_after_ms``, counts a socket (``infra.presence``)."""
+        listening = select(stream_presence.c.player_id).where(
+            stream_presence.c.sockets > 0, stream_presence.c.updated_ms > fresh_after_ms
+        )
+        query = (
+            select(players)
+            .where(players.c.kind == "bot", players.c.id.in_(listening))
             .order_by(players.c.name, players.c.id)
             .limit(limit)
         )

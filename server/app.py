@@ -42,6 +42,7 @@ from server.http.allow import AllowEveryMethod
 from server.http.blocks import block_player, list_blocks, unblock_player
 from server.http.body_deadline import BodyDeadline
 from server.http.body_size import RefuseLargeBody
+from server.http.bots_online import get_bots_online
 from server.http.challenges import ChallengesController
 from server.http.chat import (
     get_canned_messages,
@@ -290,6 +291,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             unblock_player,
             list_blocks,
             get_leaderboard,
+            get_bots_online,
             MatchesController,
             TablesController,
             ChallengesController,

@@ -436,3 +436,5 @@ async def check_ratings(check: Any, player: Player) -> None:
         board = await player.client.get("/v1/leaderboard", params={"kind": kind, "limit": 5})
         check(board, "/v1/leaderboard")
     check(await player.client.get("/v1/leaderboard", params={"kind": "nope"}), "/v1/leaderboard")
+    check(await player.client.get("/v1/bots/online"), "/v1/bots/online")
+    check(await player.client.get("/v1/bots/online", params={"limit": 0}), "/v1/bots/online")

@@ -123,6 +123,7 @@ export const api = {
   me: () => request('GET', '/v1/me'),
   rotateToken: () => request('POST', '/v1/me/tokens/rotate'),
   rating: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/rating?limit=20`),
+  botsOnline: () => request('GET', '/v1/bots/online'),
   leaderboard: (kind, offset, limit) => request('GET', `/v1/leaderboard?kind=${encodeURIComponent(kind)}&offset=${offset}&limit=${limit}`),
   claim: (id) => request('POST', `${match(id)}/claim`),
   claimStatus: (id) => request('GET', `${match(id)}/claim`),

@@ -98,11 +98,12 @@ async function accept(tableId) {
 }
 
 /** A player found, or chosen on their profile, as the list under "Challenge a player by
- * name" shows them: the name (a link to the profile), the rating, Challenge and Block. */
-const foundRow = (p, others) =>
+ * name" shows them: the name (a link to the profile), the rating, Challenge and Block.
+ * The bots waiting for a challenge are listed the same way (``testid`` tells them apart). */
+const foundRow = (p, others, testid = 'found-player') =>
   h(
     'li',
-    { 'data-testid': 'found-player', 'data-player': p.id },
+    { 'data-testid': testid, 'data-player': p.id },
     profileLink(p, others),
     ' ',
     // Two players of one name differ by a tag; the rating says more of who is who.
@@ -153,9 +154,22 @@ export async function chooseToChallenge(playerId) {
   }
 }
 
+/** The bots waiting for a challenge (GET /v1/bots/online: those with their player
+ * stream open), read with the lobby's lists. A person who wanted to play a program had
+ * to know its name. */
+export async function renderBots() {
+  const list = $('#bots-online');
+  if (!list || asking(list)) return; // a Block being confirmed there is not wiped
+  const me = savedPlayer();
+  const bots = (await api.botsOnline()).players.filter((p) => !me || p.id !== me.id);
+  if (document.body.dataset.screen !== 'lobby') return;
+  refill(list, bots.length ? bots.map((p) => foundRow(p, bots, 'bot-online')) : h('li', { class: 'hint' }, 'None right now: a bot is listed while its program is connected.'));
+}
+
 async function challenge(player, row = null) {
   clearProblem('challenge');
   try {
+    follow(await ensurePlayer()); // a visitor's Challenge on a listed bot asks for their name first
     const terms = chosenTerms('challenge');
     const sent = await api.challenge(player.id, $('#challenge-preset').value, terms);
     rememberTerms('challenge');

@@ -25,7 +25,7 @@ import { ensurePlayer, lobby, waitingForSomeone } from './lobbystate.js';
 import { afterRead, closeStream, follow, listen } from './lobbylive.js';
 import { openTable, renderMine } from './mytables.js';
 import { pollWhileVisible } from './poll.js';
-import { afterUnblock, chooseToChallenge, findPlayers, renderChallenges, sayNewChallenges } from './challenges.js';
+import { afterUnblock, chooseToChallenge, findPlayers, renderBots, renderChallenges, sayNewChallenges } from './challenges.js';
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
 
@@ -78,6 +78,8 @@ export function showLobby(root, { invite = null, challenge = null } = {}) {
     h('ul', { id: 'outgoing', 'data-testid': 'outgoing' }),
     h('h2', {}, 'Open tables'),
     h('ul', { id: 'open-tables', 'data-testid': 'open-tables' }),
+    h('h2', {}, 'Bots waiting for a challenge'),
+    h('ul', { id: 'bots-online', 'data-testid': 'bots-online' }),
     h(
       'form',
       { class: 'start', id: 'find-player', onsubmit: findPlayers },
@@ -96,6 +98,7 @@ export function showLobby(root, { invite = null, challenge = null } = {}) {
   if (player && challenge) chooseToChallenge(challenge);
   renderMine();
   refresh();
+  if (!player) renderBots().catch(() => {}); // a visitor sees them too (refresh reads them signed in)
   // Challenges, and a lost list socket, caught up every 5 s, as poll.js asks: nothing in
   // a hidden tab (the player stream still opens a match started meanwhile), and the tab
   // shown again reads at once.
@@ -143,6 +146,7 @@ export async function refresh() {
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
     renderChallenges(incoming, outgoing);
+    await renderBots();
     await afterRead(player, tables, waited.filter((id) => !lobby.mine.has(id) && !lobby.sent.has(id)));
   } catch (err) {
     toast(problemText(err));

@@ -62,6 +62,11 @@ def test_the_knock_is_the_knockers_and_the_layoffs_the_defenders(
     assert knocked_cards == [shown(c) for meld in view["knock"]["melds"] for c in meld]
     assert not {shown(card) for card in laid} & set(knocked_cards), knocked  # Bob's, not Ada's
     assert layoffs.split(":", 1)[1].split() == [shown(card) for card in laid], layoffs
+    # and the knocker's deadwood, public once knocked
+    deadwood = page.inner_text("[data-testid=watch-knock-deadwood]")
+    points = view["knock"]["deadwood_points"]
+    assert deadwood.startswith(f"{names[knocker]}'s deadwood ({points}):"), deadwood
+    assert deadwood.split(":", 1)[1].split() == [shown(c) for c in view["knock"]["deadwood"]]
 
     # Once the hand ends its result shows the knock and the layoffs: said once there
     defender = (ada, bob)[1 - knocker]

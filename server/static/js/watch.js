@@ -125,13 +125,18 @@ const seatScore = (names, view, seat) => h('span', { 'data-testid': `watch-score
 
 const melds = (list) => list.map((m) => m.map(cardName).join(' ')).join(' · ');
 
-/** The knocker's melds as knocked (the knock event's), and the defender's layoffs apart:
- * ``knock_melds`` grows with each layoff, so it showed the defender's cards as the
- * knocker's. */
+/** The knocker's melds as knocked (the knock event's), its deadwood (public once
+ * knocked: the spectator was told "knocked with 10 deadwood" and never shown which), and
+ * the defender's layoffs apart: ``knock_melds`` grows with each layoff, so it showed the
+ * defender's cards as the knocker's. */
 function knockLines(view, names) {
   const knocker = view.knock.seat;
+  const deadwood = view.knock.deadwood;
   return [
     h('p', { 'data-testid': 'watch-knock' }, `${names[knocker]} ${KIND[view.knock.kind]}: ${melds(view.knock.melds)}`),
+    deadwood.length
+      ? h('p', { 'data-testid': 'watch-knock-deadwood' }, `${names[knocker]}'s deadwood (${view.knock.deadwood_points}): ${deadwood.map(cardName).join(' ')}`)
+      : null,
     view.layoffs.length
       ? h('p', { 'data-testid': 'watch-layoffs' }, `Laid off by ${names[1 - knocker]}: ${view.layoffs.map(([card]) => cardName(card)).join(' ')}`)
       : null,

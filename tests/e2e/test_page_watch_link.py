@@ -17,11 +17,14 @@ from playwright.sync_api import Page
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     browser,
+    page,
     settle,
     site,
     wait_until,
 )
+from tests.e2e.test_page_friends import make_player, signed_in
 from tests.e2e.test_page_lobby import enter_lobby, pages, seated, token_of  # noqa: F401
+from tests.e2e.test_page_watch_score import seated as watch_score_seated
 
 
 def _copied(page: Page, site: str) -> str:  # noqa: F811
@@ -42,8 +45,8 @@ def _open_table(host: Page, site: str, name: str, *, private: bool = False) -> N
 
 
 def _both_show(alice: Page, bob: Page, link: str) -> None:
-    for page in (alice, bob):
-        field = page.wait_for_selector("[data-testid=watch-link]")
+    for tab in (alice, bob):
+        field = tab.wait_for_selector("[data-testid=watch-link]")
         assert field.input_value() == link  # type: ignore[union-attr]
 
 
@@ -115,3 +118,19 @@ def test_a_private_tables_watch_link_carries_its_code_to_its_players_only(
     assert code not in carol.content()
     # With the link, Carol watches.
     _watches(carol, link, "Watching: Ann against Ben")
+
+
+def test_someone_elses_match_opened_at_the_table_is_watched(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A player's own link to their match (#/match/ID), opened by another player: the page
+    said "You hold no seat in this match: your token holds no seat in this match" and
+    left them on the start form; it watches the match instead, as anyone may."""
+    *_, match_id = watch_score_seated(site, "Ada Seated", "Bob Seated")
+    signed_in(page, site, make_player(site, "Cal Curious"))
+    page.goto(f"{site}/#/match/{match_id}")
+    page.wait_for_selector("body[data-screen=watch]")
+    assert page.evaluate("location.hash") == f"#/watch/{match_id}"
+    assert page.inner_text("#toast") == "You hold no seat in this match: you are watching it."
+    page.wait_for_selector("[data-testid=watch-score-0]:has-text('Ada Seated')")

@@ -22,6 +22,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
 )
 from tests.e2e.test_page_layout import new_match, open_match, sign_in
+from tests.e2e.test_page_watch_score import seated
 
 OPENAPI = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
 SCHEMAS: dict[str, Any] = OPENAPI["components"]["schemas"]
@@ -122,3 +123,25 @@ def test_a_resigned_match_says_so_with_the_winners_total_first(
     assert "The match was resigned: you resigned." in page.inner_text(
         "[data-testid=settlement-resigned]"
     )
+
+
+def test_a_problem_whose_detail_says_its_title_again_is_said_once(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The server's own refusal of a chat message that is only control characters, as the
+    page words it: it read "The message is empty: the message is empty once control
+    characters are removed"."""
+    ada, _, match_id = seated(site, "Ada Says", "Bob Hears")
+    refused = ada.post(f"/v1/matches/{match_id}/chat", json={"text": "\u202e\u200b"})
+    assert refused.status_code == 422, refused.text
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async (problem) => {
+          const { problemText } = await import('/js/ui.js');
+          const { ApiError } = await import('/js/api.js');
+          return problemText(new ApiError(422, problem));
+        }""",
+        refused.json(),
+    )
+    assert said == "The message is empty once control characters are removed"

@@ -114,6 +114,12 @@ export async function openMatch(id) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 401 || err.status === 403)) {
       saveMatch(null);
       if (err.status === 401) forgetRefusedPlayer(err);
+      if (err.problem.rule === 'not_your_match') {
+        // Someone else's match (a link shared by a player): watched, as anyone may.
+        toast('You hold no seat in this match: you are watching it.', 'info');
+        location.hash = `#/watch/${encodeURIComponent(id)}`;
+        return;
+      }
       toast(problemText(err));
       location.hash = '#/';
       return;

@@ -85,8 +85,8 @@ const PLAIN = {
   name_taken: 'That name is too like the name of a player you play or challenge: nobody could tell you apart. Choose another.',
 };
 
-/** The same words, whatever their case and closing punctuation. */
-const same = (a, b) => a.trim().replace(/[.!]+$/, '').toLowerCase() === b.trim().replace(/[.!]+$/, '').toLowerCase();
+/** ``text`` begins with ``words``, whatever their case and closing punctuation. */
+const startsWithSame = (text, words) => text.trim().toLowerCase().startsWith(words.trim().replace(/[.!]+$/, '').toLowerCase());
 
 export function problemText(err) {
   if (err instanceof ApiError) {
@@ -95,7 +95,9 @@ export function problemText(err) {
     const title = p.title || 'Error';
     // A detail naming the API's own paths is for programs: the title alone, then.
     if (!p.detail || (p.title && /\/v1\//.test(p.detail))) return title;
-    if (p.title && same(p.detail, p.title)) return p.detail.charAt(0).toUpperCase() + p.detail.slice(1);
+    // A detail that says the title again, and perhaps more, is said alone: "The message is
+    // empty: the message is empty once control characters are removed" read twice.
+    if (p.title && startsWithSame(p.detail, p.title)) return p.detail.charAt(0).toUpperCase() + p.detail.slice(1);
     return `${title}: ${p.detail}`;
   }
   if (err instanceof NetworkError) return 'Cannot reach the server: check that it is running and your connection, then try again.';

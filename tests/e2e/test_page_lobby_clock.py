@@ -174,11 +174,21 @@ def test_hints_make_the_rated_box_unavailable_with_the_servers_reason(
         ("custom-move", {"per-move": "0.5"}, "A time per move must be at least 1 s"),
         ("custom-move", {"per-move": "90000"}, "at most a day (86400 s)"),
         ("custom-move", {"per-move": "soon"}, "Type the seconds each move may take"),
+        # it read as 1 s (a comma is a decimal point: 2,5 min)
+        ("custom-move", {"per-move": "1,000"}, "without a comma between its thousands"),
         ("custom-bank", {"bank": ""}, "Type the minutes in each player's bank"),
         ("custom-bank", {"bank": "1441"}, "A time bank must be at least 1 s"),
         ("custom-bank", {"bank": "5", "increment": "-1"}, "The time added after each move"),
     ],
-    ids=["under-floor", "over-a-day", "not-a-number", "no-bank", "bank-over", "negative-top-up"],
+    ids=[
+        "under-floor",
+        "over-a-day",
+        "not-a-number",
+        "thousands-comma",
+        "no-bank",
+        "bank-over",
+        "negative-top-up",
+    ],
 )
 def test_a_clock_the_server_would_refuse_is_said_and_opens_nothing(
     site: str,  # noqa: F811

@@ -38,8 +38,13 @@ export class ClockProblem extends Error {
 }
 
 /** A number typed in ``unit`` (1000: seconds, 60000: minutes) as whole milliseconds,
- * or NaN for nothing typed or not a number. */
+ * or NaN for nothing typed or not a number. A comma is a decimal point (2,5 min), so
+ * "1,000" would read as one: such a number, a comma and three digits, is refused as
+ * ambiguous rather than read one way (it read as 1 s). */
 function typedMs(input, unit) {
+  if (/^\d{1,3}(,\d{3})+$/.test(input.value.trim())) {
+    throw new ClockProblem('Type the number without a comma between its thousands (1000, not 1,000): a comma is read as a decimal point.', input);
+  }
   const raw = input.value.trim().replace(',', '.');
   if (raw === '' || !/^\d*\.?\d+$/.test(raw)) return NaN;
   return Math.round(Number(raw) * unit);

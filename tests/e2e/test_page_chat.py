@@ -128,6 +128,14 @@ def test_a_message_sent_by_one_seat_appears_for_the_other_and_the_spectator(
     alice.type("[data-testid=chat-input]", "stpxd")
     assert alice.evaluate("document.body.dataset.version") == version
 
+    # the box holds as many characters as the server takes, 280, emoji too: counted in
+    # UTF-16 units (two an emoji) it stopped at 140
+    alice.fill("[data-testid=chat-input]", "\U0001f44d" * 300)
+    typed = "[...document.querySelector('[data-testid=chat-input]').value].length"
+    assert alice.evaluate(typed) == 280
+    alice.click("[data-testid=chat-send]")
+    carol.wait_for_selector(f"{LOG} li:has-text('{chr(0x1F44D) * 280}')")  # Bob mutes Alice
+
 
 def test_a_message_said_before_the_socket_started_is_shown(
     site: str,  # noqa: F811

@@ -240,7 +240,14 @@ function renderControls() {
     fill(box, h('p', { class: 'hint' }, 'Spectators read the chat; only the two players write.'));
     return;
   }
-  const input = h('input', { 'data-testid': 'chat-input', maxlength: MAX_LENGTH, 'aria-label': 'Message', placeholder: 'Message', autocomplete: 'off' });
+  // The server counts characters (code points), and maxlength counts UTF-16 units, two for
+  // an emoji: the box stopped 140 "👍" short. It takes twice as many, and keeps the first
+  // MAX_LENGTH characters of what is typed or pasted.
+  const input = h('input', { 'data-testid': 'chat-input', maxlength: 2 * MAX_LENGTH, 'aria-label': 'Message', placeholder: 'Message', autocomplete: 'off' });
+  input.addEventListener('input', () => {
+    const chars = [...input.value];
+    if (chars.length > MAX_LENGTH) input.value = chars.slice(0, MAX_LENGTH).join('');
+  });
   const form = h(
     'form',
     {

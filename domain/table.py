@@ -256,6 +256,11 @@ def decide(state: TableState | None, command: AnyTableCommand) -> list[TableEven
         return _join(state, command)
     if isinstance(command, CancelTable):
         if command.player != state.host:
+            if command.player == state.invitee:
+                raise errors.NotTheHost(
+                    "only the challenger may cancel a challenge: decline it instead "
+                    "(POST /v1/challenges/{id}/decline)"
+                )
             raise errors.NotTheHost("only the table's host may cancel it")
         _require_open(
             state,
@@ -391,12 +396,21 @@ def _require_open(state: TableState, now_ms: int, started: errors.TableError | N
     begun (a joiner is told both seats are taken, its host or invitee that it started)."""
     if state.status == "started":
         raise started or errors.TableFull("both seats at this table are taken")
+    challenge = state.invitee is not None  # told in a challenge's words
     if state.status == "cancelled":
-        raise errors.TableCancelled("the host cancelled this table")
+        raise errors.TableCancelled(
+            "the challenger withdrew this challenge"
+            if challenge
+            else "the host cancelled this table"
+        )
     if state.status == "declined":
         raise errors.TableDeclined("the challenged player declined")
     if state.status == "expired" or now_ms >= state.expires_ms:
-        raise errors.TableExpired("nobody joined this table in time; it has closed")
+        raise errors.TableExpired(
+            "nobody accepted this challenge in time; it has expired"
+            if challenge
+            else "nobody joined this table in time; it has closed"
+        )
 
 
 def same_code(given: str | None, secret: str | None) -> bool:

@@ -12,7 +12,7 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody
 
-from domain.errors import OwnTable
+from domain.errors import OwnTable, TableNotOpened
 from server.house_ai import is_house_ai, unknown_level
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
@@ -35,7 +35,7 @@ from server.schemas import (
     rules_of,
     strict_body,
 )
-from server.services import services_of
+from server.services import Services, services_of
 
 AnyRequest = Request[Any, Any, Any]
 ChallengeId = FromPath[str]
@@ -145,7 +145,7 @@ class ChallengesController(Controller):
         refuse_null(request, "client_seed")
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        require_visible(await services.tables.load(challenge_id), player.id, None)
+        await require_challenge(services, challenge_id, player.id)
         joined = await services.tables.join(challenge_id, player.id, None, client_seed)
         return await joined_answer(services, joined, player.id)
 
@@ -164,7 +164,7 @@ class ChallengesController(Controller):
         (its match started), a 409 `table_started`: resign the match instead."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        require_visible(await services.tables.load(challenge_id), player.id, None)
+        await require_challenge(services, challenge_id, player.id)
         declined = await services.tables.decline(challenge_id, player.id)
         return await table_view(services, declined, player.id)
 
@@ -183,6 +183,16 @@ class ChallengesController(Controller):
         (resign the match instead)."""
         services = services_of(state)
         player = await services.authenticate(request.headers.get("authorization"))
-        require_visible(await services.tables.load(challenge_id), player.id, None)
+        await require_challenge(services, challenge_id, player.id)
         cancelled = await services.tables.cancel(challenge_id, player.id)
         return await table_view(services, cancelled, player.id)
+
+
+async def require_challenge(services: Services, challenge_id: str, player_id: str) -> None:
+    """A challenge the player may see (``require_visible``). One that names nothing they
+    may see is "no challenge", the same 404 as an id that names nothing at all, in this
+    route's words: it said "no table"."""
+    try:
+        require_visible(await services.tables.load(challenge_id), player_id, None)
+    except TableNotOpened:
+        raise TableNotOpened(f"no challenge {challenge_id!r}") from None

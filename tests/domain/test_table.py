@@ -141,6 +141,21 @@ def test_a_challenge_is_accepted_or_declined_by_its_invitee_alone() -> None:
         t.decide(opened(), t.DeclineTable(player="stranger", now_ms=OPENED_MS + 1))
 
 
+def test_a_challenges_refusals_speak_of_a_challenge() -> None:
+    """They spoke of a table: "nobody joined this table in time", and the invitee's cancel
+    "only the table's host may cancel it", with no word of the decline it meant."""
+    challenge = opened(invitee="invitee")
+    with pytest.raises(errors.NotTheHost, match="decline it instead"):
+        t.decide(challenge, t.CancelTable(player="invitee", now_ms=OPENED_MS + 1))
+    with pytest.raises(errors.TableExpired, match="nobody accepted this challenge in time"):
+        join(challenge, guest="invitee", at=DUE_MS)
+    withdrawn = t.fold(t.decide(challenge, t.CancelTable("host", OPENED_MS + 1)), challenge)
+    with pytest.raises(errors.TableCancelled, match="the challenger withdrew"):
+        join(withdrawn, guest="invitee")
+    with pytest.raises(errors.TableExpired, match="nobody joined this table in time"):
+        join(opened(), guest="guest", at=DUE_MS)  # a table's words for a table
+
+
 def test_a_table_is_opened_once_and_must_stay_open_for_some_time() -> None:
     state = opened()
     with pytest.raises(errors.TableAlreadyOpened):

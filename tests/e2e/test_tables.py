@@ -326,10 +326,15 @@ async def test_a_challenge_is_for_its_invitee_alone_and_refusals_change_nothing(
 
         stolen = await other.client.post(f"{path}/accept")
         assert (stolen.status_code, stolen.json()["rule"]) == (404, "table_not_found")
+        nothing = await other.client.post("/v1/challenges/nothing-here/accept")
+        # in a challenge's words, and the same for one that is not theirs as for none
+        assert stolen.json()["detail"] == f"no challenge {sent['table_id']!r}"
+        assert nothing.json()["detail"] == "no challenge 'nothing-here'"
         not_yours = await host.client.post(f"{path}/decline")
         assert (not_yours.status_code, not_yours.json()["rule"]) == (403, "not_invited")
         not_host = await invitee.client.post(f"{path}/cancel")
         assert (not_host.status_code, not_host.json()["rule"]) == (403, "not_the_host")
+        assert "decline it instead" in not_host.json()["detail"], not_host.json()
         assert (await host.client.get(f"/v1/tables/{sent['table_id']}")).json()["status"] == "open"
 
         declined = await invitee.client.post(f"{path}/decline")

@@ -86,6 +86,18 @@ tokens = Table(
     Index("ix_tokens_player", "player_id"),
 )
 
+# One-time codes that sign a player in on another device, each only as its SHA-256: at
+# most one live code per player (a new one replaces it), deleted as it is redeemed.
+sign_in_codes = Table(
+    "sign_in_codes",
+    metadata,
+    Column("code_hash", Text, primary_key=True),
+    Column("player_id", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    UniqueConstraint("player_id", name="uq_sign_in_codes_player"),
+)
+
 # Fixed-window request counters shared by every server process: one row per (key,
 # window), upserted with RETURNING, so a limit is not multiplied by the workers.
 rate_limits = Table(

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from infra.database import one_statement
 from infra.driver_errors import translate_errors
 from infra.players import Player, player_from_row
-from infra.schema import players, tokens
+from infra.schema import players, sign_in_codes, tokens
 
 # The lookup of a token this process does not trust yet (server/known_tokens.py): built once.
 _HOLDER = (
@@ -92,12 +92,18 @@ class Tokens:
         return True
 
     async def revoke_all(self, player_id: str) -> set[str]:
-        """Delete every token of the player ("sign out everywhere"); the hashes deleted."""
+        """Delete every token of the player ("sign out everywhere"), and its sign-in code,
+        which would make another; the hashes deleted. The code goes first: a redeem that
+        spent it meanwhile has its token committed before the tokens are deleted, so that
+        token goes too (on PostgreSQL each statement sees what committed before it)."""
         statement = (
             delete(tokens).where(tokens.c.player_id == player_id).returning(tokens.c.token_hash)
         )
         with translate_errors():
             async with self.engine.begin() as conn:
+                await conn.execute(
+                    delete(sign_in_codes).where(sign_in_codes.c.player_id == player_id)
+                )
                 return {row[0] for row in await conn.execute(statement)}
 
     async def valid(self, token_hashes: Collection[str], now_ms: int) -> set[str]:

@@ -25,6 +25,7 @@ from infra.presence import NOTIFY_CHANNEL as PRESENCE_CHANNEL
 from infra.presence import Presence
 from infra.projections import Projector, projector
 from infra.rate_limits import RateCounters
+from infra.sign_in_codes import SignInCodes
 from infra.spectators import Spectators
 from infra.store import open_store
 from infra.tailer import LogTailer
@@ -66,6 +67,7 @@ from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
 from server.http.rulebook import DOCUMENT_HANDLERS
 from server.http.security_headers import add_security_headers
+from server.http.sign_in_codes import create_sign_in_code, redeem_sign_in_code
 from server.http.spectators import get_spectator_view, list_watchable_matches
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
@@ -256,6 +258,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             limits=limits,
             presence=presence,
             blocks=blocks,
+            sign_in_codes=SignInCodes(store.engine),
         )
         app.state.services.draining.install()  # uvicorn's signal handlers are in place now
         tune_after_start()
@@ -287,6 +290,8 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             issue_token,
             rotate_token,
             revoke_tokens,
+            create_sign_in_code,
+            redeem_sign_in_code,
             block_player,
             unblock_player,
             list_blocks,

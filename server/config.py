@@ -265,6 +265,14 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         AT_LEAST_0,
     ),
     (
+        "sign_in_code_ttl_s",
+        "GINRUMMY_SIGN_IN_CODE_TTL_S",
+        "600",
+        "Seconds a one-time sign-in code (`POST /v1/me/sign-in-codes`, to use the player on "
+        "another device) can be redeemed; a player has one live code at most.",
+        MORE_THAN_0,
+    ),
+    (
         "rate_window_s",
         "GINRUMMY_RATE_WINDOW_S",
         "60",
@@ -277,15 +285,17 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "rate_creates_per_player",
         "GINRUMMY_RATE_CREATES_PER_PLAYER",
         "60",
-        "Matches, tables, challenges, rematch offers and tokens (another, not a rotation) "
-        "one player may create per window (all its tokens together). 0: no limit.",
+        "Matches, tables, challenges, rematch offers, tokens (another, not a rotation) and "
+        "sign-in codes one player may create per window (all its tokens together). 0: no "
+        "limit.",
         AT_LEAST_0,
     ),
     (
         "rate_creates_per_address",
         "GINRUMMY_RATE_CREATES_PER_ADDRESS",
         "300",
-        "Players, matches, tables, challenges, rematch offers and tokens one client address "
+        "Players, matches, tables, challenges, rematch offers, tokens and sign-in codes one "
+        "client address "
         "(an IPv6 client: its /64 network, which every per-address limit counts as one) "
         "may create per window. 0: no limit.",
         AT_LEAST_0,
@@ -307,6 +317,14 @@ SETTINGS_TABLE: tuple[tuple[str, str, str, str, Check | None], ...] = (
         "Moves, claims, chat messages, mutes, token rotations, renames, blocks and unblocks, and "
         "lobby answers (join, accept, decline, cancel) one client address may send per "
         "window. 0: no limit.",
+        AT_LEAST_0,
+    ),
+    (
+        "rate_sign_ins_per_address",
+        "GINRUMMY_RATE_SIGN_INS_PER_ADDRESS",
+        "20",
+        "Sign-in codes one client address may try to redeem per window, right or wrong "
+        "(`POST /v1/sign-in-codes/redeem`): what bounds guessing. 0: no limit.",
         AT_LEAST_0,
     ),
     (
@@ -456,11 +474,13 @@ class Settings:
     table_ttl_s: int = 600
     table_sweep_s: float = 5.0
     token_ttl_s: float = 0.0
+    sign_in_code_ttl_s: float = 600.0
     rate_window_s: int = 60
     rate_creates_per_player: int = 60
     rate_creates_per_address: int = 300
     rate_actions_per_player: int = 1200
     rate_actions_per_address: int = 6000
+    rate_sign_ins_per_address: int = 20
     connections_per_address: int = 100
     trusted_proxies: str = ""
     body_timeout_s: float = 10.0

@@ -2,7 +2,7 @@
 
 Each bucket (``creates``, ``actions``; chat may add its own) has a limit per player (all
 its tokens together, so rotating a token buys no new budget) and one per client
-address, counted in fixed windows of ``GINRUMMY_RATE_WINDOW_S`` in the shared database
+address (``sign_ins``, whose requests carry no token, only this one), counted in fixed windows of ``GINRUMMY_RATE_WINDOW_S`` in the shared database
 (infra/rate_limits.py). Over either limit the request is refused before it changes
 anything: a 429 problem with ``Retry-After``, the seconds until the window ends.
 A limit of 0 is no limit; a bucket with both at 0 costs no database round trip.
@@ -90,6 +90,8 @@ def limits_of(settings: Settings) -> dict[str, Limit]:
     return {
         "creates": Limit(settings.rate_creates_per_player, settings.rate_creates_per_address),
         "actions": Limit(settings.rate_actions_per_player, settings.rate_actions_per_address),
+        # Redeeming a sign-in code needs no token: counted by address alone, tightly.
+        "sign_ins": Limit(0, settings.rate_sign_ins_per_address),
     }
 
 

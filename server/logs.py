@@ -1,4 +1,4 @@
-"""Logging set-up: no bearer token, invite code or watch code ever reaches a log line.
+"""Logging set-up: no bearer token, invite, watch or sign-in code ever reaches a log line.
 
 A browser's WebSocket cannot send an Authorization header, so the page passes its token
 as ``?token=``; uvicorn would log that URL. At debug level the WebSocket protocol also
@@ -30,11 +30,16 @@ from urllib.parse import unquote_plus
 
 from uvicorn.logging import TRACE_LOG_LEVEL
 
-_SECRET_PARAMETER = re.compile(r"(?:token|invite_code|watch_code)$", re.IGNORECASE)
+# Any parameter or JSON field named for a code (``invite_code``, ``watch_code``, a sign-in
+# ``code``) is masked, as is a token; and a sign-in link's path (``/#/sign-in/CODE`` keeps
+# its code in the fragment, which no browser sends, but a link someone cut at the ``#``
+# would reach the access log).
+_SECRET_PARAMETER = re.compile(r"(?:token|code)$", re.IGNORECASE)
 _PARAMETER = re.compile(r"([^\s&?;=\"']+=)[^&\s\"']+")
 _SECRETS = (
     re.compile(r"(bearer\s+)[^\s\"',]+", re.IGNORECASE),
-    re.compile(r"([\"']token[\"']\s*:\s*[\"'])[^\"']*"),
+    re.compile(r"([\"'](?:token|\w*code)[\"']\s*:\s*[\"'])[^\"']*", re.IGNORECASE),
+    re.compile(r"(/sign-in/)[^\s?#\"']+", re.IGNORECASE),
 )
 
 

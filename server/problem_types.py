@@ -144,6 +144,12 @@ _TYPES: tuple[ProblemType, ...] = (
        "The token is valid but names another player than the one the request changes.",
        "`PATCH /v1/players/{id}` with another player's id.",
        "Change only your own player (`GET /v1/me` gives its id)."),
+    _p("invalid_sign_in_code", 400, "No such sign-in code",
+       "The sign-in code is not one the server has live: it was mistyped, has expired "
+       "(ten minutes after it was made) or was used already. The three are not told apart.",
+       "`POST /v1/sign-in-codes/redeem`.",
+       "Check the code as the other device shows it; if it is right, make a new one there "
+       "(`POST /v1/me/sign-in-codes`)."),
     # What you asked for
     _p("match_not_found", 404, "No such match",
        "No match has that id.",
@@ -198,7 +204,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "stream per player is enough), then open it again."),
     _p("rate_limited", 429, "Too many requests; retry after the time in Retry-After",
        "This player, client address or socket made too many requests of this kind in the window.",
-       "Creating players, matches, tables, challenges or tokens (a rotation too), acting, "
+       "Creating players, matches, tables, challenges, tokens (a rotation too) or sign-in "
+       "codes, redeeming sign-in codes, acting, "
        "claiming, chatting, and joining, accepting, declining or cancelling a table or "
        "challenge, blocking and unblocking, past the limits in docs/configuration.md; a "
        "socket's `resume` past 5 in "

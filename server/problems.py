@@ -73,6 +73,15 @@ class InvalidRequest(ServerError):
     status = 422
 
 
+class SignInCodeRefused(ServerError):
+    """A sign-in code that is wrong, expired or spent: one answer for the three, so a
+    guesser learns nothing. A 400, as OAuth answers a bad grant (RFC 6749 §5.2): the
+    route exists (a 404 would read as a server without it), the code sent is no good."""
+
+    rule = "invalid_sign_in_code"
+    status = 400
+
+
 class NotYourMatch(ServerError):
     """The token is valid but its player holds no seat in this match."""
 

@@ -332,6 +332,21 @@ class TokenIssued(msgspec.Struct, frozen=True):
     token_expires_at: str | None = None  # ISO 8601; null: until rotated or revoked
 
 
+class SignInCodeIssued(msgspec.Struct, frozen=True):
+    """A one-time code that signs your player in on another device, shown once; it works
+    once, until ``expires_at``, and a newer code replaces it."""
+
+    code: Annotated[str, Meta(examples=["7KQ2M-XW9TD"])]
+    expires_at: str  # ISO 8601
+
+
+class RedeemSignInCodeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The code as the other device shows it; any case, spaces and dashes are taken, and
+    ``I``, ``L`` and ``O`` are read as ``1``, ``1`` and ``0``."""
+
+    code: Annotated[str, Meta(min_length=1, max_length=40, examples=["7KQ2M-XW9TD"])]
+
+
 class CreateMatchRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``seed`` fixes every deck: such a match is practice. Otherwise the deal is fair:
     your ``client_seed`` with the server seed you were shown the commitment of.

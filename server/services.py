@@ -20,6 +20,7 @@ from infra.presence import Presence
 from infra.projections import Projector, matches_for_player, stats_for_player
 from infra.projections.matches import WATCHER_SEAT
 from infra.projections.ratings import history_of, leaderboard, ratings_of
+from infra.sign_in_codes import SignInCodes
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
 from infra.tokens import Tokens
@@ -37,7 +38,7 @@ from server.known_tokens import KnownTokens
 from server.limits import RateLimits
 from server.match_record import MatchRecord
 from server.match_service import MatchService
-from server.problems import NotHouseSeats, PlayerNotFound, Unauthorized
+from server.problems import NotHouseSeats, PlayerNotFound, SignInCodeRefused, Unauthorized
 from server.ratings import provisional, summary
 from server.schemas import (
     ClaimStatus,
@@ -54,6 +55,7 @@ from server.schemas import (
     RatingChange,
     SpectatorResponse,
 )
+from server.sign_in_codes import canonical, hash_code, new_code, shown
 from server.tables import CODE_BYTES, TableService
 from server.token_watch import TokenWatch
 
@@ -86,6 +88,7 @@ class Services:
     limits: RateLimits
     presence: Presence
     blocks: BlockService
+    sign_in_codes: SignInCodes
     draining: Draining = field(default_factory=Draining)
 
     async def authenticate(self, authorization: str | None) -> Player:
@@ -120,6 +123,29 @@ class Services:
         if not await self.tokens.rotate(hash_token(token), hash_token(fresh), expires_ms):
             raise Unauthorized("the token was revoked or rotated meanwhile")
         self.forget_tokens({hash_token(token)})
+        return fresh, expires_ms
+
+    async def sign_in_code(self, player_id: str) -> tuple[str, int]:
+        """A one-time code that signs the player in elsewhere, and when it expires (epoch
+        ms); the player's earlier code, if still live, no longer works."""
+        code, now = new_code(), now_ms()
+        expires_ms = now + int(self.settings.sign_in_code_ttl_s * 1000)
+        await self.sign_in_codes.replace(player_id, hash_code(code), expires_ms, now)
+        return shown(code), expires_ms
+
+    async def redeem_sign_in_code(self, typed: str) -> tuple[str, int | None]:
+        """A new token for the player of a live code, which is spent; SignInCodeRefused,
+        nothing changed, whether the code is wrong, expired or spent (the same answer to
+        each, so a guesser learns nothing of which)."""
+        code = canonical(typed)
+        fresh, expires_ms = new_token(), self.token_expiry()
+        if code is None or not await self.sign_in_codes.redeem(
+            hash_code(code), now_ms(), hash_token(fresh), expires_ms
+        ):
+            raise SignInCodeRefused(
+                "no such sign-in code: it was mistyped, has expired or was used already; "
+                "ask the other device for a new one"
+            )
         return fresh, expires_ms
 
     async def revoke_tokens(self, player_id: str) -> None:

@@ -41,6 +41,7 @@ _TABLES = (
     "commands",
     "players",
     "tokens",
+    "sign_in_codes",
     "rate_limits",
     "idempotency_keys",
     "projection_checkpoints",

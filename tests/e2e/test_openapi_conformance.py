@@ -278,11 +278,21 @@ async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
 
 
 async def check_tokens(check: Any, url: str) -> None:
-    """Another token, a rotation, and signing out everywhere, with a throwaway player."""
+    """Another token, a sign-in code redeemed (and refused), a rotation, and signing out
+    everywhere, with a throwaway player."""
     owner = await Player.create(url, "tokens")
     try:
         issued = await owner.client.post("/v1/me/tokens")
         check(issued, "/v1/me/tokens")
+        made = await owner.client.post("/v1/me/sign-in-codes")
+        check(made, "/v1/me/sign-in-codes")
+        async with httpx.AsyncClient(base_url=url, timeout=30) as other_device:
+            check(await other_device.post("/v1/me/sign-in-codes"), "/v1/me/sign-in-codes")  # 401
+            code = {"code": made.json()["code"]}
+            redeem = "/v1/sign-in-codes/redeem"
+            check(await other_device.post(redeem, json=code), redeem)  # 201
+            check(await other_device.post(redeem, json=code), redeem)  # 400: spent
+            check(await other_device.post(redeem, json={"code": ""}), redeem)  # 422
         rotated = await owner.client.post("/v1/me/tokens/rotate")
         check(rotated, "/v1/me/tokens/rotate")
         check(await owner.client.post("/v1/me/tokens/rotate"), "/v1/me/tokens/rotate")  # 401

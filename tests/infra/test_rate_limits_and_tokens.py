@@ -1,4 +1,4 @@
-"""The shared counters and the tokens table, on both databases."""
+"""The shared counters, the tokens table and sign-in codes, on both databases."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from infra.players import Players
 from infra.rate_limits import RateCounters
+from infra.sign_in_codes import SignInCodes
 from infra.sql_event_store import SqlEventStore
 from infra.tokens import Tokens
 from server.limits import Limit, RateLimited, RateLimits
@@ -54,3 +55,24 @@ async def test_tokens_rotate_once_and_revoke_all(store: SqlEventStore) -> None:
     assert await tokens.holder("h1") is None
     assert len(await tokens.revoke_all("p")) == 2
     assert await tokens.valid({"h2", *(f"n{i}" for i in range(4))}, now_ms=0) == set()
+
+
+async def test_a_sign_in_code_is_spent_once_and_replaced_by_the_next(store: SqlEventStore) -> None:
+    await Players(store.engine).create_player("p", "Ada", "h1", expires_ms=None)
+    codes, tokens = SignInCodes(store.engine), Tokens(store.engine)
+    await codes.replace("p", "c1", expires_ms=2_000, now_ms=1_000)
+    spent = await asyncio.gather(*(codes.redeem("c1", 1_500, f"t{i}", None) for i in range(6)))
+    assert (spent.count("p"), spent.count(None)) == (1, 5), "one redeem wins"
+    winner = next(f"t{i}" for i in range(6) if spent[i])
+    assert await tokens.valid({f"t{i}" for i in range(6)}, now_ms=0) == {winner}
+
+    await codes.replace("p", "c2", expires_ms=3_000, now_ms=1_000)
+    await codes.replace("p", "c3", expires_ms=3_000, now_ms=1_000)  # replaces c2
+    assert await codes.redeem("c2", 1_500, "late", None) is None
+    assert await codes.redeem("c3", 3_000, "late", None) is None, "expired at 3000"
+    assert await codes.redeem("c3", 2_999, "t", None) == "p"
+
+    await codes.replace("p", "c4", expires_ms=3_000, now_ms=1_000)
+    await tokens.revoke_all("p")  # signing out everywhere ends the code too
+    assert await codes.redeem("c4", 1_500, "after", None) is None
+    assert await tokens.valid({"late", "after"}, now_ms=0) == set()

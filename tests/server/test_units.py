@@ -516,6 +516,10 @@ def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
         # Another case: the server ignores it, but the secret a client put there is one.
         "GET /v1/tables/t?WATCH_CODE=s3cr-et_ HTTP/1.1": "t?WATCH_CODE=*** HTTP/1.1",
         "GET /v1/me/live?Token=s3cr-et_ HTTP/1.1": "live?Token=*** HTTP/1.1",
+        # A sign-in code: in a body, a stray parameter, or a link cut at its '#'.
+        """{"code": "s3cr-et_"}""": '"code": "***"',
+        "GET /healthz?code=s3cr-et_ HTTP/1.1": "?code=*** HTTP/1.1",
+        "GET /sign-in/s3cr-et_ HTTP/1.1": "/sign-in/*** HTTP/1.1",
     }
     for line, shown in lines.items():
         assert "s3cr" not in mask(line) and shown in mask(line), mask(line)

@@ -67,7 +67,7 @@ export class NetworkError extends Error {}
 async function request(method, path, body, extraHeaders = {}) {
   const headers = { Accept: 'application/json', ...extraHeaders };
   const player = savedPlayer();
-  if (player) headers.Authorization = `Bearer ${player.token}`;
+  if (player && !headers.Authorization) headers.Authorization = `Bearer ${player.token}`; // a token given wins
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
@@ -120,8 +120,10 @@ export const api = {
   replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
   player: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}`),
   stats: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/stats`),
-  me: () => request('GET', '/v1/me'),
+  me: (token) => request('GET', '/v1/me', undefined, token ? { Authorization: `Bearer ${token}` } : {}), // ``token``: another than the one kept
   rotateToken: () => request('POST', '/v1/me/tokens/rotate'),
+  signInCode: () => request('POST', '/v1/me/sign-in-codes'),
+  redeemSignInCode: (code) => request('POST', '/v1/sign-in-codes/redeem', { code }),
   rating: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/rating?limit=20`),
   botsOnline: () => request('GET', '/v1/bots/online'),
   leaderboard: (kind, offset, limit) => request('GET', `/v1/leaderboard?kind=${encodeURIComponent(kind)}&offset=${offset}&limit=${limit}`),

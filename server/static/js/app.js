@@ -1,6 +1,6 @@
 // The page's shell: routes (#/, #/match/ID, #/history, #/replay/ID, #/lobby,
 // #/join/TABLE/CODE, #/watch/MATCH[/CODE], #/live, #/leaderboard, #/rules[/MATCH],
-// #/player/ID, #/challenge/PLAYER), the start
+// #/player/ID, #/challenge/PLAYER, #/sign-in[/CODE]), the start
 // screen's two forms (a match against the computer; two computers to watch), and the
 // wiring of events.
 // The table itself lives in match.js, the lobby in lobby.js, spectating in watch.js.
@@ -16,6 +16,7 @@ import { closeWatch, showWatch } from './watch.js';
 import { closeLive, showLive } from './livematches.js';
 import { followChallenges } from './challengenotice.js';
 import { closeRename, setUpRename } from './rename.js';
+import { closeCode, setUpOtherDevice, showSignIn } from './signin.js';
 import { problemText, show, toast } from './ui.js';
 import { applyPrefs, pref, setPref } from './prefs.js';
 import { PRESET_ABOUT } from './presets.js';
@@ -43,7 +44,10 @@ function renderWho() {
   fill($('#who'), player ? ['Playing as ', h('b', {}, isolate(player.name)), h('span', { class: 'rating', 'data-testid': 'who-rating' }, known)] : 'Not signed in');
   $('#nav-signout').hidden = !player;
   $('#nav-rename').hidden = !player;
+  $('#nav-device').hidden = !player;
+  $('#have-code').hidden = Boolean(player);
   if (!player) closeRename(false);
+  if (!player) closeCode(false);
   if (player) {
     api
       .me()
@@ -132,6 +136,10 @@ async function route() {
   if (name === 'history') {
     show('history');
     return showHistory($('#history'), { onError: (e) => toast(problemText(e)) });
+  }
+  if (name === 'sign-in') {
+    show('signin');
+    return showSignIn($('#signin'), id ? decoded(id) : null);
   }
   if (name === 'replay' && id) {
     show('replay');
@@ -300,6 +308,7 @@ function askSignOut() {
   const player = savedPlayer();
   if (!player) return;
   closeRename(false); // one question in the header at a time
+  closeCode(false);
   fill(
     $('#signout-confirm'),
     h('p', { id: 'signout-question' }, `Sign out ${isolate(player.name)}? This browser forgets the player, and its matches cannot be opened again.`),
@@ -348,6 +357,7 @@ function followOtherTab(event) {
   closeMatch();
   $('#signout-confirm').hidden = true;
   closeRename(false);
+  closeCode(false);
   $('#name').value = now ? now.name : '';
   const was = before ? isolate(before.name) : null;
   if (!now) toast(`Signed out in another tab: this tab no longer plays as ${was}.`, 'info');
@@ -382,6 +392,11 @@ function init() {
   $('#nav-signout').addEventListener('click', askSignOut);
   setUpRename(() => {
     $('#signout-confirm').hidden = true;
+    closeCode(false);
+  });
+  setUpOtherDevice(() => {
+    $('#signout-confirm').hidden = true;
+    closeRename(false);
   });
   document.addEventListener('keydown', keepInSignOut);
   window.addEventListener('hashchange', route);

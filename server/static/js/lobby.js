@@ -25,6 +25,7 @@ import { ensurePlayer, lobby, waitingForSomeone } from './lobbystate.js';
 import { afterRead, closeStream, follow, listen } from './lobbylive.js';
 import { openTable, renderMine } from './mytables.js';
 import { pollWhileVisible } from './poll.js';
+import { haveACode } from './havecode.js';
 import { afterUnblock, chooseToChallenge, findPlayers, renderBots, renderChallenges, sayNewChallenges } from './challenges.js';
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
@@ -60,6 +61,7 @@ export function showLobby(root, { invite = null, challenge = null } = {}) {
           { class: 'start', onsubmit: (event) => enter(event, root, { invite, challenge }) },
           h('label', {}, 'Your name ', h('input', { id: 'lobby-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'lobby-name' })),
           h('button', { type: 'submit', 'data-testid': 'enter-lobby' }, 'Enter the lobby'),
+          haveACode(),
         ),
     invite ? inviteNotice(invite, join) : null,
     h(

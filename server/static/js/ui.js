@@ -15,6 +15,7 @@ const TITLES = {
   rules: 'How to play',
   replay: 'Replay',
   player: 'Player profile',
+  signin: 'Sign in with a code',
 };
 
 export function show(screen) {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request, post
-from litestar.datastructures import State
+from litestar.datastructures import CacheControlHeader, State
 from litestar.params import JSONBody
 
 from server.http.limits import rate_limited
@@ -55,6 +55,8 @@ async def create_sign_in_code(state: State, request: Request[Any, Any, Any]) -> 
     # No token: counted by client address, in a bucket of its own and a tight one, so
     # that guessing codes gets nowhere and costs nobody their creations.
     before_request=rate_limited("sign_ins", by_player=False),
+    # A token in the answer to a request that sent none: kept by no cache (RFC 6749 §5.1).
+    cache_control=CacheControlHeader(private=True, no_store=True),
 )
 async def redeem_sign_in_code(
     state: State, request: Request[Any, Any, Any], data: JSONBody[RedeemSignInCodeRequest]

@@ -65,6 +65,7 @@ async def test_a_code_signs_the_same_player_in_once(server: ServerProcess) -> No
         signed_in = await redeem(server.url, typed_on_a_phone(code))
         assert signed_in.status_code == 201, signed_in.text
         assert set(signed_in.json()) == {"token", "token_expires_at"}  # as POST /v1/me/tokens
+        assert "no-store" in signed_in.headers["cache-control"], "a token, kept by no cache"
         token = signed_in.json()["token"]
         assert token != ada.token
         phone = await me(server.url, token)

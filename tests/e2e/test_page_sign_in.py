@@ -1,5 +1,5 @@
 """The same player on two devices, in headless Chromium against a real server: the header's
-"Use on another device" shows a one-time code and its link, and another browser (a
+"Other device" shows a one-time code and its link, and another browser (a
 context of its own: another device) that opens the link, or types the code, becomes that
 player. The page kept its token in this browser's storage alone, with no way across."""
 

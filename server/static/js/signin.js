@@ -1,6 +1,6 @@
 // The same player on another device. The page keeps its token in this browser alone, so a
 // person who plays on a laptop had no way to be that player (rating, matches) on a phone.
-// The header's "Use on another device" asks the server for a one-time code (POST
+// The header's "Other device" asks the server for a one-time code (POST
 // /v1/me/sign-in-codes) and shows it with a link, #/sign-in/CODE: the code rides in the
 // fragment, which no browser sends to a server. The other device opens the link, or types
 // the code in the form at #/sign-in ("Have a code from another device?" on the start and
@@ -65,7 +65,7 @@ export function showSignIn(root, code) {
     h(
       'form',
       { class: 'start', id: 'signin-form', onsubmit: (event) => submit(event, root) },
-      h('p', { class: 'hint' }, 'On the device where you play, choose "Use on another device" at the top: it shows a code that works once, for 10 minutes.'),
+      h('p', { class: 'hint' }, 'On the device where you play, choose "Other device" at the top: it shows a code that works once, for 10 minutes.'),
       h('label', {}, 'Code ', h('input', { id: 'signin-code', autocomplete: 'one-time-code', autocapitalize: 'characters', spellcheck: 'false', maxlength: '40', required: true, placeholder: 'ABCDE-FGHJK', value: code || '', 'data-testid': 'signin-input' })),
       player ? h('p', { class: 'form-problem', id: 'signin-replaces', 'data-testid': 'signin-replaces' }, `This browser plays as ${isolate(player.name)}. Signing in with a code replaces ${isolate(player.name)} here, and ${isolate(player.name)} is lost on this browser unless signed in on another device too.`) : null,
       h('p', { id: 'signin-problem', class: 'form-problem', role: 'alert', 'data-testid': 'signin-problem', hidden: true }),

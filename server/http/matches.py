@@ -17,6 +17,7 @@ from server.match_record import MatchRecord
 from server.problems import (
     MatchNotFinished,
     NotYourMatch,
+    Unauthorized,
     VersionOutOfRange,
     problem_responses,
 )
@@ -70,15 +71,27 @@ async def log_reader(
     watch the match reads it whole, with no token (docs/fair-deal.md)."""
     header = request.headers.get("authorization")
     over = record.state.settlement is not None
+    if not header and not over:  # a spectator is told where to look, not just to sign in
+        raise Unauthorized(SEATS_ONLY.format(match_id=record.state.match_id))
     if header or not over:
-        player = await services.authenticate(header)  # no token while it runs: a 401
+        player = await services.authenticate(header)
         try:
             return reader_seat(record, player.id)
         except NotYourMatch:
             if not over:
-                raise
+                raise NotYourMatch(
+                    "your token holds no seat in this match. "
+                    + SEATS_ONLY.format(match_id=record.state.match_id)
+                ) from None
     require_watchable(record.state, watch_code)
     return None
+
+
+SEATS_ONLY = (
+    "While a match is played its log is its seats' (send a seat's token); a spectator "
+    "watches it at GET /v1/matches/{match_id}/spectator or the watch socket, and anyone "
+    "who may watch it reads the whole log once it is over"
+)
 
 
 IdempotencyKey = Annotated[

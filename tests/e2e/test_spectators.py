@@ -60,6 +60,15 @@ async def test_a_spectator_sees_only_what_is_public_to_both_seats(server: Server
         mid = (await spectate.get(f"/v1/matches/{match_id}/spectator")).json()
         assert mid["spectators"] == 1
         seen.add(mid["version"], mid["view"])
+        # the log is the seats' while it runs: a spectator is told where to look instead
+        log = await spectate.get(f"/v1/matches/{match_id}/events")
+        assert (log.status_code, log.json()["rule"]) == (401, "unauthorized"), log.text
+        assert f"GET /v1/matches/{match_id}/spectator" in log.json()["detail"]
+        stranger = await Player.create(server.url, "Stranger")
+        log = await stranger.client.get(f"/v1/matches/{match_id}/events")
+        assert (log.status_code, log.json()["rule"]) == (403, "not_your_match"), log.text
+        assert "a spectator watches it at" in log.json()["detail"]
+        await stranger.close()
 
         final = await play_both_seats((host, guest), match_id, (Recorder(), Recorder()))
         await asyncio.wait_for(watching, 30)

@@ -197,6 +197,15 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
         return make_problem("invalid_request", naming_the_field(str(exc)), 422)
     if isinstance(exc, msgspec.DecodeError):
         return make_problem("malformed_json", str(exc), 400)
+    if isinstance(exc, HTTPException) and exc.status_code == 404 and _litestars_own(exc):
+        # One sentence for every path that names nothing: the router said "Not Found", and
+        # the static files "no file or directory match the path … was found".
+        where = f" at {request.url.path}" if request is not None else ""
+        return make_problem(
+            "not_found",
+            f"nothing is served{where}; the API's paths are listed at /schema/openapi.json",
+            404,
+        )
     if isinstance(exc, HTTPException):
         rule = {
             400: _bad_request_rule(str(exc.detail)),
@@ -209,6 +218,12 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
         }.get(exc.status_code, "invalid_request")
         return make_problem(rule, str(exc.detail), exc.status_code)
     return make_problem("internal_error", "unexpected server error", 500)
+
+
+def _litestars_own(exc: HTTPException) -> bool:
+    """A 404 Litestar raised itself (no route, no static file), not one of the server's."""
+    detail = str(exc.detail)
+    return detail == "Not Found" or detail.startswith("no file or directory match the path")
 
 
 def _bad_request_rule(detail: str) -> str:

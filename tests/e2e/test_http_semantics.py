@@ -291,3 +291,19 @@ async def test_no_cache_may_store_an_answer_given_for_a_token(sqlite_site: Serve
     assert "no-store" not in public.headers.get("cache-control", "")
     await host.close()
     await guest.close()
+
+
+async def test_a_path_that_names_nothing_is_said_so_in_one_sentence(
+    sqlite_site: ServerProcess,
+) -> None:
+    """The router said "Not Found" and the static files "no file or directory match the
+    path nothing/here was found" (found by QA); the server's own 404s keep their words."""
+    async with httpx.AsyncClient(base_url=sqlite_site.url, timeout=10) as client:
+        for path in ("/v1/nothing", "/nothing/here", "/v1/matches/some-id/nothing"):
+            answer = await client.get(path)
+            assert (answer.status_code, answer.json()["rule"]) == (404, "not_found"), path
+            assert answer.json()["detail"] == (
+                f"nothing is served at {path}; the API's paths are listed at /schema/openapi.json"
+            )
+        own = (await client.get("/problems/no-such-problem")).json()["detail"]
+        assert own.startswith("no problem type 'no-such-problem'"), own

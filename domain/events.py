@@ -182,7 +182,9 @@ class Resigned(Event, tag="resigned", frozen=True):
 class TurnTimedOut(Event, tag="turn_timed_out", frozen=True):
     """The seat's time ran out: the events that follow, until its turn ends, are the
     house easy AI's moves made for it. ``between_hands``: the seat did not say it was
-    ready in time, and the server says so for it (``HandAcknowledged`` follows)."""
+    ready in time, and the server says so for it (``HandAcknowledged`` follows, or
+    ``Dealt`` at once when the other seat was ready already: the second "ready" is the
+    deal itself)."""
 
     seat: Seat
     between_hands: bool = False

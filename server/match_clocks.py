@@ -23,6 +23,7 @@ import msgspec
 
 from domain.clock import Claim, TimeOut, clock_view, deadline, decide_claim, decide_timeout
 from domain.errors import ClaimAgainstHouse, ClockNotDue, DomainError
+from domain.events import TurnTimedOut
 from domain.match import apply
 from domain.state import MatchState
 from domain.views import ClockView, PlayerView, SpectatorView
@@ -215,7 +216,10 @@ class MatchClocks:
         timed_out = await self.matches.commit(record, events, f"timeout:{match_id}:{state.version}")
         if timed_out is None:
             return record
-        log.info("seat(s) %s timed out in match %s", events[0], match_id)
+        # A debug line: a match both players left times out every turn to its end, and an
+        # info line each (a Python repr at that) was a hundred lines a match.
+        late = [event.seat for event in events if isinstance(event, TurnTimedOut)]
+        log.debug("seat(s) %s timed out in match %s", late, match_id)
         record = await self.matches.play_ai_locked(timed_out)
         await self.schedule(record)
         return record

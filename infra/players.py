@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import msgspec
-from sqlalchemy import bindparam, func, insert, select, text, update
+from sqlalchemy import Select, bindparam, func, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -260,10 +260,7 @@ class Players:
             .order_by(players.c.name, players.c.id)
             .limit(limit)
         )
-        with translate_errors():
-            async with one_statement(self.engine) as conn:
-                rows = (await conn.execute(query)).all()
-        return [self._player(row) for row in rows]
+        return await self._players_of(query)
 
     async def bots_listening(self, fresh_after_ms: int, limit: int = 50) -> list[Player]:
         """Bots with a player stream open, by name: the programs waiting for challenges
@@ -278,6 +275,9 @@ class Players:
             .order_by(players.c.name, players.c.id)
             .limit(limit)
         )
+        return await self._players_of(query)
+
+    async def _players_of(self, query: Select[Any]) -> list[Player]:
         with translate_errors():
             async with one_statement(self.engine) as conn:
                 rows = (await conn.execute(query)).all()

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, insert
+from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.driver_errors import translate_errors
-from infra.schema import sign_in_codes, tokens
+from infra.schema import sign_in_codes
+from infra.tokens import insert_token
 
 
 class SignInCodes:
@@ -67,12 +68,5 @@ class SignInCodes:
                 player_id = (await conn.execute(spend)).scalar_one_or_none()
                 if player_id is None:
                     return None
-                await conn.execute(
-                    insert(tokens).values(
-                        token_hash=token_hash,
-                        player_id=player_id,
-                        created_at=datetime.now(UTC),
-                        expires_ms=token_expires_ms,
-                    )
-                )
+                await insert_token(conn, token_hash, player_id, token_expires_ms)
         return str(player_id)

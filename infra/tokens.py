@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 import msgspec
 from sqlalchemy import bindparam, delete, insert, or_, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from infra.database import one_statement
 from infra.driver_errors import translate_errors
@@ -40,6 +40,21 @@ class TokenHolder(msgspec.Struct, frozen=True):
         return self.expires_ms is None or now_ms < self.expires_ms
 
 
+async def insert_token(
+    conn: AsyncConnection, token_hash: str, player_id: str, expires_ms: int | None
+) -> None:
+    """A new token row, in the caller's transaction (an issue, a rotation, a redeemed
+    sign-in code)."""
+    await conn.execute(
+        insert(tokens).values(
+            token_hash=token_hash,
+            player_id=player_id,
+            created_at=datetime.now(UTC),
+            expires_ms=expires_ms,
+        )
+    )
+
+
 class Tokens:
     """The ``tokens`` table; the engine is the store's (``store.engine``)."""
 
@@ -59,14 +74,7 @@ class Tokens:
         """Another token for an existing player (a second device, a bot of its own)."""
         with translate_errors():
             async with self.engine.begin() as conn:
-                await conn.execute(
-                    insert(tokens).values(
-                        token_hash=token_hash,
-                        player_id=player_id,
-                        created_at=datetime.now(UTC),
-                        expires_ms=expires_ms,
-                    )
-                )
+                await insert_token(conn, token_hash, player_id, expires_ms)
 
     async def rotate(self, old_hash: str, new_hash: str, expires_ms: int | None) -> bool:
         """Replace a token by a new one; False (nothing changed) if the old one is gone."""
@@ -81,14 +89,7 @@ class Tokens:
                 ).scalar_one_or_none()
                 if owner is None:
                     return False
-                await conn.execute(
-                    insert(tokens).values(
-                        token_hash=new_hash,
-                        player_id=owner,
-                        created_at=datetime.now(UTC),
-                        expires_ms=expires_ms,
-                    )
-                )
+                await insert_token(conn, new_hash, owner, expires_ms)
         return True
 
     async def revoke_all(self, player_id: str) -> set[str]:

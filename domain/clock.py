@@ -31,6 +31,7 @@ from domain.events import (
     Knocked,
     LaidOff,
     MatchClaimed,
+    MatchSettled,
     MatchStarted,
     TurnTimedOut,
     UpCardPassed,
@@ -221,7 +222,11 @@ def stand_in_seed(state: MatchState) -> str:
 
 def decide_timeout(state: MatchState, clock: ClockState, cmd: TimeOut) -> list[Event]:
     """``TurnTimedOut`` for each seat whose time ran out, then the moves made for it:
-    the house easy AI's turn, or between hands the seat's "ready"."""
+    the house easy AI's turn, or between hands the seat's "ready".
+
+    When the stand-in's move settles the match while both seats are away (``abandoned``),
+    the ``MatchSettled`` says so: this is the one place a settlement is made for a seat
+    with the clock in view, so it is decided here, once, and the log keeps it."""
     due = deadline(state, clock, cmd.next_hand_timeout_ms, cmd.untimed)
     if due is None:
         raise errors.ClockNotDue("no clock is running in this match")
@@ -229,6 +234,7 @@ def decide_timeout(state: MatchState, clock: ClockState, cmd: TimeOut) -> list[E
         raise errors.ClockNotDue(f"seat {due.seats[0]} has {due.at_ms - cmd.now_ms} ms left")
     events: list[Event] = []
     current = state
+    in_a_row = clock.in_a_row  # as ``advance`` will count it: the stand-in's moves reset nothing
     for seat in due.seats:
         timed_out = TurnTimedOut(seat=seat, between_hands=due.between_hands)
         current = evolve(current, timed_out)
@@ -238,11 +244,31 @@ def decide_timeout(state: MatchState, clock: ClockState, cmd: TimeOut) -> list[E
             current = fold(ready, current)
             events.extend(ready)
             continue
+        in_a_row = _set(in_a_row, seat, in_a_row[seat] + 1)
         while current.phase not in ("hand_over", "match_over") and current.to_act() == (seat,):
             command = choose(STAND_IN, player_view(current, seat), stand_in_seed(current))
             current, made = apply(current, command)
+            if abandoned(in_a_row):
+                made = [
+                    replace(e, abandoned=True) if isinstance(e, MatchSettled) else e for e in made
+                ]
             events.extend(made)
     return events
+
+
+def abandoned(in_a_row: tuple[int, int]) -> bool:
+    """Both seats away: each has timed out ``TIMEOUTS_TO_CLAIM`` turns or more in a row
+    since its last move of its own, so the stand-in has played at least each one's last
+    three turns, and neither moved since. A settlement the stand-in makes then was decided
+    by the computer for both players, and is not rated (docs/ratings.md).
+
+    The same count as a claim by timeouts, for the same reason: a seat at three may be
+    claimed from, and the one place the rules call a player gone. Only turns in a hand
+    count; "ready" between hands neither counts nor resets (``advance``), so a run goes on
+    from hand to hand. A seat that plays a move of its own in time resets its run to 0,
+    and a match it then finishes, itself or through its opponent's stand-in, is rated; so
+    is one it resigns or claims (a player's own decision of the result)."""
+    return min(in_a_row) >= TIMEOUTS_TO_CLAIM
 
 
 ClaimReason = Literal["timeouts", "absence"]

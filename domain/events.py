@@ -203,6 +203,13 @@ class MatchSettled(Event, tag="match_settled", frozen=True):
     """Final totals: hand points, boxes, and the match (or shutout) bonus; seed revealed.
 
     ``resigned`` names the seat that resigned, when the match ended that way.
+
+    ``abandoned``: the house AI settled the match standing in for both seats, each of
+    which had timed out at least ``TIMEOUTS_TO_CLAIM`` turns in a row since its last move
+    of its own (``domain.clock.decide_timeout`` decides it, the only place that can see
+    the clock). Neither player was there to decide the result, so it moves no rating.
+    Absent from a log recorded before the field: false, and such a settlement counts as
+    it did.
     """
 
     winner: Seat
@@ -214,6 +221,7 @@ class MatchSettled(Event, tag="match_settled", frozen=True):
     totals: tuple[int, int]
     seed: str
     resigned: Seat | None = None
+    abandoned: bool = False
 
 
 AnyEvent = (

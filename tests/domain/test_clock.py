@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
 from domain import errors
+from domain.ai import choose
 from domain.clock import (
+    STAND_IN,
     TIMEOUTS_TO_CLAIM,
     Claim,
     ClockState,
@@ -28,10 +31,13 @@ from domain.events import (
     MatchSettled,
     Resigned,
     TurnTimedOut,
+    decode_event,
+    encode_event,
 )
-from domain.match import decide, evolve, legal_commands
+from domain.match import decide, evolve, fold, legal_commands
 from domain.rules import MIN_CLOCK_MS, Clock, make_rules, validate_clock
 from domain.state import MatchState
+from domain.views import player_view, spectator_view
 
 T0 = 1_000_000
 
@@ -485,3 +491,152 @@ def test_an_untimed_seat_never_runs_out() -> None:
     with pytest.raises(errors.ClockNotDue):
         decide_timeout(log.state, log.clock, TimeOut(T0 + 10**6, None, (seat,)))
     assert deadline(log.state, log.clock, None, untimed=(1 - seat,)) is not None
+
+
+# --- a match the house AI finished for both seats is abandoned, not rated ---------------
+
+NEXT_HAND_MS = 30_000
+
+
+def play_to_the_end(log: Log, present: tuple[int, ...] = (), *, from_ms: int = T0) -> bool:
+    """Play the match to its settlement: each seat in ``present`` makes its own moves in
+    time (chosen by the easy AI, as a player could), every other turn times out and the
+    stand-in plays it; between hands a present seat says ready, the others time out.
+    Returns whether a timeout (the stand-in's move) settled it."""
+    assert log.state is not None and log.clock is not None
+    now, by_stand_in = from_ms, False
+    for _ in range(2000):
+        if log.state.settlement is not None:
+            return by_stand_in
+        if log.state.phase == "hand_over":
+            ready = [s for s in present if s in log.state.to_act()]
+            if ready:
+                now += 10
+                log.act(NextHand(ready[0]), now)
+            else:
+                now += NEXT_HAND_MS
+                log.time_out(now, NEXT_HAND_MS)
+            continue
+        seat = log.seat_to_act()
+        if seat in present:
+            now += 10
+            view = player_view(log.state, seat)
+            log.act(choose(STAND_IN, view, f"own:{log.state.version}"), now)
+            by_stand_in = False
+        else:
+            assert log.clock.clock is not None and log.clock.clock.per_move_ms is not None
+            now = log.clock.since_ms + log.clock.clock.per_move_ms
+            log.time_out(now, NEXT_HAND_MS)
+            by_stand_in = True
+    raise AssertionError("the match did not end")
+
+
+def test_a_match_the_stand_in_finished_for_both_seats_is_abandoned() -> None:
+    """Both players left: the house AI plays both sides to the end (docs/rules.md), and
+    the settlement says so, as decided when it was made: the ratings skip it."""
+    log = Log(Clock(per_move_ms=1000), seed="both-away")
+    assert play_to_the_end(log)
+    assert log.state is not None and log.clock is not None
+    settled = log.state.settlement
+    assert settled is not None and settled.abandoned and settled.resigned is None
+    assert log.events[-1] == settled
+    assert min(log.clock.in_a_row) >= TIMEOUTS_TO_CLAIM  # the fold agrees with the decider
+    # what the seats and spectators see is the settlement as recorded
+    assert spectator_view(log.state).settlement == settled
+    assert all(player_view(log.state, seat).settlement == settled for seat in (0, 1))
+    assert sum(isinstance(e, MatchSettled) for e in log.events) == 1
+    assert all(not e.abandoned for e in log.events[:-1] if isinstance(e, MatchSettled))
+
+
+@pytest.mark.parametrize("present", [0, 1])
+def test_a_match_one_seat_plays_itself_to_the_end_is_rated(present: int) -> None:
+    """One player there, the other away: the stand-in plays the away seat's turns (and
+    settles this match, for either seat present), but the present seat's own moves keep
+    its run at 0: a result one player played for is rated."""
+    log = Log(Clock(per_move_ms=1000), seed="away-2")
+    assert play_to_the_end(log, (present,))  # the stand-in's move settled it
+    assert log.state is not None and log.state.settlement is not None
+    assert not log.state.settlement.abandoned
+    assert log.clock is not None and log.clock.in_a_row[present] == 0
+
+
+def test_a_player_back_from_a_run_of_timeouts_makes_the_match_rated_again() -> None:
+    """Both away long enough to be abandoned, then one comes back and plays a move of its
+    own in time: the run is over, and the match it then finishes is rated."""
+    log = Log(Clock(per_move_ms=1000), seed="both-away")
+    now = both_idle(log, 1000)
+    assert log.clock is not None and min(log.clock.in_a_row) >= TIMEOUTS_TO_CLAIM
+    back = log.seat_to_act()
+    play_to_the_end(log, (back,), from_ms=now)
+    assert log.state is not None and log.state.settlement is not None
+    assert not log.state.settlement.abandoned
+
+
+def test_abandoned_needs_both_seats_at_three_timeouts_in_a_row() -> None:
+    """The settling timeout itself counts; a seat one short of three keeps it rated."""
+    log = Log(Clock(per_move_ms=1000), seed="both-away")
+    play_to_the_end(log)
+    # the log up to the settling timeout, folded again
+    last = max(i for i, e in enumerate(log.events) if isinstance(e, TurnTimedOut))
+    settling = log.events[last]
+    assert isinstance(settling, TurnTimedOut) and not settling.between_hands
+    state: MatchState | None = None
+    clock: ClockState | None = None
+    for event in log.events[:last]:
+        state = evolve(state, event)
+        clock = advance(clock, state, event, T0)
+    assert state is not None and clock is not None
+    seat, other = settling.seat, 1 - settling.seat
+    now = T0 + 10**9
+
+    def settles_abandoned(runs: tuple[int, int]) -> bool:
+        assert state is not None and clock is not None
+        events = decide_timeout(state, replace(clock, in_a_row=runs), TimeOut(now))
+        assert isinstance(events[-1], MatchSettled)
+        return events[-1].abandoned
+
+    at = TIMEOUTS_TO_CLAIM
+    assert settles_abandoned(_runs(seat, at - 1, at))  # this timeout makes three
+    assert not settles_abandoned(_runs(seat, at - 2, at))  # this one makes two
+    assert not settles_abandoned(_runs(seat, at - 1, at - 1))  # the other has two
+    assert not settles_abandoned(_runs(seat, at + 5, 0))  # the other moved last turn
+    assert settles_abandoned(_runs(seat, at + 5, at + 5))
+    assert other != seat
+
+
+def _runs(seat: int, mine: int, others: int) -> tuple[int, int]:
+    return (mine, others) if seat == 0 else (others, mine)
+
+
+def test_an_abandoned_settlement_is_kept_by_the_log_and_replays() -> None:
+    log = Log(Clock(per_move_ms=1000), seed="both-away")
+    play_to_the_end(log)
+    decoded = [decode_event(encode_event(e)) for e in log.events]
+    assert decoded == log.events
+    assert fold(decoded) == log.state
+
+
+def test_a_settlement_recorded_before_abandoned_existed_replays_unchanged() -> None:
+    """A log from before the field: its ``match_settled`` has no ``abandoned``, decodes as
+    false, and the match replays to the same states, settled and rated as it was, even
+    one the stand-in finished for both seats (the fold takes the log as recorded)."""
+    for seed, present in (("both-away", ()), ("away-2", (0,))):
+        log = Log(Clock(per_move_ms=1000), seed=seed)
+        play_to_the_end(log, present)
+        old = []
+        for event in log.events:
+            data = msgspec.json.decode(encode_event(event))
+            if data["type"] == "match_settled":
+                del data["abandoned"]
+            old.append(decode_event(msgspec.json.encode(data)))
+        assert isinstance(old[-1], MatchSettled) and not old[-1].abandoned
+        assert old[:-1] == log.events[:-1]
+        assert log.state is not None and log.state.settlement is not None
+        expected = replace(log.state, settlement=replace(log.state.settlement, abandoned=False))
+        assert fold(old) == expected
+        states: list[MatchState] = []
+        state: MatchState | None = None
+        for event in old:
+            state = evolve(state, event)
+            states.append(state)
+        assert states[-2] == fold(log.events[:-1])

@@ -6,7 +6,10 @@ with the match as its own rating period, both seats judged from their ratings be
 the match, and the deviation first widened by the days since the record's previous
 rated match (from the events' recorded times, so a rebuild computes the same numbers). A house level's anchored record counts games but never moves. Unrated
 matches (chosen seeds, custom rules, ``rated: false``, matches from before ratings)
-change nothing here.
+change nothing here, nor does a rated match settled ``abandoned`` (the house AI played
+both seats to the end while both players were away, docs/ratings.md): no rating, no
+game counted, no history row. A settlement recorded before ``abandoned`` existed reads
+as false and counts as it always did.
 """
 
 from __future__ import annotations
@@ -131,6 +134,9 @@ class RatingsProjection:
         seats = (await conn.execute(query)).first()
         if seats is None:
             return  # an unrated match
+        if event.abandoned:  # the computer decided it for both players: no result to rate
+            await conn.execute(delete(rated_matches).where(rated_matches.c.match_id == match_id))
+            return
         records = (seats.seat0, seats.seat1)
         rows = {
             row.rating_id: row

@@ -7,6 +7,13 @@ Hands won/lost count scored hands; washed hands are counted apart. A knock that 
 undercut counts as a knock for the knocker, an undercut received for the knocker and an
 undercut given for the defender. Gins include big gins. ``points`` are the hand points
 a player scored, ``points_against`` those scored against them.
+
+A match settled ``abandoned`` (both players away, the house AI playing both seats to
+the end: docs/ratings.md) is counted as neither won nor lost: its winner is the one the
+stand-in's play for both happened to favour, no result of either player, as the ratings
+skip it. Its hands count as they were scored, as every hand the stand-in plays part of
+does in any timed match: a hand is counted when it ends, before anyone can know how the
+match will.
 """
 
 from __future__ import annotations
@@ -73,6 +80,8 @@ class PlayerStatsProjection:
             for seat in (0, 1):
                 changes[seat]["hands_washed"] += 1
         elif isinstance(event, MatchSettled):
+            if event.abandoned:
+                return  # nobody's result (the docstring)
             changes[event.winner]["matches_won"] += 1
             changes[1 - event.winner]["matches_lost"] += 1
         else:

@@ -190,6 +190,11 @@ def _describe(
             f" bonus {event.bonus} ({event.bonus_kind}),"
             f" totals {event.totals[0]}-{event.totals[1]}",
             f"         seed {event.seed}",
+            *(
+                ["         abandoned: both players were away, the house AI played both; not rated"]
+                if event.abandoned
+                else []
+            ),
         ]
     if isinstance(event, TurnTimedOut):
         late = _name(after, event.seat, names)

@@ -363,7 +363,8 @@ PLAYER_VIEW_FIELDS = {
     "last_result": "The last hand's result (`hand_scored` or `hand_washed`), null before "
     "the first ends.",
     "settlement": "The match's result (`match_settled`: winner, totals, bonuses, who "
-    "resigned), null while it runs.",
+    "resigned; `abandoned` true when both players were away and the house AI played both "
+    "seats to the end, a result that moves no rating), null while it runs.",
     "deal_commitment": "The commitment to this hand's deck, revealed when the hand ends "
     "(docs/fair-deal.md).",
     "seed_commitment": "The commitment to the server's seed for the match, revealed at "

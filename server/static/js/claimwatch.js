@@ -146,7 +146,9 @@ export async function learnEnd(view) {
   const me = savedPlayer();
   const [claimed, change] = await Promise.all([
     game.ui.claimed ? game.ui.claimed : findClaim(open.id, view).catch(() => null),
-    game.rated && me ? ratingChange(me.id, open.id).catch(() => null) : null,
+    game.rated && me && !(view.settlement && view.settlement.abandoned) // abandoned: rates nobody
+      ? ratingChange(me.id, open.id).catch(() => null)
+      : null,
   ]);
   if (game.open !== open) return;
   game.ui.claimed = claimed;

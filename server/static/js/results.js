@@ -89,7 +89,9 @@ function endedEarly(view, s, me, claim) {
 }
 
 /** The end of a match: hand points, boxes, bonus and totals. ``claim``: the match's
- * ``match_claimed`` event, if any; ``rating``: the viewer's rating line, if rated. */
+ * ``match_claimed`` event, if any; ``rating``: the viewer's rating line, if rated. A match
+ * settled ``abandoned`` (the house AI played both seats to the end while both players were
+ * away) moves no rating: it says so instead of a rating line. */
 export function settlementPanel(view, s, me, { claim = null, rating = null } = {}) {
   const who = (seat) => seatName(view.players, seat, me);
   const r = view.rules;
@@ -113,6 +115,9 @@ export function settlementPanel(view, s, me, { claim = null, rating = null } = {
         row('Total', [0, 1].map((i) => h('b', { 'data-testid': `total-${i}` }, s.totals[i]))),
       ),
     ),
-    rating ? h('p', { 'data-testid': 'rating-change' }, rating) : null,
+    s.abandoned
+      ? h('p', { 'data-testid': 'settlement-abandoned' },
+        'Not rated: both players were away, and the house AI played both sides to the end.')
+      : rating ? h('p', { 'data-testid': 'rating-change' }, rating) : null,
   );
 }

@@ -2,7 +2,7 @@
 // and the replay viewer; every number shown comes from the server's HandScored/MatchSettled.
 import { h, plural } from './dom.js';
 import { byRank, cardGroup, cardName } from './cards.js';
-import { BONUS_KIND, explain, headline, seatName } from './words.js';
+import { BONUS_KIND, NOT_RATED_AWAY, explain, headline, seatName } from './words.js';
 
 function handLine(label, melds, deadwood, laid, deadwoodPoints) {
   return h(
@@ -116,8 +116,7 @@ export function settlementPanel(view, s, me, { claim = null, rating = null } = {
       ),
     ),
     s.abandoned
-      ? h('p', { 'data-testid': 'settlement-abandoned' },
-        'Not rated: both players were away, and the house AI played both sides to the end.')
+      ? h('p', { 'data-testid': 'settlement-abandoned' }, NOT_RATED_AWAY)
       : rating ? h('p', { 'data-testid': 'rating-change' }, rating) : null,
   );
 }

@@ -14,6 +14,9 @@ export const KIND = { knock: 'knocked', gin: 'went gin', big_gin: 'declared big 
 /** ``claimed``: the match's ``match_claimed`` event once seen, so the absent seat's
  * resignation that follows it is told as the claim it is. ``standIn``: the event is a
  * move the server made for its seat, whose time ran out (standin.js). */
+/** Said of a match settled ``abandoned``: both players were away, nobody's result. */
+export const NOT_RATED_AWAY = 'Not rated: both players were away, and the house AI played both sides to the end.';
+
 export function narrate(event, players, me, claimed = null, standIn = false) {
   if (standIn) return playedFor(event, players, me);
   const who = (seat) => seatName(players, seat, me);
@@ -54,7 +57,9 @@ export function narrate(event, players, me, claimed = null, standIn = false) {
       const score = `${event.totals[event.winner]} to ${event.totals[1 - event.winner]}`;
       const loser = event.resigned === null || event.resigned === undefined ? null : who(event.resigned) === 'You' ? 'you' : who(event.resigned);
       const resigned = loser === null ? '' : claimed ? ` (claimed from ${loser})` : ` (${loser} resigned)`;
-      return `${who(event.winner)} won the match${resigned}, ${score}.`;
+      // abandoned: the house AI played both seats to the end (docs/ratings.md)
+      const away = event.abandoned ? ` ${NOT_RATED_AWAY}` : '';
+      return `${who(event.winner)} won the match${resigned}, ${score}.${away}`;
     }
     case 'turn_timed_out':
       return event.between_hands

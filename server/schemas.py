@@ -386,7 +386,8 @@ class PlayerRef(msgspec.Struct, frozen=True):
 
 class MatchResponse(msgspec.Struct, frozen=True):
     """``seats``: who sits where (a person, a bot or the house AI), ``spectators``: sockets
-    watching the match now, on every server process; ``rated``: the result moves ratings.
+    watching the match now, on every server process; ``rated``: the result moves ratings
+    (unless the settlement is ``abandoned``: both players away, docs/ratings.md).
     ``watch_code``: a private table's match is watched with it (``?watch_code=``); its
     players were given it with the table, and read it here too (null for a public match,
     and in answers to moves). ``now_ms``: the server's time when it answered, in ms since

@@ -10,11 +10,12 @@ from typing import Any
 
 from sqlalchemy import event
 
+from domain.clock import ClockState, TimeOut, advance, deadline, decide_timeout
 from domain.commands import AnySeatCommand, BigGin, Discard, Gin, Knock, StartMatch
 from domain.events import Event, UpCardPassed
-from domain.match import apply, legal_commands
+from domain.match import apply, evolve, legal_commands
 from domain.melds import best_discard
-from domain.rules import Clock, make_rules
+from domain.rules import PRESETS, Clock, make_rules
 from domain.seeds import ClientSeed
 from domain.state import MatchState
 from domain.table import TableOpened
@@ -122,3 +123,34 @@ async def open_table(store: SqlEventStore, clock: Clock | None) -> str:
     )
     await store.append(TABLE_STREAM_PREFIX + table_id, 0, [opened])
     return table_id
+
+
+def both_away(players: tuple[str, str]) -> tuple[str, list[Event]]:
+    """A rated match under a move clock that neither player touches: every turn times
+    out, the house AI plays both seats to the end, and the settlement is abandoned."""
+    match_id = stream()
+    start = StartMatch(
+        match_id=match_id,
+        players=players,
+        rules=PRESETS["arcadia"],
+        seed=match_id,
+        client_seeds=(ClientSeed("a", players[0], 1), ClientSeed("b", players[1], 1)),
+        seed_committed_ms=0,
+        hints=False,
+        rated=True,
+        clock=Clock(per_move_ms=1000),
+    )
+    state, events = apply(None, start)
+    clock: ClockState | None = None
+    for recorded in events:
+        clock = advance(clock, state, recorded, 0)
+    while state.settlement is None:
+        assert clock is not None
+        due = deadline(state, clock, 30_000)
+        assert due is not None
+        made = decide_timeout(state, clock, TimeOut(due.at_ms, 30_000))
+        for recorded in made:
+            state = evolve(state, recorded)
+            clock = advance(clock, state, recorded, due.at_ms)
+        events.extend(made)
+    return match_id, events

@@ -8,13 +8,12 @@ from typing import Literal
 from msgspec.structs import replace
 from sqlalchemy import select
 
-from domain.clock import ClockState, TimeOut, advance, deadline, decide_timeout
 from domain.commands import Resign, StartMatch
 from domain.events import Event, MatchSettled
-from domain.match import apply, evolve
+from domain.match import apply
 from domain.rating import Rating, update
 from domain.rating_policy import ANCHORS, HOUSE_VERSIONS, PROVISIONAL_DEVIATION, rating_id
-from domain.rules import PRESETS, Clock
+from domain.rules import PRESETS
 from domain.seeds import ClientSeed
 from infra.players import Players
 from infra.projections import projector
@@ -22,7 +21,7 @@ from infra.projections.queries import stats_for_player
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.schema import rated_matches, rating_history, ratings
 from infra.sql_event_store import SqlEventStore
-from tests.infra.helpers import random_match, stream
+from tests.infra.helpers import both_away, random_match, stream
 
 
 def _resigned(players: tuple[str, str], loser: int, rated: bool) -> tuple[str, list[Event]]:
@@ -45,44 +44,13 @@ def _resigned(players: tuple[str, str], loser: int, rated: bool) -> tuple[str, l
     return match_id, [*started, *settled]
 
 
-def _both_away(players: tuple[str, str]) -> tuple[str, list[Event]]:
-    """A rated match under a move clock that neither player touches: every turn times
-    out, the house AI plays both seats to the end, and the settlement is abandoned."""
-    match_id = stream()
-    start = StartMatch(
-        match_id=match_id,
-        players=players,
-        rules=PRESETS["arcadia"],
-        seed=match_id,
-        client_seeds=(ClientSeed("a", players[0], 1), ClientSeed("b", players[1], 1)),
-        seed_committed_ms=0,
-        hints=False,
-        rated=True,
-        clock=Clock(per_move_ms=1000),
-    )
-    state, events = apply(None, start)
-    clock: ClockState | None = None
-    for event in events:
-        clock = advance(clock, state, event, 0)
-    while state.settlement is None:
-        assert clock is not None
-        due = deadline(state, clock, 30_000)
-        assert due is not None
-        made = decide_timeout(state, clock, TimeOut(due.at_ms, 30_000))
-        for event in made:
-            state = evolve(state, event)
-            clock = advance(clock, state, event, due.at_ms)
-        events.extend(made)
-    return match_id, events
-
-
 async def test_a_match_abandoned_by_both_moves_no_rating(store: SqlEventStore) -> None:
     """The house AI finished it for both players (``abandoned``): no rating moves, no
     game counts, the history shows no entry, and it is neither won nor lost in the
     statistics. The same log as recorded before the field (no ``abandoned``) counts as
     it always did: rated, won and lost."""
     players = ("ann", "bob")
-    match_id, events = _both_away(players)
+    match_id, events = both_away(players)
     settled = events[-1]
     assert isinstance(settled, MatchSettled) and settled.abandoned
     await store.append(match_id, 0, events)

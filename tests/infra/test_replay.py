@@ -7,9 +7,10 @@ import re
 from functools import cache
 
 import pytest
+from msgspec.structs import replace
 
 from domain.commands import Discard, DrawDiscard, StartMatch, TakeUpCard
-from domain.events import Event, MatchStarted
+from domain.events import Event, MatchSettled, MatchStarted
 from domain.match import apply, evolve
 from domain.rules import make_rules
 from domain.state import MatchState
@@ -17,7 +18,7 @@ from infra.errors import StreamNotFound
 from infra.replay import load_match, render, render_replay, state_at
 from infra.sql_event_store import SqlEventStore
 from tests.domain.builders import dealt_event, deck_for
-from tests.infra.helpers import _choose, stream
+from tests.infra.helpers import _choose, both_away, stream
 
 MATCHES = 200
 
@@ -152,3 +153,14 @@ def test_render_names_the_no_progress_wash() -> None:
         log.extend(events)
     assert state.phase == "hand_over"
     assert "3 face-up cards taken and nobody knocked" in render(log)
+
+
+def test_render_says_a_match_abandoned_by_both_is_not_rated() -> None:
+    """The operator's text of a match the house AI finished for both players says so;
+    any other settlement says nothing of it."""
+    _, log = both_away(("ann", "bob"))
+    settled = log[-1]
+    assert isinstance(settled, MatchSettled) and settled.abandoned
+    assert "abandoned: both players were away" in render(log)
+    rated = render([*log[:-1], replace(settled, abandoned=False)])
+    assert "abandoned" not in rated

@@ -128,13 +128,15 @@ async def test_a_new_code_replaces_the_old_and_signing_out_ends_it(server: Serve
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_an_expired_code_is_refused(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(database_url, tmp_path, GINRUMMY_SIGN_IN_CODE_TTL_S="1").start()
+    # Three seconds: a loaded machine's answer may take one, and the fresh code below must
+    # still be live when its redeem arrives.
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_SIGN_IN_CODE_TTL_S="3").start()
     ada = await Player.create(server.url, "Ada")
     try:
         made = await ada.client.post("/v1/me/sign-in-codes")
         left = datetime.fromisoformat(made.json()["expires_at"]).timestamp() - time.time()
-        assert 0 < left <= 1, made.json()
-        await asyncio.sleep(left + 0.2)
+        assert left <= 3, made.json()
+        await asyncio.sleep(max(left, 0) + 0.2)
         assert_refused(await redeem(server.url, made.json()["code"]))
         fresh = await new_code(ada)  # a new one, redeemed in time, works
         assert (await redeem(server.url, fresh)).status_code == 201
@@ -203,6 +205,8 @@ async def test_no_sign_in_code_reaches_the_log(database_url: str, tmp_path: Path
     text = server.log_path.read_text()
     assert "DEBUG" in text and "/sign-in/***" in text, "debug logging is on"
     forms = {form for code in codes for form in (code, code.replace("-", ""), code.lower())}
-    forms |= {code[:5] for code in codes} | {code[6:] for code in codes}
+    # Each half alone too, unless it is all digits: five digits in a row are found in any
+    # debug log (its times, its ports), a sign-in code's or not.
+    forms |= {half for code in codes for half in (code[:5], code[6:]) if not half.isdigit()}
     leaked = sorted(form for form in forms if form in text)
     assert not leaked, f"sign-in codes in the debug log: {leaked}"

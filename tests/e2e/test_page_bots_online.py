@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_page import browser, page, site  # noqa: F401  (fixtures)
+from tests.e2e.test_page import TIMEOUT_MS, browser, page, site  # noqa: F401  (fixtures)
 from tests.e2e.test_page_friends import make_player, signed_in
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
@@ -31,7 +31,9 @@ def test_a_listed_bot_is_challenged_from_the_lobby(site: str, page: Page) -> Non
         signed_in(page, site, ada)
         page.goto(f"{site}/#/lobby")
         row = page.locator(f"[data-testid=bot-online][data-player='{created['id']}']")
-        expect(row).to_contain_text("Listening Bot (bot)")
+        # The bot prints "created" before its stream opens, and the lobby reads the list
+        # every 5 s: expect's own 5 s (not the page's timeout) could miss the next read.
+        expect(row).to_contain_text("Listening Bot (bot)", timeout=TIMEOUT_MS)
         expect(row).to_contain_text("rated 1500 ± 700 (provisional)")
         row.get_by_role("button", name="Challenge Listening Bot (bot)").click()
         page.wait_for_selector("body[data-screen=table]")  # the program accepted it

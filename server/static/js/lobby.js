@@ -148,7 +148,7 @@ export async function refresh() {
     lobby.mine = new Map([...tables, ...own.tables, ...privates].filter((t) => t.host.id === player.id && !t.invitee).map((t) => [t.table_id, t]));
     renderMine();
     renderChallenges(incoming, outgoing);
-    await renderBots();
+    await renderBots().catch(() => {}); // a list that failed is no reason to skip what follows
     await afterRead(player, tables, waited.filter((id) => !lobby.mine.has(id) && !lobby.sent.has(id)));
   } catch (err) {
     toast(problemText(err));

@@ -1,8 +1,9 @@
 """Rate limits: how many creations and moves a player and a client address may make.
 
-Each bucket (``creates``, ``actions``; chat may add its own) has a limit per player (all
-its tokens together, so rotating a token buys no new budget) and one per client
-address (``sign_ins``, whose requests carry no token, only this one), counted in fixed windows of ``GINRUMMY_RATE_WINDOW_S`` in the shared database
+Each bucket (``creates``, ``actions``, ``sign_ins``; chat may add its own) has a limit per
+player (all its tokens together, so rotating a token buys no new budget) and one per
+client address (``sign_ins``, whose requests carry no token, only this one), counted in
+fixed windows of ``GINRUMMY_RATE_WINDOW_S`` in the shared database
 (infra/rate_limits.py). Over either limit the request is refused before it changes
 anything: a 429 problem with ``Retry-After``, the seconds until the window ends.
 A limit of 0 is no limit; a bucket with both at 0 costs no database round trip.

@@ -37,6 +37,8 @@ def test_a_listed_bot_is_challenged_from_the_lobby(site: str, page: Page) -> Non
         expect(row).to_contain_text("rated 1500 ± 700 (provisional)")
         row.get_by_role("button", name="Challenge Listening Bot (bot)").click()
         page.wait_for_selector("body[data-screen=table]")  # the program accepted it
+        # The screen shows before the match's view is read and drawn: wait for the names.
+        expect(page.locator("#scorebar")).to_contain_text("Listening Bot", timeout=TIMEOUT_MS)
         assert page.locator("#scorebar").inner_text().count("Listening Bot") == 1
     finally:
         bot.kill()

@@ -146,7 +146,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "Change only your own player (`GET /v1/me` gives its id)."),
     _p("invalid_sign_in_code", 400, "No such sign-in code",
        "The sign-in code is not one the server has live: it was mistyped, has expired "
-       "(ten minutes after it was made) or was used already. The three are not told apart.",
+       "(`GINRUMMY_SIGN_IN_CODE_TTL_S` after it was made, ten minutes by default) or was "
+       "used already. The three are not told apart.",
        "`POST /v1/sign-in-codes/redeem`.",
        "Check the code as the other device shows it; if it is right, make a new one there "
        "(`POST /v1/me/sign-in-codes`)."),

@@ -36,7 +36,7 @@ async function openCode(closeOthers) {
       h('p', {}, 'On your other device, open this link, or choose "Have a code from another device?" there and type the code. It signs that device in as you, with your rating and matches.'),
       h('p', {}, 'Code ', h('b', { class: 'signin-code', 'data-testid': 'signin-code' }, made.code)),
       h('p', {}, h('a', { href: link, 'data-testid': 'signin-link', rel: 'noreferrer' }, link)),
-      h('p', { class: 'hint', 'data-testid': 'signin-expiry' }, `It works once, until ${until} (10 minutes). A new code replaces this one.`),
+      h('p', { class: 'hint', 'data-testid': 'signin-expiry' }, `It works once, until ${until}. A new code replaces this one.`),
       h('button', { type: 'button', 'data-testid': 'signin-close', onclick: () => closeCode() }, 'Done'),
     );
     $('#device-panel [data-testid=signin-close]').focus();
@@ -65,7 +65,7 @@ export function showSignIn(root, code) {
     h(
       'form',
       { class: 'start', id: 'signin-form', onsubmit: (event) => submit(event, root) },
-      h('p', { class: 'hint' }, 'On the device where you play, choose "Other device" at the top: it shows a code that works once, for 10 minutes.'),
+      h('p', { class: 'hint' }, 'On the device where you play, choose "Other device" at the top: it shows a code that works once, for a few minutes.'),
       h('label', {}, 'Code ', h('input', { id: 'signin-code', autocomplete: 'one-time-code', autocapitalize: 'characters', spellcheck: 'false', maxlength: '40', required: true, placeholder: 'ABCDE-FGHJK', value: code || '', 'data-testid': 'signin-input' })),
       player ? h('p', { class: 'form-problem', id: 'signin-replaces', 'data-testid': 'signin-replaces' }, `This browser plays as ${isolate(player.name)}. Signing in with a code replaces ${isolate(player.name)} here, and ${isolate(player.name)} is lost on this browser unless signed in on another device too.`) : null,
       h('p', { id: 'signin-problem', class: 'form-problem', role: 'alert', 'data-testid': 'signin-problem', hidden: true }),

@@ -10,7 +10,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_page import browser, page, site  # noqa: F401  (fixtures)
+from tests.e2e.test_page import TIMEOUT_MS, browser, page, site  # noqa: F401  (fixtures)
 from tests.e2e.test_page_friends import auth, make_player, resign, resigned_match, signed_in
 
 
@@ -142,7 +142,8 @@ def test_a_visitor_sees_the_whole_profile_but_the_challenge(
     page.fill("[data-testid=lobby-name]", "Eve Visitor")
     page.click("[data-testid=enter-lobby]")
     found = page.locator(f"[data-testid=found-player][data-player='{dot['id']}']")
-    expect(found.locator("[data-testid=challenge]")).to_be_focused()
+    # A player made, then a lookup: longer than expect()'s 5 s on a loaded machine.
+    expect(found.locator("[data-testid=challenge]")).to_be_focused(timeout=TIMEOUT_MS)
     expect(page.locator("[data-testid=find-name]")).to_have_value("Dot Visited")
     no_toast(page)
 

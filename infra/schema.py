@@ -95,6 +95,9 @@ sign_in_codes = Table(
     Column("player_id", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_ms", BigInteger, nullable=False),
+    # The token that made the code: the code works only while that token does, so a
+    # sign-out (a rotation, a revocation) ends it, whenever the code was written.
+    Column("issuer_hash", Text, nullable=False),
     UniqueConstraint("player_id", name="uq_sign_in_codes_player"),
 )
 

@@ -1,5 +1,10 @@
 """One-time sign-in codes: a player's way onto another device, as hashes with an expiry.
 
+A code works only while the token that made it does: the page's "Sign out" rotates its
+token, and a code shown on a shared computer must not outlive that; a code written just
+after a "sign out everywhere" (by a process that still trusted the revoked token for a
+moment) dies with the token too, since the redeem asks for the issuer in its own DELETE.
+
 A player has at most one live code (its row, keyed by the player too): a new one
 replaces it. Redeeming deletes the code's row and inserts a token in one transaction,
 with the expiry in the DELETE's own condition, so of two redeems of one code exactly
@@ -11,12 +16,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import delete
+from sqlalchemy import delete, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.driver_errors import translate_errors
-from infra.schema import sign_in_codes
+from infra.schema import sign_in_codes, tokens
 from infra.tokens import insert_token
 
 
@@ -27,15 +32,19 @@ class SignInCodes:
         self.engine = engine
         self._postgres = engine.dialect.name == "postgresql"
 
-    async def replace(self, player_id: str, code_hash: str, expires_ms: int, now_ms: int) -> None:
-        """The player's one live code is now this one; codes of anyone expired by
-        ``now_ms`` go too (the table holds only what can still be redeemed, or nearly)."""
+    async def replace(
+        self, player_id: str, code_hash: str, issuer_hash: str, expires_ms: int, now_ms: int
+    ) -> None:
+        """The player's one live code is now this one, made with the token ``issuer_hash``;
+        codes of anyone expired by ``now_ms`` go too (the table holds only what can still
+        be redeemed, or nearly)."""
         dialect = postgresql if self._postgres else sqlite
         row = {
             "code_hash": code_hash,
             "player_id": player_id,
             "created_at": datetime.now(UTC),
             "expires_ms": expires_ms,
+            "issuer_hash": issuer_hash,
         }
         upsert = dialect.insert(sign_in_codes).values(row)
         upsert = upsert.on_conflict_do_update(
@@ -44,6 +53,7 @@ class SignInCodes:
                 "code_hash": upsert.excluded.code_hash,
                 "created_at": upsert.excluded.created_at,
                 "expires_ms": upsert.excluded.expires_ms,
+                "issuer_hash": upsert.excluded.issuer_hash,
             },
         )
         with translate_errors():
@@ -58,9 +68,21 @@ class SignInCodes:
     ) -> str | None:
         """Spend the code for a new token (stored as ``token_hash``); its player's id, or
         None (nothing changed) if no live code has that hash: wrong, expired or spent."""
+        issuer_live = (
+            select(tokens.c.token_hash)
+            .where(
+                tokens.c.token_hash == sign_in_codes.c.issuer_hash,
+                or_(tokens.c.expires_ms.is_(None), tokens.c.expires_ms > now_ms),
+            )
+            .exists()
+        )
         spend = (
             delete(sign_in_codes)
-            .where(sign_in_codes.c.code_hash == code_hash, sign_in_codes.c.expires_ms > now_ms)
+            .where(
+                sign_in_codes.c.code_hash == code_hash,
+                sign_in_codes.c.expires_ms > now_ms,
+                issuer_live,  # signed out (rotated, revoked) since: the code died with it
+            )
             .returning(sign_in_codes.c.player_id)
         )
         with translate_errors():

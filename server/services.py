@@ -125,12 +125,15 @@ class Services:
         self.forget_tokens({hash_token(token)})
         return fresh, expires_ms
 
-    async def sign_in_code(self, player_id: str) -> tuple[str, int]:
-        """A one-time code that signs the player in elsewhere, and when it expires (epoch
-        ms); the player's earlier code, if still live, no longer works."""
+    async def sign_in_code(self, token: str) -> tuple[str, int]:
+        """A one-time code that signs the holder of ``token`` in elsewhere while that token
+        works, and when it expires (epoch ms); the player's earlier code no longer works."""
+        player = await self.player_for_token(token)
         code, now = new_code(), now_ms()
         expires_ms = now + int(self.settings.sign_in_code_ttl_s * 1000)
-        await self.sign_in_codes.replace(player_id, hash_code(code), expires_ms, now)
+        await self.sign_in_codes.replace(
+            player.id, hash_code(code), hash_token(token), expires_ms, now
+        )
         return shown(code), expires_ms
 
     async def redeem_sign_in_code(self, typed: str) -> tuple[str, int | None]:

@@ -1,8 +1,9 @@
 """One-time sign-in codes: a player signed in on one device lets another in with a code.
 
-``sign_in_codes`` holds each live code as its SHA-256, with the player it signs in and
-when it expires; one row per player at most (a new code replaces the old one), deleted
-as it is redeemed, so of two redeems of one code exactly one finds it.
+``sign_in_codes`` holds each live code as its SHA-256, with the player it signs in, when
+it expires and the token that made it (the code works only while that token does); one
+row per player at most (a new code replaces the old one), deleted as it is redeemed, so
+of two redeems of one code exactly one finds it.
 
 Revision ID: 0024
 Revises: 0023
@@ -27,6 +28,7 @@ def upgrade() -> None:
         sa.Column("player_id", sa.Text, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("expires_ms", sa.BigInteger, nullable=False),
+        sa.Column("issuer_hash", sa.Text, nullable=False),
         sa.UniqueConstraint("player_id", name="uq_sign_in_codes_player"),
     )
 

@@ -9,6 +9,7 @@ from litestar import Request, post
 from litestar.datastructures import CacheControlHeader, State
 from litestar.params import JSONBody
 
+from server.auth import bearer_token
 from server.http.limits import rate_limited
 from server.http.players import iso_ms
 from server.problems import problem_responses
@@ -28,11 +29,13 @@ from server.services import services_of
 )
 async def create_sign_in_code(state: State, request: Request[Any, Any, Any]) -> SignInCodeIssued:
     """A one-time code that another device redeems (``POST /v1/sign-in-codes/redeem``)
-    for a token of your player. It works once, for ``GINRUMMY_SIGN_IN_CODE_TTL_S`` (ten
-    minutes); a new code replaces the one before, and signing out everywhere ends it."""
+        for a token of your player. It works once, for ``GINRUMMY_SIGN_IN_CODE_TTL_S`` (ten
+        minutes), while the token that made it does: a new code replaces the one before, and
+    rotating that token or signing out everywhere ends it."""
     services = services_of(state)
-    player = await services.authenticate(request.headers.get("authorization"))
-    code, expires_ms = await services.sign_in_code(player.id)
+    code, expires_ms = await services.sign_in_code(
+        bearer_token(request.headers.get("authorization"))
+    )
     return SignInCodeIssued(code=code, expires_at=iso_ms(expires_ms) or "")
 
 

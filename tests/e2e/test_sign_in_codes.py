@@ -110,7 +110,9 @@ async def test_a_wrong_code_is_refused_and_changes_nothing(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_a_new_code_replaces_the_old_and_signing_out_ends_it(server: ServerProcess) -> None:
+async def test_a_new_code_replaces_the_old_and_signing_out_or_rotating_ends_it(
+    server: ServerProcess,
+) -> None:
     ada = await Player.create(server.url, "Ada")
     try:
         first = await new_code(ada)
@@ -118,6 +120,13 @@ async def test_a_new_code_replaces_the_old_and_signing_out_ends_it(server: Serve
         assert first != second
         assert_refused(await redeem(server.url, first))
         assert (await redeem(server.url, second)).status_code == 201
+
+        # the page's Sign out rotates its token: a code it showed dies with the old token
+        shown = await new_code(ada)
+        rotated = await ada.client.post("/v1/me/tokens/rotate")
+        assert rotated.status_code in (200, 201), rotated.text
+        ada.client.headers["Authorization"] = f"Bearer {rotated.json()['token']}"
+        assert_refused(await redeem(server.url, shown))
 
         third = await new_code(ada)
         assert (await ada.client.delete("/v1/me/tokens")).status_code == 204

@@ -60,19 +60,30 @@ async def test_tokens_rotate_once_and_revoke_all(store: SqlEventStore) -> None:
 async def test_a_sign_in_code_is_spent_once_and_replaced_by_the_next(store: SqlEventStore) -> None:
     await Players(store.engine).create_player("p", "Ada", "h1", expires_ms=None)
     codes, tokens = SignInCodes(store.engine), Tokens(store.engine)
-    await codes.replace("p", "c1", expires_ms=2_000, now_ms=1_000)
+    await codes.replace("p", "c1", "h1", expires_ms=2_000, now_ms=1_000)
     spent = await asyncio.gather(*(codes.redeem("c1", 1_500, f"t{i}", None) for i in range(6)))
     assert (spent.count("p"), spent.count(None)) == (1, 5), "one redeem wins"
     winner = next(f"t{i}" for i in range(6) if spent[i])
     assert await tokens.valid({f"t{i}" for i in range(6)}, now_ms=0) == {winner}
 
-    await codes.replace("p", "c2", expires_ms=3_000, now_ms=1_000)
-    await codes.replace("p", "c3", expires_ms=3_000, now_ms=1_000)  # replaces c2
+    await codes.replace("p", "c2", "h1", expires_ms=3_000, now_ms=1_000)
+    await codes.replace("p", "c3", "h1", expires_ms=3_000, now_ms=1_000)  # replaces c2
     assert await codes.redeem("c2", 1_500, "late", None) is None
     assert await codes.redeem("c3", 3_000, "late", None) is None, "expired at 3000"
     assert await codes.redeem("c3", 2_999, "t", None) == "p"
 
-    await codes.replace("p", "c4", expires_ms=3_000, now_ms=1_000)
+    # the code works while the token that made it does: rotated (the page's Sign out),
+    # expired or revoked, the code is dead, whenever it was written
+    await codes.replace("p", "c5", "h1", expires_ms=3_000, now_ms=1_000)
+    assert await tokens.rotate("h1", "h1b", None)
+    assert await codes.redeem("c5", 1_500, "rotated", None) is None
+    await tokens.issue("p", "short", expires_ms=1_200)
+    await codes.replace("p", "c6", "short", expires_ms=3_000, now_ms=1_000)
+    assert await codes.redeem("c6", 1_500, "expired", None) is None
+
+    await codes.replace("p", "c4", "h1b", expires_ms=3_000, now_ms=1_000)
     await tokens.revoke_all("p")  # signing out everywhere ends the code too
     assert await codes.redeem("c4", 1_500, "after", None) is None
-    assert await tokens.valid({"late", "after"}, now_ms=0) == set()
+    await codes.replace("p", "c7", "h1b", expires_ms=3_000, now_ms=1_000)  # written after
+    assert await codes.redeem("c7", 1_500, "after", None) is None
+    assert await tokens.valid({"late", "after", "rotated", "expired"}, now_ms=0) == set()

@@ -45,6 +45,12 @@ def test_another_device_opens_the_link_and_becomes_the_same_player(
 
     with checked_tab(browser) as phone:
         phone.goto(link)
+        # nothing is spent on opening a link (anyone may send one): Sign in, pressed
+        phone.wait_for_selector("[data-testid=signin-whose]")
+        phone.wait_for_timeout(500)
+        assert phone.evaluate(SAVED) is None and "Not signed in" in phone.inner_text("#who")
+        assert phone.evaluate("document.activeElement.dataset.testid") == "signin-submit"
+        phone.click("[data-testid=signin-submit]")
         wait_until(phone, "document.querySelector('#who').innerText.includes('Ada Laptop')")
         phone.wait_for_selector("body[data-screen=start]")
         assert "#/sign-in" not in phone.url, "the code left the address"
@@ -57,6 +63,7 @@ def test_another_device_opens_the_link_and_becomes_the_same_player(
 
     with checked_tab(browser) as third:  # the code worked once
         third.goto(link)
+        third.click("[data-testid=signin-submit]")
         problem = third.wait_for_selector("[data-testid=signin-problem]:not([hidden])")
         assert "does not work" in problem.inner_text()
         assert third.evaluate(SAVED) is None

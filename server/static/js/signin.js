@@ -54,9 +54,10 @@ export function closeCode(refocus = true) {
   if (refocus && !$('#nav-device').hidden) $('#nav-device').focus();
 }
 
-/** #/sign-in[/CODE]: the form, the code filled in from a link. Not signed in, a link's code
- * is redeemed at once; signed in as a player, the page asks first, as that player would be
- * lost here. */
+/** #/sign-in[/CODE]: the form, the code filled in from a link, redeemed only when Sign in
+ * is pressed. A link redeemed on opening would let anyone who sends one sign a visitor in
+ * as the sender's player, whose every move and message the sender then sees and may
+ * undo; signed in as a player, the page also says that player would be lost here. */
 export function showSignIn(root, code) {
   const player = savedPlayer();
   fill(
@@ -67,13 +68,13 @@ export function showSignIn(root, code) {
       { class: 'start', id: 'signin-form', onsubmit: (event) => submit(event, root) },
       h('p', { class: 'hint' }, 'On the device where you play, choose "Other device" at the top: it shows a code that works once, for a few minutes.'),
       h('label', {}, 'Code ', h('input', { id: 'signin-code', autocomplete: 'one-time-code', autocapitalize: 'characters', spellcheck: 'false', maxlength: '40', required: true, placeholder: 'ABCDE-FGHJK', value: code || '', 'data-testid': 'signin-input' })),
+      h('p', { class: 'hint', 'data-testid': 'signin-whose' }, 'This browser will play as the player who made the code: use only a code from your own device.'),
       player ? h('p', { class: 'form-problem', id: 'signin-replaces', 'data-testid': 'signin-replaces' }, `This browser plays as ${isolate(player.name)}. Signing in with a code replaces ${isolate(player.name)} here, and ${isolate(player.name)} is lost on this browser unless signed in on another device too.`) : null,
       h('p', { id: 'signin-problem', class: 'form-problem', role: 'alert', 'data-testid': 'signin-problem', hidden: true }),
       h('button', { type: 'submit', class: 'primary', 'data-testid': 'signin-submit' }, player ? `Sign in, replacing ${isolate(player.name)}` : 'Sign in'),
       h('button', { type: 'button', 'data-testid': 'signin-cancel', onclick: () => location.replace('#/') }, 'Cancel'),
     ),
   );
-  if (code && !player) return redeem(root, code);
   $(code ? '[data-testid=signin-submit]' : '#signin-code', root).focus();
 }
 

@@ -4,7 +4,9 @@ Ten characters of Crockford's base32 (50 bits), shown as two groups of five
 (``7KQ2M-XW9TD``): short enough to type on a phone, and with at most one live code per
 player for ``GINRUMMY_SIGN_IN_CODE_TTL_S`` (ten minutes) and redeems counted per client
 address, a guess has no real chance. Stored only as the SHA-256 of its canonical form,
-as a token is: a copy of the table lets nobody in before the codes in it expire.
+as a token is. That is no shield for long: 50 bits without a key or salt can be
+searched in a day on one graphics card, so a stolen copy of the table is safe only
+because its codes expire within minutes (and die with the token that made them).
 
 What a person types is read as Crockford means it to be: any case, spaces and dashes
 ignored, ``I`` and ``L`` as ``1``, ``O`` as ``0``.

@@ -67,7 +67,11 @@ export class NetworkError extends Error {}
 async function request(method, path, body, extraHeaders = {}) {
   const headers = { Accept: 'application/json', ...extraHeaders };
   const player = savedPlayer();
-  if (player && !headers.Authorization) headers.Authorization = `Bearer ${player.token}`; // a token given wins
+  // The kept token, unless the caller gives another, or null for none (a sign-in code's
+  // redeem is no business of the player this browser plays as now).
+  const token = headers.Authorization === undefined ? (player ? player.token : null) : headers.Authorization && headers.Authorization.replace(/^Bearer /, '');
+  if (token) headers.Authorization = `Bearer ${token}`;
+  else delete headers.Authorization;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
@@ -88,7 +92,7 @@ async function request(method, path, body, extraHeaders = {}) {
     // problem's detail, markup and all. Said in words, with the status.
     data = response.ok ? { detail: text } : { title: unreadable(response.status) };
   }
-  if (!response.ok) throw new ApiError(response.status, data || {}, player ? player.token : null);
+  if (!response.ok) throw new ApiError(response.status, data || {}, token); // the token sent
   // A match's answer says the server's time (a table's join holds it in ``match``).
   if (data && typeof data === 'object') heardServerTime(data.now_ms ?? (data.match && data.match.now_ms));
   return data;
@@ -123,7 +127,7 @@ export const api = {
   me: (token) => request('GET', '/v1/me', undefined, token ? { Authorization: `Bearer ${token}` } : {}), // ``token``: another than the one kept
   rotateToken: () => request('POST', '/v1/me/tokens/rotate'),
   signInCode: () => request('POST', '/v1/me/sign-in-codes'),
-  redeemSignInCode: (code) => request('POST', '/v1/sign-in-codes/redeem', { code }),
+  redeemSignInCode: (code) => request('POST', '/v1/sign-in-codes/redeem', { code }, { Authorization: null }),
   rating: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/rating?limit=20`),
   botsOnline: () => request('GET', '/v1/bots/online'),
   leaderboard: (kind, offset, limit) => request('GET', `/v1/leaderboard?kind=${encodeURIComponent(kind)}&offset=${offset}&limit=${limit}`),

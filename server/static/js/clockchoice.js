@@ -42,7 +42,7 @@ export class ClockProblem extends Error {
  * "1,000" would read as one: such a number, a comma and three digits, is refused as
  * ambiguous rather than read one way (it read as 1 s). */
 function typedMs(input, unit) {
-  if (/^\d{1,3}(,\d{3})+$/.test(input.value.trim())) {
+  if (/^[1-9]\d{0,2}(,\d{3})+$/.test(input.value.trim())) { // "0,500" is plain: a half
     throw new ClockProblem('Type the number without a comma between its thousands (1000, not 1,000): a comma is read as a decimal point.', input);
   }
   const raw = input.value.trim().replace(',', '.');

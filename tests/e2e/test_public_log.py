@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 import httpx
-import pytest
 
 from domain.events import decode_event
 from domain.verify import problems
@@ -42,12 +41,11 @@ def verified(events: list[dict[str, Any]]) -> list[str]:
     return problems([decode_event(json.dumps(item["event"])) for item in events])
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_finished_public_match_is_read_and_verified_by_anyone(
-    server: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
-    ada, bob, organiser = [await Player.create(server.url, n) for n in ("Ada", "Bob", "Org")]
-    anyone = httpx.AsyncClient(base_url=server.url, timeout=30)
+    ada, bob, organiser = [await Player.create(sqlite_site.url, n) for n in ("Ada", "Bob", "Org")]
+    anyone = httpx.AsyncClient(base_url=sqlite_site.url, timeout=30)
     try:
         table = await open_table(ada)
         match_id = (await join(bob, table["table_id"])).json()["match"]["match_id"]
@@ -77,10 +75,9 @@ async def test_a_finished_public_match_is_read_and_verified_by_anyone(
         await anyone.aclose()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_a_finished_private_match_needs_its_watch_code(server: ServerProcess) -> None:
-    dev, eve, organiser = [await Player.create(server.url, n) for n in ("Dev", "Eve", "Org")]
-    anyone = httpx.AsyncClient(base_url=server.url, timeout=30)
+async def test_a_finished_private_match_needs_its_watch_code(sqlite_site: ServerProcess) -> None:
+    dev, eve, organiser = [await Player.create(sqlite_site.url, n) for n in ("Dev", "Eve", "Org")]
+    anyone = httpx.AsyncClient(base_url=sqlite_site.url, timeout=30)
     try:
         table = await open_table(dev, private=True)
         joined = await join(eve, table["table_id"], invite_code=table["invite_code"])
@@ -104,10 +101,9 @@ async def test_a_finished_private_match_needs_its_watch_code(server: ServerProce
         await anyone.aclose()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_a_bad_token_is_still_refused(server: ServerProcess) -> None:
+async def test_a_bad_token_is_still_refused(sqlite_site: ServerProcess) -> None:
     """Reading as anyone is reading with no token, not with a wrong one."""
-    ada = await Player.create(server.url, "Ada")
+    ada = await Player.create(sqlite_site.url, "Ada")
     try:
         match = await ada.new_match()
         resigned = await ada.act(match["match_id"], {"type": "resign"})

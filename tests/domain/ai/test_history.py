@@ -6,6 +6,7 @@ stock draws, the deal) is known to the test, never to the guesser.
 
 from __future__ import annotations
 
+import functools
 import random
 
 from benchmarks.tournament import hand_state, play_hand
@@ -109,14 +110,19 @@ def _pile_before(moves: tuple[object, ...], number: int) -> bool:
     return size > 0
 
 
-POSITIONS = _positions("test-history-baseline", 6, "baseline") + _positions(
-    "test-history-medium", 6, "medium"
-)
+@functools.cache
+def positions() -> list[Position]:
+    """The positions the tests share, played out once, when a test first asks: at import
+    they were played in every pytest process that collects this file, not only the one
+    that runs it (each xdist worker collects the whole suite)."""
+    return _positions("test-history-baseline", 6, "baseline") + _positions(
+        "test-history-medium", 6, "medium"
+    )
 
 
 def test_the_real_story_replays_the_hand_held_before_every_step() -> None:
-    assert len(POSITIONS) > 40
-    for view, state in POSITIONS:
+    assert len(positions()) > 40
+    for view, state in positions():
         hand, draws, before = _real_story(view, state)
         steps = history.steps(view)
         assert history.draw_choices(steps) == [
@@ -129,7 +135,7 @@ def test_every_sampled_story_is_consistent_with_what_the_seat_saw() -> None:
     """Each sampled hand holds the opponent's known cards and hides only unseen ones; each
     hand of its story held the card thrown and lacked the card taken at that step, and
     neither its dealt hand nor a stock draw is a card the seat had seen by then."""
-    for view, state in POSITIONS[::3]:
+    for view, state in positions()[::3]:
         assert state.hand is not None
         know = knowledge.read(view)
         steps = history.steps(view)
@@ -205,7 +211,7 @@ def test_melds_with_is_partners() -> None:
 
 
 def test_guesses_depend_on_the_seed_alone() -> None:
-    view, _ = POSITIONS[len(POSITIONS) // 2]
+    view, _ = positions()[len(positions()) // 2]
     know = knowledge.read(view)
     steps = history.steps(view)
     first = history.guesses(steps, know, random.Random(3), 32, Clock(None))

@@ -16,7 +16,6 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.tables import join, open_table, play_both_seats
@@ -45,8 +44,10 @@ async def watch(url: str, seen: Recorder, done: asyncio.Event, frames: list[Any]
                 return
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_spectator_sees_only_what_is_public_to_both_seats(server: ServerProcess) -> None:
+async def test_a_spectator_sees_only_what_is_public_to_both_seats(
+    each_backend_site: ServerProcess,
+) -> None:
+    server = each_backend_site  # counts and watches only a match of its own
     host, guest, _, match_id = await seated_match(server.url, rules={"target": 80})
     try:
         seen, done, frames = Recorder(), asyncio.Event(), []
@@ -98,7 +99,10 @@ async def test_a_spectator_sees_only_what_is_public_to_both_seats(server: Server
         await guest.close()
 
 
-async def test_a_private_match_is_watched_only_with_its_watch_code(server: ServerProcess) -> None:
+async def test_a_private_match_is_watched_only_with_its_watch_code(
+    each_backend_site: ServerProcess,
+) -> None:
+    server = each_backend_site
     host, guest, table, match_id = await seated_match(server.url, private=True)
     try:
         base = f"{server.ws_url}/v1/matches/{match_id}/watch"
@@ -190,12 +194,14 @@ async def wait_for_count(
         raise AssertionError(f"spectators never reached {expected}: {counts[-5:]}") from None
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_spectator_is_told_of_a_rematch_anyone_may_watch(server: ServerProcess) -> None:
+async def test_a_spectator_is_told_of_a_rematch_anyone_may_watch(
+    each_backend_site: ServerProcess,
+) -> None:
     """Found by QA: a spectator stayed on the finished match, never told that its players
     started a rematch. The spectator answer names the rematch once it has started and
     anyone may watch it; an offer not yet accepted, and a private match's rematch (its
     codes are new, and the spectator has none), are not named."""
+    server = each_backend_site
     anonymous = httpx.AsyncClient(base_url=server.url, timeout=30)
     seated = []
     try:

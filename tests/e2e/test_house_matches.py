@@ -260,8 +260,11 @@ async def test_another_process_carries_on_a_house_match_when_its_own_dies(
     ],
 )
 async def test_a_refused_house_match_is_a_problem_and_creates_nothing(
-    server: ServerProcess, body: dict[str, Any], rule: str, says: str
+    sqlite_site: ServerProcess, body: dict[str, Any], rule: str, says: str
 ) -> None:
+    # One server for the four refusals: each asks with two new players, whose match
+    # lists must stay empty.
+    server = sqlite_site
     host = await Player.create(server.url, "Careful")
     person = await Player.create(server.url, "Person")
     try:

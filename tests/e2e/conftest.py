@@ -81,7 +81,12 @@ def sqlite_site(
 def each_backend_site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    """As ``sqlite_site``, once on each backend."""
+    """As ``sqlite_site``, once on each backend. On SQLite it is ``sqlite_site`` itself:
+    the two promise their tests the same (players and matches of their own), so a file
+    using both starts one SQLite server, not two."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("sqlite_site")
+        return
     folder = tmp_path_factory.mktemp(f"{_file_name(request)}-{request.param}")
     with server_for(request.param, folder) as process:
         yield process

@@ -18,7 +18,6 @@ import websockets
 
 from domain import chat as c
 from infra.store import open_store
-from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, next_frame, wait_for
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_openapi_conformance import frame_validators
@@ -92,10 +91,10 @@ def assert_only_a_message(frames: list[dict[str, Any]], cards: set[str], channel
         assert not any(card in json.dumps(frame) for card in cards), frame
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_players_chat_spectators_read_and_a_mute_hides_only_from_the_muter(
-    server: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
+    server = each_backend_site  # its own players, match and sockets
     host, guest, _, match_id = await seated(server.url)
     base = f"{server.ws_url}/v1/matches/{match_id}"
     host_ws = await connect(f"{base}/live", host.token)

@@ -22,14 +22,12 @@ from typing import Any
 
 import httpx
 import msgspec
-import pytest
 
 from domain.commands import StartMatch
 from domain.deck import seed_commitment
 from domain.events import HandScored, encode_event
 from domain.rules import PRESETS
 from tests.domain.test_fair_deal import played_out
-from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import GINRUMMY, ROOT, Player, ServerProcess, as_action, play_out
 from tests.e2e.tables import join, open_table
 
@@ -90,10 +88,11 @@ def started_event(log: dict[str, Any]) -> dict[str, Any]:
     return first
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_the_commitment_comes_before_the_seed_and_the_log_proves_the_deal(
-    server: ServerProcess, database_url: str, tmp_path: Path
+    each_backend_site: ServerProcess, tmp_path: Path
 ) -> None:
+    server = each_backend_site  # its own player, and only that player's matches
+    database_url = server.database_url
     created = await server_player(server)
     player, shown = created
     try:

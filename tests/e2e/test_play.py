@@ -12,11 +12,9 @@ import json
 import random
 from typing import Any
 
-import pytest
 import websockets
 
 from domain.deck import deck_commitment, seed_commitment
-from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 
@@ -64,10 +62,10 @@ async def watch(url: str, token: str, match_id: str, recorder: Recorder, done: a
                 return
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_scripted_client_plays_a_match_to_settlement_without_seeing_hidden_cards(
-    server: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
+    server = each_backend_site  # its own player, and only that player's matches
     player = await Player.create(server.url)
     rng = random.Random(2026)
     try:

@@ -22,7 +22,8 @@ from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.tables import QUICK_RULES, follow, join, open_table, pick, play_both_seats
 from tests.e2e.test_openapi_conformance import Checker
 
-# The tests that need no server of their own share one (sqlite_site): each makes its own
+# The tests that need no server of their own share one (sqlite_site, or each_backend_site
+# for those run on both backends, whose SQLite server is the same): each makes its own
 # players and reads only their tables, challenges and matches; the tests that list the whole
 # lobby keep a server each.
 
@@ -105,10 +106,10 @@ async def test_two_people_meet_in_the_lobby_and_play_a_whole_match(
         await guest.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_of_two_guests_racing_for_the_seat_exactly_one_is_seated(
-    server: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
+    server = each_backend_site  # its own players, tables and matches
     host = await Player.create(server.url, "Host")
     guests = [await Player.create(server.url, f"Guest {n}") for n in range(4)]
     try:
@@ -358,10 +359,10 @@ async def test_a_challenge_is_for_its_invitee_alone_and_refusals_change_nothing(
             await p.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_move_and_a_resignation_at_once_leave_nothing_after_the_settlement(
-    server: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
+    server = each_backend_site  # its own players, tables and matches
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Guest")
     try:

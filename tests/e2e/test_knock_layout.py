@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 import websockets
 
-from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess
 
 SEED = "layout-27269"
@@ -46,10 +44,14 @@ def _problem(response: Any, rule: str) -> dict[str, Any]:
     return problem
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+# Each test plays a seeded match of a player of its own, so the file shares one server per
+# backend (each_backend_site; on SQLite that is sqlite_site too).
+
+
 async def test_a_knocker_chooses_the_layout_and_a_bad_one_changes_nothing(
-    server: ServerProcess,
+    each_backend_site: ServerProcess,
 ) -> None:
+    server = each_backend_site
     player = await Player.create(server.url)
     try:
         match_id, version, view = await _at_the_knock(player)
@@ -126,8 +128,10 @@ async def test_a_knocker_chooses_the_layout_and_a_bad_one_changes_nothing(
         await player.close()
 
 
-async def test_without_a_layout_the_knock_lays_the_first_offered(server: ServerProcess) -> None:
-    player = await Player.create(server.url)
+async def test_without_a_layout_the_knock_lays_the_first_offered(
+    sqlite_site: ServerProcess,
+) -> None:
+    player = await Player.create(sqlite_site.url)
     try:
         match_id, version, view = await _at_the_knock(player)
         (option,) = [o for o in view["knock_layouts"] if o["discard"] == "9C"]

@@ -12,52 +12,18 @@ from __future__ import annotations
 import pytest
 import websockets
 
-from domain.clock import ClockState, TimeOut, advance, deadline, decide_timeout
-from domain.commands import StartMatch
 from domain.events import Event, MatchSettled
-from domain.match import apply, evolve
-from domain.rules import PRESETS, Clock
-from domain.seeds import ClientSeed
 from infra.store import open_store
 from tests.e2e.conftest import BACKENDS
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.test_absence import Socket
 from tests.e2e.test_openapi_conformance import Checker
-
-NEXT_HAND_MS = 30_000
+from tests.infra.helpers import both_away as infra_both_away
 
 
 def both_away(match_id: str, players: tuple[str, str], start_ms: int) -> list[Event]:
     """The log of a rated match whose every turn timed out: the house AI played both seats."""
-    state, events = apply(
-        None,
-        StartMatch(
-            match_id=match_id,
-            players=players,
-            rules=PRESETS["arcadia"],
-            seed=f"server-seed-{match_id}",
-            client_seeds=(
-                ClientSeed("a", players[0], start_ms),
-                ClientSeed("b", players[1], start_ms),
-            ),
-            seed_committed_ms=start_ms,
-            hints=False,
-            rated=True,
-            clock=Clock(per_move_ms=1000),
-        ),
-    )
-    clock: ClockState | None = None
-    for event in events:
-        clock = advance(clock, state, event, start_ms)
-    while state.settlement is None:
-        assert clock is not None
-        due = deadline(state, clock, NEXT_HAND_MS)
-        assert due is not None
-        for event in (made := decide_timeout(state, clock, TimeOut(due.at_ms, NEXT_HAND_MS))):
-            state = evolve(state, event)
-            clock = advance(clock, state, event, due.at_ms)
-        events.extend(made)
-    return events
+    return infra_both_away(players, match_id, start_ms)[1]
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)

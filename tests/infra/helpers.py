@@ -125,25 +125,44 @@ async def open_table(store: SqlEventStore, clock: Clock | None) -> str:
     return table_id
 
 
-def both_away(players: tuple[str, str]) -> tuple[str, list[Event]]:
-    """A rated match under a move clock that neither player touches: every turn times
-    out, the house AI plays both seats to the end, and the settlement is abandoned."""
-    match_id = stream()
-    start = StartMatch(
+def arcadia_start(
+    players: tuple[str, str],
+    rated: bool = True,
+    clock: Clock | None = None,
+    match_id: str | None = None,
+    at_ms: int = 0,
+) -> StartMatch:
+    """An arcadia match of ``players`` started at ``at_ms``, dealt from its id (a stream
+    of its own unless ``match_id`` is given)."""
+    match_id = match_id or stream()
+    return StartMatch(
         match_id=match_id,
         players=players,
         rules=PRESETS["arcadia"],
         seed=match_id,
-        client_seeds=(ClientSeed("a", players[0], 1), ClientSeed("b", players[1], 1)),
-        seed_committed_ms=0,
+        client_seeds=(
+            ClientSeed("a", players[0], at_ms + 1),
+            ClientSeed("b", players[1], at_ms + 1),
+        ),
+        seed_committed_ms=at_ms,
         hints=False,
-        rated=True,
-        clock=Clock(per_move_ms=1000),
+        rated=rated,
+        clock=clock,
     )
+
+
+def both_away(
+    players: tuple[str, str], match_id: str | None = None, start_ms: int = 0
+) -> tuple[str, list[Event]]:
+    """A rated match under a move clock that neither player touches: every turn times
+    out, the house AI plays both seats to the end, and the settlement is abandoned. The
+    log the server's timer would write (the end-to-end tests store it as it is)."""
+    start = arcadia_start(players, clock=Clock(per_move_ms=1000), match_id=match_id, at_ms=start_ms)
+    match_id = start.match_id
     state, events = apply(None, start)
     clock: ClockState | None = None
     for recorded in events:
-        clock = advance(clock, state, recorded, 0)
+        clock = advance(clock, state, recorded, start_ms)
     while state.settlement is None:
         assert clock is not None
         due = deadline(state, clock, 30_000)

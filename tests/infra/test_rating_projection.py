@@ -8,40 +8,26 @@ from typing import Literal
 from msgspec.structs import replace
 from sqlalchemy import select
 
-from domain.commands import Resign, StartMatch
+from domain.commands import Resign
 from domain.events import Event, MatchSettled
 from domain.match import apply
 from domain.rating import Rating, update
 from domain.rating_policy import ANCHORS, HOUSE_VERSIONS, PROVISIONAL_DEVIATION, rating_id
-from domain.rules import PRESETS
-from domain.seeds import ClientSeed
 from infra.players import Players
 from infra.projections import projector
 from infra.projections.queries import stats_for_player
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.schema import rated_matches, rating_history, ratings
 from infra.sql_event_store import SqlEventStore
-from tests.infra.helpers import both_away, random_match, stream
+from tests.infra.helpers import arcadia_start, both_away, random_match, stream
 
 
 def _resigned(players: tuple[str, str], loser: int, rated: bool) -> tuple[str, list[Event]]:
     """A match that the seat ``loser`` resigns at once: a settled match in two commands."""
-    match_id = stream()
-    state, started = apply(
-        None,
-        StartMatch(
-            match_id=match_id,
-            players=players,
-            rules=PRESETS["arcadia"],
-            seed=match_id,
-            client_seeds=(ClientSeed("a", players[0], 1), ClientSeed("b", players[1], 1)),
-            seed_committed_ms=0,
-            hints=False,
-            rated=rated,
-        ),
-    )
+    start = arcadia_start(players, rated=rated)
+    state, started = apply(None, start)
     _, settled = apply(state, Resign(seat=loser))
-    return match_id, [*started, *settled]
+    return start.match_id, [*started, *settled]
 
 
 async def test_a_match_abandoned_by_both_moves_no_rating(store: SqlEventStore) -> None:

@@ -46,8 +46,7 @@ function renderWho() {
   $('#nav-rename').hidden = !player;
   $('#nav-device').hidden = !player;
   $('#have-code').hidden = Boolean(player);
-  if (!player) closeRename(false);
-  if (!player) closeCode(false);
+  if (!player) closeHeaderPanels('signout'); // signed out: nothing left to rename or take elsewhere
   if (player) {
     api
       .me()
@@ -84,6 +83,14 @@ function decoded(part) {
   } catch {
     return part;
   }
+}
+
+/** One question in the header at a time: the sign-out question, "Change name" and
+ * "Other device" each close the others as they open (``keep``: the one opening). */
+function closeHeaderPanels(keep = null) {
+  if (keep !== 'signout') $('#signout-confirm').hidden = true;
+  if (keep !== 'rename') closeRename(false);
+  if (keep !== 'device') closeCode(false);
 }
 
 async function route() {
@@ -307,8 +314,7 @@ async function renameOrStartOver(player, name) {
 function askSignOut() {
   const player = savedPlayer();
   if (!player) return;
-  closeRename(false); // one question in the header at a time
-  closeCode(false);
+  closeHeaderPanels('signout');
   fill(
     $('#signout-confirm'),
     h('p', { id: 'signout-question' }, `Sign out ${isolate(player.name)}? This browser forgets the player, and its matches cannot be opened again.`),
@@ -355,9 +361,7 @@ function followOtherTab(event) {
   if (!before && !now) return;
   closeLobby(true); // the player stream is the old player's
   closeMatch();
-  $('#signout-confirm').hidden = true;
-  closeRename(false);
-  closeCode(false);
+  closeHeaderPanels();
   $('#name').value = now ? now.name : '';
   const was = before ? isolate(before.name) : null;
   if (!now) toast(`Signed out in another tab: this tab no longer plays as ${was}.`, 'info');
@@ -390,14 +394,8 @@ function init() {
   setUpHand();
   document.addEventListener('keydown', onTableKey);
   $('#nav-signout').addEventListener('click', askSignOut);
-  setUpRename(() => {
-    $('#signout-confirm').hidden = true;
-    closeCode(false);
-  });
-  setUpOtherDevice(() => {
-    $('#signout-confirm').hidden = true;
-    closeRename(false);
-  });
+  setUpRename(() => closeHeaderPanels('rename'));
+  setUpOtherDevice(() => closeHeaderPanels('device'));
   document.addEventListener('keydown', keepInSignOut);
   window.addEventListener('hashchange', route);
   window.addEventListener('storage', followOtherTab);

@@ -124,3 +124,19 @@ def test_the_compose_servers_connections_fit_postgresqls_limit() -> None:
     named = re.search(r"max_connections=(\d+)", str(db.get("command", "")))
     limit = int(named.group(1)) if named else 100  # PostgreSQL's default
     assert settings.workers * (settings.db_connections + 1) <= limit
+
+
+async def test_the_compose_database_is_the_postgresql_the_tests_run_on(pg_url: str) -> None:
+    """Everything the suite proves about PostgreSQL it proves on the machine's server; a
+    compose file naming another major version ships a database nothing here has run."""
+    import asyncpg
+
+    from infra.database import asyncpg_dsn
+
+    connection = await asyncpg.connect(asyncpg_dsn(pg_url))
+    try:
+        version_num = int(await connection.fetchval("SHOW server_version_num"))
+    finally:
+        await connection.close()
+    image = COMPOSE["services"]["db"]["image"]
+    assert image == f"postgres:{version_num // 10000}", image

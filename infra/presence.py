@@ -20,8 +20,8 @@ to be away for up to a look interval, 30 s by default). On PostgreSQL the write 
 NOTIFYs ``NOTIFY_CHANNEL``, in the write's own transaction, and every process hands what it hears
 there to ``heard``, which tells its readers the same: a socket on another process is news
 at once too. The payload names the key and the writing process (which has told its own
-readers already), nothing else. A NOTIFY missed (the listener reconnecting) is learnt of
-at the reader's next look, as before.
+readers already), nothing else. When the listener reconnects, what was said while it was
+down is lost, and every reader here is woken to look again.
 """
 
 from __future__ import annotations
@@ -75,10 +75,15 @@ class Presence:
 
         return stop
 
-    def heard(self, payload: str) -> None:
+    def heard(self, payload: str | None) -> None:
         """A NOTIFY on ``NOTIFY_CHANNEL``: another process wrote that a key arrived or left.
         Our own were told here as they were written; a payload not understood is dropped
-        (the readers' next look finds what it was about)."""
+        (the readers' next look finds what it was about). ``None``: the listener was
+        down and may have missed any, so every reader looks again."""
+        if payload is None:
+            for wake in {wake for wakes in self._wakes.values() for wake in wakes}:
+                wake()
+            return
         try:
             process_id, *key = json.loads(payload)
         except (ValueError, TypeError):

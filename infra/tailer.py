@@ -9,7 +9,9 @@ checks the LISTEN connection, so a killed session is noticed and replaced. On SQ
 (one process) it polls, and wakes at once for appends made through the same store.
 The same connection LISTENs on the other channels it is given (``also_hear``: presence),
 handing each payload to that channel's callback, so a process holds one LISTEN session
-whatever it hears; those callbacks recover missed notifications themselves (by polling).
+whatever it hears. What those channels said while the session was down is lost, so on
+every reconnect each callback is handed ``None`` ("look again"): a presence reader woken
+then sees a socket that opened elsewhere meanwhile at once, not at its next look (30 s).
 
 Ordering is the store's guarantee: positions follow commit order with no gaps, so
 "everything after the last position delivered" is exactly what is new.
@@ -48,7 +50,7 @@ from infra.waiting import wait_set
 log = logging.getLogger(__name__)
 
 Handler = Callable[[RecordedEvent], Awaitable[None]]
-Hear = Callable[[str], None]  # a NOTIFY's payload on another channel
+Hear = Callable[[str | None], None]  # a NOTIFY's payload on another channel; None: some missed
 
 STOP_GRACE_S = 5.0  # how long stop() lets the loop finish a round before cancelling it
 
@@ -231,6 +233,9 @@ class LogTailer:
             await conn.add_listener(channel, _payload_to(hear))
         self.connects += 1
         self.listening.set()
+        if self.connects > 1:  # listening again: what was said meanwhile is lost
+            for channel, hear in self._also_hear.items():
+                _hand(hear, None, channel)
 
     async def _check_listener(self, *, ping: bool) -> None:
         """On PostgreSQL: is the LISTEN session alive? ``ping``: ask the server too.
@@ -274,12 +279,16 @@ def _payload_to(hear: Hear) -> Callable[[Any, int, str, str], None]:
     not left to the event loop."""
 
     def on_notify(_conn: Any, _pid: int, channel: str, payload: str) -> None:
-        try:
-            hear(payload)
-        except Exception:
-            log.exception("listener of %s failed", channel)
+        _hand(hear, payload, channel)
 
     return on_notify
+
+
+def _hand(hear: Hear, payload: str | None, channel: str) -> None:
+    try:
+        hear(payload)
+    except Exception:
+        log.exception("listener of %s failed", channel)
 
 
 class _ListenerLost(Exception):

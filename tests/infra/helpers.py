@@ -173,3 +173,8 @@ def both_away(
             clock = advance(clock, state, recorded, due.at_ms)
         events.extend(made)
     return match_id, events
+
+
+def ids(*names: str) -> list[str]:
+    """Fresh match and player ids: a PostgreSQL test database outlives one test."""
+    return [f"{name}-{uuid.uuid4().hex[:8]}" for name in names]

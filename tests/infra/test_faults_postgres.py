@@ -1,6 +1,6 @@
 """Connection faults on real PostgreSQL: killed sessions surface as retryable errors and
 leave nothing half-written; the tailer's killed LISTEN session is replaced without
-losing or repeating an event."""
+losing or repeating an event, and presence readers look again when it is."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import pytest
 from infra.database import asyncpg_dsn
 from infra.errors import StoreUnavailable
 from infra.event_store import RecordedEvent
+from infra.presence import NOTIFY_CHANNEL as CHANNEL
+from infra.presence import Presence
 from infra.store import open_store
 from infra.tailer import LogTailer
-from tests.infra.helpers import batch, stream
+from tests.infra.helpers import batch, ids, stream
 
 
 async def _terminate(url: str, query: str) -> int:
@@ -119,3 +121,52 @@ async def test_a_statement_stopped_by_a_timeout_is_retryable(
         await store.close()
         await admin.execute(f'ALTER DATABASE "{database}" RESET {setting}')
         await admin.close()
+
+
+async def test_a_presence_reader_looks_again_when_the_listen_session_comes_back(
+    pg_url: str,
+) -> None:
+    """A socket that opens on another process while this one's LISTEN session is down is
+    NOTIFYd to nobody; the reader waiting on that seat is woken by the reconnect instead of
+    learning it at its next look (30 s by default)."""
+    store = await open_store(pg_url, migrate=False)
+    other_process = await open_store(pg_url, migrate=False)
+    here, there = Presence(store.engine), Presence(other_process.engine)
+    m1, ada = ids("m1", "ada")
+    woken: list[str] = []
+    here.on_change(m1, 1, ada, lambda: woken.append("m1 seat 1"))
+
+    async def ignore(_event: RecordedEvent) -> None:
+        pass
+
+    tailer = LogTailer(store, 0, ignore, poll_interval=0.5, also_hear={CHANNEL: here.heard})
+    try:
+        await tailer.start()
+        await asyncio.wait_for(tailer.listening.wait(), 5)
+        await asyncio.sleep(0.2)
+        assert woken == [], "the first LISTEN is no news"
+        reconnect = asyncio.Event()
+        listen = tailer._listen
+
+        async def listen_when_let() -> None:  # hold the reconnect until the arrival is in
+            await reconnect.wait()
+            await listen()
+
+        tailer._listen = listen_when_let  # type: ignore[method-assign]
+        pid = tailer._conn.get_server_pid()
+        assert await _terminate(pg_url, f"SELECT pg_terminate_backend({pid})") == 1
+        await there.arrive_at_seat(m1, 1)  # its NOTIFY finds no listener here
+        await asyncio.sleep(0.2)
+        assert woken == [] and tailer.connects == 1
+        reconnect.set()
+        for _ in range(300):
+            if tailer.connects == 2 and woken:
+                break
+            await asyncio.sleep(0.02)
+        assert tailer.connects == 2
+        assert woken == ["m1 seat 1"], "woken once, to look again"
+        assert await here.away_since(m1, 1, ada) is None, "and the look finds the seat there"
+    finally:
+        await tailer.stop()
+        await store.close()
+        await other_process.close()

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from collections import Counter
 
 from infra.event_store import RecordedEvent
 from infra.presence import NOTIFY_CHANNEL, Presence
 from infra.sql_event_store import SqlEventStore
 from infra.tailer import LogTailer
-
-
-def ids(*names: str) -> list[str]:
-    """Fresh match and player ids: a PostgreSQL test database outlives one test."""
-    return [f"{name}-{uuid.uuid4().hex[:8]}" for name in names]
+from tests.infra.helpers import ids
 
 
 async def test_a_seat_is_present_only_in_the_match_whose_socket_it_holds(

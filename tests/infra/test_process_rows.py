@@ -5,7 +5,6 @@ process in batched statements, and sweeps that forget only stale rows."""
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,10 +16,7 @@ from infra import process_rows
 from infra.presence import Presence
 from infra.spectators import Spectators
 from infra.sql_event_store import SqlEventStore
-
-
-def ids(*names: str) -> list[str]:
-    return [f"{name}-{uuid.uuid4().hex[:8]}" for name in names]
+from tests.infra.helpers import ids
 
 
 async def test_spectators_are_counted_across_processes_and_a_closed_count_goes(

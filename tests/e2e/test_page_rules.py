@@ -108,6 +108,9 @@ def test_the_rules_screen_explains_the_game_and_the_presets(site: str, page: Pag
         "Laying off",
         "box",
         "match bonus",
+        "The ace is low",  # RULES.md: Q-K-A and K-A-2 are not runs
+        "if both pass, the non-dealer draws from the stock",
+        "never after gin or big gin",
     ):
         assert word in text, word
     presets = page.eval_on_selector_all(

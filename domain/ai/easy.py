@@ -32,7 +32,7 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
             return tactics.take_pile(view)
         return tactics.decline_pile(view)
     if view.phase == "layoff":
-        return tactics.deadwood_layoff(view)
+        return tactics.best_layoff(view)
     knock = tactics.best_knock(view)
     if knock is not None:
         return knock

@@ -34,7 +34,7 @@ from domain.ai.knowledge import Knowledge, bits, partners
 from domain.ai.match_odds import Worth
 from domain.ai.opponent import Guess
 from domain.cards import CARD_INDEX, CARD_VALUE, DECK
-from domain.commands import AnySeatCommand, Discard, FinishLayoffs, Knock, LayOff
+from domain.commands import AnySeatCommand, Discard, Knock
 from domain.match import WASH_AT
 from domain.melds import deadwood_of_mask
 from domain.views import PlayerView
@@ -78,7 +78,7 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
     if ending is not None:
         return ending
     if view.phase == "layoff":
-        return lay_off(view)
+        return tactics.best_layoff(view)
     know = knowledge.read(view)
     if view.phase in ("up_card", "draw"):
         return _draw(view, know)
@@ -94,17 +94,6 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
         if all(score < FORBIDDEN for score, index in scored if index == held):
             return Discard(view.seat, knock)
     return Discard(view.seat, DECK[scored[0][1]])
-
-
-def lay_off(view: PlayerView) -> AnySeatCommand:
-    """The first step of the engine's least-deadwood layoff plan, then finish."""
-    plan = view.suggested_layoffs
-    if plan is not None and plan.layoffs:
-        card, meld = plan.layoffs[0]
-        command = LayOff(view.seat, card, meld)
-        if command in view.legal:
-            return command
-    return FinishLayoffs(view.seat)
 
 
 def _draw(view: PlayerView, know: Knowledge) -> AnySeatCommand:

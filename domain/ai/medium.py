@@ -49,7 +49,7 @@ def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySe
     if view.phase in ("up_card", "draw"):
         return _draw(view)
     if view.phase == "layoff":
-        return tactics.deadwood_layoff(view)
+        return tactics.best_layoff(view)
     knock = tactics.best_knock(view)
     if knock is not None:
         left = deadwood_of_mask(tactics.masks(view.hand) & ~CARD_BIT[knock.card])

@@ -19,7 +19,7 @@ from domain.commands import (
     PassUpCard,
     TakeUpCard,
 )
-from domain.melds import arrange_mask, deadwood_of_mask
+from domain.melds import arrange_mask, best_layoffs, deadwood_of_mask
 from domain.views import PlayerView
 
 
@@ -115,12 +115,21 @@ def best_knock(view: PlayerView) -> Knock | None:
     )
 
 
-def deadwood_layoff(view: PlayerView) -> AnySeatCommand:
-    """A plain defender: lay off one deadwood card that fits, else finish."""
-    dead = set(arrange_mask(to_mask(view.hand)).deadwood)
-    for cmd in view.legal:
-        if isinstance(cmd, LayOff) and cmd.card in dead:
-            return cmd
+def best_layoff(view: PlayerView) -> AnySeatCommand:
+    """The next step of the engine's least-deadwood layoff plan, else finish.
+
+    Not a level's choice: the rules leave only a person free to keep more deadwood
+    (docs/rules.md, laying off). Laying off only the cards that are deadwood now misses
+    a card of the defender's own run that starts a chain onto the knocker's (7H 8H off
+    7-8-9-TH onto 4-5-6H, leaving 9H TH for a set of nines). Computed from the seat's own
+    cards and the knocker's melds, so it needs no hints (the clock's stand-in has none).
+    """
+    plan = best_layoffs(view.hand, view.knock_melds)
+    if plan.layoffs:
+        card, meld = plan.layoffs[0]
+        command = LayOff(view.seat, card, meld)
+        if command in view.legal:
+            return command
     return FinishLayoffs(view.seat)
 
 

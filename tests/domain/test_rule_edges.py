@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+from domain.ai import Level, choose
 from domain.cards import CARD_VALUE, DECK, sort_cards
+from domain.clock import STAND_IN
 from domain.commands import (
     BigGin,
     Discard,
@@ -30,8 +32,10 @@ from domain.commands import (
 from domain.errors import LayoffDoesNotFit
 from domain.events import Dealt, Event, HandScored, HandWashed, MatchSettled
 from domain.match import apply, legal_commands
+from domain.melds import best_layoffs
 from domain.rules import make_rules
 from domain.state import MatchState
+from domain.views import player_view
 from tests.domain.builders import dealt, deck_for, new_hand, play, started
 
 # The knocker (seat 0) melds A-2-3C, three 5s and 8-9-TH; KS is its deadwood.
@@ -435,3 +439,40 @@ def _pass_and_wash(state: MatchState) -> list[PassUpCard | DrawStock | Discard]:
         commands += [DrawStock(seat), Discard(seat, card)]
         seat = 1 - seat
     return commands
+
+
+# --- the house AI as defender ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "level", ["baseline", "easy", "medium", "hard", pytest.param(STAND_IN, id="stand-in")]
+)
+def test_every_house_ai_defender_lays_off_to_the_least_deadwood(level: Level) -> None:
+    """The rules (docs/rules.md, "A defender who lays off less than they could"): the
+    defender's deadwood is the least possible over their own melds plus layoffs, and only a
+    person may choose to keep more. So every house level, and the stand-in that plays a
+    person's timed-out turn, lays off to the least, with no hints in its view.
+
+    Seat 1 knocks showing 4-5-6H, 2-3-4C and three kings (AD deadwood: K = 1). Seat 0
+    holds 7H 8H 9H TH 9C 9D 2S 3D 5S JS. Its best arrangement is the run 7-TH with 9C 9D
+    as deadwood (18 + 20 of strays = 38), and neither 9 fits the knocker's melds; laying
+    off 7H and 8H from its own run (a chain onto 4-5-6H) leaves 9H TH 9C 9D, the set of
+    nines and TH: 10 + 20 = 30, the least. Laying off only the deadwood of the moment
+    (as baseline, easy and medium did) kept 38.
+    """
+    state = new_hand(
+        dealer=0,
+        non_dealer_hand="4H 5H 6H 2C 3C 4C KC KD KS AD",
+        dealer_hand="7H 8H 9H TH 9C 9D 2S 3D 5S JS",
+        up_card="QH",
+        stock_top="QC",
+    )
+    state, _ = play(state, PassUpCard(1), PassUpCard(0), DrawStock(1), Knock(1, "QC"))
+    hand = state.hand
+    assert hand is not None and hand.knock is not None and hand.knock.deadwood_points == 1
+    assert best_layoffs(hand.hands[0], hand.knock_melds).arrangement.deadwood_points == 30
+    while state.phase == "layoff":
+        state, _ = apply(state, choose(level, player_view(state, 0, advice=False), seed=1))
+    result = state.last_result
+    assert isinstance(result, HandScored)
+    assert (result.defender_deadwood, result.winner, result.points) == (30, 1, 29)

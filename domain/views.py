@@ -67,8 +67,12 @@ class PlayerView(msgspec.Struct, frozen=True):
     """A seat's whole picture of the match; the AI plays from exactly this.
 
     ``pile_draws`` against ``pile_draw_limit`` (``None``: the rule is off) shows how
-    close the hand is to being washed by the no-progress rule. ``best_discard`` and
-    ``suggested_layoffs`` are the engine's advice: null unless the match has ``hints``.
+    close the hand is to being washed by the no-progress rule. ``best_discard`` is the
+    engine's advice: null unless the match has ``hints``. ``suggested_layoffs`` is not
+    advice: the rules have the engine offer every defender the layoffs that leave the
+    least deadwood, so it is filled in for the defending seat whenever it defends, hints
+    or not (it is worked out from that seat's own cards and the knocker's melds, which
+    are shown to everyone), and null in every other view.
     ``practice``: a chosen seed or custom rules, so no statistics and no rating.
     """
 
@@ -112,8 +116,9 @@ class PlayerView(msgspec.Struct, frozen=True):
 
 
 def player_view(state: MatchState, seat: int, advice: bool | None = None) -> PlayerView:
-    """``advice`` (the match's ``hints`` unless given) fills in the engine's advice; the
-    house AI always gets it, as it is the engine already."""
+    """``advice`` (the match's ``hints`` unless given) fills in the engine's advice, the
+    best discard; the house AI always gets it, as it is the engine already. A defender
+    is always offered the best layoffs, advice or not."""
     advise = state.hints if advice is None else advice
     hand = state.hand
     assert hand is not None
@@ -148,7 +153,7 @@ def player_view(state: MatchState, seat: int, advice: bool | None = None) -> Pla
         knock=hand.knock,
         knock_melds=hand.knock_melds,
         layoffs=hand.layoffs,
-        suggested_layoffs=best_layoffs(mine, hand.knock_melds) if defending and advise else None,
+        suggested_layoffs=best_layoffs(mine, hand.knock_melds) if defending else None,
         scores=state.scores,
         boxes=state.boxes,
         last_result=state.last_result,

@@ -356,8 +356,8 @@ PLAYER_VIEW_FIELDS = {
     "deadwood), null before one.",
     "knock_melds": "The knocker's melds laid down; a `lay_off`'s `meld` is an index here.",
     "layoffs": "The cards laid off so far this hand, each with the index of its meld.",
-    "suggested_layoffs": "The engine's advice while you defend a knock; null unless the "
-    "match has `hints`.",
+    "suggested_layoffs": "While you defend a knock, the layoffs that leave the least "
+    "deadwood, offered in every match (not advice: hints or not); null otherwise.",
     "scores": "The match's points so far, by seat.",
     "boxes": "Hands won so far, by seat (each worth the box bonus at the end).",
     "last_result": "The last hand's result (`hand_scored` or `hand_washed`), null before "
@@ -373,8 +373,8 @@ PLAYER_VIEW_FIELDS = {
     "is); empty when it is not your move. `resign` is always allowed and never listed.",
     "practice": "True when a chosen seed or custom rules keep the match out of statistics "
     "and ratings.",
-    "hints": "True when the view carries the engine's advice (`best_discard`, "
-    "`suggested_layoffs`).",
+    "hints": "True when the view carries the engine's advice (`best_discard`); "
+    "`suggested_layoffs` does not depend on it.",
     "clock": 'The move clock and the next-hand timeout (docs/api.md, "Move clocks and '
     'claims"); null when the match has neither.',
     "knock_layouts": "For each legal knock, its discard and every least-deadwood way to "

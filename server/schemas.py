@@ -321,7 +321,7 @@ ClientSeedQuery = Annotated[
 ]
 Hints = Annotated[
     bool,
-    Meta(description="Give the engine's advice (best_discard, suggested_layoffs); unrated"),
+    Meta(description="Give the engine's advice (best_discard); unrated"),
 ]
 
 

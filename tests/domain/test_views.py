@@ -17,7 +17,7 @@ from domain.commands import (
 )
 from domain.events import HandScored
 from domain.state import MatchState, Move
-from domain.views import player_view
+from domain.views import player_view, spectator_view
 from tests.domain.builders import cards, new_hand, play
 
 KNOCKER = "AC 2C 3C 5D 5H 5S 8H 9H TH KS"  # melds A-2-3C, 555, 8-9-TH; KS deadwood 10
@@ -105,12 +105,27 @@ def test_the_defender_is_offered_the_best_layoffs_and_sees_the_result() -> None:
         assert [type(c).__name__ for c in after.legal] == ["NextHand"]
 
 
-def test_without_hints_the_defender_sees_the_layoffs_that_fit_but_no_plan() -> None:
-    """docs/rules.md, laying off: the view always lists the layoffs that fit now; the
-    engine's best plan is advice, given only in a match with hints."""
+def test_without_hints_the_defender_is_still_offered_the_best_layoffs() -> None:
+    """docs/rules.md, laying off: the view always lists the layoffs that fit now, and the
+    engine offers every defender the layoffs that leave the least deadwood (RULES.md), hints
+    or not; only the best discard is advice, given in a match with hints. The plan is the
+    defending seat's alone: the knocker's view carries none."""
     state, _ = play(opening(), PassUpCard(0), PassUpCard(1), DrawStock(0), Knock(0, "KS"))
     state = msgspec.structs.replace(state, hints=False)
     view = player_view(state, 1)
-    assert view.suggested_layoffs is None
     fitting = {command.card for command in view.legal if isinstance(command, LayOff)}
     assert fitting == {"JH", "7H", "4C"}  # QH fits only once JH is laid
+    plan = view.suggested_layoffs
+    assert plan is not None
+    assert plan == player_view(msgspec.structs.replace(state, hints=True), 1).suggested_layoffs
+    assert {card for card, _ in plan.layoffs} == {"JH", "QH", "7H", "4C"}
+    assert plan.arrangement.deadwood_points == 29
+    assert player_view(state, 0).suggested_layoffs is None  # the knocker never lays off
+    assert "suggested_layoffs" not in msgspec.structs.asdict(spectator_view(state))
+
+
+def test_without_hints_there_is_no_best_discard() -> None:
+    """The best discard stays advice: null in a match without hints (docs/rules.md)."""
+    state, _ = play(opening(), PassUpCard(0), PassUpCard(1), DrawStock(0))
+    assert player_view(state, 0).best_discard == ("KS", 2)
+    assert player_view(msgspec.structs.replace(state, hints=False), 0).best_discard is None

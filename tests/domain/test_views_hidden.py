@@ -49,20 +49,29 @@ def test_no_view_changes_when_the_cards_it_may_not_show_are_dealt_again() -> Non
     encode = msgspec.json.encode
     checked = moved = 0
     layoff_knocker = 0
-    for state, _ in random_positions(seed=29, count=1500):
+    planned = 0
+    for index, (state, _) in enumerate(random_positions(seed=29, count=1500)):
         if state.phase not in IN_PLAY:
             continue
+        # Half with hints off: the defender is offered the best layoffs all the same.
+        state = replace(state, hints=index % 2 == 0)
         for seat in (0, 1):
-            view = encode(player_view(state, seat))
+            shown = player_view(state, seat)
+            hand = state.hand
+            assert hand is not None
+            defending = state.phase == "layoff" and hand.turn == seat
+            # Only the defending seat's view carries a plan: never the knocker's.
+            assert (shown.suggested_layoffs is not None) is defending, (state.hints, seat)
+            planned += defending and not state.hints
+            view = encode(shown)
             other = dealt_again(state, (1 - seat,), rng)
             assert encode(player_view(other, seat)) == view, (state.phase, seat)
             moved += other.hand != state.hand
             checked += 1
-            hand = state.hand
-            assert hand is not None
             layoff_knocker += hand.knock is not None and hand.knock.seat == seat
         watched = dealt_again(state, (0, 1), rng)
         assert encode(spectator_view(watched)) == encode(spectator_view(state)), state.phase
         checked += 1
     assert checked > 1500 and moved > checked // 2
     assert layoff_knocker > 20, "the knocker's view while the defender lays off was checked"
+    assert planned > 10, "a defender's plan in a match without hints was checked"

@@ -4,8 +4,8 @@ The server's commitment is shown (and recorded) before any client seed is accept
 docs/fair-deal.md's own verifier program, run as a subprocess on a real finished
 match's log, recomputes every deck, salt and the first dealer, and fails when one
 card or one seed character is changed; ``ginrummy verify`` agrees. Seeded and custom
-matches are practice everywhere they are listed and count in no statistics; advice
-appears only in matches with hints; bad client seeds change nothing.
+matches are practice everywhere they are listed and count in no statistics; the engine's
+advice (the best discard) appears only in matches with hints; bad client seeds change nothing.
 """
 
 from __future__ import annotations
@@ -353,7 +353,7 @@ async def test_a_seeded_or_custom_match_is_practice_everywhere_and_counts_nowher
         await player.close()
 
 
-async def test_advice_only_in_a_match_with_hints(sqlite_site: ServerProcess) -> None:
+async def test_the_best_discard_only_in_a_match_with_hints(sqlite_site: ServerProcess) -> None:
     player = await Player.create(sqlite_site.url)
     try:
         for hints in (False, True):

@@ -618,10 +618,15 @@ def play_until_defending(base: str, token: str, match_id: str) -> dict[str, Any]
     raise AssertionError("the match went on for too long")
 
 
+@pytest.mark.parametrize("hints", [True, False], ids=["hints", "no-hints"])
 def test_defending_a_knock_lays_off_the_best_from_the_page(
-    site: str, page: Page, shots: Path
+    site: str, page: Page, shots: Path, hints: bool
 ) -> None:
-    player = httpx.post(f"{site}/v1/players", json={"name": "Hedy"}).json()
+    """The engine offers every defender the best layoffs (docs/rules.md, "Laying off"): in
+    a match with hints and the page's Hints on, and in a match without hints (the page's
+    Hints tick then off and unavailable) just the same."""
+    name = "Hedy" if hints else "Grace"
+    player = httpx.post(f"{site}/v1/players", json={"name": name}).json()
     token = player["token"]
     defending = None
     for attempt in range(8):
@@ -631,7 +636,7 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
                 "level": "easy",
                 "rules": "arcadia",
                 "seed": f"page-layoff-{attempt}",
-                "hints": True,
+                "hints": hints,
             },
             headers={"Authorization": f"Bearer {token}"},
         )
@@ -646,12 +651,14 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
     page.goto(f"{site}/")
     page.evaluate(
         "p => localStorage.setItem('ginrummy.player', JSON.stringify(p))",
-        {"id": player["id"], "name": "Hedy", "token": token},
+        {"id": player["id"], "name": name, "token": token},
     )
-    hints_on(page)  # "lay off the best" is a hint
+    if hints:
+        hints_on(page)
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
     page.wait_for_selector("body[data-phase=layoff][data-my-turn=true]")
     settle(page)
+    assert page.is_checked("[data-testid=hints-toggle]") is hints
     knock_area = page.inner_text("#knockarea")
     assert f"with {defending['knock']['deadwood_points']} deadwood" in knock_area
     offered = page.eval_on_selector_all(
@@ -663,7 +670,10 @@ def test_defending_a_knock_lays_off_the_best_from_the_page(
         int(page.inner_text("[data-testid=deadwood]"))
         == (defending["arrangement"]["deadwood_points"])
     )
-    screenshot(page, shots / "layoff.png", full_page=True)
+    if hints:
+        screenshot(page, shots / "layoff.png", full_page=True)
+    n = len(plan["layoffs"])
+    assert f"Lay off the best ({n}) and finish" in page.inner_text("[data-testid=layoff-best]")
 
     page.click("[data-testid=layoff-best]")
     page.wait_for_selector("[data-testid=hand-result]")

@@ -447,7 +447,8 @@ def test_the_best_discard_is_a_hint_off_by_default(site: str, tab: Page) -> None
     tab.reload()
     tab.wait_for_selector("#hand .card.selected")
     assert tab.is_checked("[data-testid=hints-toggle]")
-    # A match whose server sends no hints (null fields): nothing chosen, nothing named.
+    # A match whose server sends no hints (no best discard; outside a defence there are
+    # no suggested layoffs either, hints or not): nothing chosen, nothing named.
     tab.route(
         f"**/v1/matches/{match_id}",
         lambda route: route.fulfill(

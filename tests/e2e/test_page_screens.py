@@ -93,13 +93,17 @@ def test_a_layoff_that_would_not_help_is_explained_not_contradicted(
     )
     assert all(name in why for name in names), (names, why)
     assert page.inner_text("[data-testid=finish-layoffs]").startswith("Keep my melds: finish")
-    # Without hints the page offers the layoffs and "done", and judges nothing.
+    # The best layoffs are not a hint (docs/rules.md, "Laying off"): with the Hints tick
+    # off the page still offers the layoffs, says why they would not help, and keeps "Keep
+    # my melds".
     page.uncheck("[data-testid=hints-toggle]")
     page.reload()
     page.wait_for_selector("body[data-phase=layoff][data-my-turn=true]")
     settle(page)
-    assert page.query_selector("[data-testid=layoff-why]") is None
-    assert page.inner_text("[data-testid=finish-layoffs]").startswith("Done laying off")
+    assert not page.is_checked("[data-testid=hints-toggle]")
+    assert page.inner_text("[data-testid=layoff-why]") == why
+    assert page.query_selector("[data-testid=layoff-best]") is None
+    assert page.inner_text("[data-testid=finish-layoffs]").startswith("Keep my melds: finish")
     assert page.locator("[data-testid=layoff]").count() == len(
         [c for c in found["legal"] if c["type"] == "lay_off"]
     )

@@ -32,6 +32,18 @@ async def spectate(url: str, seen: Recorder) -> None:
                 return
 
 
+def layoff_views(*recorders: Recorder) -> list[dict[str, Any]]:
+    """The views (as answered, or in a frame) of a defence that the recorders received."""
+    views = []
+    for recorder in recorders:
+        for _, message in recorder.messages:
+            if isinstance(message, dict) and isinstance(message.get("view"), dict):
+                message = message["view"]
+            if isinstance(message, dict) and message.get("phase") == "layoff":
+                views.append(message)
+    return views
+
+
 async def play_randomly(
     seats: tuple[Player, Player], match_id: str, rng: random.Random, seen: tuple[Recorder, Recorder]
 ) -> dict[str, Any]:
@@ -70,6 +82,7 @@ async def test_random_matches_between_two_people_leak_nothing_to_anyone(
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Guest")
     checked = 0
+    offered = {True: 0, False: 0}  # layoff-phase views: the defender's, the knocker's
     try:
         for game in range(6):
             rules = {"preset": ("arcadia", "arkadium", "classic")[game % 3], "target": 20}
@@ -97,7 +110,16 @@ async def test_random_matches_between_two_people_leak_nothing_to_anyone(
                 checked += http_seen[seat].assert_no_leaks(states, seat)
                 checked += ws_seen[seat].assert_no_leaks(states, seat)
             checked += watched.assert_no_leaks(states, seat=None)
+            for seat in (0, 1):
+                for view in layoff_views(http_seen[seat], ws_seen[seat]):
+                    # No hints here: the defender is offered the best layoffs, and only
+                    # the defender (the oracle above finds its cards in no other message).
+                    defending = seat in view["to_act"]
+                    assert (view["suggested_layoffs"] is not None) is defending, view
+                    offered[defending] += 1
+            assert all("suggested_layoffs" not in v for v in layoff_views(watched))
         assert checked > 1000
+        assert offered[True] and offered[False], offered
     finally:
         await host.close()
         await guest.close()

@@ -7,7 +7,6 @@
 // and the table's drawing in another. The clicks are match.js's.
 import { h } from './dom.js';
 import { byRank, cardGroup, cardName } from './cards.js';
-import { pref } from './prefs.js';
 import { tableTerms } from './terms.js';
 import { asAction, findLegal, myTurn } from './legal.js';
 
@@ -171,13 +170,14 @@ function layoutChooser(layouts, chosen) {
   );
 }
 
-/** The defender's choices. The engine's best plan is a hint: offered only with hints on (and
- * when the server sent one); when no layoff would lower the deadwood, the page says so. */
+/** The defender's choices. The engine's best plan is no hint: the rules have it offered to
+ * every defender, so it is shown whenever the server sent one, whatever the Hints tick; when
+ * no layoff would lower the deadwood, the page says so. */
 function layoffActions(view, busy) {
   const out = [];
   const finish = findLegal(view, 'finish_layoffs');
   const layoffs = view.legal.filter((c) => c.type === 'lay_off');
-  const plan = pref('hints') ? view.suggested_layoffs : null;
+  const plan = view.suggested_layoffs;
   const n = plan ? plan.layoffs.length : 0;
   if (plan && n) {
     out.push(actionButton(`Lay off the best (${n}) and finish`, finish, { key: 'l', busy, classes: 'best', testid: 'layoff-best' }));

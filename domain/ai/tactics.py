@@ -19,7 +19,7 @@ from domain.commands import (
     PassUpCard,
     TakeUpCard,
 )
-from domain.melds import arrange_mask, best_layoffs, deadwood_of_mask
+from domain.melds import arrange_mask, deadwood_of_mask
 from domain.views import PlayerView
 
 
@@ -121,11 +121,11 @@ def best_layoff(view: PlayerView) -> AnySeatCommand:
     Not a level's choice: the rules leave only a person free to keep more deadwood
     (docs/rules.md, laying off). Laying off only the cards that are deadwood now misses
     a card of the defender's own run that starts a chain onto the knocker's (7H 8H off
-    7-8-9-TH onto 4-5-6H, leaving 9H TH for a set of nines). Computed from the seat's own
-    cards and the knocker's melds, so it needs no hints (the clock's stand-in has none).
+    7-8-9-TH onto 4-5-6H, leaving 9H TH for a set of nines). The plan is the one every
+    defender's view carries, hints or not (the clock's stand-in has none).
     """
-    plan = best_layoffs(view.hand, view.knock_melds)
-    if plan.layoffs:
+    plan = view.suggested_layoffs
+    if plan is not None and plan.layoffs:
         card, meld = plan.layoffs[0]
         command = LayOff(view.seat, card, meld)
         if command in view.legal:

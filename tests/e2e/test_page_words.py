@@ -103,6 +103,28 @@ def test_every_documented_event_has_a_sentence(site: str, page: Page) -> None:  
     assert told["resigned"][0] == "Bob resigned."
 
 
+def test_the_seat_reading_says_you_inside_a_sentence_in_lower_case(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Told to the seat it names (the samples' seats are 1), "You" begins a sentence and
+    "you" goes inside one: the dealer's page read "Hand 2 dealt by You; …"."""
+    page.goto(f"{site}/#/rules")
+    page.wait_for_selector("body[data-screen=rules]")
+    told: dict[str, str] = page.evaluate(
+        """async (events) => {
+          const { narrate } = await import('/js/words.js');
+          const out = {};
+          for (const [type, event] of Object.entries(events)) out[type] = narrate(event, ['Ann', 'Bob'], 1);
+          return out;
+        }""",
+        event_types(),
+    )
+    for kind, sentence in told.items():
+        assert "You" not in sentence[1:], (kind, sentence)
+    assert told["dealt"].startswith("Hand 7 dealt by you;"), told["dealt"]
+
+
 def test_a_resigned_match_says_so_with_the_winners_total_first(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811

@@ -24,7 +24,8 @@ export function narrate(event, players, me, claimed = null, standIn = false) {
     case 'match_started':
       return `Match started: ${players[0]} against ${players[1]} (${event.rules.name}).`;
     case 'dealt':
-      return `Hand ${event.hand_number} dealt by ${who(event.dealer)}; the up-card is ${cardName(event.up_card)}.`;
+      // "dealt by You" read wrongly to the dealer: "you" inside a sentence
+      return `Hand ${event.hand_number} dealt by ${who(event.dealer) === 'You' ? 'you' : who(event.dealer)}; the up-card is ${cardName(event.up_card)}.`;
     case 'up_card_taken':
       return `${who(event.seat)} took the up-card ${cardName(event.card)}.`;
     case 'up_card_passed':

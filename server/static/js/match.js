@@ -23,7 +23,7 @@ import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
 import { askOnOpening, forgetPresence, stopClaimWatch } from './claimwatch.js';
 import { declineRematch, rematch, stopRematch } from './rematch.js';
-import { followWithoutSocket } from './socketless.js';
+import { followWithoutSocket, noteUnreachable } from './socketless.js';
 import { forgetNotices } from './tablenotices.js';
 
 export { onTableKey } from './tablekeys.js';
@@ -56,6 +56,7 @@ export function closeMatch() {
   stopRematch();
   stopClaimWatch();
   forgetNotices();
+  noteUnreachable(false);
   Object.assign(game.ui, { claim: null, claimed: null, rating: null });
   Object.assign(game, { rated: false, againstHouse: false, claimStatus: null, ended: null, standIn: new StandIn(), standInOf: null });
   game.ui.standIn = null;
@@ -103,7 +104,11 @@ export async function openMatch(id) {
     say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
-    game.feed.onOpen = () => game.open === open && forgetPresence();
+    game.feed.onOpen = () => {
+      if (game.open !== open) return;
+      forgetPresence();
+      noteUnreachable(false);
+    };
     // The chat's history first: the socket then asks for every message after it.
     const chatRead = openChat($('#screen-table'), { matchId: id, seat: data.seat, seats: data.seats });
     connectAfterHistory(game.feed, id, chatRead, () => game.open === open);

@@ -1,0 +1,52 @@
+"""A table whose server is gone says so (js/socketless.js), and stops saying it once the
+server is back.
+
+From a QA of two people on two server processes: the server of one of them was killed
+mid-match, and that player's page went on showing the table as last heard, the
+opponent's clock at "0 s" and "Bob Q to play…", with no word that nothing could reach
+the server, while the other process played the late turns for them. In real Chromium
+against a real server process, stopped and started again on the same port.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    TIMEOUT_MS,
+    browser,
+    free_port,
+    start_from_the_form,
+    start_site,
+    stop_site,
+)
+
+NOTE = "[data-testid=connection-note]"
+
+
+def test_a_table_whose_server_is_gone_says_so_until_it_is_back(
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        start_from_the_form(page, base, "Grace Away")
+        assert page.is_hidden(NOTE)  # a table heard live says nothing of the sort
+        stop_site(process)
+        # The socket's back-off and the socketless asks (every 3 s) find nobody.
+        page.wait_for_selector(f"{NOTE}:not([hidden])")
+        assert page.inner_text(NOTE).startswith("Cannot reach the server")
+        assert "Cannot reach the server" in page.inner_text("#alert")  # said, once
+        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        page.wait_for_selector(NOTE, state="hidden")  # an answer or the socket back
+        assert page.inner_text(NOTE) == ""
+    finally:
+        context.close()
+        stop_site(process)

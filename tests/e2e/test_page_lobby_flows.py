@@ -110,6 +110,28 @@ def test_a_sent_challenge_is_listed_and_withdrawn(
     assert _get(site, ezra, "/v1/challenges")["challenges"] == []
 
 
+def test_a_challenger_is_told_when_the_challenge_is_declined(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """From a QA of two people on two server processes: Bob declined Ada's challenge, and
+    on Ada's page it only left "Challenges you sent" (and the "Challenge sent" toast
+    stayed), as if it had never been sent. Her player stream says ``declined``."""
+    ida, jon, _ = pages
+    enter_lobby(jon, site, "Jon Declines")
+    wait_until(jon, "localStorage.getItem('ginrummy.player') !== null")
+    enter_lobby(ida, site, "Ida Asks")
+    ida.fill("[data-testid=find-name]", "Jon Declines")
+    ida.click("[data-testid=find]")
+    ida.click("[data-testid=found] li:has-text('Jon Declines') [data-testid=challenge]")
+    ida.wait_for_selector("[data-testid=outgoing] [data-testid=sent-challenge]")
+    jon.click("[data-testid=incoming] li:has-text('Ida Asks') [data-testid=decline]")
+    ida.wait_for_selector("#toast:not([hidden]):has-text('declined your challenge')")
+    assert "Jon Declines declined your challenge." in ida.inner_text("#toast")
+    assert "Jon Declines declined your challenge." in ida.inner_text("#said")
+    wait_until(ida, "!document.querySelector('[data-testid=sent-challenge]')")
+
+
 def test_the_opponent_is_offered_the_rematch_on_the_match_over_panel(
     site: str,  # noqa: F811
     pages: tuple[Page, Page, Page],  # noqa: F811

@@ -106,6 +106,12 @@ export function renderTables(player) {
   );
 }
 
+/** A challenge we sent, closed by the one challenged or by its time: said in words. */
+const CLOSED_WORDS = {
+  declined: (name) => `${name} declined your challenge.`,
+  expired: (name) => `Your challenge to ${name} expired unanswered.`,
+};
+
 /** The player stream: a match that starts for us opens at once. The stream first names
  * the matches already running: those the lobby leaves alone (the start page lists them). */
 export async function follow(player) {
@@ -135,6 +141,8 @@ export async function follow(player) {
       const sent = lobby.sent.get(frame.table_id);
       // A rematch offer accepted is opened by the match's own page.
       if (sent && frame.match_id && !sent.rematch_of) lobby.accepted.add(frame.match_id);
+      // The challenger is told: the challenge only left "Challenges you sent" without a word.
+      if (sent && !sent.rematch_of && CLOSED_WORDS[frame.status]) toast(CLOSED_WORDS[frame.status](refName(sent.invitee)), 'info');
       lobby.sent.delete(frame.table_id);
       if (!waitingForSomeone() && document.body.dataset.screen !== 'lobby') closeStream();
       refresh();

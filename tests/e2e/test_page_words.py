@@ -167,3 +167,30 @@ def test_a_problem_whose_detail_says_its_title_again_is_said_once(
         refused.json(),
     )
     assert said == "The message is empty once control characters are removed"
+
+
+def test_a_lost_database_is_said_without_the_drivers_words(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A 503 as a server answered it once its database session was terminated
+    (``pg_terminate_backend``, two processes on one PostgreSQL): the page said the
+    driver's own words to the player, "…: the database connection failed: cannot switch
+    to state 11; another operation (2) is in progress"."""
+    page.goto(f"{site}/")
+    said = page.evaluate(
+        """async (problem) => {
+          const { problemText } = await import('/js/ui.js');
+          const { ApiError } = await import('/js/api.js');
+          return problemText(new ApiError(503, problem));
+        }""",
+        {
+            "type": "/problems/store-unavailable",
+            "title": "The database is unavailable; retry",
+            "status": 503,
+            "detail": "the database connection failed: cannot switch to state 11; "
+            "another operation (2) is in progress",
+            "rule": "store_unavailable",
+        },
+    )
+    assert said == "The server lost its database for a moment: try again."

@@ -82,6 +82,8 @@ const PLAIN = {
   cannot_block_self: 'You cannot block yourself.',
   cannot_block_house_ai: 'The computer cannot be blocked.',
   chat_flood: 'You are sending messages too fast: wait a moment, then send again.',
+  // Its detail is the database driver's ("cannot switch to state 11; another operation…").
+  store_unavailable: 'The server lost its database for a moment: try again.',
   // Its detail names the other player's id, which means nothing to a person.
   name_taken: 'That name is too like the name of a player you play or challenge: nobody could tell you apart. Choose another.',
 };

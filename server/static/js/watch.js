@@ -19,6 +19,9 @@ const watching = { feed: null, count: null, names: null, seats: [], standIn: new
 // (the socket cannot say: the rematch starts on a table, not on this match).
 const REMATCH_EVERY_MS = 5000;
 const REMATCH_ASKS = 120;
+// Spectators come and go on every server process, and no frame says so: the count read as
+// the page opened stood for ever ("1 spectator watching" with two there). Asked this often.
+const SPECTATORS_EVERY_MS = 10000;
 
 export function closeWatch() {
   watching.shown = null;
@@ -61,14 +64,14 @@ export async function showWatch(root, matchId, code) {
     }
     if (frame.type === 'snapshot') {
       // Now this page counts too: ask how many watch, on every server process.
-      api.spectate(matchId, code).then((now) => {
-        watching.count = now.spectators;
-        const el = root.querySelector('[data-testid=spectators]');
-        if (el) fill(el, `${plural(now.spectators, 'spectator')} watching`);
-      }).catch(() => {});
+      api.spectate(matchId, code).then((now) => showCount(root, now.spectators)).catch(() => {});
     }
   }, path);
   const feed = watching.feed;
+  pollWhileVisible(async () => {
+    const now = await api.spectate(matchId, code);
+    if (watching.feed === feed) showCount(root, now.spectators);
+  }, { every: SPECTATORS_EVERY_MS, first: SPECTATORS_EVERY_MS, alive: () => watching.feed === feed });
   // The chat's history first: the socket then asks for every message after it.
   const chatRead = openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
   connectAfterHistory(feed, matchId, chatRead, () => watching.feed === feed);
@@ -79,6 +82,13 @@ export async function showWatch(root, matchId, code) {
     chatCatchUp();
     if (now.view.version > watching.version) render(root, now.view, null);
   }, () => watching.feed === feed);
+}
+
+/** How many watch now (this page too), on the screen as it is drawn. */
+function showCount(root, count) {
+  watching.count = count;
+  const el = root.querySelector('[data-testid=spectators]');
+  if (el) fill(el, `${plural(count, 'spectator')} watching`);
 }
 
 /** Once the match is settled, ask (while the screen shows it) whether its players

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -24,10 +25,13 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     TIMEOUT_MS,
     browser,
     checked_tab,
+    free_port,
     page,
     run_until,
     settle,
     site,
+    start_site,
+    stop_site,
     wait_until,
 )
 from tests.e2e.test_page_claim import start_and_resign
@@ -222,6 +226,39 @@ def test_a_table_taken_and_over_while_the_stream_was_down_is_told_not_opened(
     page.wait_for_timeout(6000)  # a later read of the lobby opens nothing either
     assert page.get_attribute("body", "data-screen") == "lobby", page.url
     assert match_id not in page.url
+
+
+def test_a_host_off_the_lobby_is_taken_to_the_match_after_its_server_restarts(
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """From a QA of two people on two server processes: the host's server was killed and
+    started again while the host looked at History, its table waiting; the player stream
+    dropped with it and nothing opened it again, so when the guest sat down (on the other
+    process) the host stayed on History for good while the match's clock ran."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    try:
+        enter_lobby(tab, base, "Hana Waits")
+        tab.click("[data-testid=open-table]")
+        row = tab.wait_for_selector("[data-testid=my-table]")
+        table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
+        leave_the_lobby(tab)
+        stop_site(process)
+        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        with api_player(base, "Ivo Joins") as ivo:
+            joined = ivo.post(f"/v1/tables/{table_id}/join", json={})
+            assert joined.status_code == 200, joined.text
+            match_id = joined.json()["match"]["match_id"]
+        tab.wait_for_selector("body[data-screen=table]")
+        assert tab.evaluate("localStorage.getItem('ginrummy.match')") == match_id
+    finally:
+        context.close()
+        stop_site(process)
 
 
 def test_a_cancel_refused_as_started_says_the_match_started_once(

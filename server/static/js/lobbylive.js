@@ -151,8 +151,34 @@ export async function follow(player) {
     }
   });
   socket.addEventListener('close', () => {
-    if (lobby.stream === socket) lobby.stream = null;
+    if (lobby.stream !== socket) return;
+    lobby.stream = null;
+    // Dropped (its server killed or restarting) while a table or challenge of ours waits:
+    // nothing opened it again, and a join meanwhile never took a player on another screen
+    // to the match, whose clock ran on.
+    if (waitingForSomeone()) setTimeout(() => resumeWaiting(player), RESUME_MS);
   });
+}
+
+const RESUME_MS = 3000;
+
+/** Follow again after the stream dropped, and open the match of a table or challenge of
+ * ours taken meanwhile: the stream names it among the matches already running, which it
+ * leaves alone. On the lobby its own reads do both. */
+async function resumeWaiting(player) {
+  const now = savedPlayer();
+  if (lobby.stream || !now || now.token !== player.token || !waitingForSomeone()) return;
+  if (document.body.dataset.screen === 'lobby') return;
+  await follow(now);
+  for (const [tableId, sent] of [...lobby.mine, ...lobby.sent]) {
+    const table = await api.table(tableId).catch(() => null);
+    if (!table || table.status !== 'started' || !table.match_id) continue;
+    if (lobby.sent.delete(tableId)) {
+      if (sent.rematch_of) continue; // a rematch is opened by its match's own page
+      lobby.accepted.add(table.match_id);
+    }
+    openStarted(table.match_id);
+  }
 }
 
 /** A match of ours started (a table or challenge of ours was taken): open it. */

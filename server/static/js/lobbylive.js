@@ -164,11 +164,10 @@ const RESUME_MS = 3000;
 
 /** Follow again after the stream dropped, and open the match of a table or challenge of
  * ours taken meanwhile: the stream names it among the matches already running, which it
- * leaves alone. On the lobby its own reads do both. */
+ * leaves alone. (On the lobby too: the player may leave it while the table waits.) */
 async function resumeWaiting(player) {
   const now = savedPlayer();
   if (lobby.stream || !now || now.token !== player.token || !waitingForSomeone()) return;
-  if (document.body.dataset.screen === 'lobby') return;
   await follow(now);
   for (const [tableId, sent] of [...lobby.mine, ...lobby.sent]) {
     const table = await api.table(tableId).catch(() => null);
@@ -176,6 +175,16 @@ async function resumeWaiting(player) {
     if (lobby.sent.delete(tableId)) {
       if (sent.rematch_of) continue; // a rematch is opened by its match's own page
       lobby.accepted.add(table.match_id);
+    }
+    if (lobby.opened.has(table.match_id)) continue;
+    // Over already (taken while the stream was down): said, not opened, as afterRead does.
+    const match = await api.getMatch(table.match_id).catch(() => null);
+    if (lobby.opened.has(table.match_id)) continue;
+    if (match && match.view.phase === 'match_over') {
+      lobby.mine.delete(tableId);
+      lobby.opened.add(table.match_id);
+      toldOver(table.match_id);
+      continue;
     }
     openStarted(table.match_id);
   }

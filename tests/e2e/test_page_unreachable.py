@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
@@ -24,6 +25,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 
 NOTE = "[data-testid=connection-note]"
+WATCH_NOTE = "[data-testid=watch-connection-note]"
 
 
 def test_a_table_whose_server_is_gone_says_so_until_it_is_back(
@@ -47,6 +49,38 @@ def test_a_table_whose_server_is_gone_says_so_until_it_is_back(
         process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
         page.wait_for_selector(NOTE, state="hidden")  # an answer or the socket back
         assert page.inner_text(NOTE) == ""
+    finally:
+        context.close()
+        stop_site(process)
+
+
+def test_a_watched_match_whose_server_is_gone_says_so_until_it_is_back(
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The same for a spectator, whose server process was killed as well."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        created = httpx.post(f"{base}/v1/players", json={"name": "Watched Wes"}).json()
+        match = httpx.post(
+            f"{base}/v1/matches",
+            json={"level": "easy"},
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
+        assert match.status_code == 201, match.text
+        page.goto(f"{base}/#/watch/{match.json()['match_id']}")
+        page.wait_for_selector("[data-testid=watch-score]")
+        assert page.is_hidden(WATCH_NOTE)
+        stop_site(process)
+        page.wait_for_selector(f"{WATCH_NOTE}:not([hidden])")
+        assert page.inner_text(WATCH_NOTE).startswith("Cannot reach the server")
+        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        page.wait_for_selector(WATCH_NOTE, state="hidden")
     finally:
         context.close()
         stop_site(process)

@@ -3,6 +3,9 @@
 // slow-reader close) and resumes from the last version seen.
 import { heardServerTime } from './servertime.js';
 import { pollWhileVisible } from './poll.js';
+import { ApiError, NetworkError } from './api.js';
+import { $, fill } from './dom.js';
+import { announce } from './ui.js';
 
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 const CONNECTING_MS = 10000;
@@ -120,4 +123,22 @@ export function whileSocketDown(feed, ask, alive) {
     if (feed.down) await ask();
   };
   return pollWhileVisible(askIfDown, { every: ASK_EVERY_MS, first: ASK_EVERY_MS, alive });
+}
+
+const UNREACHABLE = 'Cannot reach the server: the table shows the match as last heard, and the page keeps trying.';
+
+/** Whether ``err`` (an ask made while the socket is down) says the server is not there. */
+export const unreachable = (err) => err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
+
+/** Whether the screen says the server cannot be reached (``note``: the table's, or the
+ * watch screen's). With its server gone (killed, restarting) the page asked in vain and
+ * said nothing: the table looked live, the opponent's clock stood at 0 s and the player's
+ * own turn never came. Said once as it appears; gone once an ask is answered, the socket
+ * is open again or the match is left. */
+export function noteUnreachable(shown, note = '#connection-note') {
+  const el = $(note);
+  if (!el || el.hidden === !shown) return;
+  fill(el, shown ? UNREACHABLE : '');
+  el.hidden = !shown;
+  if (shown) announce(UNREACHABLE, { urgent: true }); // a note shown with its words is not read out
 }

@@ -6,7 +6,7 @@
 // match while its socket is down socketless.js's.
 import { $, fill } from './dom.js';
 import { api, ApiError, forgetRefusedPlayer, savedPlayer, saveMatch } from './api.js';
-import { LiveFeed } from './live.js';
+import { LiveFeed, noteUnreachable } from './live.js';
 import { closeChat, connectAfterHistory, openChat } from './chat.js';
 import { describeMove } from './movelist.js';
 import { StandIn } from './standin.js';
@@ -23,7 +23,7 @@ import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
 import { askOnOpening, forgetPresence, stopClaimWatch } from './claimwatch.js';
 import { declineRematch, rematch, stopRematch } from './rematch.js';
-import { followWithoutSocket, noteUnreachable } from './socketless.js';
+import { followWithoutSocket } from './socketless.js';
 import { forgetNotices } from './tablenotices.js';
 
 export { onTableKey } from './tablekeys.js';

@@ -3,7 +3,7 @@
 import { fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
-import { LiveFeed, whileSocketDown } from './live.js';
+import { LiveFeed, noteUnreachable, unreachable, whileSocketDown } from './live.js';
 import { chatCatchUp, chatFrame, closeChat, connectAfterHistory, openChat } from './chat.js';
 import { KIND, narrate } from './words.js';
 import { StandIn } from './standin.js';
@@ -22,6 +22,7 @@ const REMATCH_ASKS = 120;
 // Spectators come and go on every server process, and no frame says so: the count read as
 // the page opened stood for ever ("1 spectator watching" with two there). Asked this often.
 const SPECTATORS_EVERY_MS = 10000;
+const WATCH_NOTE = '#watch-connection-note';
 
 export function closeWatch() {
   watching.shown = null;
@@ -30,6 +31,7 @@ export function closeWatch() {
   if (watching.feed) closeChat();
   if (watching.feed) watching.feed.close();
   watching.feed = null;
+  noteUnreachable(false, WATCH_NOTE);
   hideClock('watch');
 }
 
@@ -76,8 +78,16 @@ export async function showWatch(root, matchId, code) {
   const chatRead = openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
   connectAfterHistory(feed, matchId, chatRead, () => watching.feed === feed);
   // Without the socket (a proxy may refuse it) the match is asked for instead.
+  feed.onOpen = () => watching.feed === feed && noteUnreachable(false, WATCH_NOTE);
   whileSocketDown(feed, async () => {
-    const now = await api.spectate(matchId, code);
+    let now;
+    try {
+      now = await api.spectate(matchId, code);
+    } catch (err) {
+      if (unreachable(err) && watching.feed === feed && !feed.open) noteUnreachable(true, WATCH_NOTE);
+      throw err;
+    }
+    if (watching.feed === feed) noteUnreachable(false, WATCH_NOTE);
     if (watching.feed !== feed || feed.open) return;
     chatCatchUp();
     if (now.view.version > watching.version) render(root, now.view, null);

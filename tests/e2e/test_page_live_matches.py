@@ -52,7 +52,8 @@ def test_a_match_two_pages_play_is_listed_and_watch_opens_it(
     bob_page.wait_for_selector("body[data-screen=live]")
     row = bob_page.wait_for_selector(f"[data-testid=live-match][data-match-id='{match_id}']")
     text = row.inner_text()  # type: ignore[union-attr]
-    for shown in ("Ada", "Bob", "arcadia", "0 : 0", "0 spectators"):
+    # the rules in the lobby's and History's words: it said the bare "arcadia"
+    for shown in ("Ada", "Bob", "arcadia to 100", "0 : 0", "0 spectators"):
         assert shown in text, text
     assert bob_page.title() == "Live matches · Gin Rummy"
     match = httpx.get(f"{site}/v1/matches/{match_id}", headers=_auth(ada)).json()

@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { announce, problemText } from './ui.js';
 import { refName } from './names.js';
 import { pollWhileVisible } from './poll.js';
+import { listedRules } from './terms.js';
 
 const PAGE = 20;
 const EVERY_MS = 5000;
@@ -95,7 +96,8 @@ function row(m, among) {
     'tr',
     { 'data-testid': 'live-match', dataset: { matchId: m.match_id } },
     h('td', { 'data-label': 'Players' }, against(m, among)),
-    h('td', { 'data-label': 'Rules' }, `${m.rules}${m.rated ? ', rated' : ''}`),
+    // in the lobby's and History's words ("arcadia to 100"), not the bare preset's name
+    h('td', { 'data-label': 'Rules' }, `${listedRules(m.rules)}${m.rated ? ', rated' : ''}`),
     h('td', { 'data-label': 'Score', 'data-testid': 'live-score' }, `${m.scores[0]} : ${m.scores[1]}`),
     h('td', { 'data-label': 'Hands played' }, String(m.hands_played)),
     h('td', { 'data-label': 'Watching', 'data-testid': 'live-spectators' }, plural(m.spectators, 'spectator')),

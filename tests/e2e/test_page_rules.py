@@ -212,6 +212,29 @@ def test_the_first_match_tour_shows_once_and_stays_dismissed(site: str, page: Pa
     assert page.locator("[data-testid=tour]").count() == 0
 
 
+def test_a_first_match_under_a_move_clock_shows_no_tour_until_one_without(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The tour is not modal, but it takes the keyboard and the reading while a newcomer's
+    move clock runs: under a clock it waits for the first match without one."""
+    page.goto(f"{site}/?delay={DELAY_MS}#/")
+    page.fill("#name", "Clocky")
+    page.select_option("#level", "easy")
+    page.select_option("[data-testid=start-clock]", "move-60")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    page.wait_for_selector("#hand [data-card]")
+    settle(page)
+    page.wait_for_timeout(500)
+    assert page.locator("[data-testid=tour]").count() == 0
+    page.goto(f"{site}/?delay={DELAY_MS}#/")
+    page.select_option("[data-testid=start-clock]", "none")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("body[data-screen=table]")
+    page.locator("[data-testid=tour]").wait_for()
+
+
 def test_a_match_opened_by_its_address_shows_no_tour_unasked(site: str, page: Page) -> None:  # noqa: F811
     player, match_id = new_match(site, "Ugo", "rules-no-tour")
     sign_in(page, site, player)

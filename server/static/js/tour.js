@@ -5,6 +5,7 @@ import { $, $$, fill, h } from './dom.js';
 import { pref, setPref } from './prefs.js';
 
 const PENDING = 'ginrummy.tour-pending'; // this tab dealt a match, or asked for the tour again
+const ASKED = 'asked'; // PENDING's value for the rules screen's "again"
 
 /** The steps, for the match on the table: the knock limit is its hand's (a custom rule
  * set or Oklahoma's up-card may make it other than 10). */
@@ -22,21 +23,28 @@ function steps(view) {
   ];
 }
 
-/** The next table opened shows the tour (a new deal, or the rules screen's "again"). */
+/** The next table opened shows the tour (the rules screen's "again": asked for, so shown
+ * even under a move clock). */
 export function resetTour() {
   setPref('tourSeen', false);
-  sessionStorage.setItem(PENDING, '1');
+  sessionStorage.setItem(PENDING, ASKED);
 }
 
+/** A match was just dealt: a first one shows the tour, unless it has a move clock (the
+ * tour would spend a newcomer's time; it waits for a match without one). */
 export function expectTour() {
-  if (!pref('tourSeen')) sessionStorage.setItem(PENDING, '1');
+  if (!pref('tourSeen') && !sessionStorage.getItem(PENDING)) sessionStorage.setItem(PENDING, '1');
 }
+
+const moveClock = (view) => Boolean(view && view.clock && (view.clock.per_move_ms !== null || view.clock.bank_ms !== null));
 
 /** Shows the tour on the table if this person has not dismissed it and a match just opened
  * (``view``: its view, as openMatch resolves). */
 export function maybeTour(view) {
-  if (pref('tourSeen') || !sessionStorage.getItem(PENDING) || $('#tour')) return;
+  const pending = sessionStorage.getItem(PENDING);
+  if (pref('tourSeen') || !pending || $('#tour')) return;
   if (document.body.dataset.screen !== 'table') return; // the opening was left for another screen
+  if (pending !== ASKED && moveClock(view)) return; // still pending, for a match without a clock
   const box = h('aside', { id: 'tour', class: 'tour', role: 'dialog', 'aria-label': 'A tour of the table', 'aria-describedby': 'tour-text', 'data-testid': 'tour' });
   // A dialog takes the keyboard when it opens (it came unannounced, above the table, and a
   // keyboard player reached it only backwards); Escape or its last button give it back.

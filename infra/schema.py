@@ -151,6 +151,7 @@ matches = Table(
     Column("practice", Integer, nullable=False, server_default="0"),  # 1: chosen seed or custom
     Column("rated", Integer, nullable=False, server_default="0"),  # 1: moves ratings (0021)
     Column("private", Integer, nullable=False, server_default="0"),  # 1: has a watch code (0023)
+    Column("abandoned", Integer, nullable=False, server_default="0"),  # 1: both away (0025)
     PrimaryKeyConstraint("match_id", "seat", name="pk_matches"),
     Index("ix_matches_player", "player_id", "started_at"),
     Index("ix_matches_in_play", "status", "started_at"),  # GET /v1/matches/watchable

@@ -521,7 +521,9 @@ class MatchSummary(msgspec.Struct, frozen=True):
     ``seat``: yours (0 or 1); ``winner`` is the winning seat, so you won when they are
     equal. ``scores`` are yours, then your opponent's.
     ``watching``: you started it between two house AIs and hold no seat (``seat`` null);
-    then ``opponent`` is seat 1's player and ``scores`` are seat 0's and seat 1's."""
+    then ``opponent`` is seat 1's player and ``scores`` are seat 0's and seat 1's.
+    ``abandoned``: both players were away and the house AI played the match out for them;
+    ``winner`` is the seat it settled on, but no rating moved and no won/lost total counts it."""
 
     match_id: str
     status: Literal["active", "finished"]
@@ -537,6 +539,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     practice: bool
     seat: int | None = None
     watching: bool = False
+    abandoned: bool = False
 
 
 class PlayerList(msgspec.Struct, frozen=True):

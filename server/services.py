@@ -266,6 +266,7 @@ class Services:
                     practice=row.practice,
                     seat=None if row.seat == WATCHER_SEAT else row.seat,
                     watching=row.seat == WATCHER_SEAT,
+                    abandoned=row.abandoned,
                 )
                 for row in rows
             ],

@@ -2,7 +2,9 @@
 
 ``score``/``opponent_score`` are the hand points while the match is active and the
 settled totals (boxes and bonus included) once it is finished; ``winner`` is the
-winner's player id. The opponent of a human is ``ai:<level>`` for an AI seat.
+winner's player id, and ``abandoned`` says the house AI settled it while both seats were
+away (no rating moved, no total counts it). The opponent of a human is ``ai:<level>``
+for an AI seat.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class MatchesProjection:
                     "practice": int(event.practice),
                     "rated": int(event.rated),
                     "private": int(event.watch_code is not None),
+                    "abandoned": 0,
                 }
 
             rows = [row(seat, event.players[seat], event.players[1 - seat]) for seat in (0, 1)]
@@ -102,6 +105,7 @@ class MatchesProjection:
                     opponent_score=event.totals[1 - seat],
                     finished_at=recorded.recorded_at,
                     winner=winner,
+                    abandoned=int(event.abandoned),
                 )
             await self._update(  # the host's row names the winning seat: both may be one id
                 conn,
@@ -112,6 +116,7 @@ class MatchesProjection:
                 opponent_score=event.totals[1],
                 finished_at=recorded.recorded_at,
                 winner=f"seat:{event.winner}",
+                abandoned=int(event.abandoned),
             )
 
     @staticmethod

@@ -33,6 +33,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
     winner: str | None
     winner_seat: int | None
     practice: bool = False
+    abandoned: bool = False  # settled by the house AI with both seats away
 
 
 class PlayerStatistics(msgspec.Struct, frozen=True):
@@ -96,6 +97,7 @@ async def matches_for_player(
             winner=None if row.seat == WATCHER_SEAT else row.winner,
             winner_seat=_winner_seat(row),
             practice=bool(row.practice),
+            abandoned=bool(row.abandoned),
         )
         for row in rows
     ]

@@ -54,6 +54,10 @@ async def test_a_match_abandoned_by_both_players_is_not_rated_and_says_so(
             check.check(rating, "/v1/players/{player_id}/rating")
             record = rating.json()
             assert record["history"] == [] and round(record["rating"]) == 1500, record
+            listed = await player.client.get("/v1/matches")
+            check.check(listed, "/v1/matches")
+            (summary,) = listed.json()["matches"]
+            assert (summary["match_id"], summary["abandoned"]) == (match_id, True)
         watched = await ann.client.get(f"/v1/matches/{match_id}/spectator")
         check.check(watched, "/v1/matches/{match_id}/spectator")
         assert watched.json()["view"]["settlement"]["abandoned"] is True

@@ -71,3 +71,7 @@ def test_the_page_says_an_abandoned_match_is_not_rated(
         assert note is not None and NOT_RATED in note.inner_text(), screen
         page.wait_for_timeout(500)  # the seat's page would have asked for its rating by now
         assert page.query_selector("[data-testid=rating-change]") is None, screen
+    page.goto(f"{site}/?delay={DELAY_MS}#/history")
+    result = page.wait_for_selector("[data-testid=history-result]")
+    assert result is not None  # neither won nor lost, as the totals above count it
+    assert result.inner_text() == "not counted: both players were away"

@@ -17,7 +17,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from domain.blocks import PlayerBlocked, stream_of
-from domain.events import MatchStarted
+from domain.events import MatchSettled, MatchStarted
 from domain.rules import Clock, make_rules
 from infra.database import create_engine
 from infra.errors import MigrationFailed, SchemaTooNew
@@ -288,6 +288,58 @@ async def test_0021_marks_the_rated_matches_already_projected_from_their_start(
             ("m-casual", 1, 0),
             ("m-rated", 0, 1),
             ("m-rated", 1, 1),
+        ]
+    finally:
+        await store.close()
+
+
+async def test_0025_marks_the_abandoned_matches_already_projected_from_their_settlement(
+    empty_url: str,
+) -> None:
+    """Rows the matches projection wrote before 0025 get ``abandoned`` from their own
+    ``match_settled`` event: a list read no longer calls such a match won or lost."""
+    await upgrade_async(empty_url, "0024")
+    store = await open_store(empty_url, migrate=False)
+    try:
+        for match_id, abandoned in (("m-left", True), ("m-played", False)):
+            started = MatchStarted(
+                match_id=match_id,
+                players=("ada", "bob"),
+                rules=make_rules("arcadia"),
+                seed_commitment="c",
+            )
+            settled = MatchSettled(
+                winner=0,
+                hand_points=(100, 0),
+                boxes=(4, 0),
+                box_points=(100, 0),
+                bonus=100,
+                bonus_kind="shutout",
+                totals=(300, 0),
+                seed="s",
+                abandoned=abandoned,
+            )
+            await store.append(match_id, 0, [started, settled])
+            async with store.engine.begin() as conn:  # the rows as 0024's projector wrote them
+                for seat, (player, opponent) in enumerate((("ada", "bob"), ("bob", "ada"))):
+                    await conn.execute(
+                        text(
+                            "INSERT INTO matches (match_id, seat, player_id, opponent,"
+                            " rules_name, status, score, opponent_score, hands_played,"
+                            " started_at, last_position, practice, winner) VALUES (:m, :seat,"
+                            " :p, :o, 'arcadia', 'finished', 0, 0, 0, :at, 2, 0, 'ada')"
+                        ),
+                        {"m": match_id, "seat": seat, "p": player, "o": opponent, "at": NOW},
+                    )
+        await upgrade_async(empty_url)
+        async with store.engine.connect() as conn:
+            query = text("SELECT match_id, seat, abandoned FROM matches")
+            rows = (await conn.execute(query)).all()
+        assert sorted(tuple(row) for row in rows) == [
+            ("m-left", 0, 1),
+            ("m-left", 1, 1),
+            ("m-played", 0, 0),
+            ("m-played", 1, 0),
         ]
     finally:
         await store.close()

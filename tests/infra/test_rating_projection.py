@@ -15,7 +15,7 @@ from domain.rating import Rating, update
 from domain.rating_policy import ANCHORS, HOUSE_VERSIONS, PROVISIONAL_DEVIATION, rating_id
 from infra.players import Players
 from infra.projections import projector
-from infra.projections.queries import stats_for_player
+from infra.projections.queries import matches_for_player, stats_for_player
 from infra.projections.ratings import history_of, leaderboard, ratings_of
 from infra.schema import rated_matches, rating_history, ratings
 from infra.sql_event_store import SqlEventStore
@@ -49,6 +49,8 @@ async def test_a_match_abandoned_by_both_moves_no_rating(store: SqlEventStore) -
         stats = await stats_for_player(store.engine, player)
         assert stats.matches_played == 0
         assert stats.hands_scored > 0  # its hands were played, by the stand-in, and count
+        (listed,) = await matches_for_player(store.engine, player)
+        assert (listed.status, listed.abandoned) == ("finished", True)  # not "won" or "lost"
     assert (await _rows(store))["rated_matches"] == []  # nothing left waiting
 
     old_id = stream()
@@ -61,6 +63,8 @@ async def test_a_match_abandoned_by_both_moves_no_rating(store: SqlEventStore) -
     assert found[winner].rating > 1500.0 > found[players[1 - settled.winner]].rating
     assert [h.match_id for h in await history_of(store.engine, winner)] == [old_id]
     assert (await stats_for_player(store.engine, winner)).matches_won == 1
+    listed = {m.match_id: m.abandoned for m in await matches_for_player(store.engine, winner)}
+    assert listed == {match_id: True, old_id: False}
     before = await _rows(store)
     await runner.rebuild("ratings")
     assert await _rows(store) == before

@@ -16,9 +16,11 @@ import { announce } from './ui.js';
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '');
 
 /** Won or lost: ``winner`` is the winning seat and ``seat`` the player's own (either may
- * be seat 0: a guest at a person's table sits in seat 1). */
+ * be seat 0: a guest at a person's table sits in seat 1). A match the house AI played out
+ * for two absent players is neither, as the totals above count it. */
 function outcome(m) {
   if (m.status !== 'finished') return 'in progress';
+  if (m.abandoned) return 'not counted: both players were away';
   if (m.watching) return m.winner === 0 ? 'first seat won' : 'second seat won';
   if (m.winner === null || m.winner === undefined) return 'over';
   return m.winner === m.seat ? 'won' : 'lost';

@@ -36,6 +36,7 @@ from domain.melds import best_layoffs
 from domain.rules import make_rules
 from domain.state import MatchState
 from domain.views import player_view
+from tests.domain.ai.positions import random_positions
 from tests.domain.builders import dealt, deck_for, new_hand, play, started
 
 # The knocker (seat 0) melds A-2-3C, three 5s and 8-9-TH; KS is its deadwood.
@@ -476,3 +477,27 @@ def test_every_house_ai_defender_lays_off_to_the_least_deadwood(level: Level) ->
     result = state.last_result
     assert isinstance(result, HandScored)
     assert (result.defender_deadwood, result.winner, result.points) == (30, 1, 29)
+
+
+@pytest.mark.parametrize("advice", [False, True], ids=["no-advice", "advice"])
+@pytest.mark.parametrize("level", ["baseline", "easy", "medium", "hard"])
+def test_every_house_ai_defender_reaches_the_least_deadwood_in_random_layoffs(
+    level: Level, advice: bool
+) -> None:
+    """The same over many knocks, with and without the engine's advice in the view (the
+    house AI's view carries it; a stand-in's does when the match has hints)."""
+    defended = 0
+    for state, seat in random_positions(seed=9, count=2000):
+        hand = state.hand
+        if state.phase != "layoff" or hand is None or hand.layoffs:
+            continue
+        least = best_layoffs(hand.hands[seat], hand.knock_melds).arrangement.deadwood_points
+        while state.phase == "layoff":
+            state, _ = apply(state, choose(level, player_view(state, seat, advice=advice), seed=2))
+        result = state.last_result
+        assert isinstance(result, HandScored)
+        assert result.defender_deadwood == least
+        defended += 1
+        if defended >= 40:
+            break
+    assert defended >= 20

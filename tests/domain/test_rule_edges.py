@@ -32,7 +32,7 @@ from domain.commands import (
 from domain.errors import LayoffDoesNotFit
 from domain.events import Dealt, Event, HandScored, HandWashed, MatchSettled
 from domain.match import apply, legal_commands
-from domain.melds import best_layoffs
+from domain.melds import best_layoffs, deadwood_points
 from domain.rules import make_rules
 from domain.state import MatchState
 from domain.views import player_view
@@ -485,7 +485,8 @@ def test_every_house_ai_defender_reaches_the_least_deadwood_in_random_layoffs(
     level: Level, advice: bool
 ) -> None:
     """The same over many knocks, with and without the engine's advice in the view (the
-    house AI's view carries it; a stand-in's does when the match has hints)."""
+    house AI's view carries it; a stand-in's does when the match has hints). Hard's own
+    test of this lived in tests/domain/ai/test_hard_play.py until every level shared it."""
     defended = 0
     for state, seat in random_positions(seed=9, count=2000):
         hand = state.hand
@@ -497,6 +498,7 @@ def test_every_house_ai_defender_reaches_the_least_deadwood_in_random_layoffs(
         result = state.last_result
         assert isinstance(result, HandScored)
         assert result.defender_deadwood == least
+        assert deadwood_points(result.defender_deadwood_cards) == least
         defended += 1
         if defended >= 40:
             break

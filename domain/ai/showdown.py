@@ -1,11 +1,13 @@
 """The points of a knock against a given defending hand, on masks (for the hard level).
 
-The defender's layoffs are searched here rather than with ``melds.best_layoffs``,
-which walks every order of the layoffs: against a knocker showing three runs with
-open ends, a guessed hand that fits many of them costs it hundreds of
-milliseconds. Here a search state is the cards still held plus the knocker's melds
-as they now stand, and a state reached twice (the same layoffs in another order)
-is expanded once, so the search stays small. The result is the same least deadwood.
+The defender's layoffs are searched here on masks rather than with
+``melds.best_layoffs``, which works on card strings and builds the layoff plan: hard
+prices many guessed hands a decision. Here, as there (since ``best_layoffs`` learnt it),
+a search state is the cards still held plus the knocker's melds as they now stand, and
+a state reached twice (the same layoffs in another order) is expanded once, so the
+search stays small: the largest found on a 10-card hand is 324 states (three open
+runs, all ten of the defender's cards chained off their ends), about 8 ms for
+``best_layoffs``. The result is the same least deadwood.
 """
 
 from __future__ import annotations

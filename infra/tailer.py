@@ -9,9 +9,10 @@ checks the LISTEN connection, so a killed session is noticed and replaced. On SQ
 (one process) it polls, and wakes at once for appends made through the same store.
 The same connection LISTENs on the other channels it is given (``also_hear``: presence),
 handing each payload to that channel's callback, so a process holds one LISTEN session
-whatever it hears. What those channels said while the session was down is lost, so on
-every reconnect each callback is handed ``None`` ("look again"): a presence reader woken
-then sees a socket that opened elsewhere meanwhile at once, not at its next look (30 s).
+whatever it hears. What those channels said while no session listened is lost, so on
+every connect and reconnect each callback is handed ``None`` ("look again"): a presence
+reader woken then sees a socket that opened elsewhere meanwhile at once, not at its next
+look (30 s).
 
 Ordering is the store's guarantee: positions follow commit order with no gaps, so
 "everything after the last position delivered" is exactly what is new.
@@ -233,9 +234,10 @@ class LogTailer:
             await conn.add_listener(channel, _payload_to(hear))
         self.connects += 1
         self.listening.set()
-        if self.connects > 1:  # listening again: what was said meanwhile is lost
-            for channel, hear in self._also_hear.items():
-                _hand(hear, None, channel)
+        # What was said before this session listened is lost: on a reconnect, and on the
+        # first connect too (sockets reopened after a restart may be waiting already).
+        for channel, hear in self._also_hear.items():
+            _hand(hear, None, channel)
 
     async def _check_listener(self, *, ping: bool) -> None:
         """On PostgreSQL: is the LISTEN session alive? ``ping``: ask the server too.

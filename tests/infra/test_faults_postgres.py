@@ -143,8 +143,8 @@ async def test_a_presence_reader_looks_again_when_the_listen_session_comes_back(
     try:
         await tailer.start()
         await asyncio.wait_for(tailer.listening.wait(), 5)
-        await asyncio.sleep(0.2)
-        assert woken == [], "the first LISTEN is no news"
+        assert woken == ["m1 seat 1"], "a first LISTEN wakes the readers waiting already"
+        woken.clear()
         reconnect = asyncio.Event()
         listen = tailer._listen
 
@@ -154,7 +154,12 @@ async def test_a_presence_reader_looks_again_when_the_listen_session_comes_back(
 
         tailer._listen = listen_when_let  # type: ignore[method-assign]
         pid = tailer._conn.get_server_pid()
-        assert await _terminate(pg_url, f"SELECT pg_terminate_backend({pid})") == 1
+        assert await _terminate(pg_url, f"SELECT pg_terminate_backend({pid}, 5000)") == 1
+        for _ in range(250):  # the old session is gone once the tailer has noticed
+            if not tailer.listening.is_set():
+                break
+            await asyncio.sleep(0.02)
+        assert not tailer.listening.is_set()
         await there.arrive_at_seat(m1, 1)  # its NOTIFY finds no listener here
         await asyncio.sleep(0.2)
         assert woken == [] and tailer.connects == 1

@@ -77,7 +77,7 @@ async def test_a_change_written_by_one_process_wakes_the_readers_of_another(
     here.on_change(m1, 1, ada, lambda: woken.update(["here"]))
     there.on_change(m1, 1, ada, lambda: woken.update(["there"]))
 
-    def hear(payload: str) -> None:
+    def hear(payload: str | None) -> None:
         here.heard(payload)
         there.heard(payload)
 
@@ -89,6 +89,8 @@ async def test_a_change_written_by_one_process_wakes_the_readers_of_another(
     try:
         if store.is_postgres:
             await asyncio.wait_for(tailer.listening.wait(), 10)
+            assert woken == Counter({"here": 1, "there": 1}), "listening, each looks once"
+            woken.clear()
         await here.arrive_at_seat(m1, 1)
         await here.leave_seat(m1, 1)
         await here.arrive_on_stream(ada)

@@ -33,8 +33,8 @@ ANCHORS: dict[str, Rating] = {
     "ai:hard:v1": Rating(1660.0, ANCHOR_DEVIATION, 0.0),
     "ai:hard:v2": Rating(1670.0, ANCHOR_DEVIATION, 0.0),  # issue 21: could-have-knocked off
     # Defending, they lay off to the least deadwood (the rules'), not only their deadwood of
-    # the moment: play differs in 0.2-1.2% of hands and by 0.02-0.04 points a hand, about
-    # a rating point, so the measured anchors carry over (docs/ratings.md).
+    # the moment: it changed 0.5-1.3% of their defences, worth +0.017 to +0.035 points a
+    # hand, about a rating point, so the measured anchors carry over (docs/ratings.md).
     "ai:baseline:v2": Rating(1500.0, ANCHOR_DEVIATION, 0.0),
     "ai:easy:v2": Rating(1385.0, ANCHOR_DEVIATION, 0.0),
     "ai:medium:v3": Rating(1585.0, ANCHOR_DEVIATION, 0.0),

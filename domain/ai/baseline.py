@@ -17,7 +17,7 @@ code, not a summary of it:
 - as defender it lays off to the least deadwood, as every defender but a person does
   under this server's rules (the challenge's engine laid off each player's unmatched
   cards that fit, which misses a chain started from the defender's own run; it changes
-  about one defence in eighty).
+  8 of 645 of its defences measured).
 """
 
 from __future__ import annotations

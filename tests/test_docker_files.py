@@ -12,6 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 from server.config import SETTINGS_TABLE
@@ -126,17 +127,29 @@ def test_the_compose_servers_connections_fit_postgresqls_limit() -> None:
     assert settings.workers * (settings.db_connections + 1) <= limit
 
 
-async def test_the_compose_database_is_the_postgresql_the_tests_run_on(pg_url: str) -> None:
-    """Everything the suite proves about PostgreSQL it proves on the machine's server; a
-    compose file naming another major version ships a database nothing here has run."""
+# The PostgreSQL major version the suite under CI, the benchmarks and the docs ran on.
+POSTGRES_MAJOR = 15
+
+
+def test_the_compose_database_is_the_postgresql_the_project_is_tested_on() -> None:
+    """A compose file naming another major version ships a database nothing here has run."""
+    assert COMPOSE["services"]["db"]["image"] == f"postgres:{POSTGRES_MAJOR}"
+
+
+async def test_ci_tests_on_that_postgresql(pg_url: str) -> None:
+    """Under CI the suite's PostgreSQL is that version (what it proves, it proves there); a
+    contributor's machine with another one runs the rest of the suite all the same."""
+    import os
+
     import asyncpg
 
     from infra.database import asyncpg_dsn
 
     connection = await asyncpg.connect(asyncpg_dsn(pg_url))
     try:
-        version_num = int(await connection.fetchval("SHOW server_version_num"))
+        major = int(await connection.fetchval("SHOW server_version_num")) // 10000
     finally:
         await connection.close()
-    image = COMPOSE["services"]["db"]["image"]
-    assert image == f"postgres:{version_num // 10000}", image
+    if major != POSTGRES_MAJOR and os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
+        pytest.skip(f"this machine's PostgreSQL is {major}; CI's is {POSTGRES_MAJOR}")
+    assert major == POSTGRES_MAJOR

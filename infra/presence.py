@@ -26,7 +26,9 @@ down is lost, and every reader here is woken to look again.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -43,6 +45,11 @@ KEEP_MS = 7 * 24 * 3600 * 1000  # rows of seats and players away this long are f
 # ("stream", player).
 NOTIFY_CHANNEL = "ginrummy_presence"
 
+# Looks again after a LISTEN reconnect at most this often: a session dropped as soon as it
+# is made (a proxy, say) reconnects many times a second, and each look is a read per
+# waiting reader. One asked for sooner is made when the gap ends, never dropped.
+LOOK_AGAIN_GAP_S = 1.0
+
 Wake = Callable[[], None]
 Key = tuple[str | int, ...]  # ("seat", match_id, seat) or ("stream", player_id)
 
@@ -56,6 +63,8 @@ class Presence:
         self._rows = ProcessRows(engine, self._seats, self._streams, channel=NOTIFY_CHANNEL)
         self.process_id = self._rows.process_id
         self._wakes: defaultdict[Key, set[Wake]] = defaultdict(set)
+        self._next_look_again = 0.0  # monotonic time before which looks are put off
+        self._look_again_later: asyncio.TimerHandle | None = None
 
     def on_change(self, match_id: str, seat: int, player_id: str, wake: Wake) -> Wake:
         """Call ``wake`` each time this process writes, or hears that another wrote (``heard``),
@@ -81,8 +90,7 @@ class Presence:
         (the readers' next look finds what it was about). ``None``: the listener was
         down and may have missed any, so every reader looks again."""
         if payload is None:
-            for wake in {wake for wakes in self._wakes.values() for wake in wakes}:
-                wake()
+            self._look_again()
             return
         try:
             process_id, *key = json.loads(payload)
@@ -90,6 +98,23 @@ class Presence:
             return
         if process_id != self.process_id and key:
             self._changed(tuple(key))
+
+    def _look_again(self) -> None:
+        """Wake every reader, at most once per ``LOOK_AGAIN_GAP_S``; one asked for within
+        the gap is made as it ends (one for all asked meanwhile)."""
+        wait = self._next_look_again - time.monotonic()
+        if wait > 0:
+            if self._look_again_later is None:
+                loop = asyncio.get_running_loop()
+                self._look_again_later = loop.call_later(wait, self._look_again_now)
+            return
+        self._look_again_now()
+
+    def _look_again_now(self) -> None:
+        self._look_again_later = None
+        self._next_look_again = time.monotonic() + LOOK_AGAIN_GAP_S
+        for wake in {wake for wakes in self._wakes.values() for wake in wakes}:
+            wake()
 
     def _changed(self, key: Key) -> None:
         for wake in tuple(self._wakes.get(key, ())):

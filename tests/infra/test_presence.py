@@ -9,6 +9,9 @@ import asyncio
 import time
 from collections import Counter
 
+import pytest
+
+from infra import presence as presence_module
 from infra.event_store import RecordedEvent
 from infra.presence import NOTIFY_CHANNEL, Presence
 from infra.sql_event_store import SqlEventStore
@@ -106,3 +109,26 @@ async def test_a_change_written_by_one_process_wakes_the_readers_of_another(
     here.heard("not json")  # a payload not understood wakes nobody
     here.heard('["elsewhere"]')
     assert woken == expected
+
+
+async def test_looking_again_is_made_once_a_gap_and_the_last_ask_is_never_dropped(
+    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A LISTEN session that drops as soon as it is made reconnects many times a second;
+    each reconnect asks every reader to look again (a read each). Asks within the gap are
+    made once, as it ends: none is lost, and the readers are not stormed."""
+    monkeypatch.setattr(presence_module, "LOOK_AGAIN_GAP_S", 0.3)
+    here = Presence(store.engine)
+    m1, ada = ids("m1", "ada")
+    woken: list[float] = []
+    here.on_change(m1, 1, ada, lambda: woken.append(time.monotonic()))
+    for _ in range(20):  # twenty reconnects at once
+        here.heard(None)
+    assert len(woken) == 1, "the first at once"
+    await asyncio.sleep(0.5)
+    assert len(woken) == 2, "the nineteen others as one, when the gap ended"
+    assert woken[1] - woken[0] >= 0.29
+    await asyncio.sleep(0.4)
+    assert len(woken) == 2, "nothing more was asked"
+    here.heard(None)  # the gap is over: at once again
+    assert len(woken) == 3

@@ -20,12 +20,12 @@ export const NOT_RATED_AWAY = 'Not rated: both players were away, and the house 
 export function narrate(event, players, me, claimed = null, standIn = false) {
   if (standIn) return playedFor(event, players, me);
   const who = (seat) => seatName(players, seat, me);
+  const whom = (seat) => (who(seat) === 'You' ? 'you' : who(seat)); // inside a sentence
   switch (event.type) {
     case 'match_started':
       return `Match started: ${players[0]} against ${players[1]} (${event.rules.name}).`;
     case 'dealt':
-      // "dealt by You" read wrongly to the dealer: "you" inside a sentence
-      return `Hand ${event.hand_number} dealt by ${who(event.dealer) === 'You' ? 'you' : who(event.dealer)}; the up-card is ${cardName(event.up_card)}.`;
+      return `Hand ${event.hand_number} dealt by ${whom(event.dealer)}; the up-card is ${cardName(event.up_card)}.`;
     case 'up_card_taken':
       return `${who(event.seat)} took the up-card ${cardName(event.card)}.`;
     case 'up_card_passed':
@@ -51,12 +51,12 @@ export function narrate(event, players, me, claimed = null, standIn = false) {
     case 'hand_acknowledged':
       return `${who(event.seat)} ${who(event.seat) === 'You' ? 'are' : 'is'} ready for the next hand.`;
     case 'resigned':
-      if (claimed) return `The match was claimed from ${who(event.seat) === 'You' ? 'you' : who(event.seat)}.`;
+      if (claimed) return `The match was claimed from ${whom(event.seat)}.`;
       return `${who(event.seat)} resigned.`;
     case 'match_settled': {
       // The winner's total first, whichever seat won.
       const score = `${event.totals[event.winner]} to ${event.totals[1 - event.winner]}`;
-      const loser = event.resigned === null || event.resigned === undefined ? null : who(event.resigned) === 'You' ? 'you' : who(event.resigned);
+      const loser = event.resigned === null || event.resigned === undefined ? null : whom(event.resigned);
       const resigned = loser === null ? '' : claimed ? ` (claimed from ${loser})` : ` (${loser} resigned)`;
       // abandoned: the house AI played both seats to the end (docs/ratings.md)
       const away = event.abandoned ? ` ${NOT_RATED_AWAY}` : '';

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, sync_playwright
 
 from domain.rules import PRESETS
 from tests.e2e.harness import SITE_LOGS, accepting, as_action
@@ -101,6 +101,39 @@ def served_site(folder: Path, **settings: str) -> Iterator[str]:
     finally:
         SITE_LOGS.pop(url, None)
         stop_site(process)
+
+
+class RestartableSite:
+    """A server on a port of its own that a test stops and starts again (same port, same
+    SQLite file), with one browser tab: what every restart test sets up."""
+
+    def __init__(self, folder: Path, context: BrowserContext) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.folder = folder
+        self.process = start_site(self.port, folder / "page.db", folder / "server.log")
+        self.page = context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+
+    def stop(self) -> None:
+        stop_site(self.process)
+
+    def start(self) -> None:
+        """Again, on the same port and file, once it answers."""
+        self.process = start_site(self.port, self.folder / "page.db", self.folder / "server.log")
+
+
+@contextlib.contextmanager
+def restartable_site(browser: Browser, folder: Path) -> Iterator[RestartableSite]:
+    context = browser.new_context(viewport={"width": 1000, "height": 860})
+    site: RestartableSite | None = None
+    try:
+        site = RestartableSite(folder, context)
+        yield site
+    finally:
+        context.close()
+        if site is not None:
+            site.stop()
 
 
 @pytest.fixture(scope="module")
@@ -837,16 +870,11 @@ def test_the_page_catches_up_after_the_server_restarts(browser: Browser, tmp_pat
     (``after``) and shows the move made on the restarted server, which it never fetched
     itself (whether those events reach it replayed or live depends on the reconnect's
     timing; test_protocol.py checks the replay itself)."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
+    with restartable_site(browser, tmp_path) as served:
+        base, page = served.base, served.page
         token, match_id = start_from_the_form(page, base, "Grace")
-        stop_site(process)
-        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        served.stop()
+        served.start()
         view = api_view(base, token, match_id)
         moved = httpx.post(
             f"{base}/v1/matches/{match_id}/actions",
@@ -861,6 +889,3 @@ def test_the_page_catches_up_after_the_server_restarts(browser: Browser, tmp_pat
         assert page.evaluate("document.body.dataset.phase") == after["phase"]
         if after["phase"] not in ("hand_over", "match_over"):  # the AI's reply may end the
             assert sorted(shown_hand(page)) == sorted(after["hand"])  # hand: no hand shown
-    finally:
-        context.close()
-        stop_site(process)

@@ -25,13 +25,11 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     TIMEOUT_MS,
     browser,
     checked_tab,
-    free_port,
     page,
+    restartable_site,
     run_until,
     settle,
     site,
-    start_site,
-    stop_site,
     wait_until,
 )
 from tests.e2e.test_page_claim import start_and_resign
@@ -236,29 +234,21 @@ def test_a_host_off_the_lobby_is_taken_to_the_match_after_its_server_restarts(
     started again while the host looked at History, its table waiting; the player stream
     dropped with it and nothing opened it again, so when the guest sat down (on the other
     process) the host stayed on History for good while the match's clock ran."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
-    try:
+    with restartable_site(browser, tmp_path) as served:
+        base, tab = served.base, served.page
         enter_lobby(tab, base, "Hana Waits")
         tab.click("[data-testid=open-table]")
         row = tab.wait_for_selector("[data-testid=my-table]")
         table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
         leave_the_lobby(tab)
-        stop_site(process)
-        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        served.stop()
+        served.start()
         with api_player(base, "Ivo Joins") as ivo:
             joined = ivo.post(f"/v1/tables/{table_id}/join", json={})
             assert joined.status_code == 200, joined.text
             match_id = joined.json()["match"]["match_id"]
         tab.wait_for_selector("body[data-screen=table]")
         assert tab.evaluate("localStorage.getItem('ginrummy.match')") == match_id
-    finally:
-        context.close()
-        stop_site(process)
 
 
 def test_a_cancel_refused_as_started_says_the_match_started_once(

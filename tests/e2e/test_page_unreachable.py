@@ -16,12 +16,9 @@ import httpx
 from playwright.sync_api import Browser
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
-    TIMEOUT_MS,
     browser,
-    free_port,
+    restartable_site,
     start_from_the_form,
-    start_site,
-    stop_site,
 )
 
 NOTE = "[data-testid=connection-note]"
@@ -32,26 +29,18 @@ def test_a_table_whose_server_is_gone_says_so_until_it_is_back(
     browser: Browser,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
+    with restartable_site(browser, tmp_path) as served:
+        base, page = served.base, served.page
         start_from_the_form(page, base, "Grace Away")
         assert page.is_hidden(NOTE)  # a table heard live says nothing of the sort
-        stop_site(process)
+        served.stop()
         # The socket's back-off and the socketless asks (every 3 s) find nobody.
         page.wait_for_selector(f"{NOTE}:not([hidden])")
         assert page.inner_text(NOTE).startswith("Cannot reach the server")
         assert "Cannot reach the server" in page.inner_text("#alert")  # said, once
-        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        served.start()
         page.wait_for_selector(NOTE, state="hidden")  # an answer or the socket back
         assert page.inner_text(NOTE) == ""
-    finally:
-        context.close()
-        stop_site(process)
 
 
 def test_a_watched_match_whose_server_is_gone_says_so_until_it_is_back(
@@ -59,13 +48,8 @@ def test_a_watched_match_whose_server_is_gone_says_so_until_it_is_back(
     tmp_path: Path,
 ) -> None:
     """The same for a spectator, whose server process was killed as well."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
-    context = browser.new_context(viewport={"width": 1000, "height": 860})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
+    with restartable_site(browser, tmp_path) as served:
+        base, page = served.base, served.page
         created = httpx.post(f"{base}/v1/players", json={"name": "Watched Wes"}).json()
         match = httpx.post(
             f"{base}/v1/matches",
@@ -76,11 +60,8 @@ def test_a_watched_match_whose_server_is_gone_says_so_until_it_is_back(
         page.goto(f"{base}/#/watch/{match.json()['match_id']}")
         page.wait_for_selector("[data-testid=watch-score]")
         assert page.is_hidden(WATCH_NOTE)
-        stop_site(process)
+        served.stop()
         page.wait_for_selector(f"{WATCH_NOTE}:not([hidden])")
         assert page.inner_text(WATCH_NOTE).startswith("Cannot reach the server")
-        process = start_site(port, tmp_path / "page.db", tmp_path / "server.log")
+        served.start()
         page.wait_for_selector(WATCH_NOTE, state="hidden")
-    finally:
-        context.close()
-        stop_site(process)

@@ -116,6 +116,13 @@ class Presence:
         for wake in {wake for wakes in self._wakes.values() for wake in wakes}:
             wake()
 
+    def close(self) -> None:
+        """At shutdown: a look put off to the end of the gap is not made (its readers are
+        going too)."""
+        if self._look_again_later is not None:
+            self._look_again_later.cancel()
+            self._look_again_later = None
+
     def _changed(self, key: Key) -> None:
         for wake in tuple(self._wakes.get(key, ())):
             wake()

@@ -276,6 +276,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             projections.close()
             await asyncio.to_thread(thinker.close)
             await tailer.stop()
+            presence.close()
             await store.close()
 
     logs.install(settings.log_level, settings.log_format)

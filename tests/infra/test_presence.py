@@ -132,3 +132,20 @@ async def test_looking_again_is_made_once_a_gap_and_the_last_ask_is_never_droppe
     assert len(woken) == 2, "nothing more was asked"
     here.heard(None)  # the gap is over: at once again
     assert len(woken) == 3
+
+
+async def test_a_look_put_off_is_not_made_once_presence_is_closed(
+    store: SqlEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At shutdown the readers go with the process: a look waiting for the gap to end
+    must not wake them after the store is closed."""
+    monkeypatch.setattr(presence_module, "LOOK_AGAIN_GAP_S", 0.2)
+    here = Presence(store.engine)
+    m1, ada = ids("m1", "ada")
+    woken: list[float] = []
+    here.on_change(m1, 1, ada, lambda: woken.append(time.monotonic()))
+    here.heard(None)
+    here.heard(None)  # put off to the gap's end
+    here.close()
+    await asyncio.sleep(0.4)
+    assert len(woken) == 1

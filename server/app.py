@@ -219,7 +219,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             ai_pace_ms=settings.ai_pace_ms,
         )
         players = Players(store.engine, name_wait_s=settings.name_lock_wait_s)
-        blocks = BlockService(store, projections, players)
+        blocks = BlockService(store, projections, players, on_append=hub.publish)
         tables = TableService(
             store, matches, projections, blocks, on_append=hub.publish, players=players
         )

@@ -8,7 +8,8 @@ and decides anew.
 The lobby and the chat ask whether two players block each other. They read the blocks
 projection, caught up first, so a block recorded a moment ago on any process counts (the
 projector reads the global log, which every process appends to). Nobody is told of a
-block: it records nothing in the blocked player's streams and sends it no frame.
+block: it records nothing in the blocked player's streams and sends it no frame; only the
+blocker's own live lobby takes the blocked host's tables off (server/ws/lobby.py).
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ class BlockService:
         store: SqlEventStore,
         projector: Projector,
         players: Players,
+        on_append: Callable[[str, int], None] | None = None,
     ) -> None:
         self.store = store
         self.projector = projector
         self.players = players
+        self._on_append = on_append or (lambda stream_id, version: None)
         self._cache: OrderedDict[str, b.BlockList] = OrderedDict()
 
     async def load(self, blocker: str) -> b.BlockList:
@@ -98,9 +101,10 @@ class BlockService:
             if not events:
                 return state
             try:
-                await self.store.append(b.stream_of(blocker), state.version, events)
+                result = await self.store.append(b.stream_of(blocker), state.version, events)
             except ConcurrencyConflict:
                 continue  # another request of this player changed its list: decide again
+            self._on_append(result.stream_id, result.last_version)  # the blocker's lobby hears
             return b.fold(events, state)
         state = await self.load(blocker)
         b.decide(state, command_for())  # the refusal the list now gives, if any

@@ -4,8 +4,12 @@ On connecting a client gets the whole list (``tables``), then a ``table`` frame 
 public table that opens and a ``table_closed`` frame for each that starts, is
 cancelled or expires, from this process and every other one (the fan-out hub hears
 them all). As in ``GET /v1/tables``, a table whose host blocks the viewer, or whom the
-viewer blocks, is never offered. A table whose time runs out closes when any process records its expiry
-(within ``GINRUMMY_TABLE_SWEEP_S``); the list never offers a table past its time.
+viewer blocks, is never offered; one already offered whose host the viewer then blocks
+(on any device or process) is closed with ``status`` ``blocked``, and unblocking offers
+their open tables again. A host's block of the viewer tells the viewer nothing: their
+table stays listed until it closes (a join is refused). A table whose time runs out
+closes when any process records its expiry (within ``GINRUMMY_TABLE_SWEEP_S``); the list
+never offers a table past its time.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 import msgspec
 from litestar import Response, WebSocket, get, websocket
 
+from domain.blocks import stream_of
 from domain.errors import TableNotOpened
 from infra.clock import now_ms
 from infra.errors import InfraError
@@ -31,15 +36,21 @@ _encoder = msgspec.json.Encoder()
 async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[str, Any]]:
     """The list, then every change to it, for ever."""
     hose = services.hub.firehose()
-    listed: set[str] = set()
+    own_blocks = stream_of(viewer)
+    listed: dict[str, str] = {}  # table id: its host
     try:
         views = await public_table_views(services, viewer, None, 200)
-        listed = {view.table_id for view in views}
+        listed = {view.table_id: view.host.id for view in views}
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
         while True:
             moved = await hose.wait(timeout=quiet.left())
             for stream_id, version in moved.items():
+                if stream_id == own_blocks:
+                    async for frame in after_own_blocks(services, viewer, listed):
+                        yield frame
+                        quiet.sent()
+                    continue
                 if not stream_id.startswith(TABLE_STREAM_PREFIX):
                     continue
                 try:
@@ -55,11 +66,11 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     # for every public table's news, and a closing one was never offered.
                     if await services.blocks.between(viewer, table.host):
                         continue  # either blocks the other: not offered (as in the list)
-                    listed.add(table.table_id)
+                    listed[table.table_id] = table.host
                     yield {"type": "table", "table": await table_view(services, table, viewer)}
                     quiet.sent()
                 elif not table.open_at(now_ms()) and table.table_id in listed:
-                    listed.discard(table.table_id)
+                    del listed[table.table_id]
                     status = table.status if table.status != "open" else "expired"
                     yield {"type": "table_closed", "table_id": table.table_id, "status": status}
                     quiet.sent()
@@ -68,6 +79,23 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                 quiet.sent()
     finally:
         services.hub.close_firehose(hose)
+
+
+async def after_own_blocks(
+    services: Services, viewer: str, listed: dict[str, str]
+) -> AsyncIterator[dict[str, Any]]:
+    """The viewer blocked or unblocked someone: tables of a host they now block go, and
+    open tables of a host they no longer block come (as the list would have them)."""
+    views = await public_table_views(services, viewer, None, 200)
+    offered = {view.table_id for view in views}
+    for table_id, host in list(listed.items()):
+        if table_id not in offered and await services.blocks.blocks(viewer, host):
+            del listed[table_id]
+            yield {"type": "table_closed", "table_id": table_id, "status": "blocked"}
+    for view in views:
+        if view.table_id not in listed:
+            listed[view.table_id] = view.host.id
+            yield {"type": "table", "table": view}
 
 
 @get("/v1/tables/live", include_in_schema=False, sync_to_thread=False)

@@ -21,6 +21,7 @@ from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_chat import connect, say
 from tests.e2e.test_limits import assert_rate_limited
+from tests.e2e.test_openapi_conformance import frame_validators
 from tests.e2e.test_stream_announcements import Heard, over_websocket
 
 # The tests that need no server of their own share one (each_backend_site): every test makes
@@ -467,3 +468,54 @@ async def test_a_table_is_not_offered_across_a_block_in_the_list_or_the_live_lob
             await lobby.close()
     finally:
         await close(ada, bob, cleo, dev, eve)
+
+
+async def next_lobby_frame(lobby: websockets.ClientConnection) -> dict[str, object]:
+    """The lobby feed's next frame but pings, checked against the AsyncAPI document."""
+    validators = frame_validators("lobby", "receiveLobby")
+    while True:
+        frame = json.loads(await asyncio.wait_for(lobby.recv(), 15))
+        if frame["type"] != "ping":
+            errors = [e.message for e in validators[frame["type"]].iter_errors(frame)]
+            assert not errors, (frame, errors[:3])
+            return dict(frame)
+
+
+async def test_blocking_a_listed_tables_host_elsewhere_takes_it_off_the_live_lobby(
+    each_backend_site: ServerProcess,
+) -> None:
+    """From a QA pass: Cleo's lobby, open on one device, kept offering Ada's table after
+    Cleo blocked Ada on another. Now the block closes it there (``blocked``) and the
+    unblock offers it again; Ada, who is blocked, is told nothing, and neither is Dev
+    when Ada blocks him: her table stays in his list, as the rules say (no one is told)."""
+    ada, cleo, dev, eve = await players(each_backend_site.url, "Ada", "Cleo", "Dev", "Eve")
+    feeds: dict[str, websockets.ClientConnection] = {}
+    try:
+        hers = (await open_table(ada))["table_id"]
+        for name, player in (("Ada", ada), ("Cleo", cleo), ("Dev", dev)):
+            feeds[name] = await websockets.connect(
+                f"{each_backend_site.ws_url}/v1/tables/live?token={player.token}"
+            )
+            first = await next_lobby_frame(feeds[name])
+            assert first["type"] == "tables"
+            assert hers in {t["table_id"] for t in first["tables"]}  # type: ignore[attr-defined]
+
+        assert (await block(cleo, ada.id)).status_code == 200  # "on another device"
+        closed = await next_lobby_frame(feeds["Cleo"])
+        assert closed == {"type": "table_closed", "table_id": hers, "status": "blocked"}
+        assert hers not in await listed_table_ids(cleo)  # as the list says
+        assert (await cleo.client.delete(f"/v1/me/blocks/{ada.id}")).status_code == 204
+        offered = await next_lobby_frame(feeds["Cleo"])
+        assert offered["type"] == "table"
+        assert offered["table"]["table_id"] == hers  # type: ignore[index]
+
+        assert (await block(ada, dev.id)).status_code == 200
+        neutral = (await open_table(eve))["table_id"]  # after the blocks: heard after them
+        for name in ("Ada", "Dev", "Cleo"):
+            frame = await next_lobby_frame(feeds[name])
+            assert frame["type"] == "table", (name, frame)  # nothing of the blocks before it
+            assert frame["table"]["table_id"] == neutral  # type: ignore[index]
+    finally:
+        for lobby in feeds.values():
+            await lobby.close()
+        await close(ada, cleo, dev, eve)

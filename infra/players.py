@@ -33,6 +33,9 @@ from infra.schema import players, stream_presence, tokens
 
 PlayerKind = Literal["person", "bot"]
 
+# NOTIFYed with a player's id by each rename (PostgreSQL): server/renames.py hears it.
+RENAME_CHANNEL = "ginrummy_renames"
+
 
 # Read on every view of a match (its seats): built once, not per request.
 _BY_ID = select(players).where(players.c.id == bindparam("id"))
@@ -196,12 +199,17 @@ class Players:
             yield
 
     async def rename(self, id: str, name: str) -> Player | None:
-        """Give the player a new display name; None if there is no such player."""
+        """Give the player a new display name; None if there is no such player. On
+        PostgreSQL the rename NOTIFYs ``RENAME_CHANNEL`` (the player's id) in its own
+        transaction: the pages of other processes that show the name hear it once it is
+        committed, never before and never for a rename that failed."""
         with translate_errors():
             async with self.engine.begin() as conn:
                 changed = await conn.execute(
                     update(players).where(players.c.id == id).values(name=name)
                 )
+                if changed.rowcount and self.engine.dialect.name == "postgresql":
+                    await conn.execute(select(func.pg_notify(RENAME_CHANNEL, id)))
         if changed.rowcount == 0:
             return None
         return await self.get_player(id)

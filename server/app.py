@@ -20,7 +20,7 @@ from litestar.static_files import create_static_files_router
 from domain.events import MatchStarted
 from infra.deadlines import Deadlines
 from infra.event_store import RecordedEvent
-from infra.players import Players
+from infra.players import RENAME_CHANNEL, Players
 from infra.presence import NOTIFY_CHANNEL as PRESENCE_CHANNEL
 from infra.presence import Presence
 from infra.projections import Projector, projector
@@ -92,6 +92,7 @@ from server.openapi_plugins import (
     tuples_have_their_length,
 )
 from server.problems import handle_exception
+from server.renames import Renames
 from server.seats import attendees
 from server.services import Services
 from server.tables import TableService
@@ -193,6 +194,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
                 hub.announce_start(recorded.stream_id, attendees(recorded.event))
 
         presence = Presence(store.engine, settings.presence_refresh_s)
+        renames = Renames()
         poll = None if store.is_postgres else settings.tail_poll_ms / 1000
         tailer = LogTailer(
             store,
@@ -200,7 +202,8 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             on_event,
             poll_interval=poll,
             skip_own=True,
-            also_hear={PRESENCE_CHANNEL: presence.heard},  # sockets on other processes
+            # sockets on other processes; renames made on them
+            also_hear={PRESENCE_CHANNEL: presence.heard, RENAME_CHANNEL: renames.heard},
         )
         await tailer.start()
         projections = projector(store)
@@ -257,6 +260,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             known_tokens=known_tokens,
             limits=limits,
             presence=presence,
+            renames=renames,
             blocks=blocks,
             sign_in_codes=SignInCodes(store.engine),
         )

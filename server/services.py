@@ -40,6 +40,7 @@ from server.match_record import MatchRecord
 from server.match_service import MatchService
 from server.problems import NotHouseSeats, PlayerNotFound, SignInCodeRefused, Unauthorized
 from server.ratings import provisional, summary
+from server.renames import Renames
 from server.schemas import (
     ClaimStatus,
     Leaderboard,
@@ -87,6 +88,7 @@ class Services:
     known_tokens: KnownTokens
     limits: RateLimits
     presence: Presence
+    renames: Renames
     blocks: BlockService
     sign_in_codes: SignInCodes
     draining: Draining = field(default_factory=Draining)

@@ -1,0 +1,72 @@
+"""Renames: whatever shows a player's name hears when it changes, on every process.
+
+A page showing a name (a seat's or a spectator's match socket, the lobby's list) kept the
+name it opened with until reloaded. Now the process that made a rename tells its own
+followers at once (``told``), and on PostgreSQL every process hears the NOTIFY that the
+rename's transaction sent (``infra.players.RENAME_CHANNEL``, through the log tailer's
+LISTEN session: ``heard``). The renaming process hears its own NOTIFY too: its followers
+read the names once more and, finding nothing new, send nothing.
+
+Only the player's id travels: each follower reads the names itself, so a wake that is
+lost, repeated or late never shows a wrong name. ``None`` (the LISTEN session was down and
+may have missed some) wakes every follower, to read all the names it shows again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+
+log = logging.getLogger("ginrummy.renames")
+
+Wake = Callable[[str | None], None]  # the renamed player, or None: any may have been
+Stop = Callable[[], None]
+
+
+class Renames:
+    def __init__(self) -> None:
+        self._of: defaultdict[str, set[Wake]] = defaultdict(set)
+        self._any: set[Wake] = set()
+
+    def follow(self, wake: Wake, players: Iterable[str] | None = None) -> Stop:
+        """Call ``wake`` for each rename of one of ``players`` (None: of anyone, for a
+        view whose players change, as the lobby's list); the function returned stops it."""
+        keys = None if players is None else set(players)
+        if keys is None:
+            self._any.add(wake)
+        for key in keys or ():
+            self._of[key].add(wake)
+
+        def stop() -> None:
+            self._any.discard(wake)
+            for key in keys or ():
+                wakes = self._of.get(key)
+                if wakes is not None:
+                    wakes.discard(wake)
+                    if not wakes:
+                        del self._of[key]
+
+        return stop
+
+    def told(self, player_id: str) -> None:
+        """This process renamed the player."""
+        self._wake({*self._of.get(player_id, ()), *self._any}, player_id)
+
+    def heard(self, payload: str | None) -> None:
+        """A NOTIFY on ``RENAME_CHANNEL`` (a player's id), or None: some may be lost."""
+        if payload is None:
+            self._wake({wake for wakes in self._of.values() for wake in wakes} | self._any, None)
+        elif payload:
+            self.told(payload)
+
+    def followers(self) -> int:
+        return len({wake for wakes in self._of.values() for wake in wakes} | self._any)
+
+    @staticmethod
+    def _wake(wakes: set[Wake], player_id: str | None) -> None:
+        for wake in wakes:
+            try:
+                wake(player_id)
+            except Exception:  # one broken follower must not keep the news from the others
+                log.exception("a follower of renames failed")

@@ -12,7 +12,8 @@ chat's, ``chat_feed``, beside them):
   socket that stays silent for three heartbeats.
 
 A seat's pump also says when the opponent it waits for is away, back, or may be claimed
-from (``live_presence``), after the event frames of the version it speaks of.
+from (``live_presence``), after the event frames of the version it speaks of; and every
+socket's, when a seat's player is renamed, the seats again (``seat_names``).
 
 Every frame carries the match version, and the server's time as it is sent (``now_ms``,
 stamped by the writer: a frame may wait in the queue, and a view's clock counts down to
@@ -71,6 +72,7 @@ from server.ws.frames import (
     with_server_time,
 )
 from server.ws.live_presence import OpponentPresence
+from server.ws.seat_names import SeatNames
 
 log = logging.getLogger("ginrummy.ws")
 
@@ -189,6 +191,7 @@ class LiveSession:
         self.present = False  # counted: in its seat's presence, or the match's spectators
         self.resumes = Allowance(RESUMES_ALLOWED, RESUME_WINDOW_S)
         self.opponent: OpponentPresence | None = None  # a seat's, facing a person or a bot
+        self.names: SeatNames | None = None  # the seats' names, sent again on a rename
 
     # --- frames -----------------------------------------------------------------------
 
@@ -233,8 +236,9 @@ class LiveSession:
         while True:
             wait = max(0.0, last_ping + heartbeat - time.monotonic())
             look = self.opponent.seconds_to_next() if self.opponent is not None else None
+            names = self.names.seconds_to_next() if self.names is not None else None
             woke = await self.watch.wait(
-                timeout=min(s for s in (wait, retry.seconds_left(), look) if s is not None)
+                timeout=min(s for s in (wait, retry.seconds_left(), look, names) if s is not None)
             )
             now = time.monotonic()
             if now - self.last_heard > 3 * heartbeat:
@@ -246,6 +250,9 @@ class LiveSession:
                 self.enqueue({"type": "ping", "version": self.version()})
             if woke or retry.take():
                 await self.catch_up_or_retry(retry)
+            if self.names is not None:  # after the events: at the version the socket is at
+                for frame in await self.names.frames(self.version()):
+                    self.enqueue(frame)
             if self.opponent is not None:
                 for frame in await self.opponent.frames(heard=lambda: self.watch.latest):
                     self.enqueue(frame)
@@ -314,6 +321,7 @@ class LiveSession:
             self.send_events(record)
         wake = functools.partial(self.watch.notify, 0)
         self.opponent = OpponentPresence.of(self.services, record, self.seat, wake)
+        self.names = SeatNames(self.services, record.state.players, wake)
         self.follow_opponent(record)
 
     def follow_opponent(self, record: MatchRecord) -> None:
@@ -582,6 +590,8 @@ class LiveSession:
             self.services.hub.unwatch(self.chat_watch)
             if self.opponent is not None:
                 self.opponent.close()
+            if self.names is not None:
+                self.names.close()
             await self.leave()
 
 

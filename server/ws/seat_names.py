@@ -1,0 +1,64 @@
+"""A match socket's ``seats`` frame: the seats' names again, sent when one is renamed.
+
+The page names the seats from ``GET /v1/matches/{id}``'s ``seats`` as it opens, and no
+frame told it of a rename: the opponent's page, and every spectator's, showed the old
+name until reloaded. A socket follows the renames of its match's players
+(``server.renames``); woken, it reads the seats as GET's answer has them and sends them
+if a name differs from what it last sent. A read the database fails is made again after
+a back-off, as the socket's other reads are. The frame names players, never a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from infra.errors import InfraError
+from server.fanout import Backoff
+from server.house_ai import is_house_ai
+from server.services import Services
+
+
+class SeatNames:
+    def __init__(
+        self, services: Services, players: Sequence[str], wake: Callable[[], None]
+    ) -> None:
+        self.services = services
+        self.players = list(players)
+        self._wake = wake
+        self.due = False
+        self.retry = Backoff()
+        self.sent: list[tuple[str, str]] | None = None  # (name, kind) of each seat, last sent
+        people = [player for player in self.players if not is_house_ai(player)]
+        # The house AI is never renamed: a match of two house levels follows nobody.
+        self._stop = services.renames.follow(self._renamed, people) if people else None
+
+    def _renamed(self, player_id: str | None) -> None:
+        self.due = True
+        self._wake()
+
+    def seconds_to_next(self) -> float | None:
+        """Until a failed read is due again (None: none is)."""
+        return self.retry.seconds_left()
+
+    async def frames(self, version: int) -> list[dict[str, Any]]:
+        """A ``seats`` frame if a seat was renamed since the names were last sent."""
+        if not (self.due or self.retry.take()):
+            return []
+        self.due = False
+        try:
+            seats = await self.services.player_refs(self.players)
+        except InfraError:
+            self.retry.failed()
+            return []
+        self.retry.answered()
+        names: list[tuple[str, str]] = [(seat.name, seat.kind) for seat in seats]
+        if names == self.sent:
+            return []  # a wake that told nothing new (the NOTIFY of a rename told already)
+        self.sent = names
+        return [{"type": "seats", "version": version, "seats": seats}]
+
+    def close(self) -> None:
+        if self._stop is not None:
+            self._stop()
+            self._stop = None

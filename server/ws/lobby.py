@@ -10,6 +10,8 @@ their open tables again. A host's block of the viewer tells the viewer nothing: 
 table stays listed until it closes (a join is refused). A table whose time runs out
 closes when any process records its expiry (within ``GINRUMMY_TABLE_SWEEP_S``); the list
 never offers a table past its time.
+A listed table's host who renames (on any process: ``server.renames``) sends its
+``table`` frame again, with the new name: the list showed the old one until reloaded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from infra.errors import InfraError
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.fanout import Quiet
 from server.http.tables import public_table_views, table_view
+from server.schemas import PlayerRef, TableView
 from server.services import Services
 from server.ws.frames import relay, upgrade_required
 
@@ -36,11 +39,18 @@ _encoder = msgspec.json.Encoder()
 async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[str, Any]]:
     """The list, then every change to it, for ever."""
     hose = services.hub.firehose()
+    renamed: set[str | None] = set()  # players renamed since last looked (None: anyone)
+
+    def on_rename(player_id: str | None) -> None:
+        renamed.add(player_id)
+        hose.poke()
+
+    stop_following = services.renames.follow(on_rename)  # hosts come and go: anyone's
     own_blocks = stream_of(viewer)
-    listed: dict[str, str] = {}  # table id: its host
+    listed: dict[str, PlayerRef] = {}  # table id -> its host as last sent
     try:
         views = await public_table_views(services, viewer, None, 200)
-        listed = {view.table_id: view.host.id for view in views}
+        listed = {view.table_id: view.host for view in views}
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
         while True:
@@ -66,36 +76,72 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     # for every public table's news, and a closing one was never offered.
                     if await services.blocks.between(viewer, table.host):
                         continue  # either blocks the other: not offered (as in the list)
-                    listed[table.table_id] = table.host
-                    yield {"type": "table", "table": await table_view(services, table, viewer)}
+                    view = await table_view(services, table, viewer)
+                    listed[table.table_id] = view.host
+                    yield {"type": "table", "table": view}
                     quiet.sent()
                 elif not table.open_at(now_ms()) and table.table_id in listed:
                     del listed[table.table_id]
                     status = table.status if table.status != "open" else "expired"
                     yield {"type": "table_closed", "table_id": table.table_id, "status": status}
                     quiet.sent()
+            if renamed:
+                hosts = set(renamed)
+                renamed.clear()
+                try:
+                    fresh = await renamed_hosts(services, viewer, listed, hosts)
+                except InfraError:
+                    renamed.update(hosts)  # looked at again at the next wake (a ping at most)
+                    fresh = []
+                for view in fresh:
+                    listed[view.table_id] = view.host
+                    yield {"type": "table", "table": view}
+                    quiet.sent()
             if quiet.due():  # every match's moves wake this feed too: not quiet
                 yield {"type": "ping"}
                 quiet.sent()
     finally:
+        stop_following()
         services.hub.close_firehose(hose)
 
 
 async def after_own_blocks(
-    services: Services, viewer: str, listed: dict[str, str]
+    services: Services, viewer: str, listed: dict[str, PlayerRef]
 ) -> AsyncIterator[dict[str, Any]]:
     """The viewer blocked or unblocked someone: tables of a host they now block go, and
     open tables of a host they no longer block come (as the list would have them)."""
     views = await public_table_views(services, viewer, None, 200)
     offered = {view.table_id for view in views}
     for table_id, host in list(listed.items()):
-        if table_id not in offered and await services.blocks.blocks(viewer, host):
+        if table_id not in offered and await services.blocks.blocks(viewer, host.id):
             del listed[table_id]
             yield {"type": "table_closed", "table_id": table_id, "status": "blocked"}
     for view in views:
         if view.table_id not in listed:
-            listed[view.table_id] = view.host.id
+            listed[view.table_id] = view.host
             yield {"type": "table", "table": view}
+
+
+async def renamed_hosts(
+    services: Services, viewer: str, listed: dict[str, PlayerRef], hosts: set[str | None]
+) -> list[TableView]:
+    """The listed tables whose host goes by another name than the one last sent, as they
+    are now: those of the ``hosts`` renamed, or (None among them: some renames may have
+    been missed) every one, read as the list is."""
+    if None in hosts:
+        views = await public_table_views(services, viewer, None, 200)
+        fresh = [view for view in views if view.table_id in listed]
+    else:
+        fresh = []
+        for table_id, host in list(listed.items()):
+            if host.id in hosts:
+                try:
+                    table = await services.tables.load(table_id)
+                except TableNotOpened:
+                    continue  # never opened after all: nothing to say of it
+                if table.open_at(now_ms()):  # a closing one is said by its own news
+                    fresh.append(await table_view(services, table, viewer))
+    return [view for view in fresh if view.host != listed[view.table_id]]
 
 
 @get("/v1/tables/live", include_in_schema=False, sync_to_thread=False)

@@ -1,0 +1,190 @@
+"""A rename is shown live, on a real server: the opponent's match socket, every
+spectator's and the lobby's list hear the new name within seconds (SQLite and PostgreSQL,
+then two server processes sharing PostgreSQL, the rename made on the other one). A page
+kept the old name until reloaded. Every frame is checked against asyncapi.yaml and by the
+secrecy oracle (a ``seats`` frame names players, never a card); a refused rename sends
+nothing and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.secrecy import named, states_by_version
+from tests.e2e.tables import join, open_table
+from tests.e2e.test_absence import Socket, on
+from tests.e2e.test_blocks import problem
+from tests.e2e.test_openapi_conformance import frame_validators
+
+Frame = dict[str, Any]
+NEWS_S = 3.0  # "within a second or two", with room for a loaded test machine
+
+
+class Lobby:
+    """The lobby's list socket: every frame checked against asyncapi.yaml, recorded."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.validators = frame_validators("lobby", "receiveLobby")
+        self.frames: list[Frame] = []
+
+    async def until(self, done: Any, limit: float = NEWS_S) -> Frame:
+        async with asyncio.timeout(limit):
+            while True:
+                frame = json.loads(await self.ws.recv())
+                errors = [e.message for e in self.validators[frame["type"]].iter_errors(frame)]
+                assert not errors, (frame, errors[:3])
+                if frame["type"] == "ping":
+                    await self.ws.send(json.dumps({"type": "pong"}))
+                self.frames.append(frame)
+                if done(frame):
+                    return frame
+
+
+def kind(name: str) -> Any:
+    return lambda frame: frame["type"] == name
+
+
+def hosted_by(table_id: str, name: str) -> Any:
+    return lambda f: f["type"] == "table" and (f["table"]["table_id"], f["table"]["host"]["name"]) == (table_id, name)  # fmt: skip
+
+
+async def rename(player: Player, name: str) -> httpx.Response:
+    return await player.client.patch(f"/v1/players/{player.id}", json={"name": name})
+
+
+async def renamed_in_time(player: Player, name: str) -> float:
+    """Rename; the moment it was answered (the news is timed from there)."""
+    answer = await rename(player, name)
+    assert answer.status_code == 200, answer.text
+    return time.monotonic()
+
+
+async def the_match_hears(
+    sockets: list[Socket], since: float, names: list[str], match_id: str, reader: Player
+) -> None:
+    """Each socket's next ``seats`` frame names the seats so, in time, as GET does."""
+    for socket in sockets:
+        frame = await socket.until(kind("seats"), NEWS_S)
+        assert time.monotonic() - since < NEWS_S
+        assert [seat["name"] for seat in frame["seats"]] == names, frame
+        assert not named(frame), frame  # players only: no card, whatever the version
+    seats = (await reader.view(match_id))["seats"]
+    assert [seat["name"] for seat in seats] == names
+
+
+async def play_to_the_end(host: Player, match_id: str, sockets: list[tuple[Socket, int | None]]) -> None:  # fmt: skip
+    """The host resigns; every socket hears the end, and none was sent a card it could
+    not know at the version it was at."""
+    resigned = await host.act(match_id, {"type": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    over = lambda f: f["type"] == "event" and f["view"]["phase"] == "match_over"  # noqa: E731
+    states = states_by_version((await host.events(match_id))["events"])
+    for socket, seat in sockets:
+        await socket.until(over)
+        assert socket.seen.assert_no_leaks(states, seat) >= 2
+
+
+async def seat_and_spectator(
+    stack: contextlib.AsyncExitStack, server: ServerProcess, match_id: str, player: Player
+) -> tuple[Socket, Socket]:
+    """The player's seat socket on the match and a spectator's, both past their snapshot."""
+    base = f"{server.ws_url}/v1/matches/{match_id}"
+    sockets = []
+    for url, channel, operation in (
+        (f"{base}/live?token={player.token}", "live", "receiveFeed"),
+        (f"{base}/watch", "watch", "receiveWatch"),
+    ):
+        socket = Socket(
+            await stack.enter_async_context(websockets.connect(url)), channel, operation
+        )
+        await socket.until(kind("snapshot"))
+        sockets.append(socket)
+    return sockets[0], sockets[1]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_a_rename_reaches_the_opponent_the_spectators_and_the_lobby_at_once(
+    server: ServerProcess,
+) -> None:
+    ada, bob, carl = [await Player.create(server.url, n) for n in ("Ada Live", "Bob Live", "Carl")]
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            lobby_ws = await stack.enter_async_context(
+                websockets.connect(f"{server.ws_url}/v1/tables/live?token={carl.token}")
+            )
+            lobby = Lobby(lobby_ws)
+            await lobby.until(kind("tables"))
+            table_id = (await open_table(ada))["table_id"]
+            await lobby.until(hosted_by(table_id, "Ada Live"))
+            since = await renamed_in_time(ada, "Ada Hosting")
+            await lobby.until(hosted_by(table_id, "Ada Hosting"))  # the list, in place
+            assert time.monotonic() - since < NEWS_S
+
+            joined = await join(bob, table_id)
+            assert joined.status_code == 200, joined.text
+            match_id = joined.json()["match"]["match_id"]
+            seat, watcher = await seat_and_spectator(stack, server, match_id, ada)
+
+            # Refused as before (RFC 9457), changing nothing: no frame says any of them.
+            problem(await rename(bob, "ada hosting"), 409, "name_taken")
+            assert (await rename(bob, "Bob\u202e")).status_code == 422
+            since = await renamed_in_time(bob, "Bob Renamed Live")
+            await the_match_hears([seat, watcher], since, ["Ada Hosting", "Bob Renamed Live"], match_id, ada)  # fmt: skip
+            since = await renamed_in_time(ada, "Ada Playing")  # the seat's own: its spectators
+            await the_match_hears([watcher], since, ["Ada Playing", "Bob Renamed Live"], match_id, ada)  # fmt: skip
+            await play_to_the_end(ada, match_id, [(seat, 0), (watcher, None)])
+            assert not [f for f in seat.frames + watcher.frames if f["type"] == "error"]
+    finally:
+        for player in (ada, bob, carl):
+            await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_rename_on_one_process_reaches_the_sockets_of_another(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The rename is made on the first process; every socket is open on the second."""
+    first = ServerProcess(database_url, tmp_path).start()
+    second = ServerProcess(database_url, tmp_path).start()
+    ada, bob = [await Player.create(first.url, n) for n in ("Ada Apart", "Bob Apart")]
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            lobby = Lobby(
+                await stack.enter_async_context(
+                    websockets.connect(f"{second.ws_url}/v1/tables/live?token={bob.token}")
+                )
+            )
+            await lobby.until(kind("tables"))
+            table_id = (await open_table(ada))["table_id"]
+            await lobby.until(hosted_by(table_id, "Ada Apart"))
+            since = await renamed_in_time(ada, "Ada Elsewhere")
+            await lobby.until(hosted_by(table_id, "Ada Elsewhere"))
+            assert time.monotonic() - since < NEWS_S
+
+            joined = await join(bob, table_id)
+            assert joined.status_code == 200, joined.text
+            match_id = joined.json()["match"]["match_id"]
+            seat, watcher = await seat_and_spectator(stack, second, match_id, ada)
+            since = await renamed_in_time(bob, "Bob Elsewhere")
+            there = on(second, ada)
+            try:
+                await the_match_hears([seat, watcher], since, ["Ada Elsewhere", "Bob Elsewhere"], match_id, there)  # fmt: skip
+            finally:
+                await there.close()
+            await play_to_the_end(ada, match_id, [(seat, 0), (watcher, None)])
+    finally:
+        for player in (ada, bob):
+            await player.close()
+        first.stop()
+        second.stop()

@@ -42,6 +42,15 @@ export function openChat(screen, { matchId, seat = null, seats = [], watchCode =
   return history;
 }
 
+/** The seats renamed (the socket's ``seats`` frame, in seat order): the messages, shown
+ * and to come, name them anew, as the table does. */
+export function renameChatSeats(seats) {
+  if (!chat.panel || !Array.isArray(seats)) return;
+  chat.names = seats.map((ref, i) => (chat.seat === i ? 'You' : refName(ref)));
+  chat.refs = seats;
+  render();
+}
+
 /** The chat's part of match ``matchId``'s socket query: the messages after the last one
  * this page knows, once the history has been read. Without it a socket relays only what
  * is said after it opened, and a message said between the history's read and the

@@ -41,6 +41,18 @@ export function learnNames(seats) {
   for (const ref of seats || []) game.names.set(ref.id, refName(ref, seats));
 }
 
+/** A seat's player renamed (the socket's ``seats`` frame, in seat order): the names are
+ * learnt again and every view kept names its seats anew, so the table, its notes and the
+ * views still to be played out all show the new name. */
+export function renameSeats(seats) {
+  if (!Array.isArray(seats)) return;
+  learnNames(seats);
+  const me = savedPlayer();
+  const names = seats.map((ref) => (me && ref.id === me.id ? isolate(me.name) : game.names.get(ref.id)));
+  const views = new Set([...game.views.values(), game.view, game.latest].filter(Boolean));
+  for (const view of views) view.players = names.slice();
+}
+
 /** Keep ``view`` (from an answer or a frame), its players named as the page shows them. */
 export function remember(view) {
   if (!view) return;

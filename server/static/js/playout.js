@@ -5,14 +5,14 @@
 // (the moves are then told in words, the table jumps to the end).
 import { $, sleep } from './dom.js';
 import { ApiError } from './api.js';
-import { chatFrame } from './chat.js';
+import { chatFrame, renameChatSeats } from './chat.js';
 import { savedOrder } from './arrange.js';
 import { showClock } from './clock.js';
 import { isMove } from './standin.js';
 import { standInMoves } from './movelist.js';
 import { problemText, toast } from './ui.js';
 import { narrate } from './words.js';
-import { game, remember, say } from './matchstate.js';
+import { game, remember, renameSeats, say } from './matchstate.js';
 import { chooseSelection, draw, setBusy } from './matchdraw.js';
 import { learnEnd, PRESENCE_FRAMES, presenceFrame, watchClaim } from './claimwatch.js';
 import { watchRematchOffer } from './rematch.js';
@@ -34,6 +34,10 @@ export function onFrame(frame) {
     offer(frame.version, frame.event);
   } else if (frame.type === 'chat') {
     chatFrame(frame);
+  } else if (frame.type === 'seats') {
+    renameSeats(frame.seats);
+    renameChatSeats(frame.seats);
+    draw();
   } else if (PRESENCE_FRAMES.has(frame.type)) {
     presenceFrame(frame);
   } else if (frame.type === 'error' && frame.problem) {

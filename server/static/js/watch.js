@@ -4,7 +4,7 @@ import { fill, h, plural } from './dom.js';
 import { api } from './api.js';
 import { cardFace, cardName } from './cards.js';
 import { LiveFeed, noteUnreachable, unreachable, whileSocketDown } from './live.js';
-import { chatCatchUp, chatFrame, closeChat, connectAfterHistory, openChat } from './chat.js';
+import { chatCatchUp, chatFrame, closeChat, connectAfterHistory, openChat, renameChatSeats } from './chat.js';
 import { KIND, narrate } from './words.js';
 import { StandIn } from './standin.js';
 import { refName } from './names.js';
@@ -13,7 +13,7 @@ import { announce, problemText } from './ui.js';
 import { handIsOver, handJustEnded, resultPanel } from './results.js';
 import { pollWhileVisible } from './poll.js';
 
-const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, shown: null, claim: null, rematch: null, asking: null };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, view: null, shown: null, claim: null, rematch: null, asking: null };
 
 // A settled match is asked for its rematch this often, for as long as an offer may stand
 // (the socket cannot say: the rematch starts on a table, not on this match).
@@ -26,6 +26,7 @@ const WATCH_NOTE = '#watch-connection-note';
 
 export function closeWatch() {
   watching.shown = null;
+  watching.view = null;
   if (watching.asking) watching.asking.stop();
   watching.asking = null;
   if (watching.feed) closeChat();
@@ -46,8 +47,7 @@ export async function showWatch(root, matchId, code) {
     const first = await api.spectate(matchId, code);
     if (watching.shown !== shown) return; // left (or shown again): no socket, no asking
     watching.count = first.spectators;
-    watching.seats = first.seats;
-    watching.names = first.seats.map((ref) => refName(ref, first.seats));
+    learnSeats(first.seats);
     watching.rematch = first.rematch;
     render(root, first.view, null);
     if (first.view.settlement) askForRematch(root, matchId, code, shown);
@@ -63,6 +63,12 @@ export async function showWatch(root, matchId, code) {
     if ((frame.type === 'snapshot' || frame.type === 'event') && frame.view) {
       render(root, frame.view, frame.type === 'event' ? frame.event : null);
       if (frame.view.settlement) askForRematch(root, matchId, code, shown);
+    }
+    if (frame.type === 'seats' && Array.isArray(frame.seats)) {
+      // A seat's player renamed: the screen and the chat name them anew, no reload.
+      learnSeats(frame.seats);
+      renameChatSeats(frame.seats);
+      if (watching.view) render(root, watching.view, null);
     }
     if (frame.type === 'snapshot') {
       // Now this page counts too: ask how many watch, on every server process.
@@ -92,6 +98,12 @@ export async function showWatch(root, matchId, code) {
     chatCatchUp();
     if (now.view.version > watching.version) render(root, now.view, null);
   }, () => watching.feed === feed);
+}
+
+/** Who sits where (the answer's ``seats``, or a ``seats`` frame after a rename). */
+function learnSeats(seats) {
+  watching.seats = seats;
+  watching.names = seats.map((ref) => refName(ref, seats));
 }
 
 /** How many watch now (this page too), on the screen as it is drawn. */
@@ -166,6 +178,7 @@ function knockLines(view, names) {
 function render(root, view, event) {
   const spectators = watching.count;
   watching.version = view.version;
+  watching.view = view;
   document.body.dataset.version = String(view.version);
   document.body.dataset.phase = view.phase;
   const names = [seatLabel(view, 0), seatLabel(view, 1)];

@@ -1,0 +1,75 @@
+"""A rename shown live on the open pages, in headless Chromium against a real server: the
+opponent's table (and its chat), a spectator's screen and the lobby's open tables name
+the player anew within seconds, without a reload. They showed the old name until one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    browser,
+    site,
+    wait_until,
+)
+from tests.e2e.test_page_chat import LOG, pages, said, seated_pair, sign_in  # noqa: F401
+from tests.e2e.test_page_friends import signed_in
+
+NEWS_MS = 5000  # a second or two, with room for a loaded test machine
+STAYED = "window.stayed === true"  # set before the rename: a reload would have cleared it
+
+
+def renamed(site: str, who: dict[str, Any], name: str) -> None:  # noqa: F811
+    answer = httpx.patch(
+        f"{site}/v1/players/{who['id']}",
+        json={"name": name},
+        headers={"Authorization": f"Bearer {who['token']}"},
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def shows(selector: str, text: str) -> str:
+    return f"(document.querySelector({selector!r}) || {{innerText: ''}}).innerText.includes({text!r})"  # fmt: skip
+
+
+def test_the_opponent_spectators_and_the_lobby_see_a_new_name_without_a_reload(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    alice, carol, dave = pages
+    a, b, match_id = seated_pair(site, "Alice Seated", "Bob Before")
+    said(site, match_id, b, "good luck")
+    sign_in(alice, site, a, match_id)
+    carol.goto(f"{site}/#/watch/{match_id}")
+    wait_until(carol, shows("[data-testid=watch-seats]", "Bob Before"))
+    wait_until(alice, shows(LOG, "Bob Before: good luck"))
+    assert "Bob Before" in alice.inner_text("#screen-table")
+
+    erin = httpx.post(f"{site}/v1/players", json={"name": "Erin Before"}).json()
+    opened = httpx.post(
+        f"{site}/v1/tables",
+        json={"rules": "arcadia"},
+        headers={"Authorization": f"Bearer {erin['token']}"},
+    )
+    assert opened.status_code == 201, opened.text
+    dee = httpx.post(f"{site}/v1/players", json={"name": "Dee Looking"}).json()
+    signed_in(dave, site, {"id": dee["id"], "name": dee["name"], "token": dee["token"]})
+    dave.goto(f"{site}/#/lobby")
+    wait_until(dave, shows("#open-tables", "Erin Before"))
+
+    for tab in (alice, carol, dave):
+        tab.evaluate("() => { window.stayed = true; }")
+    renamed(site, b, "Bob After")
+    renamed(site, erin, "Erin After")
+
+    wait_until(alice, shows("#screen-table", "Bob After"), NEWS_MS)
+    wait_until(alice, shows(LOG, "Bob After: good luck"), NEWS_MS)
+    assert "Bob Before" not in alice.inner_text("#screen-table")
+    wait_until(carol, shows("[data-testid=watch-seats]", "Bob After"), NEWS_MS)
+    assert "Bob Before" not in carol.inner_text("body")
+    wait_until(dave, shows("#open-tables", "Erin After"), NEWS_MS)
+    assert "Erin Before" not in dave.inner_text("#open-tables")
+    for tab in (alice, carol, dave):
+        wait_until(tab, STAYED)  # the news came to the open page: none was reloaded

@@ -9,7 +9,8 @@ alone, so a reconnect starts again from the truth: the open challenges, and ever
 active match where the player is to act.
 
 Frames (JSON objects, one per line over HTTP):
-  ``challenge``         a challenge addressed to you, or sent by you, is open
+  ``challenge``         a challenge addressed to you, or sent by you, is open (said
+                        again when the player at its other end renames)
   ``challenge_closed``  it was accepted (``match_id``), declined, cancelled or expired
   ``match_started``     a match in which you hold a seat has begun (from a table, a
                         challenge, a rematch, or POST /v1/matches against the house
@@ -48,6 +49,7 @@ from domain.table import TableState
 from infra.errors import InfraError
 from infra.projections import matches_for_player
 from infra.projections.lobby import TABLE_STREAM_PREFIX
+from server.challenge_names import ChallengeNames
 from server.claim_watch import ClaimWatch
 from server.fanout import Backoff, Quiet
 from server.house_ai import ai_seat_to_act, is_house_ai
@@ -125,6 +127,7 @@ class PlayerStream:
             services.presence, services.settings.absence_grace_s, self.hose.poke
         )
         self.owed = Owed()
+        self.names = ChallengeNames(services, player_id, self.hose.poke)
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
@@ -165,6 +168,9 @@ class PlayerStream:
                     for frame in await self._started_frames(match_id):
                         yield frame
                         quiet.sent()
+                for frame in await self.names.frames():  # the other end renamed
+                    yield frame
+                    quiet.sent()
                 owed.after_round(retried=bool(retried or retried_started))
                 if quiet.due():  # other players' streams wake this one too: not quiet
                     yield {"type": "ping"}
@@ -172,6 +178,7 @@ class PlayerStream:
         finally:
             self.services.hub.close_firehose(self.hose)
             self.claims.close()
+            self.names.close()
             await self._leave()
 
     async def _leave(self) -> None:
@@ -267,7 +274,9 @@ class PlayerStream:
         view = await table_view(self.services, table, self.player_id)
         if table.status == "open":
             self.announced[table.table_id] = table.status
+            self.names.said(view)
             return [{"type": "challenge", "challenge": view}]
+        self.names.closed(table.table_id)
         frames: list[dict[str, Any]] = []
         if before is not None:
             frames.append(

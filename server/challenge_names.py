@@ -1,0 +1,74 @@
+"""A player stream's open challenges, said again when the player at the other end renames.
+
+The lobby page lists the challenges to and from its player by the other player's name,
+and the stream said a challenge once, as it opened: the challenger's rename (or the
+challenged player's) showed the old name until the page was reloaded. The stream follows
+every rename (``server.renames``: the challenges it said come and go) and sends the
+``challenge`` frame of an open challenge of the renamed player again, the table as it is
+now; a client takes it as it takes the same frame said again after a reconnect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.errors import TableNotOpened
+from infra.clock import now_ms
+from infra.errors import InfraError
+from server.http.tables import table_view
+from server.schemas import TableView
+from server.services import Services
+
+
+class ChallengeNames:
+    def __init__(self, services: Services, player_id: str, wake: Callable[[], None]) -> None:
+        self.services = services
+        self.player_id = player_id
+        self._wake = wake
+        self.shown: dict[str, TableView] = {}  # open challenges, as last said
+        self.renamed: set[str | None] = set()  # since last looked (None: anyone's)
+        self._stop = services.renames.follow(self._renamed)
+
+    def _renamed(self, player_id: str | None) -> None:
+        if player_id != self.player_id:  # one's own name: the renaming page knows it
+            self.renamed.add(player_id)
+            self._wake()
+
+    def said(self, view: TableView) -> None:
+        """The stream said this challenge is open."""
+        self.shown[view.table_id] = view
+
+    def closed(self, table_id: str) -> None:
+        self.shown.pop(table_id, None)
+
+    async def frames(self) -> list[dict[str, Any]]:
+        """A ``challenge`` frame again for each open challenge whose other end was renamed
+        since the last look (a read the database fails is made at the next wake)."""
+        if not self.renamed:
+            return []
+        who = set(self.renamed)
+        self.renamed.clear()
+        frames: list[dict[str, Any]] = []
+        for table_id, view in list(self.shown.items()):
+            others = {ref.id for ref in (view.host, view.invitee, view.guest) if ref is not None}
+            if None not in who and not others & who:
+                continue
+            try:
+                table = await self.services.tables.load(table_id)
+                if table.status != "open" or not table.open_at(now_ms()):
+                    continue  # its closing is the stream's own news of the table
+                fresh = await table_view(self.services, table, self.player_id)
+            except TableNotOpened:
+                self.closed(table_id)
+                continue
+            except InfraError:
+                self.renamed.update(who)
+                return frames
+            if (fresh.host, fresh.invitee, fresh.guest) != (view.host, view.invitee, view.guest):
+                self.shown[table_id] = fresh
+                frames.append({"type": "challenge", "challenge": fresh})
+        return frames
+
+    def close(self) -> None:
+        self._stop()

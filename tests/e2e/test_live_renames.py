@@ -1,5 +1,6 @@
 """A rename is shown live, on a real server: the opponent's match socket, every
-spectator's and the lobby's list hear the new name within seconds (SQLite and PostgreSQL,
+spectator's, the lobby's list and the player streams of its open challenges hear the new
+name within seconds (SQLite and PostgreSQL,
 then two server processes sharing PostgreSQL, the rename made on the other one). A page
 kept the old name until reloaded. Every frame is checked against asyncapi.yaml and by the
 secrecy oracle (a ``seats`` frame names players, never a card); a refused rename sends
@@ -31,11 +32,12 @@ NEWS_S = 3.0  # "within a second or two", with room for a loaded test machine
 
 
 class Lobby:
-    """The lobby's list socket: every frame checked against asyncapi.yaml, recorded."""
+    """The lobby's list socket (or a player stream): every frame checked against
+    asyncapi.yaml, recorded."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, channel: str = "lobby", operation: str = "receiveLobby") -> None:
         self.ws = ws
-        self.validators = frame_validators("lobby", "receiveLobby")
+        self.validators = frame_validators(channel, operation)
         self.frames: list[Frame] = []
 
     async def until(self, done: Any, limit: float = NEWS_S) -> Frame:
@@ -147,6 +149,36 @@ async def test_a_rename_reaches_the_opponent_the_spectators_and_the_lobby_at_onc
             assert not [f for f in seat.frames + watcher.frames if f["type"] == "error"]
     finally:
         for player in (ada, bob, carl):
+            await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_a_challenge_is_said_again_with_the_challengers_new_name(
+    server: ServerProcess,
+) -> None:
+    """The challenged player's stream, which lists the challenge by its sender's name."""
+    ada, bob = [await Player.create(server.url, n) for n in ("Ada Asked", "Bob Asking")]
+    try:
+        url = f"{server.ws_url}/v1/me/live?token={ada.token}"
+        async with websockets.connect(url) as ws:
+            stream = Lobby(ws, "player", "receivePlayer")
+            await stream.until(kind("ping"))  # nothing open yet
+            sent = await bob.client.post("/v1/challenges", json={"to": ada.id})
+            assert sent.status_code == 201, sent.text
+            table_id = sent.json()["table_id"]
+            said = lambda name: lambda f: f["type"] == "challenge" and (f["challenge"]["table_id"], f["challenge"]["host"]["name"]) == (table_id, name)  # noqa: E731  # fmt: skip
+            await stream.until(said("Bob Asking"))
+            problem(await rename(bob, "ada asked"), 409, "name_taken")  # nothing said
+            since = await renamed_in_time(bob, "Bob Renamed")
+            again = await stream.until(said("Bob Renamed"))
+            assert time.monotonic() - since < NEWS_S
+            assert again["challenge"]["invitee"]["name"] == "Ada Asked"
+            assert not named(again), again
+            assert [f["type"] for f in stream.frames if f["type"] == "challenge"] == [
+                "challenge"
+            ] * 2
+    finally:
+        for player in (ada, bob):
             await player.close()
 
 

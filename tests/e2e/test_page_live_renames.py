@@ -1,6 +1,6 @@
 """A rename shown live on the open pages, in headless Chromium against a real server: the
-opponent's table (and its chat), a spectator's screen and the lobby's open tables name
-the player anew within seconds, without a reload. They showed the old name until one."""
+opponent's table (and its chat), a spectator's screen, the lobby's open tables and its
+challenges name the player anew within seconds, without a reload. They showed the old name until one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
+    run_until,
     site,
     wait_until,
 )
@@ -55,9 +56,18 @@ def test_the_opponent_spectators_and_the_lobby_see_a_new_name_without_a_reload(
     )
     assert opened.status_code == 201, opened.text
     dee = httpx.post(f"{site}/v1/players", json={"name": "Dee Looking"}).json()
+    challenged = httpx.post(
+        f"{site}/v1/challenges",
+        json={"to": dee["id"]},
+        headers={"Authorization": f"Bearer {erin['token']}"},
+    )
+    assert challenged.status_code == 201, challenged.text
+    heard: list[str] = []  # what dave's sockets were sent: the lobby also reads every 5 s
+    dave.on("websocket", lambda ws: ws.on("framereceived", lambda data: heard.append(str(data))))
     signed_in(dave, site, {"id": dee["id"], "name": dee["name"], "token": dee["token"]})
     dave.goto(f"{site}/#/lobby")
     wait_until(dave, shows("#open-tables", "Erin Before"))
+    wait_until(dave, shows("#incoming", "Erin Before"))
 
     for tab in (alice, carol, dave):
         tab.evaluate("() => { window.stayed = true; }")
@@ -71,5 +81,9 @@ def test_the_opponent_spectators_and_the_lobby_see_a_new_name_without_a_reload(
     assert "Bob Before" not in carol.inner_text("body")
     wait_until(dave, shows("#open-tables", "Erin After"), NEWS_MS)
     assert "Erin Before" not in dave.inner_text("#open-tables")
+    wait_until(dave, shows("#incoming", "Erin After"), NEWS_MS)  # her challenge, too
+    told = lambda: any('"challenge"' in f and "Erin After" in f for f in heard)  # noqa: E731
+    run_until(dave, told, NEWS_MS)
+    assert told(), "the player stream did not say the challenge again (only a poll read it)"
     for tab in (alice, carol, dave):
         wait_until(tab, STAYED)  # the news came to the open page: none was reloaded

@@ -9,12 +9,16 @@ read the names once more and, finding nothing new, send nothing.
 
 Only the player's id travels: each follower reads the names itself, so a wake that is
 lost, repeated or late never shows a wrong name. ``None`` (the LISTEN session was down and
-may have missed some) wakes every follower, to read all the names it shows again.
+may have missed some) wakes every follower, to read all the names it shows again: at
+most once per ``LOOK_AGAIN_GAP_S`` (as ``infra.presence`` does), as each wake is a read,
+and a session dropped as soon as it is made reconnects many times a second.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -23,11 +27,17 @@ log = logging.getLogger("ginrummy.renames")
 Wake = Callable[[str | None], None]  # the renamed player, or None: any may have been
 Stop = Callable[[], None]
 
+# Wakes every follower after a LISTEN reconnect at most this often; one asked for within
+# the gap is made as it ends, for all asked meanwhile, never dropped.
+LOOK_AGAIN_GAP_S = 1.0
+
 
 class Renames:
     def __init__(self) -> None:
         self._of: defaultdict[str, set[Wake]] = defaultdict(set)
         self._any: set[Wake] = set()
+        self._next_look_again = 0.0  # monotonic time before which looks are put off
+        self._look_again_later: asyncio.TimerHandle | None = None
 
     def follow(self, wake: Wake, players: Iterable[str] | None = None) -> Stop:
         """Call ``wake`` for each rename of one of ``players`` (None: of anyone, for a
@@ -56,9 +66,23 @@ class Renames:
     def heard(self, payload: str | None) -> None:
         """A NOTIFY on ``RENAME_CHANNEL`` (a player's id), or None: some may be lost."""
         if payload is None:
-            self._wake({wake for wakes in self._of.values() for wake in wakes} | self._any, None)
+            self._look_again()
         elif payload:
             self.told(payload)
+
+    def _look_again(self) -> None:
+        wait = self._next_look_again - time.monotonic()
+        if wait > 0:
+            if self._look_again_later is None:
+                loop = asyncio.get_running_loop()
+                self._look_again_later = loop.call_later(wait, self._look_again_now)
+            return
+        self._look_again_now()
+
+    def _look_again_now(self) -> None:
+        self._look_again_later = None
+        self._next_look_again = time.monotonic() + LOOK_AGAIN_GAP_S
+        self._wake({wake for wakes in self._of.values() for wake in wakes} | self._any, None)
 
     def followers(self) -> int:
         return len({wake for wakes in self._of.values() for wake in wakes} | self._any)

@@ -87,3 +87,26 @@ def test_the_opponent_spectators_and_the_lobby_see_a_new_name_without_a_reload(
     assert told(), "the player stream did not say the challenge again (only a poll read it)"
     for tab in (alice, carol, dave):
         wait_until(tab, STAYED)  # the news came to the open page: none was reloaded
+
+
+def test_a_rename_made_while_the_sockets_are_down_is_shown_all_the_same(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """Its frame went to no socket: the pages' asks while the socket is down (the seat's
+    every 3 s, the spectator's) read the new name."""
+    alice, carol, _ = pages
+    a, b, match_id = seated_pair(site, "Alice Offline", "Bob Offline")
+    for tab in (alice, carol):
+        tab.route_web_socket("**/v1/matches/**", lambda route: route.close())  # never opens
+    sign_in(alice, site, a, match_id)
+    carol.goto(f"{site}/#/watch/{match_id}")
+    wait_until(carol, shows("[data-testid=watch-seats]", "Bob Offline"))
+    assert "Bob Offline" in alice.inner_text("#screen-table")
+    for tab in (alice, carol):
+        tab.evaluate("() => { window.stayed = true; }")
+    renamed(site, b, "Bob Back")
+    wait_until(alice, shows("#screen-table", "Bob Back"), 3 * NEWS_MS)
+    wait_until(carol, shows("[data-testid=watch-seats]", "Bob Back"), 3 * NEWS_MS)
+    for tab in (alice, carol):
+        wait_until(tab, STAYED)

@@ -41,6 +41,9 @@ export function learnNames(seats) {
   for (const ref of seats || []) game.names.set(ref.id, refName(ref, seats));
 }
 
+/** Whether ``seats`` (an answer's, in seat order) names a seat otherwise than the page does. */
+export const seatsRenamed = (seats) => Array.isArray(seats) && seats.some((ref) => game.names.get(ref.id) !== refName(ref, seats));
+
 /** A seat's player renamed (the socket's ``seats`` frame, in seat order): the names are
  * learnt again and every view kept names its seats anew, so the table, its notes and the
  * views still to be played out all show the new name. */

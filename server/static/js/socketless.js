@@ -4,12 +4,12 @@
 // is not open, the page asks for the match every few seconds and shows a newer view as the
 // socket's snapshot would (the table jumps to it and its newest move is told in words),
 // asks for the chat's new messages, and, while the opponent keeps it waiting, whether a
-// claim would be accepted (the socket would have said so). Once the socket is open again
+// claim would be accepted (the socket would have said so), and names a renamed seat anew. Once the socket is open again
 // it asks nothing.
 import { api } from './api.js';
 import { noteUnreachable, unreachable, whileSocketDown } from './live.js';
 import { describeMove } from './movelist.js';
-import { game, say } from './matchstate.js';
+import { game, say, seatsRenamed } from './matchstate.js';
 import { onFrame } from './playout.js';
 import { askClaimStatus } from './claimwatch.js';
 import { chatCatchUp } from './chat.js';
@@ -28,6 +28,8 @@ export function followWithoutSocket(open) {
     if (game.open === open) noteUnreachable(false);
     if (game.open !== open || !game.view || feed.open) return;
     const shown = game.view.version;
+    // A rename made while the socket was down: its seats frame went to no socket.
+    if (seatsRenamed(data.seats)) onFrame({ type: 'seats', seats: data.seats });
     onFrame({ type: 'snapshot', view: data.view });
     const view = game.view;
     if (view.version > shown) {

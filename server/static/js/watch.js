@@ -72,13 +72,19 @@ export async function showWatch(root, matchId, code) {
     }
     if (frame.type === 'snapshot') {
       // Now this page counts too: ask how many watch, on every server process.
-      api.spectate(matchId, code).then((now) => showCount(root, now.spectators)).catch(() => {});
+      api.spectate(matchId, code).then((now) => {
+        if (watching.feed !== feed) return;
+        showCount(root, now.spectators);
+        renamedInAnswer(root, now.seats);
+      }).catch(() => {});
     }
   }, path);
   const feed = watching.feed;
   pollWhileVisible(async () => {
     const now = await api.spectate(matchId, code);
-    if (watching.feed === feed) showCount(root, now.spectators);
+    if (watching.feed !== feed) return;
+    showCount(root, now.spectators);
+    renamedInAnswer(root, now.seats);
   }, { every: SPECTATORS_EVERY_MS, first: SPECTATORS_EVERY_MS, alive: () => watching.feed === feed });
   // The chat's history first: the socket then asks for every message after it.
   const chatRead = openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
@@ -95,6 +101,7 @@ export async function showWatch(root, matchId, code) {
     }
     if (watching.feed === feed) noteUnreachable(false, WATCH_NOTE);
     if (watching.feed !== feed || feed.open) return;
+    renamedInAnswer(root, now.seats);
     chatCatchUp();
     if (now.view.version > watching.version) render(root, now.view, null);
   }, () => watching.feed === feed);
@@ -104,6 +111,16 @@ export async function showWatch(root, matchId, code) {
 function learnSeats(seats) {
   watching.seats = seats;
   watching.names = seats.map((ref) => refName(ref, seats));
+}
+
+/** A later answer's ``seats`` (the count's reads, the asks while the socket is down): a
+ * rename whose frame this page missed (its socket was down) is shown all the same. */
+function renamedInAnswer(root, seats) {
+  if (!Array.isArray(seats) || !watching.names) return;
+  if (seats.every((ref, i) => refName(ref, seats) === watching.names[i])) return;
+  learnSeats(seats);
+  renameChatSeats(seats);
+  if (watching.view) render(root, watching.view, null);
 }
 
 /** How many watch now (this page too), on the screen as it is drawn. */

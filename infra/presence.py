@@ -26,9 +26,7 @@ down is lost, and every reader here is woken to look again.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -37,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from infra.clock import now_ms
 from infra.driver_errors import translate_errors
+from infra.look_again import LookAgain
 from infra.process_rows import REFRESH_S, CountedRows, ProcessRows, fresh_ms
 from infra.schema import seat_presence, stream_presence
 
@@ -45,9 +44,7 @@ KEEP_MS = 7 * 24 * 3600 * 1000  # rows of seats and players away this long are f
 # ("stream", player).
 NOTIFY_CHANNEL = "ginrummy_presence"
 
-# Looks again after a LISTEN reconnect at most this often: a session dropped as soon as it
-# is made (a proxy, say) reconnects many times a second, and each look is a read per
-# waiting reader. One asked for sooner is made when the gap ends, never dropped.
+# Looks again after a LISTEN reconnect at most this often (infra/look_again.py).
 LOOK_AGAIN_GAP_S = 1.0
 
 Wake = Callable[[], None]
@@ -63,8 +60,7 @@ class Presence:
         self._rows = ProcessRows(engine, self._seats, self._streams, channel=NOTIFY_CHANNEL)
         self.process_id = self._rows.process_id
         self._wakes: defaultdict[Key, set[Wake]] = defaultdict(set)
-        self._next_look_again = 0.0  # monotonic time before which looks are put off
-        self._look_again_later: asyncio.TimerHandle | None = None
+        self._look_again = LookAgain(self._wake_every_reader, LOOK_AGAIN_GAP_S)
 
     def on_change(self, match_id: str, seat: int, player_id: str, wake: Wake) -> Wake:
         """Call ``wake`` each time this process writes, or hears that another wrote (``heard``),
@@ -90,7 +86,7 @@ class Presence:
         (the readers' next look finds what it was about). ``None``: the listener was
         down and may have missed any, so every reader looks again."""
         if payload is None:
-            self._look_again()
+            self._look_again.ask()
             return
         try:
             process_id, *key = json.loads(payload)
@@ -99,29 +95,13 @@ class Presence:
         if process_id != self.process_id and key:
             self._changed(tuple(key))
 
-    def _look_again(self) -> None:
-        """Wake every reader, at most once per ``LOOK_AGAIN_GAP_S``; one asked for within
-        the gap is made as it ends (one for all asked meanwhile)."""
-        wait = self._next_look_again - time.monotonic()
-        if wait > 0:
-            if self._look_again_later is None:
-                loop = asyncio.get_running_loop()
-                self._look_again_later = loop.call_later(wait, self._look_again_now)
-            return
-        self._look_again_now()
+    def close(self) -> None:
+        """At shutdown: a look put off to the end of the gap is not made."""
+        self._look_again.close()
 
-    def _look_again_now(self) -> None:
-        self._look_again_later = None
-        self._next_look_again = time.monotonic() + LOOK_AGAIN_GAP_S
+    def _wake_every_reader(self) -> None:
         for wake in {wake for wakes in self._wakes.values() for wake in wakes}:
             wake()
-
-    def close(self) -> None:
-        """At shutdown: a look put off to the end of the gap is not made (its readers are
-        going too)."""
-        if self._look_again_later is not None:
-            self._look_again_later.cancel()
-            self._look_again_later = None
 
     def _changed(self, key: Key) -> None:
         for wake in tuple(self._wakes.get(key, ())):

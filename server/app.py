@@ -281,6 +281,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             await asyncio.to_thread(thinker.close)
             await tailer.stop()
             presence.close()
+            renames.close()
             await store.close()
 
     logs.install(settings.log_level, settings.log_format)

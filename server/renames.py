@@ -16,19 +16,18 @@ and a session dropped as soon as it is made reconnects many times a second.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+
+from infra.look_again import LookAgain
 
 log = logging.getLogger("ginrummy.renames")
 
 Wake = Callable[[str | None], None]  # the renamed player, or None: any may have been
 Stop = Callable[[], None]
 
-# Wakes every follower after a LISTEN reconnect at most this often; one asked for within
-# the gap is made as it ends, for all asked meanwhile, never dropped.
+# Wakes every follower after a LISTEN reconnect at most this often (infra/look_again.py).
 LOOK_AGAIN_GAP_S = 1.0
 
 
@@ -36,8 +35,7 @@ class Renames:
     def __init__(self) -> None:
         self._of: defaultdict[str, set[Wake]] = defaultdict(set)
         self._any: set[Wake] = set()
-        self._next_look_again = 0.0  # monotonic time before which looks are put off
-        self._look_again_later: asyncio.TimerHandle | None = None
+        self._look_again = LookAgain(self._wake_every_follower, LOOK_AGAIN_GAP_S)
 
     def follow(self, wake: Wake, players: Iterable[str] | None = None) -> Stop:
         """Call ``wake`` for each rename of one of ``players`` (None: of anyone, for a
@@ -66,22 +64,15 @@ class Renames:
     def heard(self, payload: str | None) -> None:
         """A NOTIFY on ``RENAME_CHANNEL`` (a player's id), or None: some may be lost."""
         if payload is None:
-            self._look_again()
+            self._look_again.ask()
         elif payload:
             self.told(payload)
 
-    def _look_again(self) -> None:
-        wait = self._next_look_again - time.monotonic()
-        if wait > 0:
-            if self._look_again_later is None:
-                loop = asyncio.get_running_loop()
-                self._look_again_later = loop.call_later(wait, self._look_again_now)
-            return
-        self._look_again_now()
+    def close(self) -> None:
+        """At shutdown: a look put off to the end of the gap is not made."""
+        self._look_again.close()
 
-    def _look_again_now(self) -> None:
-        self._look_again_later = None
-        self._next_look_again = time.monotonic() + LOOK_AGAIN_GAP_S
+    def _wake_every_follower(self) -> None:
         self._wake({wake for wakes in self._of.values() for wake in wakes} | self._any, None)
 
     def followers(self) -> int:

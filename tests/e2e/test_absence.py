@@ -108,10 +108,13 @@ class Socket:
                 assert not errors, (frame, errors[:3])
                 if frame["type"] == "ping":
                     await self.ws.send(json.dumps({"type": "pong"}))
-                self.seen.add(frame["version"], frame)
-                self.frames.append(frame)
+                self.keep(frame)
                 if done(frame):
                     return frame
+
+    def keep(self, frame: Frame) -> None:
+        self.seen.add(frame["version"], frame)
+        self.frames.append(frame)
 
 
 CLAIM = {"type": "claim"}

@@ -36,7 +36,7 @@ def seeded_rng(level: str, view: PlayerView, seed: int | str) -> random.Random:
     It mixes in only public or own-seat facts (version, hand number, own cards), so two
     states that give the seat the same view give the AI the same RNG.
     """
-    key = f"{level}|{seed}|{view.match_id}|{view.hand_number}|{view.version}|{''.join(view.hand)}"
+    key = f"{level}|{seed}|{view.hand_number}|{view.version}|{''.join(view.hand)}"
     return random.Random(key)
 
 

@@ -553,7 +553,7 @@ def test_a_match_one_seat_plays_itself_to_the_end_is_rated(present: int) -> None
     """One player there, the other away: the stand-in plays the away seat's turns (and
     settles this match, for either seat present), but the present seat's own moves keep
     its run at 0: a result one player played for is rated."""
-    log = Log(Clock(per_move_ms=1000), seed="away-2")
+    log = Log(Clock(per_move_ms=1000), seed="away-3")
     assert play_to_the_end(log, (present,))  # the stand-in's move settled it
     assert log.state is not None and log.state.settlement is not None
     assert not log.state.settlement.abandoned

@@ -163,3 +163,27 @@ async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(sqlite_site: Ser
         assert view["phase"] == "match_over"
     finally:
         await player.close()
+
+
+async def test_a_seed_repeats_the_house_ais_moves_at_every_level(
+    sqlite_site: ServerProcess,
+) -> None:
+    """A ``seed`` makes a practice match reproducible: the same seed and the same moves of
+    the person give the same match, the house AI's moves too. From a QA pass: the AI's
+    lots mixed in the match's id, so only medium (which draws none) played the same."""
+    player = await Player.create(sqlite_site.url, "Again")
+    try:
+        for level in ("random", "easy", "baseline", "hard"):
+            played = []
+            for _ in range(2):
+                match = await player.new_match(
+                    level=level, seed=f"again-{level}", rules={"preset": "classic", "target": 10}
+                )
+                await play_to_the_end(player, match, random.Random(7), Recorder())
+                log = await player.events(match["match_id"])
+                played.append([item["event"] for item in log["events"][1:]])  # after its start
+            ai_moves = [m for m in played[0] if m.get("seat") == 1 and "card" in m]
+            assert len(ai_moves) > 5, level
+            assert played[0] == played[1], level
+    finally:
+        await player.close()

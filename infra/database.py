@@ -11,6 +11,7 @@ PostgreSQL: asyncpg with a pool of ``MAX_CONNECTIONS`` (a setting), each kept on
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -205,6 +206,23 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     def _on_begin(conn: Any) -> None:
         immediate = conn.get_execution_options().get(IMMEDIATE, False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _end_interrupted_statement(context: Any) -> None:
+        """Close the cursor of a statement cut short before its connection is discarded.
+
+        SQLAlchemy discards a connection whose statement was cancelled (an exit exception
+        counts as a disconnect) without closing that statement's cursor. But aiosqlite's
+        thread runs the statement anyway, and a SQLite connection closed while a statement
+        still steps (an upsert's RETURNING rows unread) stays open as a "zombie", keeping
+        its transaction and the write lock until the cursor is freed by the garbage
+        collector, which the server runs rarely: every other write waited and failed. The
+        close is queued behind the statement, so it runs before the connection's close.
+        """
+        cursor = getattr(context.execution_context, "cursor", None)
+        if context.is_disconnect and cursor is not None:
+            with contextlib.suppress(Exception):  # the connection may really be gone
+                cursor.close()
 
     @event.listens_for(engine.sync_engine, "before_cursor_execute")
     def _refuse_nul(

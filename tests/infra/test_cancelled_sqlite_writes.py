@@ -1,0 +1,102 @@
+"""A write cancelled mid-statement leaves SQLite's write lock free (a CI run: held for minutes).
+
+A live socket's reader is cancelled when its client leaves, perhaps in the middle of the
+rate limiter's upsert (``INSERT … RETURNING``). SQLAlchemy then discards the connection;
+closed while that statement was still stepping (its rows unread), SQLite keeps it as a
+"zombie" holding its transaction and the write lock until the cursor is freed, which
+takes the garbage collector (the cursor is in a cycle with the traceback), and the
+server collects rarely (``server/gc_tuning.py``): every other write waited 60 s and failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import random
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from infra.database import create_engine, sqlite_file
+from infra.rate_limits import RateCounters
+
+
+@contextmanager
+def collecting_rarely() -> Iterator[None]:
+    """No cyclic garbage collection inside the block, as in a server between its rare ones."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def can_write(path: Path, within_s: float = 1.0) -> bool:
+    """Whether another connection takes the write lock within ``within_s``."""
+    other = sqlite3.connect(path, isolation_level=None, timeout=within_s)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        other.close()
+
+
+async def test_a_hit_cancelled_while_it_waits_for_the_lock_leaves_the_lock_free(
+    sqlite_url: str,
+) -> None:
+    """Its upsert runs in aiosqlite's thread after its caller is gone, once the lock is free."""
+    path = sqlite_file(sqlite_url)
+    assert path is not None
+    engine = create_engine(sqlite_url)
+    upserting = asyncio.Event()
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def _seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("INSERT INTO rate_limits"):
+            upserting.set()
+
+    holder = sqlite3.connect(path, isolation_level=None, timeout=5)
+    try:
+        with collecting_rarely():
+            holder.execute("BEGIN IMMEDIATE")
+            hit = asyncio.create_task(RateCounters(engine).hit(["k"], 60))
+            await asyncio.wait_for(upserting.wait(), timeout=30)
+            await asyncio.sleep(0.1)  # in the thread now, waiting for the lock
+            hit.cancel()
+            holder.execute("ROLLBACK")  # it takes the lock and steps, for no one
+            with pytest.raises(asyncio.CancelledError):
+                await hit
+            assert can_write(path), "the cancelled upsert's connection kept the write lock"
+    finally:
+        holder.close()
+        await engine.dispose()
+
+
+async def test_hits_cancelled_at_any_moment_leave_the_lock_free(sqlite_url: str) -> None:
+    """Cancelled at random points of their run, none leaves the lock held."""
+    path = sqlite_file(sqlite_url)
+    assert path is not None
+    engine = create_engine(sqlite_url)
+    counters = RateCounters(engine)
+    rng = random.Random(7)
+    held = []
+    try:
+        with collecting_rarely():
+            for i in range(80):
+                hit = asyncio.create_task(counters.hit([f"k{i}"], 60))
+                await asyncio.sleep(rng.random() * 0.004)
+                hit.cancel()
+                await asyncio.gather(hit, return_exceptions=True)
+                if not can_write(path):
+                    held.append(i)
+        assert held == [], f"cancelled hits {held} left the write lock held"
+    finally:
+        await engine.dispose()

@@ -23,7 +23,10 @@ import pytest
 from sqlalchemy import event
 
 from infra.database import create_engine, sqlite_file
+from infra.projections import projector
 from infra.rate_limits import RateCounters
+from infra.store import open_store
+from tests.infra.helpers import random_match, stream
 
 
 @contextmanager
@@ -101,3 +104,29 @@ async def test_hits_cancelled_at_any_moment_leave_the_lock_free(sqlite_url: str)
         assert held == [], f"the hit cancelled at step {held} left the write lock held"
     finally:
         await engine.dispose()
+
+
+async def test_catch_ups_cancelled_at_any_moment_leave_the_lock_free(sqlite_url: str) -> None:
+    """A player stream opening catches the matches up (a write transaction that reads the
+    checkpoint and the log) and is cancelled there when its page closes."""
+    path = sqlite_file(sqlite_url)
+    assert path is not None
+    store = await open_store(sqlite_url, migrate=False)
+    rng = random.Random(11)
+    held = []
+    try:
+        with collecting_rarely():
+            for i in range(40):
+                match_id = stream()
+                _, batches = random_match(i, match_id, ("ann", "ai:easy"))
+                await store.append(match_id, 0, [event for batch in batches[:3] for event in batch])
+                catching = asyncio.create_task(projector(store).catch_up())
+                await asyncio.sleep(rng.random() * 0.02)
+                catching.cancel()
+                await asyncio.gather(catching, return_exceptions=True)
+                if not can_write(path):
+                    held.append(i)
+                    break  # every later write would wait for the busy timeout (60 s)
+        assert held == [], f"the catch-up cancelled at step {held} left the write lock held"
+    finally:
+        await store.close()

@@ -11,10 +11,9 @@ PostgreSQL: asyncpg with a pool of ``MAX_CONNECTIONS`` (a setting), each kept on
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -214,14 +213,15 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         SQLAlchemy discards a connection whose statement was cancelled (an exit exception
         counts as a disconnect) without closing that statement's cursor. But aiosqlite's
         thread runs the statement anyway, and a SQLite connection closed while a statement
-        still steps (an upsert's RETURNING rows unread) stays open as a "zombie", keeping
-        its transaction and the write lock until the cursor is freed by the garbage
-        collector, which the server runs rarely: every other write waited and failed. The
-        close is queued behind the statement, so it runs before the connection's close.
+        still steps (RETURNING rows, or a read in a write transaction, not all read) stays
+        open as a "zombie", keeping its transaction and the write lock until the cursor is
+        freed by the garbage collector, which the server runs rarely: every other write
+        waited and failed. This close is queued behind the statement in aiosqlite's
+        thread, so it runs before the connection's close.
         """
         cursor = getattr(context.execution_context, "cursor", None)
         if context.is_disconnect and cursor is not None:
-            with contextlib.suppress(Exception):  # the connection may really be gone
+            with suppress(Exception):  # the connection may really be gone
                 cursor.close()
 
     @event.listens_for(engine.sync_engine, "before_cursor_execute")

@@ -27,7 +27,7 @@ from domain.errors import TableNotOpened
 from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.projections.lobby import TABLE_STREAM_PREFIX
-from server.fanout import Quiet
+from server.fanout import Backoff, Quiet
 from server.http.tables import public_table_views, table_view
 from server.schemas import PlayerRef, TableView
 from server.services import Services
@@ -48,18 +48,20 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
     stop_following = services.renames.follow(on_rename)  # hosts come and go: anyone's
     own_blocks = stream_of(viewer)
     listed: dict[str, PlayerRef] = {}  # table id -> its host as last sent
+    blocks_due = False  # the viewer's block list moved: their list is looked at again
+    blocks_retry = Backoff()  # that look, when the database failed it
     try:
         views = await public_table_views(services, viewer, None, 200)
         listed = {view.table_id: view.host for view in views}
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
         while True:
-            moved = await hose.wait(timeout=quiet.left())
+            retry = blocks_retry.seconds_left()
+            timeout = quiet.left() if retry is None else min(quiet.left(), retry)
+            moved = await hose.wait(timeout=timeout)
             for stream_id, version in moved.items():
                 if stream_id == own_blocks:
-                    async for frame in after_own_blocks(services, viewer, listed):
-                        yield frame
-                        quiet.sent()
+                    blocks_due = True  # looked at below, with a failed read made again
                     continue
                 if not stream_id.startswith(TABLE_STREAM_PREFIX):
                     continue
@@ -85,6 +87,16 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     status = table.status if table.status != "open" else "expired"
                     yield {"type": "table_closed", "table_id": table.table_id, "status": status}
                     quiet.sent()
+            if blocks_due or blocks_retry.take():
+                blocks_due = False
+                try:
+                    async for frame in after_own_blocks(services, viewer, listed):
+                        yield frame
+                        quiet.sent()
+                except InfraError:  # the socket stays: looked at again after a back-off
+                    blocks_retry.failed()
+                else:
+                    blocks_retry.answered()
             if renamed:
                 hosts = set(renamed)
                 renamed.clear()

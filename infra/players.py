@@ -16,7 +16,7 @@ import contextlib
 import hashlib
 import secrets
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -33,7 +33,8 @@ from infra.schema import players, stream_presence, tokens
 
 PlayerKind = Literal["person", "bot"]
 
-# NOTIFYed with a player's id by each rename (PostgreSQL): server/renames.py hears it.
+# NOTIFYed by each rename (PostgreSQL), payload ``"<origin> <player id>"`` (the renaming
+# process's ``Players.origin``, which skips its own): server/renames.py hears it.
 RENAME_CHANNEL = "ginrummy_renames"
 
 
@@ -109,9 +110,18 @@ class Player(msgspec.Struct, frozen=True):
 class Players:
     """The ``players`` table; the engine is the store's (``store.engine``)."""
 
-    def __init__(self, engine: AsyncEngine, name_wait_s: float = NAME_LOCK_WAIT_S) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        name_wait_s: float = NAME_LOCK_WAIT_S,
+        *,
+        origin: str = "",
+        on_renamed: Callable[[str], None] | None = None,
+    ) -> None:
         self.engine = engine
         self.name_wait_s = name_wait_s  # names_held's wait (``GINRUMMY_NAME_LOCK_WAIT_S``)
+        self.origin = origin  # this process, in each rename's NOTIFY (its own is skipped)
+        self._on_renamed = on_renamed or (lambda id: None)
 
     async def create_player(
         self,
@@ -200,18 +210,22 @@ class Players:
 
     async def rename(self, id: str, name: str) -> Player | None:
         """Give the player a new display name; None if there is no such player. On
-        PostgreSQL the rename NOTIFYs ``RENAME_CHANNEL`` (the player's id) in its own
-        transaction: the pages of other processes that show the name hear it once it is
-        committed, never before and never for a rename that failed."""
+        PostgreSQL the rename NOTIFYs ``RENAME_CHANNEL`` (this process's ``origin`` and
+        the player's id) in its own transaction: the pages of other processes that show
+        the name hear it once it is committed, never before and never for a rename that
+        failed. This process's are told by ``on_renamed`` as soon as it is committed,
+        before the player is read back (a read that fails must not keep the news)."""
         with translate_errors():
             async with self.engine.begin() as conn:
                 changed = await conn.execute(
                     update(players).where(players.c.id == id).values(name=name)
                 )
                 if changed.rowcount and self.engine.dialect.name == "postgresql":
-                    await conn.execute(select(func.pg_notify(RENAME_CHANNEL, id)))
+                    payload = f"{self.origin} {id}"
+                    await conn.execute(select(func.pg_notify(RENAME_CHANNEL, payload)))
         if changed.rowcount == 0:
             return None
+        self._on_renamed(id)
         return await self.get_player(id)
 
     async def next_seed(self, id: str) -> tuple[str, int] | None:

@@ -221,7 +221,12 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             next_hand_timeout_ms=int(settings.next_hand_timeout_s * 1000),
             ai_pace_ms=settings.ai_pace_ms,
         )
-        players = Players(store.engine, name_wait_s=settings.name_lock_wait_s)
+        players = Players(
+            store.engine,
+            name_wait_s=settings.name_lock_wait_s,
+            origin=renames.origin,
+            on_renamed=renames.told,  # the pages showing the name (other processes: NOTIFY)
+        )
         blocks = BlockService(store, projections, players, on_append=hub.publish)
         tables = TableService(
             store, matches, projections, blocks, on_append=hub.publish, players=players

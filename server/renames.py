@@ -4,8 +4,9 @@ A page showing a name (a seat's or a spectator's match socket, the lobby's list)
 name it opened with until reloaded. Now the process that made a rename tells its own
 followers at once (``told``), and on PostgreSQL every process hears the NOTIFY that the
 rename's transaction sent (``infra.players.RENAME_CHANNEL``, through the log tailer's
-LISTEN session: ``heard``). The renaming process hears its own NOTIFY too: its followers
-read the names once more and, finding nothing new, send nothing.
+LISTEN session: ``heard``). The renaming process hears its own NOTIFY too and skips it
+(its payload names the process, ``origin``): its followers were told already, and each
+wake is a read per follower (every lobby socket, every spectator of the player's match).
 
 Only the player's id travels: each follower reads the names itself, so a wake that is
 lost, repeated or late never shows a wrong name. ``None`` (the LISTEN session was down and
@@ -17,6 +18,7 @@ and a session dropped as soon as it is made reconnects many times a second.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -33,6 +35,7 @@ LOOK_AGAIN_GAP_S = 1.0
 
 class Renames:
     def __init__(self) -> None:
+        self.origin = uuid.uuid4().hex  # this process, in its renames' NOTIFY payloads
         self._of: defaultdict[str, set[Wake]] = defaultdict(set)
         self._any: set[Wake] = set()
         self._look_again = LookAgain(self._wake_every_follower, LOOK_AGAIN_GAP_S)
@@ -62,11 +65,14 @@ class Renames:
         self._wake({*self._of.get(player_id, ()), *self._any}, player_id)
 
     def heard(self, payload: str | None) -> None:
-        """A NOTIFY on ``RENAME_CHANNEL`` (a player's id), or None: some may be lost."""
+        """A NOTIFY on ``RENAME_CHANNEL`` (``"<origin> <player id>"``; a bare player id
+        from a process of an older release), or None: some may be lost."""
         if payload is None:
             self._look_again.ask()
-        elif payload:
-            self.told(payload)
+            return
+        origin, _, player_id = payload.rpartition(" ")
+        if player_id and origin != self.origin:  # this process's own: told already
+            self.told(player_id)
 
     def close(self) -> None:
         """At shutdown: a look put off to the end of the gap is not made."""

@@ -176,7 +176,6 @@ class PlayersController(Controller):
         player = await services.tables.names.rename(player_id, data.name)
         if player is None:
             raise PlayerNotFound(f"no player {player_id!r}")
-        services.renames.told(player_id)  # the pages showing the name (other processes: NOTIFY)
         return (await services.profiles([player]))[0]
 
     @get(

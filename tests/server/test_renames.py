@@ -56,3 +56,17 @@ async def test_a_lost_notify_wakes_everyone_at_most_once_a_gap(
     assert woken == [None, None]
     await asyncio.sleep(0.45)
     assert woken == [None] * 4  # once more as the gap ended, for all asked meanwhile
+
+
+def test_a_process_skips_its_own_notify_which_it_told_already() -> None:
+    """Each wake is a read per follower: the renaming process's followers, told as the
+    rename committed, must not read again when its own NOTIFY comes back."""
+    here, there = Renames(), Renames()
+    woken: list[str | None] = []
+    here.follow(woken.append, ["ada"])
+    here.told("ada")  # as Players.rename's on_renamed does
+    here.heard(f"{here.origin} ada")  # its own NOTIFY, heard back
+    assert woken == ["ada"]
+    here.heard(f"{there.origin} ada")  # another process's rename
+    here.heard("ada")  # a process of the release before, whose payload is the id alone
+    assert woken == ["ada"] * 3

@@ -148,7 +148,9 @@ async def renamed_hosts(
         for table_id, host in list(listed.items()):
             if host.id in hosts:
                 try:
-                    table = await services.tables.load(table_id)
+                    # As cached: its news (which this socket has had) keeps it fresh, and
+                    # every lobby socket of the process asks at once, for one rename.
+                    table = await services.tables.load(table_id, at_least=1)
                 except TableNotOpened:
                     continue  # never opened after all: nothing to say of it
                 if table.open_at(now_ms()):  # a closing one is said by its own news

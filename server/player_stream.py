@@ -133,8 +133,10 @@ class PlayerStream:
         """Every frame for this player, forever; the caller stops iterating to leave."""
         try:
             await self.services.presence.arrive_on_stream(self.player_id)  # in every match
-        except InfraError as error:
-            self._cannot_connect(error)
+        except BaseException as error:  # what __init__ took is let go (a retrying client's too)
+            self._let_go()
+            if isinstance(error, InfraError):
+                self._cannot_connect(error)
             raise
         try:
             try:
@@ -176,10 +178,14 @@ class PlayerStream:
                     yield {"type": "ping"}
                     quiet.sent()
         finally:
-            self.services.hub.close_firehose(self.hose)
-            self.claims.close()
-            self.names.close()
+            self._let_go()
             await self._leave()
+
+    def _let_go(self) -> None:
+        """Stop hearing of moves, presence and renames: the stream is done."""
+        self.services.hub.close_firehose(self.hose)
+        self.claims.close()
+        self.names.close()
 
     async def _leave(self) -> None:
         """The stream is no longer present. A database that fails the write is said, not

@@ -22,10 +22,11 @@ class LookAgain:
 
     def ask(self) -> None:
         """Look now, or once the gap since the last look ends (one look for all asked)."""
+        if self._later is not None:
+            return  # a look is put off already, and made after this ask: it is this one's
         wait = self._next - time.monotonic()
         if wait > 0:
-            if self._later is None:
-                self._later = asyncio.get_running_loop().call_later(wait, self._look_now)
+            self._later = asyncio.get_running_loop().call_later(wait, self._look_now)
             return
         self._look_now()
 

@@ -16,6 +16,9 @@ from typing import Any
 from domain.errors import DomainError
 from infra.errors import InfraError, StreamNotFound
 
+# Seconds an idle HTTP connection stays open (above a proxy's usual 60 s).
+KEEP_ALIVE_S = 65
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ginrummy", description=__doc__)
@@ -164,6 +167,10 @@ def _serve(host: str | None, port: int | None) -> int:
         # On shutdown, wait this long for requests in flight (player streams end at once:
         # server/draining.py), then close what is left.
         "timeout_graceful_shutdown": settings.drain_requests_s,
+        # An idle connection is kept longer than clients and proxies keep theirs (httpx
+        # 5 s, a load balancer's 60 s): the side that closes first can close it just as the
+        # other sends a request on it, which is then lost. uvicorn's default is 5 s.
+        "timeout_keep_alive": KEEP_ALIVE_S,
         # uvicorn's httptools protocol, closing connections whose headers trickle in
         "http": HeaderDeadlineProtocol,
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise: anyone on

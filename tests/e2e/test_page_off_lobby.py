@@ -247,8 +247,8 @@ def test_a_host_off_the_lobby_is_taken_to_the_match_after_its_server_restarts(
             joined = ivo.post(f"/v1/tables/{table_id}/join", json={})
             assert joined.status_code == 200, joined.text
             match_id = joined.json()["match"]["match_id"]
-        tab.wait_for_selector("body[data-screen=table]")
-        assert tab.evaluate("localStorage.getItem('ginrummy.match')") == match_id
+        tab.wait_for_selector("body[data-screen=table]")  # at once; the match is read after
+        wait_until(tab, f"localStorage.getItem('ginrummy.match') === {json.dumps(match_id)}")
 
 
 def test_a_cancel_refused_as_started_says_the_match_started_once(

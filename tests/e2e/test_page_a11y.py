@@ -300,7 +300,9 @@ def test_a_hand_is_played_with_the_keyboard_alone(site: str, page: Page) -> None
             enabled = page.eval_on_selector_all(
                 "#actions button:not([disabled])", "els => els.map(e => e.dataset.testid)"
             )
-            page.keyboard.press("k" if "knock" in enabled else "d")
+            # Out when the chosen card goes out (a discard that gives up a gin or knock asks).
+            keys = {"big-gin": "b", "gin": "g", "knock": "k"}
+            page.keyboard.press(next((keys[t] for t in keys if t in enabled), "d"))
         elif phase == "layoff":
             page.keyboard.press("f")
         wait_until(page, f"document.body.dataset.version !== '{version}'")

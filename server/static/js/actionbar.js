@@ -8,7 +8,7 @@
 import { h } from './dom.js';
 import { byRank, cardGroup, cardName } from './cards.js';
 import { tableTerms } from './terms.js';
-import { asAction, findLegal, myTurn } from './legal.js';
+import { asAction, findLegal, forgoes, myTurn } from './legal.js';
 
 function actionButton(label, cmd, { key = null, busy = false, classes = '', testid = null } = {}) {
   return h(
@@ -102,7 +102,7 @@ function playActions(view, ui) {
     const sel = ui.selected;
     // "Knock with 7♥" once a card is chosen; before, the bare verb (the status asks for a card).
     const naming = (verb, joint) => (sel ? `${verb}${joint}${cardName(sel)}` : verb);
-    out.push(actionButton(naming('Discard', ' '), sel && findLegal(view, 'discard', { card: sel }), { key: 'd', busy, testid: 'discard' }));
+    out.push(discardButton(view, ui, sel, naming('Discard', ' ')));
     const layouts = sel ? knockLayouts(view, sel) : [];
     const chosen = layouts.length > 1 ? chosenLayout(view, ui, sel, layouts) : 0;
     if (layouts.length > 1) out.push(layoutChooser(layouts, chosen));
@@ -126,6 +126,25 @@ function playActions(view, ui) {
   // "Lay off the best" is a shortcut handled by the page, not a single engine command.
   for (const el of out) if (el.dataset && el.dataset.testid === 'layoff-best') el.dataset.action = '"layoff-best"';
   return out;
+}
+
+const GO_OUT = { 'big gin': 'go big gin', gin: 'go gin', knock: 'knock' };
+
+/** Discard (D). A discard that gives up a gin or knock legal with that card (or a big gin)
+ * is asked about once: the first press only asks (moves.js), the button then reads "Really
+ * discard 3♠ and not go gin?", and a second press (D again) discards. One press, or the
+ * hint's card chosen for the player, threw the way out away for good. */
+function discardButton(view, ui, sel, label) {
+  const cmd = sel && findLegal(view, 'discard', { card: sel });
+  const way = cmd ? forgoes(view, sel) : null;
+  if (!way) return actionButton(label, cmd, { key: 'd', busy: ui.busy, testid: 'discard' });
+  const asked = ui.confirmDiscard && ui.confirmDiscard.card === sel && ui.confirmDiscard.version === view.version;
+  if (asked) {
+    return actionButton(`Really discard ${cardName(sel)} and not ${GO_OUT[way]}?`, cmd, { key: 'd', busy: ui.busy, classes: 'danger', testid: 'discard' });
+  }
+  const button = actionButton(label, cmd, { key: 'd', busy: ui.busy, testid: 'discard' });
+  button.dataset.action = '"discard-ask"';
+  return button;
 }
 
 /** The least-deadwood layouts a knock discarding ``card`` may lay down (the default first). */

@@ -4,7 +4,7 @@
 import { $, $$ } from './dom.js';
 import { enableDrag, moveCard, saveOrder } from './arrange.js';
 import { cardName } from './cards.js';
-import { findLegal } from './legal.js';
+import { findLegal, forgoes } from './legal.js';
 import { toast } from './ui.js';
 import { game, say } from './matchstate.js';
 import { draw } from './matchdraw.js';
@@ -62,7 +62,20 @@ export function whyNot(view, key) {
   return `You cannot go gin discarding ${cardName(game.ui.selected)}: gin leaves no deadwood at all.`;
 }
 
-/** First click chooses a card, a second click on it discards it. */
+/** What a click on the card the hint chose says: it is chosen now, and how it goes. */
+function chosenNow(view, card) {
+  const name = cardName(card);
+  const way = forgoes(view, card);
+  if (way === 'big gin') return `${name} chosen. Big gin (B) goes out; tap or click ${name} again to discard it and play on.`;
+  if (way === 'gin') return `${name} chosen. Gin with ${name} (G) goes out; tap or click it again to discard it and play on.`;
+  if (way === 'knock') return `${name} chosen. Knock with ${name} (K) goes out; tap or click it again to discard it and play on.`;
+  return `${name} chosen: tap or click it again to discard it.`;
+}
+
+/** First click chooses a card, a second click on it discards it. A card the hint chose
+ * (``ui.suggested``) is not chosen by the player yet: the first click chooses it, and
+ * says so; it counted as the second, so one tap threw away the gin or knock the hint
+ * named. */
 export function clickCard(card) {
   const view = game.view;
   if (!view) return;
@@ -71,15 +84,18 @@ export function clickCard(card) {
     if (first) toast(first, 'info');
     return;
   }
-  if (game.ui.selected === card && findLegal(view, 'discard', { card })) {
+  if (game.ui.selected === card && !game.ui.suggested && findLegal(view, 'discard', { card })) {
     act({ type: 'discard', card });
     return;
   }
   if (view.legal.some((c) => c.card === card)) {
+    const hinted = game.ui.selected === card && game.ui.suggested;
     game.ui.selected = card;
+    game.ui.suggested = false;
     draw();
     const el = $(`#hand [data-card="${card}"]`);
     if (el) el.focus();
+    if (hinted) toast(chosenNow(view, card), 'info');
   } else {
     toast('That card was taken from the pile: it cannot go back this turn.', 'info');
   }
@@ -103,6 +119,7 @@ export function moveSelection(step) {
     if (discards.has(cards[i])) break;
   }
   game.ui.selected = cards[i];
+  game.ui.suggested = false;
   draw();
   const el = $(`#hand [data-card="${cards[i]}"]`);
   if (el) el.focus();

@@ -20,3 +20,13 @@ export function asAction(cmd) {
 
 /** Whether the viewer is one of the seats to act now. */
 export const myTurn = (view) => view.to_act.includes(view.seat);
+
+/** The way out a discard of ``card`` gives up this turn: 'big gin' (any discard does),
+ * 'gin' or 'knock' with that very card, as the engine lists them; null when a discard
+ * gives up none. A discard that does is asked about once before it goes (actionbar.js). */
+export function forgoes(view, card) {
+  if (findLegal(view, 'big_gin')) return 'big gin';
+  if (card && findLegal(view, 'gin', { card })) return 'gin';
+  if (card && findLegal(view, 'knock', { card })) return 'knock';
+  return null;
+}

@@ -53,6 +53,7 @@ export function closeMatch() {
   game.queue = [];
   game.views.clear();
   game.ui.confirmResign = false;
+  game.ui.confirmDiscard = null;
   stopRematch();
   stopClaimWatch();
   forgetNotices();

@@ -10,16 +10,21 @@ import { game } from './matchstate.js';
 import { noticeAway, noticeClaim, noticeProgress } from './tablenotices.js';
 
 /** Keep the chosen card if it can still be discarded; with hints on, suggest the engine's
- * best discard (when the server sent one); otherwise the player chooses. */
+ * best discard (when the server sent one); otherwise the player chooses. A suggested card
+ * is marked (``ui.suggested``): the page chose it, not the player, so a click on it only
+ * chooses it (hand.js), where it counted as the first of the two clicks that discard and
+ * one tap threw away the gin or knock the hint named. */
 export function chooseSelection(view) {
   const discards = view.legal.filter((c) => c.type === 'discard').map((c) => c.card);
   if (!discards.length) {
     game.ui.selected = null;
+    game.ui.suggested = false;
     return;
   }
   if (discards.includes(game.ui.selected)) return;
   const best = pref('hints') && view.best_discard ? view.best_discard[0] : null;
   game.ui.selected = discards.includes(best) ? best : null;
+  game.ui.suggested = game.ui.selected !== null;
 }
 
 export function draw() {

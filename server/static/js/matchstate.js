@@ -22,9 +22,12 @@ export const game = {
   // socket frame) compares it and changes nothing. ``loading``: its first view is not drawn.
   open: null,
   feed: null,
+  // ``selected``: the card chosen to discard; ``suggested``: chosen by the hint, not yet by
+  // the player; ``confirmDiscard``: the card and version of a discard asked about once,
+  // as it gives up a gin or knock (actionbar.js).
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
-  ui: { selected: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
+  ui: { selected: null, suggested: false, confirmDiscard: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
   // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and the
   // server's latest word on a claim (the socket's, claimwatch.js; null: none for this view).
   rated: false,

@@ -3,7 +3,8 @@
 // events join the play-out (playout.js); a 409 (the match moved on) fetches the match anew.
 import { api, ApiError } from './api.js';
 import { $, sleep } from './dom.js';
-import { findLegal } from './legal.js';
+import { findLegal, forgoes } from './legal.js';
+import { cardName } from './cards.js';
 import { problemText, toast } from './ui.js';
 import { game, remember } from './matchstate.js';
 import { draw, setBusy } from './matchdraw.js';
@@ -62,11 +63,41 @@ async function layOffBest() {
   }
 }
 
-/** An action button's ``data-action``: a move, or "layoff-best". */
+/** An action button's ``data-action``: a move, "layoff-best" or "discard-ask". */
 export function runAction(el) {
   const action = JSON.parse(el.dataset.action);
   if (action === 'layoff-best') return layOffBest();
+  if (action === 'discard-ask') return askDiscard();
   return act(action);
+}
+
+const WAY_OUT = {
+  'big gin': () => 'big gin: Big gin (B) goes out',
+  gin: (card) => `gin: Gin with ${card} (G) goes out`,
+  knock: (card) => `the knock: Knock with ${card} (K) goes out`,
+};
+
+/** A discard that gives up a gin or knock (legal.js forgoes) is asked about first: the
+ * Discard button asks again (actionbar.js) and takes the keyboard, and the player is told
+ * how to go out instead. A second press, or D, discards. */
+function askDiscard() {
+  const view = game.view;
+  const card = game.ui.selected;
+  const way = view && card ? forgoes(view, card) : null;
+  if (!way) return;
+  game.ui.confirmDiscard = { card, version: view.version };
+  draw();
+  const button = $('#actions [data-testid=discard]:not([disabled])');
+  if (button) button.focus();
+  toast(`Discarding ${cardName(card)} gives up ${WAY_OUT[way](cardName(card))}. Press Discard (D) again to discard it and play on.`, 'info');
+}
+
+/** The discard asked about called off (Escape): true if there was one. */
+export function keepWayOut() {
+  if (!game.ui.confirmDiscard) return false;
+  game.ui.confirmDiscard = null;
+  draw();
+  return true;
 }
 
 /** Resigning loses the match at once, so the first click only asks. */

@@ -12,7 +12,7 @@ import { verifyButton } from './verify.js';
 import { handGroups } from './arrange.js';
 import { pref } from './prefs.js';
 import { basePreset, knockTerms, ruleChanges } from './presets.js';
-import { asAction, findLegal, myTurn } from './legal.js';
+import { asAction, findLegal, forgoes, myTurn } from './legal.js';
 import { actions } from './actionbar.js';
 import { movesList } from './movelist.js';
 import { titleTurn } from './ui.js';
@@ -260,6 +260,19 @@ function handTools(view, ui) {
   ];
 }
 
+/** The hint in words: the best discard, or the way out it opens. Gin (and big gin) is
+ * always the best move, so the hint says it instead of a discard "leaving 0"; a knock is
+ * named with the discard, as whether to knock or play on is the player's choice (the
+ * engine's advice is the discard, not the knock). */
+function bestMove(view) {
+  const [card, left] = view.best_discard;
+  const way = forgoes(view, card);
+  if (way === 'big gin') return 'go big gin: all eleven cards meld';
+  if (way === 'gin') return `go gin with ${cardName(card)}`;
+  if (way === 'knock') return `knock with ${cardName(card)} (or discard it), leaving ${left}`;
+  return `discard ${cardName(card)}, leaving ${left}`;
+}
+
 function deadwoodLine(view) {
   const parts = [
     h('span', {}, 'Deadwood '),
@@ -267,8 +280,7 @@ function deadwoodLine(view) {
     h('span', {}, ` · ${plural(view.arrangement.melds.length, 'meld')}`),
   ];
   if (view.best_discard && pref('hints')) {
-    const [card, left] = view.best_discard;
-    parts.push(h('span', { class: 'hint', 'data-testid': 'best-discard' }, ` · hint: discard ${cardName(card)}, leaving ${left}`));
+    parts.push(h('span', { class: 'hint', 'data-testid': 'best-discard' }, ` · hint: ${bestMove(view)}`));
   }
   return parts;
 }

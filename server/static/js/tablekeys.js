@@ -1,13 +1,13 @@
 // The table's keys: ← and → choose a card (Shift moves it within the hand), a letter
 // presses the action button that shows it (S, P, D, K, G, ...), and D, K or G that can do
-// nothing say why; Escape answers "Really resign?" no. Keys typed in a field, with a
+// nothing say why; Escape answers "Really resign?" and "Really discard …?" no. Keys typed in a field, with a
 // modifier, or while a question is open are not the table's.
 import { $ } from './dom.js';
 import { toast } from './ui.js';
 import { game } from './matchstate.js';
 import { moveSelection, shiftCard, whyNot } from './hand.js';
 import { stepLayout } from './knocklayout.js';
-import { keepPlaying } from './moves.js';
+import { keepPlaying, keepWayOut } from './moves.js';
 
 export function onTableKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -20,6 +20,10 @@ export function onTableKey(event) {
   if (event.key === 'Escape' && game.ui.confirmResign) {
     event.preventDefault();
     keepPlaying();
+    return;
+  }
+  if (event.key === 'Escape' && keepWayOut()) {
+    event.preventDefault(); // "Really discard …?" answered no
     return;
   }
   const radio = event.target.closest && event.target.closest('#actions [role=radio]');

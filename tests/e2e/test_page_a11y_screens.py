@@ -331,3 +331,41 @@ def test_without_a_socket_a_history_read_late_is_not_said(
         assert chat == ["Ann says: said after"], said(bob)
     finally:
         context.close()
+
+
+def test_new_match_at_a_matchs_end_gives_the_keyboard_to_the_start_form(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """N (New match) at a match's end: the table goes, and with it the focused button; the
+    focus fell to <body> and a keyboard user had to Tab from the top of the page. The start
+    screen's first control, the name, takes it."""
+    player, done = finished_match(site, "Nell", "a11y-new-match")
+    sign_in(page, site, player, {"tourSeen": True})
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{done}")
+    page.wait_for_selector("body[data-phase=match_over]", state="attached")
+    settle(page)
+    page.focus("#actions [data-nav=new]")
+    page.keyboard.press("n")
+    page.wait_for_selector("body[data-screen=start]")
+    wait_until(page, "document.activeElement && document.activeElement.id === 'name'")
+    assert page.evaluate("document.activeElement.id") == "name"
+
+
+def test_a_name_the_server_refuses_keeps_the_keyboard_on_the_name(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """A name with no visible letter (U+2800, which the page's own check lets through) is
+    refused by the server: its words show under the form, and the name field, in error,
+    keeps the keyboard (the Deal button, disabled while it waited, let it fall to <body>)."""
+    page.goto(f"{site}/?delay={DELAY_MS}")
+    page.wait_for_selector("body[data-screen=start]")
+    page.fill("#name", "\u2800")
+    page.focus("[data-testid=start]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=start-problem]:not([hidden])")
+    settle(page)
+    wait_until(page, "!document.querySelector('[data-testid=start]').disabled")
+    assert page.evaluate("document.activeElement.id") == "name"
+    assert page.get_attribute("body", "data-screen") == "start"

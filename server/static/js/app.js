@@ -94,6 +94,7 @@ function closeHeaderPanels(keep = null) {
 }
 
 async function route() {
+  const from = document.activeElement; // on the screen left, it goes with it
   const hash = location.hash.replace(/^#\/?/, '');
   const [name, id, code] = hash.split('/');
   renderWho();
@@ -153,6 +154,17 @@ async function route() {
     return showReplay($('#replay'), decoded(id), { onError: (e) => toast(problemText(e)) });
   }
   showStart();
+  keepKeyboard(from, $('#name'));
+}
+
+/** The control that had the keyboard was on the screen just left (New match, or N, at a
+ * match's end): hidden with it, it let the focus fall to <body>, and a keyboard or
+ * screen-reader user started again from the top of the page. The new screen's first
+ * control takes it. A page just opened (nothing focused yet) keeps its natural order. */
+function keepKeyboard(from, target) {
+  if (!from || from === document.body || !target) return;
+  const gone = !from.isConnected || Boolean(from.closest('.screen[hidden]'));
+  if (gone) target.focus();
 }
 
 function showStart() {
@@ -223,11 +235,17 @@ function chosenRules() {
  * tries once more. Both start-screen forms begin this way. */
 async function asPlayer(name, create) {
   const player = savedPlayer();
-  if (!player) {
-    const created = await api.createPlayer(name);
-    saveCreatedPlayer(created);
-  } else if (player.name !== name) {
-    await renameOrStartOver(player, name);
+  try {
+    if (!player) {
+      const created = await api.createPlayer(name);
+      saveCreatedPlayer(created);
+    } else if (player.name !== name) {
+      await renameOrStartOver(player, name);
+    }
+  } catch (err) {
+    // The server refused the name: the field in error takes the keyboard (timecontrol.js).
+    if (err instanceof ApiError) err.field = $('#name');
+    throw err;
   }
   try {
     return await create();
@@ -256,13 +274,20 @@ async function submitting(event, form, go) {
     return toast(NAME_NEEDED[form]);
   }
   const button = $(`${form} button[type=submit]`);
+  const at = location.hash;
+  let refused = null;
   button.disabled = true;
   try {
     await go(name);
   } catch (err) {
     toast(problemText(err));
+    refused = err.field || null;
   } finally {
     button.disabled = false;
+    // Disabled while it waited, the button let the keyboard fall to <body>; a refusal
+    // (the page stays) gives it back: to the field in error, or to the button pressed.
+    const active = document.activeElement;
+    if (location.hash === at && (!active || active === document.body)) (refused || button).focus();
   }
 }
 

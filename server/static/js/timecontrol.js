@@ -60,6 +60,7 @@ export function showProblem(prefix, err) {
   if (err instanceof ApiError && ['invalid_clock', 'invalid_request', 'not_ratable'].includes(err.problem.rule)) {
     fill(box, `The server opened nothing. ${problemText(err)}`);
     box.hidden = false;
+    if (err.field) err.field.focus(); // the field refused (the name), as for the clock's
     return true;
   }
   return false;

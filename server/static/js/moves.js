@@ -94,8 +94,10 @@ function askDiscard() {
 
 /** The discard asked about called off (Escape): true if there was one. */
 export function keepWayOut() {
-  if (!game.ui.confirmDiscard) return false;
+  const asked = game.ui.confirmDiscard;
   game.ui.confirmDiscard = null;
+  // Asked about another card or turn: no question is open, the key is not taken.
+  if (!asked || !game.view || asked.card !== game.ui.selected || asked.version !== game.view.version) return false;
   draw();
   return true;
 }

@@ -167,6 +167,38 @@ def test_a_matchs_rules_mark_what_differs_from_its_preset(site: str, page: Page)
     assert page.inner_text("[data-testid=match-rules-line]") == "classic"
 
 
+def test_a_matchs_rules_say_its_aim_and_its_oklahoma_knock_limit(site: str, page: Page) -> None:  # noqa: F811
+    """Opened from a match, "How to play" gave the aim as "first to the target (100 points)"
+    whatever the match's target and winner rule, and with Oklahoma the table's knock limit
+    read "10". The aim, knocking and the table say the match's own rules (QA F9)."""
+    rules = {"preset": "arkadium", "target": 250, "gin_bonus": 40, "oklahoma": True}
+    player, match_id = new_match(site, "Okla", "rules-oklahoma", rules)
+    hand_limit = api_view(site, player["token"], match_id)["knock_limit"]
+    sign_in(page, site, player)
+    page.goto(f"{site}/#/rules/{match_id}")
+    page.wait_for_selector("[data-testid=match-rules]")
+    aim = page.inner_text("#rules section:has(h2:text-is('The aim'))")
+    assert "be first to the target (250 points)" in aim and "100" not in aim, aim
+    knock = page.locator("[data-testid=match-rules] tr[data-field=knock_limit] td").first
+    limit = "gin only" if hand_limit == 0 else str(hand_limit)
+    assert knock.inner_text().startswith(f"the up-card's value (Oklahoma, this hand {limit})")
+    row = page.locator("[data-testid=match-rules] tr[data-field=knock_limit]")
+    assert row.get_attribute("data-changed") == "true"
+    knocking = page.inner_text("[data-testid=rules-knocking]")
+    assert "Oklahoma" in knocking and "10 or less" not in knocking, knocking
+    # A classic match to 40: the highest total wins, once someone reaches 40.
+    player2, classic = new_match(
+        site, "Clay", "rules-classic-40", {"preset": "classic", "target": 40, "knock_limit": 7}
+    )
+    sign_in(page, site, player2)
+    page.goto(f"{site}/#/rules/{classic}")
+    page.wait_for_selector("[data-testid=match-rules]")
+    aim = page.inner_text("#rules section:has(h2:text-is('The aim'))")
+    assert "reaches the target (40 points)" in aim and "highest total" in aim, aim
+    assert "first to" not in aim, aim
+    assert "leaves you 7 or less deadwood" in page.inner_text("[data-testid=rules-knocking]")
+
+
 def deal_from_the_form(page: Page, base: str, name: str) -> None:  # noqa: F811
     page.goto(f"{base}/?delay={DELAY_MS}#/")
     page.fill("#name", name)

@@ -2,7 +2,7 @@
 // the presets, worked scoring examples, a link to the full rule book (/rules.md, served by
 // this server), and, opened from a match, that match's rules with what differs from its
 // preset marked.
-import { fill, h } from './dom.js';
+import { fill, h, plural } from './dom.js';
 import { api, savedMatch, savedPlayer } from './api.js';
 import { PRESETS, PRESET_ABOUT, basePreset, ruleChanges, rulesLine } from './presets.js';
 import { resetTour } from './tour.js';
@@ -32,17 +32,47 @@ function noProgress(rules) {
   );
 }
 
-/** The game in short: each part says what the player sees at the table. */
-function basics(noProgressSlot) {
+/** The aim in the match's target and winner rule, or, opened from no match, the presets'
+ * (all play to 100; classic's winner is the highest total, not the first to the target).
+ * It said "first to the target (100 points)" whatever the match's rules. */
+function aim(rules) {
+  const play = 'Make melds, keep your loose cards low, and';
+  if (!rules) {
+    return section('The aim', p(`${play} score hand points over several hands until someone reaches the target (100 points under every preset). In arcadia and arkadium the first to the target wins; in classic the highest total after the boxes does.`));
+  }
+  const target = plural(rules.target, 'point');
+  return section('The aim', h('p', { 'data-testid': 'rules-aim' }, rules.winner_by === 'highest_total'
+    ? `In this match: ${play.toLowerCase()} score hand points over several hands until someone reaches the target (${target}); then the highest total after the boxes wins.`
+    : `In this match: ${play.toLowerCase()} be first to the target (${target}) over several hands.`));
+}
+
+/** Knocking under the match's knock limit: its number, gin only, or Oklahoma's up-card
+ * (``handLimit``: the limit of the hand being played), or the presets' 10. */
+function knocking(rules, handLimit) {
+  const rest = ' Both hands are shown; the other player may lay cards off, then the lower deadwood wins the hand.';
+  if (rules && rules.oklahoma) {
+    const now = handLimit === null || handLimit === undefined ? '' : handLimit === 0 ? ' (this hand: gin only)' : ` (this hand: ${handLimit})`;
+    return section('Knocking', h('p', { 'data-testid': 'rules-knocking' }, 'After drawing you may ', h('b', {}, 'knock'), ` when a discard leaves you no more deadwood than the knock limit. In this match (Oklahoma) each hand's up-card sets it: its value, face cards 10, an ace gin only${now}.${rest}`));
+  }
+  if (rules && rules.knock_limit === 0) {
+    return section('Knocking', h('p', { 'data-testid': 'rules-knocking' }, 'In this match the knock limit is 0: nobody may ', h('b', {}, 'knock'), ' with deadwood left, only go gin.'));
+  }
+  const limit = rules ? rules.knock_limit : PRESETS.arcadia.knock_limit;
+  return section('Knocking', h('p', rules ? { 'data-testid': 'rules-knocking' } : {}, 'After drawing you may ', h('b', {}, 'knock'), ` when a discard leaves you ${limit} or less deadwood (the knock limit${rules ? ' of this match' : ''}).${rest}`));
+}
+
+/** The game in short: each part says what the player sees at the table. The aim, knocking
+ * and the no-progress rule are slots, filled anew with a match's own rules. */
+function basics({ aimSlot, knockSlot, noProgressSlot }) {
   return [
-    section('The aim', p('Make melds, keep your loose cards low, and be first to the target (100 points) over several hands.')),
+    aimSlot,
     section(
       'Melds and deadwood',
       p(h('b', {}, 'Melds'), ' are sets (three or four of a rank: 7♦ 7♥ 7♠) and runs (three or more in a row of one suit: 4♣ 5♣ 6♣). A card counts in one meld only. The ace is low: A 2 3 is a run, Q K A and K A 2 are not.'),
       p(h('b', {}, 'Deadwood'), ' is every card in no meld. Aces count 1, number cards their number, J Q K count 10. The page always arranges your melds for the least deadwood.'),
     ),
     section('A turn', p('Draw one card (from the stock, face down, or the top of the pile, face up), then discard one; a card just taken from the pile cannot be thrown straight back. On the first turn the up-card is offered to the non-dealer, then to the dealer; if both pass, the non-dealer draws from the stock.')),
-    section('Knocking', p('After drawing you may ', h('b', {}, 'knock'), ' when a discard leaves you 10 or less deadwood (the knock limit). Both hands are shown; the other player may lay cards off, then the lower deadwood wins the hand.')),
+    knockSlot,
     section(
       'Gin and big gin',
       p(h('b', {}, 'Gin'), ' is a knock with no deadwood at all: you score the gin bonus plus all of the other player\'s deadwood, and nothing may be laid off.'),
@@ -90,10 +120,21 @@ const LABEL = {
 };
 const shown = (field, v) => (v === null ? 'none' : field === 'winner_by' ? (v === 'highest_total' ? 'highest total' : 'first to the target') : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v));
 
-/** A match's whole rule set, each field against its preset's; the changed ones marked. */
-function matchRules(rules) {
+/** The knock limit in force: with Oklahoma the field is ignored (docs/rules.md), and "10"
+ * read as if the limit were 10; it is each hand's up-card (``handLimit``: this hand's). */
+function knockLimitShown(rules, handLimit) {
+  if (!rules.oklahoma) return shown('knock_limit', rules.knock_limit);
+  const now = handLimit === null || handLimit === undefined ? '' : handLimit === 0 ? ', this hand gin only' : `, this hand ${handLimit}`;
+  return `the up-card's value (Oklahoma${now})`;
+}
+
+/** A match's whole rule set, each field against its preset's; the changed ones marked
+ * (the knock limit too when Oklahoma sets it instead). */
+function matchRules(rules, handLimit) {
   const preset = PRESETS[basePreset(rules)] || {};
   const changed = new Set(ruleChanges(rules).map((c) => c.field));
+  if (rules.oklahoma && !preset.oklahoma) changed.add('knock_limit');
+  const value = (f) => (f === 'knock_limit' ? knockLimitShown(rules, handLimit) : shown(f, rules[f]));
   return section(
     'This match\'s rules',
     p(h('span', { 'data-testid': 'match-rules-line' }, rulesLine(rules)), changed.size ? ' — the marked rows differ from the preset.' : ' — the preset as it is.'),
@@ -101,7 +142,7 @@ function matchRules(rules) {
       h('thead', {}, h('tr', {}, h('th', {}, 'rule'), h('th', {}, 'this match'), h('th', {}, `${basePreset(rules)}`))),
       h('tbody', {}, Object.keys(LABEL).filter((f) => f in rules).map((f) =>
         h('tr', { class: changed.has(f) ? 'changed' : null, dataset: { field: f, changed: String(changed.has(f)) } },
-          h('th', {}, LABEL[f]), h('td', {}, shown(f, rules[f]), changed.has(f) ? h('span', { class: 'changed-mark' }, ' changed') : null), h('td', {}, f in preset ? shown(f, preset[f]) : '')))),
+          h('th', {}, LABEL[f]), h('td', {}, value(f), changed.has(f) ? h('span', { class: 'changed-mark' }, ' changed') : null), h('td', {}, f in preset ? shown(f, preset[f]) : '')))),
     ),
   );
 }
@@ -110,13 +151,15 @@ export function showRules(root, matchId, { onError } = {}) {
   const slot = h('div', { 'data-testid': 'match-rules-slot' });
   // the presets' numbers until the match's rules come, or for good when opened from no match
   const progress = h('div', { 'data-testid': 'no-progress-slot' }, noProgress(null));
+  const aimSlot = h('div', { 'data-testid': 'aim-slot' }, aim(null));
+  const knockSlot = h('div', { 'data-testid': 'knocking-slot' }, knocking(null));
   const back = matchId ? h('p', {}, h('a', { href: `#/match/${encodeURIComponent(matchId)}` }, '← Back to the match')) : null;
   fill(
     root,
     h('h1', { id: 'rules-title' }, 'How to play'),
     back,
     slot,
-    basics(progress),
+    basics({ aimSlot, knockSlot, noProgressSlot: progress }),
     presets(),
     examples(),
     section(
@@ -127,8 +170,11 @@ export function showRules(root, matchId, { onError } = {}) {
   );
   if (matchId && savedPlayer()) {
     api.getMatch(matchId).then((data) => {
-      fill(slot, matchRules(data.view.rules));
-      fill(progress, noProgress(data.view.rules));
+      const { rules, knock_limit: handLimit } = data.view;
+      fill(slot, matchRules(rules, handLimit));
+      fill(progress, noProgress(rules));
+      fill(aimSlot, aim(rules));
+      fill(knockSlot, knocking(rules, handLimit));
     }).catch((e) => onError && onError(e));
   }
 }

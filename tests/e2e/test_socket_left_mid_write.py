@@ -20,18 +20,7 @@ import websockets
 
 from infra.database import sqlite_file
 from tests.e2e.harness import Player, ServerProcess
-
-
-def can_write(path: Path, within_s: float) -> bool:
-    other = sqlite3.connect(path, isolation_level=None, timeout=within_s)
-    try:
-        other.execute("BEGIN IMMEDIATE")
-        other.execute("ROLLBACK")
-        return True
-    except sqlite3.OperationalError:
-        return False
-    finally:
-        other.close()
+from tests.infra.test_cancelled_sqlite_writes import can_write
 
 
 async def test_a_client_leaving_while_its_action_is_counted_leaves_the_lock_free(

@@ -50,15 +50,16 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
     listed: dict[str, PlayerRef] = {}  # table id -> its host as last sent
     blocks_due = False  # the viewer's block list moved: their list is looked at again
     blocks_retry = Backoff()  # that look, when the database failed it
+    names_retry = Backoff()  # a failed read of renamed hosts' tables: made again after it
     try:
         views = await public_table_views(services, viewer, None, 200)
         listed = {view.table_id: view.host for view in views}
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
         while True:
-            retry = blocks_retry.seconds_left()
-            timeout = quiet.left() if retry is None else min(quiet.left(), retry)
-            moved = await hose.wait(timeout=timeout)
+            retries = (blocks_retry.seconds_left(), names_retry.seconds_left())
+            waits = [quiet.left(), *(r for r in retries if r is not None)]
+            moved = await hose.wait(timeout=min(waits))
             for stream_id, version in moved.items():
                 if stream_id == own_blocks:
                     blocks_due = True  # looked at below, with a failed read made again
@@ -97,14 +98,18 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     blocks_retry.failed()
                 else:
                     blocks_retry.answered()
-            if renamed:
+            # Every match's move wakes this feed: a failed read waits for its back-off.
+            if (renamed and not names_retry.scheduled) or names_retry.take():
                 hosts = set(renamed)
                 renamed.clear()
                 try:
                     fresh = await renamed_hosts(services, viewer, listed, hosts)
                 except InfraError:
-                    renamed.update(hosts)  # looked at again at the next wake (a ping at most)
+                    renamed.update(hosts)
+                    names_retry.failed()
                     fresh = []
+                else:
+                    names_retry.answered()
                 for view in fresh:
                     listed[view.table_id] = view.host
                     yield {"type": "table", "table": view}

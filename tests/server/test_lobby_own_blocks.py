@@ -55,3 +55,47 @@ async def test_a_failed_read_after_the_viewers_block_keeps_the_socket_and_is_mad
     finally:
         await frames.aclose()
     assert {"type": "table_closed", "table_id": "t1", "status": "blocked"} in got
+
+
+async def test_a_failed_read_of_a_renamed_hosts_table_waits_for_its_back_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every match's move wakes a lobby socket: a read of a renamed host's table that the
+    database failed was made again at each wake, by every lobby socket of the process, in
+    a tight loop while the database was down. It now waits for a back-off, and the new
+    name is sent once a read answers."""
+    table = SimpleNamespace(table_id="t1", host=ref("ada"))
+    reads: list[float] = []
+
+    async def public_table_views(*_: Any) -> list[Any]:
+        return [table]
+
+    async def renamed_hosts(*_: Any) -> list[Any]:
+        reads.append(asyncio.get_running_loop().time())
+        if len(reads) < 3:
+            raise StoreUnavailable("down")
+        return [SimpleNamespace(table_id="t1", host=PlayerRef("ada", "Ada B", "person", None))]
+
+    monkeypatch.setattr(lobby_module, "public_table_views", public_table_views)
+    monkeypatch.setattr(lobby_module, "renamed_hosts", renamed_hosts)
+    hub, renames = Hub(), Renames()
+    services = SimpleNamespace(hub=hub, renames=renames, settings=SimpleNamespace(stream_ping_s=5))
+    frames = lobby_module.lobby_frames(services, "cleo")  # type: ignore[arg-type]
+    assert (await anext(frames))["type"] == "tables"
+    renames.told("ada")
+
+    async def moves() -> None:  # a busy server: a move somewhere every 10 ms
+        for version in range(1, 400):
+            hub.publish("m1", version)
+            await asyncio.sleep(0.01)
+
+    busy = asyncio.create_task(moves())
+    try:
+        async with asyncio.timeout(4):
+            frame = await anext(frames)
+    finally:
+        busy.cancel()
+        await frames.aclose()
+    assert frame["type"] == "table" and frame["table"].host.name == "Ada B"
+    assert len(reads) == 3, reads  # not one a wake: the first, then after 0.5 s and 1 s
+    assert reads[1] - reads[0] >= 0.45 and reads[2] - reads[1] >= 0.9

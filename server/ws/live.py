@@ -552,18 +552,19 @@ class LiveSession:
         except BaseException:  # cancelled (the server stops) or failed as it opened
             await self.leave()  # admitted, perhaps: then counted, and never to be left
             raise
-        self.start(record)
         watch = self.services.token_watch
         dead = watch.hold(self.token_hash) if self.token_hash is not None else asyncio.Event()
-        revoked = asyncio.create_task(dead.wait())
-        tasks = [
-            asyncio.create_task(self.pump()),
-            asyncio.create_task(self.writer()),
-            asyncio.create_task(self.reader()),
-            asyncio.create_task(relay_chat(self, chat)),
-            revoked,
-        ]
+        tasks: list[asyncio.Task[Any]] = []
         try:
+            self.start(record)  # in the try: what it follows is let go whatever ends the socket
+            revoked = asyncio.create_task(dead.wait())
+            tasks = [
+                asyncio.create_task(self.pump()),
+                asyncio.create_task(self.writer()),
+                asyncio.create_task(self.reader()),
+                asyncio.create_task(relay_chat(self, chat)),
+                revoked,
+            ]
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             if revoked in done:
                 for task in tasks:

@@ -119,21 +119,28 @@ class PlayerStream:
     def __init__(self, services: Services, player_id: str) -> None:
         self.services = services
         self.player_id = player_id
-        self.hose = services.hub.firehose(player_id)
         self.announced: dict[str, str] = {}  # table id -> last status announced
         self.turns: dict[str, int] = {}  # match id -> version last announced as your turn
         self.finished: set[str] = set()
+        self.owed = Owed()
+
+    def _follow(self) -> None:
+        """Hear of moves, presence and renames: taken as the stream starts, not as it is
+        made, since only a started stream runs the ``finally`` that lets go of them (a
+        client that leaves before the first frame never starts it)."""
+        services, player_id = self.services, self.player_id
+        self.hose = services.hub.firehose(player_id)
         self.claims = ClaimWatch.under(
             services.presence, services.settings.absence_grace_s, self.hose.poke
         )
-        self.owed = Owed()
         self.names = ChallengeNames(services, player_id, self.hose.poke)
 
     async def frames(self) -> AsyncIterator[dict[str, Any]]:
         """Every frame for this player, forever; the caller stops iterating to leave."""
+        self._follow()
         try:
             await self.services.presence.arrive_on_stream(self.player_id)  # in every match
-        except BaseException as error:  # what __init__ took is let go (a retrying client's too)
+        except BaseException as error:  # what _follow took is let go (a retrying client's too)
             self._let_go()
             if isinstance(error, InfraError):
                 self._cannot_connect(error)

@@ -14,7 +14,7 @@ import asyncio
 import gc
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -83,25 +83,44 @@ async def test_a_hit_cancelled_while_it_waits_for_the_lock_leaves_the_lock_free(
         await engine.dispose()
 
 
+async def first_run_left_holding_the_lock(
+    path: Path,
+    write: Callable[[int], Coroutine[Any, Any, Any]],
+    *,
+    runs: int,
+    seed: int,
+    longest_s: float,
+    before: Callable[[int], Awaitable[None]] | None = None,
+) -> int | None:
+    """Run ``write(i)`` ``runs`` times (``before(i)`` first, not cancelled), each cancelled
+    after a random wait of up to ``longest_s``; the first run that left the write lock
+    held, with the collector as rare as a server's (None: none). It stops there: every
+    later write would wait for the busy timeout (60 s)."""
+    rng = random.Random(seed)
+    with collecting_rarely():
+        for i in range(runs):
+            if before is not None:
+                await before(i)
+            writing = asyncio.create_task(write(i))
+            await asyncio.sleep(rng.random() * longest_s)
+            writing.cancel()
+            await asyncio.gather(writing, return_exceptions=True)
+            if not can_write(path):
+                return i
+    return None
+
+
 async def test_hits_cancelled_at_any_moment_leave_the_lock_free(sqlite_url: str) -> None:
     """Cancelled at random points of their run, none leaves the lock held."""
     path = sqlite_file(sqlite_url)
     assert path is not None
     engine = create_engine(sqlite_url)
     counters = RateCounters(engine)
-    rng = random.Random(7)
-    held = []
     try:
-        with collecting_rarely():
-            for i in range(80):
-                hit = asyncio.create_task(counters.hit([f"k{i}"], 60))
-                await asyncio.sleep(rng.random() * 0.004)
-                hit.cancel()
-                await asyncio.gather(hit, return_exceptions=True)
-                if not can_write(path):
-                    held.append(i)
-                    break  # every later write would wait for the busy timeout (60 s)
-        assert held == [], f"the hit cancelled at step {held} left the write lock held"
+        held = await first_run_left_holding_the_lock(
+            path, lambda i: counters.hit([f"k{i}"], 60), runs=80, seed=7, longest_s=0.004
+        )
+        assert held is None, f"the hit cancelled at step {held} left the write lock held"
     finally:
         await engine.dispose()
 
@@ -112,21 +131,21 @@ async def test_catch_ups_cancelled_at_any_moment_leave_the_lock_free(sqlite_url:
     path = sqlite_file(sqlite_url)
     assert path is not None
     store = await open_store(sqlite_url, migrate=False)
-    rng = random.Random(11)
-    held = []
+
+    async def append_a_match(i: int) -> None:
+        match_id = stream()
+        _, batches = random_match(i, match_id, ("ann", "ai:easy"))
+        await store.append(match_id, 0, [event for batch in batches[:3] for event in batch])
+
     try:
-        with collecting_rarely():
-            for i in range(40):
-                match_id = stream()
-                _, batches = random_match(i, match_id, ("ann", "ai:easy"))
-                await store.append(match_id, 0, [event for batch in batches[:3] for event in batch])
-                catching = asyncio.create_task(projector(store).catch_up())
-                await asyncio.sleep(rng.random() * 0.02)
-                catching.cancel()
-                await asyncio.gather(catching, return_exceptions=True)
-                if not can_write(path):
-                    held.append(i)
-                    break  # every later write would wait for the busy timeout (60 s)
-        assert held == [], f"the catch-up cancelled at step {held} left the write lock held"
+        held = await first_run_left_holding_the_lock(
+            path,
+            lambda _: projector(store).catch_up(),
+            runs=40,
+            seed=11,
+            longest_s=0.02,
+            before=append_a_match,
+        )
+        assert held is None, f"the catch-up cancelled at step {held} left the write lock held"
     finally:
         await store.close()

@@ -21,7 +21,8 @@ the same verdicts (``_verdicts``), character by character:
   cut there: "Zalgo" text stacks dozens and draws over the lines around it;
 - line breaks and tabs become spaces in a message; a name may not hold them.
 
-``visible`` says whether any of it shows, and ``comparable`` is the form in which two
+``length`` is how long a text is as its limits count it (a name's 40 characters, a
+message's 280), ``visible`` says whether any of it shows, and ``comparable`` is the form in which two
 texts that look alike compare equal (the house AIs' names are protected with it, and
 ``same_name`` tells two players who would pass for each other).
 """
@@ -152,6 +153,14 @@ def first_unclean(text: str) -> str | None:
             name = unicodedata.name(char, "") if unicodedata.category(char) != "Cs" else ""
             return f"U+{ord(char):04X}{f' {name}' if name else ''}, {verdict}"
     return None
+
+
+def length(text: str) -> int:
+    """The text's length as its limits count it: characters (code points) after NFC
+    composition, so an accent typed after its letter ("e" and U+0301) counts once, as the
+    precomposed "é" it shows as. Each part of an emoji sequence (a family, a flag) counts:
+    the standard library has no grapheme clusters."""
+    return len(unicodedata.normalize("NFC", text))
 
 
 def shows_nothing(char: str) -> bool:

@@ -216,16 +216,28 @@ def clock_of(requested: ClockSettings | None) -> Clock | None:
     return validate_clock(Clock(requested.per_move_ms, requested.bank_ms, requested.increment_ms))
 
 
-# A display name: 1-40 characters, no NUL (PostgreSQL cannot hold it; SQLite would).
-# What the schema cannot say is checked in server/http/players.py (check_name).
+# A display name: 1-40 characters counted after NFC composition (domain.text.length), no
+# NUL (PostgreSQL cannot hold it; SQLite would). A schema's maxLength counts code points
+# as sent, so 40 "é" typed decomposed (80) were refused and the same name precomposed
+# taken: the schema only caps what is sent, cheaply, at NAME_SENT_LIMIT (an NFC
+# character decomposes to at most 4), and server/http/players.py counts the 40
+# (check_name, with what else the schema cannot say).
+NAME_LENGTH = 40
+NAME_SENT_LIMIT = 200
+NAME_LENGTH_RULE = (
+    f"At most {NAME_LENGTH} characters, counted after NFC composition (a letter typed with"
+    " a combining accent counts once, as its precomposed letter does; each code point of"
+    f" an emoji sequence counts), and at most {NAME_SENT_LIMIT} code points as sent."
+)
 PlayerName = Annotated[
     str,
     Meta(
         min_length=1,
-        max_length=40,
+        max_length=NAME_SENT_LIMIT,
         pattern=r"^[^\x00]*$",
         description=(
-            "A display name, kept as typed. Refused (422 invalid_request) when it holds"
+            f"A display name, kept as typed. {NAME_LENGTH_RULE} Refused (422 invalid_request)"
+            " when longer, when it holds"
             " what a chat message would lose (control characters, line breaks and tabs,"
             " bidirectional controls such as U+202E, zero-width spaces, a joiner with"
             " nothing to join, more than 4 combining marks in a row), when nothing in it"

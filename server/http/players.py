@@ -12,13 +12,16 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.ai import LEVELS
 from domain.deck import seed_commitment
-from domain.text import comparable, first_unclean, visible
+from domain.text import comparable, first_unclean, length, visible
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
 from server.house_ai import AI_PREFIX, is_house_ai, unknown_level
 from server.http.limits import rate_limited
 from server.problems import NAMES_HELD, InvalidRequest, NotYou, PlayerNotFound, problem_responses
 from server.schemas import (
+    NAME_LENGTH,
+    NAME_LENGTH_RULE,
+    NAME_SENT_LIMIT,
     CreatePlayerRequest,
     OwnProfile,
     PlayerCreated,
@@ -39,11 +42,23 @@ HOUSE_NAMES = frozenset(LEVELS) | {f"{AI_PREFIX}{level}" for level in LEVELS}
 HOUSE_PREFIXES = (AI_PREFIX, "computer(")
 
 
+def check_name_length(name: str) -> None:
+    """At most ``NAME_LENGTH`` characters as a person sees them (domain.text.length): the
+    schema caps only the code points sent, which an accent typed apart doubles."""
+    if (shown := length(name)) > NAME_LENGTH:
+        raise InvalidRequest(
+            f"name: at most {NAME_LENGTH} characters (counted after NFC composition); "
+            f"this one has {shown}"
+        )
+
+
 def check_name(name: str) -> None:
-    """A name someone can see, shown as typed, and not one a house AI goes by: a person
-    must not pass for the house in listings and on the leaderboard. A name is kept as
-    typed, so what a chat message would lose (domain/text.py: control and bidirectional
-    characters, stray joiners, stacked marks) is refused here rather than removed."""
+    """A name someone can see, shown as typed, not too long, and not one a house AI goes
+    by: a person must not pass for the house in listings and on the leaderboard. A name is
+    kept as typed, so what a chat message would lose (domain/text.py: control and
+    bidirectional characters, stray joiners, stacked marks) is refused here rather than
+    removed."""
+    check_name_length(name)
     unclean = first_unclean(name)
     if unclean is not None:
         raise InvalidRequest(f"name: holds {unclean}; send it without")
@@ -101,7 +116,14 @@ class PlayersController(Controller):
         self,
         state: State,
         request: Request[Any, Any, Any],
-        name: Annotated[str, QueryParameter(min_length=1, max_length=40)],
+        name: Annotated[
+            str,
+            QueryParameter(
+                min_length=1,
+                max_length=NAME_SENT_LIMIT,
+                description=f"The start of a display name. {NAME_LENGTH_RULE}",
+            ),
+        ],
     ) -> PlayerList:
         """Players whose display name starts with ``name`` (any case), at most 20: names
         are neither unique nor fixed (only two players seen together, in a match or a
@@ -109,6 +131,7 @@ class PlayersController(Controller):
         mean by its id."""
         services = services_of(state)
         await services.authenticate(request.headers.get("authorization"))
+        check_name_length(name)
         found = await services.players.named(name)
         return PlayerList(players=await services.profiles(found))
 

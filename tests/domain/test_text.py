@@ -139,3 +139,17 @@ def test_every_confusable_maps_one_character_to_one_ascii_one() -> None:
 def test_same_name_is_equality_in_comparable_form(one: str, other: str, alike: bool) -> None:
     assert t.same_name(one, other) is alike
     assert t.same_name(other, one) is alike
+
+
+@pytest.mark.parametrize(
+    ("typed", "counted"),
+    [
+        ("e\u0301" * 40, 40),  # an accent typed after its letter counts with it...
+        ("\u00e9" * 40, 40),  # ...as the precomposed letter does
+        ("\u1100\u1161\u11a8", 1),  # a Hangul syllable typed as its three jamo
+        ("a" + "\u0301\u0302", 2),  # a second mark has no precomposed letter to join
+        ("\U0001f468\u200d\U0001f469", 3),  # each part of an emoji sequence counts
+    ],
+)
+def test_a_texts_length_counts_after_nfc_composition(typed: str, counted: int) -> None:
+    assert t.length(typed) == counted

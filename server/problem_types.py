@@ -72,7 +72,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "The JSON is well formed but a field is missing, of the wrong type or out of range; "
        "`detail` names the field.",
        "Any request whose body, query or headers break the OpenAPI schema, and a socket "
-       "message of an unknown type or without its fields.",
+       "message of an unknown type or without its fields, or an `auth` message on a socket "
+       "signed in already.",
        _FIX_BODY),
     _p("invalid_card", 422, "Not a card",
        "A card text that is not one of the 52 cards (`7H`, `TS`, `AC`…), or a repeated card.",

@@ -1,7 +1,8 @@
 """A socket that only sends: authenticate, then relay an endless stream of frames.
 
 The player stream and the lobby's list are such sockets: the client says nothing that
-matters (any message is read and dropped, a close ends it), the server sends frames
+matters (any message is read and dropped, a close ends it; only an ``auth`` message, the
+socket signed in already, is answered, with an error frame), the server sends frames
 until the client leaves. The match sockets (``live``, ``watch``) take actions and
 resumes, so they have a session of their own (``live.py``).
 """
@@ -95,6 +96,25 @@ def auth_of(message: str | bytes) -> AuthMessage:
     return first
 
 
+SIGNED_IN_ALREADY = (
+    "auth: this socket is signed in already; nothing changed. To sign in as another "
+    "player, open another socket"
+)
+
+
+class _Typed(msgspec.Struct, frozen=True):
+    type: str
+
+
+def is_auth(message: str | bytes) -> bool:
+    """Whether a message on a signed-in socket is an ``auth`` message: dropped with the
+    rest, it left a client that sent another player's token believing it had switched."""
+    try:
+        return json_depth.decode(message, _Typed).type == "auth"
+    except msgspec.DecodeError:  # not JSON, or no ``type``: read and dropped, as before
+        return False
+
+
 async def presented_token(socket: WebSocket[Any, Any, Any]) -> tuple[str, int | None]:
     """The token from the bearer header, ``?token=`` or an ``auth`` first message, and
     the ``after`` that message may carry (None otherwise): every socket signs in so."""
@@ -173,6 +193,9 @@ async def relay_frames(
             message = await receive_message(socket)  # anything it says is a sign of life
             if size_of(message) > limit:
                 problem = make_problem("payload_too_large", f"messages are at most {limit} bytes")
+                await send({"type": "error", "problem": problem})
+            elif is_auth(message):
+                problem = make_problem("invalid_request", SIGNED_IN_ALREADY)
                 await send({"type": "error", "problem": problem})
 
     tasks = [asyncio.create_task(send_frames()), asyncio.create_task(read_until_closed())]

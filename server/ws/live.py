@@ -381,8 +381,10 @@ class LiveSession:
             return
         if message.type == "ping":
             self.enqueue({"type": "pong", "version": self.version()})
-        elif message.type in ("pong", "auth"):
+        elif message.type == "pong":
             return
+        elif message.type == "auth":
+            self.error(make_problem("invalid_request", self.signed_in_already()))
         elif message.type == "resume":
             if message.after is None:
                 self.error(make_problem("invalid_request", "resume needs 'after': a version"))
@@ -402,6 +404,16 @@ class LiveSession:
             await self.claim()
         else:
             self.error(make_problem("invalid_request", f"unknown message type {message.type!r}"))
+
+    def signed_in_already(self) -> str:
+        """Why an ``auth`` message on an open socket is refused: it was ignored, so a client
+        that sent another player's token believed it had switched players."""
+        if self.player is None:
+            return "auth: a spectator's socket takes no token; nothing changed"
+        return (
+            f"auth: this socket is signed in already, as player {self.player.id}; nothing "
+            "changed. To sign in as another player, open another socket"
+        )
 
     async def act(self, message: ClientMessage) -> None:
         """An action over the socket: the same rules as HTTP; its events arrive as frames."""

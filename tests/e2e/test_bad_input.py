@@ -3,9 +3,15 @@ refused with a problem that says what is wrong, and changes nothing."""
 
 from __future__ import annotations
 
-import httpx
+import asyncio
+import json
+from typing import Any
 
-from tests.e2e.harness import Player, ServerProcess
+import httpx
+import websockets
+
+from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.tables import open_table
 
 DECOMPOSED_E = "e\u0301"  # "é" typed as a letter and a combining accent: one character shown
 
@@ -47,3 +53,75 @@ async def test_a_names_forty_characters_are_counted_as_they_show(
     assert too_long.status_code == 422, too_long.text
     assert "at most 40 characters" in too_long.json()["detail"]
     await ada.close()
+
+
+async def next_frame(ws: Any, wanted: str | None = None) -> dict[str, Any]:
+    """The socket's next frame that is no ping (of type ``wanted``, if given)."""
+    while True:
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if frame["type"] != "ping" and wanted in (None, frame["type"]):
+            return frame
+
+
+def refused_as_signed_in_already(frame: dict[str, Any]) -> str:
+    assert frame["type"] == "error", frame
+    problem = frame["problem"]
+    assert (problem["status"], problem["rule"]) == (422, "invalid_request"), problem
+    detail: str = problem["detail"]
+    assert detail.startswith("auth: "), detail
+    return detail
+
+
+async def test_an_auth_message_on_a_signed_in_socket_is_refused_and_changes_nothing(
+    sqlite_site: ServerProcess,
+) -> None:
+    """A second ``auth`` (another player's token, or its own again) was ignored without a
+    word on every socket: the client believed it had switched players. Now an error
+    frame says so; the socket stays open and signed in as the same player."""
+    ada = await Player.create(sqlite_site.url, "Ada Signed")
+    bob = await Player.create(sqlite_site.url, "Bob Signed")
+    match = await ada.new_match(seed="second-auth")
+    live = f"{sqlite_site.ws_url}/v1/matches/{match['match_id']}/live"
+    for url, first in ((f"{live}?token={ada.token}", None), (live, ada.token)):
+        async with websockets.connect(url) as ws:
+            if first is not None:
+                await ws.send(json.dumps({"type": "auth", "token": first}))
+            await next_frame(ws, "snapshot")
+            for token in (bob.token, ada.token):
+                await ws.send(json.dumps({"type": "auth", "token": token}))
+                detail = refused_as_signed_in_already(await next_frame(ws))
+                assert ada.id in detail and "nothing changed" in detail, detail
+            # still Ada's seat: her move is taken, and its events come as frames
+            before = await ada.view(match["match_id"])
+            action = as_action(before["view"]["legal"][0])
+            await ws.send(json.dumps({"type": "action", "action": action}))
+            assert (await next_frame(ws, "event"))["version"] == before["version"] + 1
+    code = (await ada.view(match["match_id"]))["watch_code"]  # a match against the AI's
+    async with websockets.connect(f"{live.replace('/live', '/watch')}?watch_code={code}") as ws:
+        await next_frame(ws, "snapshot")
+        await ws.send(json.dumps({"type": "auth", "token": ada.token}))
+        detail = refused_as_signed_in_already(await next_frame(ws))
+        assert "spectator" in detail, detail
+        await ws.send('{"type": "ping"}')
+        assert (await next_frame(ws))["type"] == "pong"
+
+    # the player stream and the lobby's list: Ada's frames still come after the refusal
+    async with (
+        websockets.connect(f"{sqlite_site.ws_url}/v1/me/live") as stream,
+        websockets.connect(f"{sqlite_site.ws_url}/v1/tables/live") as lobby,
+    ):
+        for ws in (stream, lobby):
+            await ws.send(json.dumps({"type": "auth", "token": ada.token}))
+        await next_frame(lobby, "tables")
+        for ws in (stream, lobby):
+            await ws.send(json.dumps({"type": "auth", "token": bob.token}))
+            refused_as_signed_in_already(await next_frame(ws, "error"))
+        challenge = await bob.client.post("/v1/challenges", json={"to": ada.id})
+        assert challenge.status_code == 201, challenge.text
+        told = await next_frame(stream, "challenge")
+        assert told["challenge"]["invitee"]["id"] == ada.id, told
+        table = await open_table(bob)
+        listed = await next_frame(lobby, "table")
+        assert listed["table"]["table_id"] == table["table_id"], listed
+    await ada.close()
+    await bob.close()

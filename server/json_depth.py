@@ -7,6 +7,9 @@ stopped a socket's reader. Both channels now answer them as any malformed JSON.
 A string escape that is half of a UTF-16 surrogate pair (``"\\ud800"`` alone) is no
 Unicode text: msgspec refuses it, but in words that mislead ("Input data was truncated"
 for a high half followed by anything but its low one). Both channels say what it is.
+
+Both channels also refuse an object that gives a key twice (``server.json_keys``),
+which msgspec would read as its last value.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from typing import Any, TypeVar
 import msgspec
 from litestar import Request
 from litestar.exceptions import ClientException, SerializationException
+
+from server.json_keys import repeated_key
+from server.problems import InvalidRequest
 
 TOO_DEEP = "the JSON nests too deeply to read"
 
@@ -53,11 +59,16 @@ def lone_surrogate(text: str | bytes) -> str | None:
     )
 
 
+class RepeatedKey(msgspec.ValidationError):
+    """A socket message whose object gives a key twice: a 422 like any message of the
+    wrong shape."""
+
+
 def decode(text: str | bytes, type: type[T]) -> T:
-    """``msgspec.json.decode``, with too deep a document a DecodeError like any bad JSON
-    and a lone surrogate escape one that says so."""
+    """``msgspec.json.decode``, with too deep a document a DecodeError like any bad JSON,
+    a lone surrogate escape one that says so, and a key given twice a ``RepeatedKey``."""
     try:
-        return msgspec.json.decode(text, type=type)
+        decoded = msgspec.json.decode(text, type=type)
     except RecursionError:
         raise msgspec.DecodeError(TOO_DEEP) from None
     except msgspec.DecodeError as exc:
@@ -65,14 +76,18 @@ def decode(text: str | bytes, type: type[T]) -> T:
         if why is not None and not isinstance(exc, msgspec.ValidationError):
             raise msgspec.DecodeError(why) from None
         raise
+    if (repeated := repeated_key(text)) is not None:
+        raise RepeatedKey(repeated)
+    return decoded
 
 
 class DepthCheckedRequest(Request[Any, Any, Any]):
-    """Litestar's request, whose JSON body too deep to decode is a 400."""
+    """Litestar's request, whose JSON body too deep to decode is a 400, and one that
+    gives a key twice a 422."""
 
     async def json(self) -> Any:
         try:
-            return await super().json()
+            decoded = await super().json()
         except RecursionError:
             raise ClientException(TOO_DEEP) from None
         except SerializationException:
@@ -80,3 +95,6 @@ class DepthCheckedRequest(Request[Any, Any, Any]):
             if why is not None:
                 raise ClientException(why) from None
             raise
+        if (repeated := repeated_key(await self.body())) is not None:
+            raise InvalidRequest(repeated)
+        return decoded

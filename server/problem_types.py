@@ -71,9 +71,10 @@ _TYPES: tuple[ProblemType, ...] = (
     _p("invalid_request", 422, "The request does not match the schema",
        "The JSON is well formed but a field is missing, of the wrong type or out of range; "
        "`detail` names the field.",
-       "Any request whose body, query or headers break the OpenAPI schema, and a socket "
-       "message of an unknown type or without its fields, or an `auth` message on a socket "
-       "signed in already.",
+       "Any request whose body, query or headers break the OpenAPI schema or whose JSON "
+       "gives a key twice in one object, and a socket message of an unknown type, without "
+       "its fields or with a key given twice, or an `auth` message on a socket signed in "
+       "already.",
        _FIX_BODY),
     _p("invalid_card", 422, "Not a card",
        "A card text that is not one of the 52 cards (`7H`, `TS`, `AC`…), or a repeated card.",

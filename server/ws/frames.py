@@ -23,6 +23,7 @@ from infra.errors import InfraError
 from server import json_depth
 from server.auth import bearer_token, hash_token
 from server.problems import (
+    InvalidRequest,
     ServerError,
     Unauthorized,
     make_problem,
@@ -89,6 +90,8 @@ class AuthMessage(msgspec.Struct, frozen=True):
 def auth_of(message: str | bytes) -> AuthMessage:
     try:
         first = json_depth.decode(message, AuthMessage)
+    except json_depth.RepeatedKey as exc:  # "token" twice: which one signs in is no guess
+        raise InvalidRequest(str(exc)) from exc
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise Unauthorized(NEEDS_AUTH) from exc
     if first.type != "auth" or not first.token:

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from tests.e2e.harness import Player, ServerProcess, as_action
@@ -125,3 +126,62 @@ async def test_an_auth_message_on_a_signed_in_socket_is_refused_and_changes_noth
         assert listed["table"]["table_id"] == table["table_id"], listed
     await ada.close()
     await bob.close()
+
+
+def repeated(key: str, *values: object) -> str:
+    """A JSON object that gives ``key`` once for each of ``values``."""
+    return "{" + ", ".join(f"{json.dumps(key)}: {json.dumps(value)}" for value in values) + "}"
+
+
+async def test_a_key_given_twice_is_refused_over_http_and_on_the_socket(
+    sqlite_site: ServerProcess,
+) -> None:
+    """msgspec keeps a repeated key's last value: ``{"type": "draw_stock", "type":
+    "pass_up_card"}`` passed, though a proxy or a log may have read the first. Now the
+    body or message is refused, naming the key, and the match does not move."""
+    ada = await Player.create(sqlite_site.url, "Ada Twice")
+    match = await ada.new_match(seed="twice")
+    match_id = match["match_id"]
+    before = await ada.view(match_id)
+    legal = before["view"]["legal"][0]["type"]
+    headers = {"content-type": "application/json"}
+    url = f"/v1/matches/{match_id}/actions"
+    bodies = [
+        '{"action": ' + repeated("type", legal, legal) + "}",
+        repeated("action", {"type": legal}, {"type": "draw_stock"}),
+        '{"action": {"type": ' + json.dumps(legal) + ', "typ\\u0065": "draw_stock"}}',
+    ]
+    for body in bodies:
+        response = await ada.client.post(url, content=body, headers=headers)
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert problem["rule"] == "invalid_request", problem
+        assert "appears twice in one object" in problem["detail"], problem
+    named = await ada.client.post(
+        "/v1/players", content='{"name": "Eve", "name": "Mallory"}', headers=headers
+    )
+    assert named.status_code == 422, named.text
+    assert named.json()["detail"] == "the key 'name' appears twice in one object: send it once"
+    assert (await ada.view(match_id))["version"] == before["version"]  # nothing was done
+
+    live = f"{sqlite_site.ws_url}/v1/matches/{match_id}/live"
+    async with websockets.connect(f"{live}?token={ada.token}") as ws:
+        await next_frame(ws, "snapshot")
+        await ws.send('{"type": "action", "action": ' + repeated("type", legal, legal) + "}")
+        frame = await next_frame(ws)
+        assert frame["type"] == "error", frame
+        assert frame["problem"]["rule"] == "invalid_request", frame
+        assert "'type' appears twice" in frame["problem"]["detail"], frame
+        # a key given once in each of two objects is no repeat: the move is made
+        await ws.send(json.dumps({"type": "action", "action": {"type": legal}}))
+        assert (await next_frame(ws, "event"))["version"] == before["version"] + 1
+    moved = await ada.view(match_id)
+    async with websockets.connect(live) as ws:  # which token would sign in is no guess
+        await ws.send(repeated("token", ada.token, ada.token).replace("{", '{"type": "auth", ', 1))
+        frame = await next_frame(ws)
+        assert frame["problem"]["rule"] == "invalid_request", frame
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await ws.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
+    assert (await ada.view(match_id))["version"] == moved["version"]
+    await ada.close()

@@ -6,6 +6,19 @@ Each error carries a stable ``rule`` code; the server maps it to an RFC 9457 pro
 
 from __future__ import annotations
 
+QUOTED_LIMIT = 64  # characters of a client's text that an error quotes
+
+
+def shortened(text: str) -> str:
+    """``text`` cut at ``QUOTED_LIMIT`` characters, with "…" where it was cut: an error
+    that quotes what a client sent (an id in a path, a key) echoed 5,000 characters."""
+    return text if len(text) <= QUOTED_LIMIT else text[:QUOTED_LIMIT] + "…"
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error quotes it: ``repr`` of it ``shortened``."""
+    return repr(shortened(text))
+
 
 class DomainError(ValueError):
     """Base of every refusal the rules engine gives."""

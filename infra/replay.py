@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from domain.errors import quoted
 from domain.events import (
     Dealt,
     Discarded,
@@ -38,7 +39,7 @@ async def load_match(store: EventStore, match_id: str) -> list[RecordedEvent]:
     """All of a match's events in order; StreamNotFound if it has none."""
     recorded = await store.read_stream(match_id)
     if not recorded:
-        raise StreamNotFound(f"no match {match_id!r}")
+        raise StreamNotFound(f"no match {quoted(match_id)}")
     return recorded
 
 

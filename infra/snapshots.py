@@ -16,6 +16,7 @@ import msgspec
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from domain.errors import quoted
 from domain.match import fold
 from domain.state import MatchState
 from infra.driver_errors import translate_errors
@@ -81,7 +82,7 @@ async def load_state(store: SqlEventStore, match_id: str, at: int | None = None)
     limit = None if at is None else max(at - after, 0)
     tail = await store.read_stream(match_id, after_version=after, limit=limit)
     if base is None and not tail:
-        raise StreamNotFound(f"no match {match_id!r}")
+        raise StreamNotFound(f"no match {quoted(match_id)}")
     if not tail:
         assert base is not None
         return base

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from domain import blocks as b
+from domain.errors import quoted
 from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
 from infra.players import Players
@@ -66,7 +67,7 @@ class BlockService:
         """Block ``player``; blocking again answers the first block, unchanged."""
         house = is_house_ai(player)
         if not house and player != blocker and await self.players.get_player(player) is None:
-            raise PlayerNotFound(f"no player {player!r}")
+            raise PlayerNotFound(f"no player {quoted(player)}")
         state = await self._decide(
             blocker,
             lambda: b.BlockPlayer(blocker=blocker, player=player, now_ms=now_ms(), house=house),

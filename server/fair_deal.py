@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 
+from domain.errors import quoted
 from domain.seeds import HOUSE, SERVER, ClientSeed
 from infra.players import Players
 from server.problems import PlayerNotFound
@@ -35,5 +36,5 @@ async def take_server_seed(players: Players, player: str) -> tuple[str, int]:
     """The player's committed server seed and when it was committed; it is replaced."""
     taken = await players.take_seed(player)
     if taken is None:
-        raise PlayerNotFound(f"no player {player!r}")
+        raise PlayerNotFound(f"no player {quoted(player)}")
     return taken

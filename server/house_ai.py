@@ -13,6 +13,7 @@ import logging
 
 from domain.ai import LEVELS
 from domain.commands import AnySeatCommand
+from domain.errors import quoted
 from domain.events import Event
 from domain.match import apply
 from domain.state import MatchState
@@ -33,7 +34,7 @@ def unknown_level(player: str) -> str | None:
     level = player.removeprefix(AI_PREFIX)
     if level in LEVELS:
         return None
-    return f"no house AI level {level!r}; levels: {', '.join(LEVELS)}"
+    return f"no house AI level {quoted(level)}; levels: {', '.join(LEVELS)}"
 
 
 def ai_seat_to_act(state: MatchState) -> int | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domain.errors import quoted
+
 
 class _Repeated(Exception):
     def __init__(self, key: str) -> None:
@@ -35,7 +37,7 @@ def repeated_key(document: str | bytes) -> str | None:
     try:
         json.loads(document, object_pairs_hook=_refuse_repeats)
     except _Repeated as repeated:
-        return f"the key {repeated.key!r} appears twice in one object: send it once"
+        return f"the key {quoted(repeated.key)} appears twice in one object: send it once"
     except (ValueError, RecursionError):
         return None
     return None

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from domain.blocks import STREAM_PREFIX as BLOCKS_STREAM_PREFIX
 from domain.chat import STREAM_PREFIX as CHAT_STREAM_PREFIX
+from domain.errors import quoted
 from domain.events import Event, event_type
 from infra.errors import StreamNotFound
 from infra.event_store import AppendResult, Batch, EventStore, RecordedEvent
@@ -53,7 +54,7 @@ class MatchLog:
         process appended V itself).
         """
         if match_id.startswith(OTHER_STREAMS):
-            raise MatchNotFound(f"no match {match_id!r}")  # a table's, chat's or block list's
+            raise MatchNotFound(f"no match {quoted(match_id)}")  # a table's, chat's or block list's
         cached = self.records.get(match_id)
         if cached is not None and at_least is not None and cached.state.version >= at_least:
             return cached
@@ -63,7 +64,7 @@ class MatchLog:
         except StreamNotFound:
             new = []
         if cached is None and not new:
-            raise MatchNotFound(f"no match {match_id!r}")
+            raise MatchNotFound(f"no match {quoted(match_id)}")
         if cached is not None and not new:
             return cached
         record = (cached or empty_record()).folded(new)

@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from domain.commands import AnySeatCommand, NextHand, StartMatch
-from domain.errors import DomainError, NotYourTurn
+from domain.errors import DomainError, NotYourTurn, quoted
 from domain.events import Dealt, Event, HandAcknowledged, MatchStarted, TurnTimedOut
 from domain.match import apply, evolve
 from domain.rules import Clock, Rules
@@ -289,7 +289,9 @@ class MatchService:
                 command_hash is not None
                 and await self.store.command_hash(command_id) != command_hash
             ):
-                raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
+                raise IdempotencyMismatch(
+                    f"command id {quoted(command_id)} was used for another request"
+                )
             return self._answer(record, seat, earlier.version)
         if self.clocks.is_timed(record):
             # A move after the seat's time ran out is too late, even if no sweeper has
@@ -409,7 +411,9 @@ class MatchService:
         one used in another match costs this one read (only when a reply is thought out)."""
         bound = await self.store.command_hash(command_id)
         if bound is not None and bound != command_hash:
-            raise IdempotencyMismatch(f"command id {command_id!r} was used for another request")
+            raise IdempotencyMismatch(
+                f"command id {quoted(command_id)} was used for another request"
+            )
 
     async def _reply_to(self, record: MatchRecord, state: MatchState) -> list[Event]:
         """The AI's reply to a move, decided before the move is appended so the two can

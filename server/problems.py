@@ -20,6 +20,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import ParameterKwarg
 
 from domain import errors as domain_errors
+from domain.errors import shortened
 from infra import errors as infra_errors
 from server.problem_types import PROBLEM_TYPES, PROBLEMS_PATH
 from server.repeated_failures import RepeatedFailures, skipped_note
@@ -200,7 +201,7 @@ def problem_for(exc: BaseException, request: Request[Any, Any, Any] | None = Non
     if isinstance(exc, HTTPException) and exc.status_code == 404 and _litestars_own(exc):
         # One sentence for every path that names nothing: the router said "Not Found", and
         # the static files "no file or directory match the path … was found".
-        where = f" at {request.url.path}" if request is not None else ""
+        where = f" at {shortened(request.url.path)}" if request is not None else ""
         return make_problem(
             "not_found",
             f"nothing is served{where}; the API's paths are listed at /schema/openapi.json",

@@ -11,7 +11,7 @@ import msgspec
 from litestar.datastructures import State
 
 from domain.ai import LEVELS
-from domain.errors import InvalidClientSeed
+from domain.errors import InvalidClientSeed, quoted
 from domain.rating_policy import player_of_record
 from domain.rules import Clock, Rules
 from infra.clock import now_ms
@@ -330,7 +330,7 @@ class Services:
         for seat in seats:
             if not is_house_ai(seat):
                 raise NotHouseSeats(
-                    f"{seat!r} is no house AI: both seats are 'ai:<level>' "
+                    f"{quoted(seat)} is no house AI: both seats are 'ai:<level>' "
                     f"(levels: {', '.join(LEVELS)}); a person or a bot plays its own seat"
                 )
             if (unknown := unknown_level(seat)) is not None:
@@ -348,7 +348,7 @@ class Services:
         await self.projector.catch_up("ratings")  # read your own writes
         record = (await ratings_of(self.store.engine, [player_id])).get(player_id)
         if not known or record is None:
-            raise PlayerNotFound(f"no rated player {player_id!r}")
+            raise PlayerNotFound(f"no rated player {quoted(player_id)}")
         history = await history_of(self.store.engine, record.rating_id, limit)
         seats = list(dict.fromkeys(player_of_record(row.opponent) for row in history))
         opponents = dict(zip(seats, await self.player_refs(seats), strict=True))

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import msgspec
 
 from domain import table as t
-from domain.errors import TableError, TableFull, TableNotOpened
+from domain.errors import TableError, TableFull, TableNotOpened, quoted
 from domain.rules import Clock, Rules, raised_to_the_floor
 from infra.clock import now_ms
 from infra.errors import ConcurrencyConflict, StreamNotFound
@@ -92,7 +92,7 @@ class TableService:
         except StreamNotFound:
             recorded = []
         if not recorded:
-            raise TableNotOpened(f"no table {table_id!r}")
+            raise TableNotOpened(f"no table {quoted(table_id)}")
         state = t.fold([r.event for r in recorded])  # type: ignore[misc]
         self._cache[table_id] = state
         self._cache.move_to_end(table_id)

@@ -12,7 +12,7 @@ from litestar import Controller, Request, get, post
 from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody
 
-from domain.errors import OwnTable, TableNotOpened
+from domain.errors import OwnTable, TableNotOpened, quoted
 from server.house_ai import is_house_ai, unknown_level
 from server.http.limits import rate_limited
 from server.http.matches import refuse_null
@@ -88,7 +88,7 @@ class ChallengesController(Controller):
             if (unknown := unknown_level(data.to)) is not None:
                 raise PlayerNotFound(unknown)
         elif data.to is not None and await services.players.get_player(data.to) is None:
-            raise PlayerNotFound(f"no player {data.to!r}")
+            raise PlayerNotFound(f"no player {quoted(data.to)}")
         if data.to == player.id:  # before asking whether it is rated: that is not the reason
             raise OwnTable("a player cannot challenge itself")
         rules = rules_of(data.rules)
@@ -195,4 +195,4 @@ async def require_challenge(services: Services, challenge_id: str, player_id: st
     try:
         require_visible(await services.tables.load(challenge_id), player_id, None)
     except TableNotOpened:
-        raise TableNotOpened(f"no challenge {challenge_id!r}") from None
+        raise TableNotOpened(f"no challenge {quoted(challenge_id)}") from None

@@ -12,6 +12,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain.ai import LEVELS
 from domain.deck import seed_commitment
+from domain.errors import quoted, shortened
 from domain.text import comparable, first_unclean, length, visible
 from infra.players import Players
 from server.auth import bearer_token, hash_token, new_token
@@ -154,7 +155,7 @@ class PlayersController(Controller):
             return PlayerProfile(id=house.id, name=house.name, kind=house.kind, rating=house.rating)
         player = await services.players.get_player(player_id)
         if player is None:
-            raise PlayerNotFound(f"no player {player_id!r}")
+            raise PlayerNotFound(f"no player {quoted(player_id)}")
         return (await services.profiles([player]))[0]
 
     @patch(
@@ -198,7 +199,7 @@ class PlayersController(Controller):
         check_name(data.name)
         player = await services.tables.names.rename(player_id, data.name)
         if player is None:
-            raise PlayerNotFound(f"no player {player_id!r}")
+            raise PlayerNotFound(f"no player {quoted(player_id)}")
         return (await services.profiles([player]))[0]
 
     @get(
@@ -214,10 +215,10 @@ class PlayersController(Controller):
         if is_house_ai(player_id):
             raise PlayerNotFound(
                 f"a house AI level keeps no statistics; its rating is at "
-                f"/v1/players/{player_id}/rating"
+                f"/v1/players/{shortened(player_id)}/rating"
             )
         if await services.players.get_player(player_id) is None:
-            raise PlayerNotFound(f"no player {player_id!r}")
+            raise PlayerNotFound(f"no player {quoted(player_id)}")
         return await services.stats(player_id)
 
     @get(
@@ -272,7 +273,7 @@ async def next_commitment(players: Players, player_id: str) -> tuple[str, str]:
     """The commitment of the player's next server seed, and when it was made (ISO 8601)."""
     found = await players.next_seed(player_id)
     if found is None:
-        raise PlayerNotFound(f"no player {player_id!r}")
+        raise PlayerNotFound(f"no player {quoted(player_id)}")
     seed, committed_ms = found
     return seed_commitment(seed), datetime.fromtimestamp(committed_ms / 1000, UTC).isoformat()
 

@@ -17,6 +17,7 @@ from litestar import Response, get
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 
+from domain.errors import quoted
 from server.problem_types import BY_SLUG, PROBLEM_TYPES, PROBLEMS_PATH, ProblemType
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -85,7 +86,7 @@ def problem_page(slug: FromPath[str]) -> Response[str]:
     """One problem type: what it means, when it is sent, and what a client should do."""
     problem = BY_SLUG.get(slug)
     if problem is None:
-        raise NotFoundException(f"no problem type {slug!r}; {PROBLEMS_PATH} lists them")
+        raise NotFoundException(f"no problem type {quoted(slug)}; {PROBLEMS_PATH} lists them")
     body = (
         f'<p><a href="{PROBLEMS_PATH}">All problem types</a></p>'
         f"<h1>{html.escape(problem.title)}</h1>"

@@ -11,7 +11,7 @@ from litestar.datastructures import State
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from domain import table as t
-from domain.errors import TableNotOpened
+from domain.errors import TableNotOpened, quoted
 from domain.rules import Rules, is_standard
 from infra.clock import now_ms
 from server.http.limits import rate_limited
@@ -299,4 +299,4 @@ def require_visible(table: t.TableState, player: str | None, invite_code: str | 
     if not table.private and table.invitee is None:
         return
     if invite_code is None or not t.same_code(invite_code, table.invite_code):
-        raise TableNotOpened(f"no table {table.table_id!r}")
+        raise TableNotOpened(f"no table {quoted(table.table_id)}")

@@ -37,6 +37,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from domain.chat import stream_of as chat_stream_of
+from domain.errors import quoted
 from domain.match import evolve
 from domain.state import MatchState
 from domain.views import PlayerView, SpectatorView, player_view, redact, spectator_view
@@ -140,9 +141,9 @@ def version_parameter(query: Mapping[str, str], name: str) -> int | None:
         return None
     if raw.isascii() and raw.isdigit() and len(raw) < 19:
         return int(raw)
-    shown = raw if len(raw) <= 40 else raw[:40] + "..."
     raise InvalidRequest(
-        f"{name}: must be a version, a whole number 0 or more of at most 18 digits; got {shown!r}"
+        f"{name}: must be a version, a whole number 0 or more of at most 18 digits; "
+        f"got {quoted(raw)}"
     )
 
 
@@ -403,7 +404,9 @@ class LiveSession:
         elif message.type == "claim":
             await self.claim()
         else:
-            self.error(make_problem("invalid_request", f"unknown message type {message.type!r}"))
+            self.error(
+                make_problem("invalid_request", f"unknown message type {quoted(message.type)}")
+            )
 
     def signed_in_already(self) -> str:
         """Why an ``auth`` message on an open socket is refused: it was ignored, so a client

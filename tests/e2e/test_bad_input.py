@@ -185,3 +185,41 @@ async def test_a_key_given_twice_is_refused_over_http_and_on_the_socket(
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
     assert (await ada.view(match_id))["version"] == moved["version"]
     await ada.close()
+
+
+async def test_an_error_quotes_at_most_64_characters_of_what_was_sent(
+    sqlite_site: ServerProcess,
+) -> None:
+    """A 5,000-character id was echoed in the problem's detail (500 characters of it)."""
+    ada = await Player.create(sqlite_site.url, "Ada Long")
+    long = "x" * 5000
+    shown = "x" * 64 + "\u2026"
+    answers = [
+        (await ada.client.get(f"/v1/matches/{long}"), 404),
+        (await ada.client.get(f"/v1/players/{long}"), 404),
+        (await ada.client.get(f"/v1/players/ai:{long}/stats"), 404),
+        (await ada.client.get(f"/v1/players/ai:{long}"), 404),
+        (await ada.client.post(f"/v1/tables/{long}/join", json={}), 404),
+        (await ada.client.post("/v1/challenges", json={"to": "x" * 100}), 404),
+        (await ada.client.get(f"/v1/nowhere/{long}"), 404),
+        (await ada.client.get(f"/problems/{long}"), 404),
+    ]
+    for response, status in answers:
+        assert response.status_code == status, response.text
+        detail = response.json()["detail"]
+        assert "x" * 65 not in detail and len(detail) < 200, detail
+        assert "x\u2026" in detail, detail  # cut, and said to be
+
+    live = f"{sqlite_site.ws_url}/v1/matches/{long}/live?token={ada.token}"
+    async with websockets.connect(live.replace(long, "nope") + f"&after={'9' * 5000}") as ws:
+        frame = await next_frame(ws)
+        assert "9" * 65 not in frame["problem"]["detail"], frame
+        assert "9" * 64 + "\u2026" in frame["problem"]["detail"], frame
+    match = await ada.new_match(seed="long-type")
+    live = f"{sqlite_site.ws_url}/v1/matches/{match['match_id']}/live?token={ada.token}"
+    async with websockets.connect(live) as ws:
+        await next_frame(ws, "snapshot")
+        await ws.send(json.dumps({"type": long}))
+        frame = await next_frame(ws)
+        assert frame["problem"]["detail"] == f"unknown message type '{shown}'", frame
+    await ada.close()

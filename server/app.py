@@ -42,7 +42,7 @@ from server.gc_tuning import tune_after_start
 from server.http.allow import AllowEveryMethod
 from server.http.blocks import block_player, list_blocks, unblock_player
 from server.http.body_deadline import BodyDeadline
-from server.http.body_size import RefuseLargeBody
+from server.http.body_size import RefuseLargeBody, SizeCheckedRequest
 from server.http.bots_online import get_bots_online
 from server.http.challenges import ChallengesController
 from server.http.chat import (
@@ -71,7 +71,6 @@ from server.http.sign_in_codes import create_sign_in_code, redeem_sign_in_code
 from server.http.spectators import get_spectator_view, list_watchable_matches
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
-from server.json_depth import DepthCheckedRequest
 from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
 from server.limits import RateLimits, limits_of
@@ -352,7 +351,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
             RefuseEmptyBody(),
             RefuseUnreadBody(),
         ],
-        request_class=DepthCheckedRequest,
+        request_class=SizeCheckedRequest,
     )
     allow_every_method.learn(app)
     answer_head_as_get(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -222,4 +223,29 @@ async def test_an_error_quotes_at_most_64_characters_of_what_was_sent(
         await ws.send(json.dumps({"type": long}))
         frame = await next_frame(ws)
         assert frame["problem"]["detail"] == f"unknown message type '{shown}'", frame
+    await ada.close()
+
+
+async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
+    """A body sent in pieces: httpx then sends no Content-Length (Transfer-Encoding: chunked)."""
+    for part in parts:
+        yield part
+
+
+async def test_a_chunked_body_over_the_limit_is_refused_as_any_body_over_it(
+    sqlite_site: ServerProcess,
+) -> None:
+    """Sent without a Content-Length to a route that reads its body, a body over the limit
+    got Litestar's "Request Entity Too Large"; with one, the server's own words."""
+    ada = await Player.create(sqlite_site.url, "Ada Chunks")
+    match = await ada.new_match(seed="chunks")
+    url = f"/v1/matches/{match['match_id']}/actions"
+    declared = await ada.client.post(url, content=b"[" * 20000)
+    streamed = await ada.client.post(url, content=chunked(b"[" * 10000, b"[" * 10000))
+    for response in (declared, streamed):
+        assert response.status_code == 413, response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+    assert streamed.json() == declared.json()
+    assert declared.json()["detail"].startswith("the request body is over ")
+    assert (await ada.view(match["match_id"]))["version"] == match["version"]
     await ada.close()

@@ -46,11 +46,12 @@ export const saveMatch = (id) => (id ? localStorage.setItem(MATCH_KEY, id) : loc
 
 /** A problem+json answer (RFC 9457) raised as an error the page can show. */
 export class ApiError extends Error {
-  constructor(status, problem, token = null) {
+  constructor(status, problem, token = null, retryAfter = null) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
     this.token = token; // the token the request carried (forgetRefusedPlayer)
+    this.retryAfter = retryAfter; // a 429's or 503's Retry-After, in seconds (null: none)
   }
 }
 
@@ -92,10 +93,16 @@ async function request(method, path, body, extraHeaders = {}) {
     // problem's detail, markup and all. Said in words, with the status.
     data = response.ok ? { detail: text } : { title: unreadable(response.status) };
   }
-  if (!response.ok) throw new ApiError(response.status, data || {}, token); // the token sent
+  if (!response.ok) throw new ApiError(response.status, data || {}, token, retryAfterOf(response)); // the token sent
   // A match's answer says the server's time (a table's join holds it in ``match``).
   if (data && typeof data === 'object') heardServerTime(data.now_ms ?? (data.match && data.match.now_ms));
   return data;
+}
+
+/** The answer's Retry-After in whole seconds (a date, or none: null). */
+function retryAfterOf(response) {
+  const header = response.headers.get('Retry-After');
+  return header && /^\d+$/.test(header.trim()) ? Number(header) : null;
 }
 
 /** An error answer that is no problem document, in words. */

@@ -41,7 +41,7 @@ export function onFrame(frame) {
   } else if (PRESENCE_FRAMES.has(frame.type)) {
     presenceFrame(frame);
   } else if (frame.type === 'error' && frame.problem) {
-    toast(problemText(new ApiError(frame.problem.status || 0, frame.problem)));
+    toast(problemText(new ApiError(frame.problem.status || 0, frame.problem, null, frame.retry_after ?? null)));
   }
 }
 

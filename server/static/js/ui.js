@@ -86,7 +86,35 @@ const PLAIN = {
   store_unavailable: 'The server lost its database for a moment: try again.',
   // Its detail names the other player's id, which means nothing to a person.
   name_taken: 'That name is too like the name of a player you play or challenge: nobody could tell you apart. Choose another.',
+  // The API's words for these ("you acted on version 4; the match is at version 6",
+  // "too many sign_ins from this address", "does not match the schema") are a program's.
+  stale_version: 'That move is no longer possible: the game moved on. The board is up to date now.',
+  concurrency_conflict: 'Something changed at the same moment, so nothing was done: try again.',
+  rate_limited: (p, err) => `Too many attempts. Try again in ${inSeconds(err.retryAfter)}.`,
+  busy: 'The server is busy with the same players just now: try again in a moment.',
+  internal_error: 'Something went wrong on the server: try again, or reload the page.',
+  invalid_request: (p) => plainRefusal(p.detail || ''),
 };
+
+/** A wait of ``seconds`` (Retry-After) in words; a moment if the answer said none. */
+const inSeconds = (seconds) => (!seconds ? 'a moment' : seconds === 1 ? '1 second' : `${seconds} seconds`);
+
+/** A name the server refused (``invalid_request``, its detail "name: ..."), in the page's
+ * words. Anything else the schema refused (a rule or a clock a stale page let through)
+ * is said by its detail, which names the field, without the schema's title. */
+function plainRefusal(detail) {
+  const refused = [
+    [/^name: at most (\d+) characters/, (n) => `That name is too long: a name has at most ${n} characters.`],
+    [/^name: holds (.*); send it without$/s, (what) => `That name holds ${what}: type it without.`],
+    [/^name: must have a visible/, () => 'That name shows nothing: use at least one letter, digit, punctuation mark or symbol.'],
+    [/^name: .* is how a house AI is shown/s, () => 'That name is how the computer (a house AI) is shown: choose another.'],
+  ];
+  for (const [pattern, words] of refused) {
+    const found = pattern.exec(detail);
+    if (found) return words(...found.slice(1));
+  }
+  return detail ? `Not accepted: ${detail}` : 'Not accepted: reload the page and try again.';
+}
 
 /** ``text`` begins with ``words``, whatever their case and closing punctuation. */
 const startsWithSame = (text, words) => text.trim().toLowerCase().startsWith(words.trim().replace(/[.!]+$/, '').toLowerCase());
@@ -94,7 +122,7 @@ const startsWithSame = (text, words) => text.trim().toLowerCase().startsWith(wor
 export function problemText(err) {
   if (err instanceof ApiError) {
     const p = err.problem;
-    if (PLAIN[p.rule]) return typeof PLAIN[p.rule] === 'function' ? PLAIN[p.rule](p) : PLAIN[p.rule];
+    if (PLAIN[p.rule]) return typeof PLAIN[p.rule] === 'function' ? PLAIN[p.rule](p, err) : PLAIN[p.rule];
     const title = p.title || 'Error';
     // A detail naming the API's own paths is for programs: the title alone, then.
     if (!p.detail || (p.title && /\/v1\//.test(p.detail))) return title;

@@ -11,7 +11,12 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page
 
-from tests.e2e.test_page import browser, site  # noqa: F401  (fixtures)
+from tests.e2e.test_page import (  # noqa: F401  (fixtures)
+    browser,
+    checked_tab,
+    site,
+    tour_dismissed,
+)
 from tests.e2e.test_page_friends import auth, make_player, signed_in
 from tests.e2e.test_page_layout import overflow
 
@@ -58,3 +63,25 @@ def test_long_names_fit_a_phone(site: str, browser: Browser) -> None:  # noqa: F
             fits(page, "#/live", f"#live >> text={WIDE}")
         finally:
             context.close()
+
+
+def test_a_name_box_takes_forty_characters_as_the_server_counts_them(
+    site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """A name's box stopped at 40 UTF-16 units (its maxlength): at 20 emoji, or 20 "é"
+    typed with a combining accent, though the server takes 40 of either (it counts after
+    NFC composition). It now takes 40, kept as typed, and cuts what comes after."""
+    decomposed, emoji = "e\u0301" * 40, "\U0001f600" * 40
+    with checked_tab(browser) as page:
+        page.goto(f"{site}/")
+        tour_dismissed(page)
+        for typed, kept in ((decomposed + "e\u0301x", decomposed), (emoji + "\U0001f600", emoji)):
+            page.fill("#name", "")
+            page.click("#name")
+            page.keyboard.type(typed)
+            assert page.input_value("#name") == kept
+        page.click("[data-testid=start]")
+        page.wait_for_selector("body[data-screen=table]")
+        saved = page.evaluate("JSON.parse(localStorage.getItem('ginrummy.player')).name")
+        assert saved == emoji

@@ -24,7 +24,7 @@ import { listedRules } from './terms.js';
 import { showRules } from './rules.js';
 import { expectTour, maybeTour } from './tour.js';
 import { forgetWatchCodes } from './share.js';
-import { isolate } from './names.js';
+import { isolate, takesAName } from './names.js';
 import { rememberStartClock, resetStartClock, setUpStartClock, startClock } from './startclock.js';
 import { showProblem } from './timecontrol.js';
 
@@ -411,6 +411,7 @@ function keepInSignOut(event) {
 
 function init() {
   applyPrefs();
+  takesAName($('#name'));
   $('#preset').addEventListener('change', aboutPreset);
   setUpStartClock();
   $('#start-form').addEventListener('submit', startMatch);

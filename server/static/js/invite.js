@@ -7,7 +7,7 @@
 // joining for another name, which the page had no place for but the start form's Deal.
 import { fill, h } from './dom.js';
 import { api, ApiError, savedPlayer, savePlayer } from './api.js';
-import { nameKey, refName } from './names.js';
+import { NAME_BOX_UNITS, nameKey, refName, takesAName } from './names.js';
 import { problemText } from './ui.js';
 import { tableTerms } from './terms.js';
 
@@ -96,7 +96,7 @@ async function describe(box, about, invite, player, joinAgain, read) {
 /** The notice asks for another name, then renames the player and joins (``joinAgain``);
  * ``host``: the host named, when known. */
 function askName(box, host, joinAgain) {
-  const input = h('input', { id: 'invite-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'invite-name', 'aria-describedby': 'invite-same-name' });
+  const input = takesAName(h('input', { id: 'invite-name', maxlength: NAME_BOX_UNITS, autocomplete: 'nickname', required: true, 'data-testid': 'invite-name', 'aria-describedby': 'invite-same-name' }));
   const problem = h('p', { class: 'form-problem', role: 'alert', 'data-testid': 'invite-name-problem', hidden: true });
   const rename = async (event) => {
     event.preventDefault();

@@ -26,6 +26,7 @@ import { afterRead, closeStream, follow, listen } from './lobbylive.js';
 import { openTable, renderMine } from './mytables.js';
 import { pollWhileVisible } from './poll.js';
 import { haveACode } from './havecode.js';
+import { NAME_BOX_UNITS, takesAName } from './names.js';
 import { afterUnblock, chooseToChallenge, findPlayers, renderBots, renderChallenges, sayNewChallenges } from './challenges.js';
 
 const PRESETS = { arcadia: 'Arcadia', arkadium: 'Arkadium', classic: 'Classic' };
@@ -59,7 +60,7 @@ export function showLobby(root, { invite = null, challenge = null } = {}) {
       : h(
           'form',
           { class: 'start', onsubmit: (event) => enter(event, root, { invite, challenge }) },
-          h('label', {}, 'Your name ', h('input', { id: 'lobby-name', maxlength: '40', autocomplete: 'nickname', required: true, 'data-testid': 'lobby-name' })),
+          h('label', {}, 'Your name ', takesAName(h('input', { id: 'lobby-name', maxlength: NAME_BOX_UNITS, autocomplete: 'nickname', required: true, 'data-testid': 'lobby-name' }))),
           h('button', { type: 'submit', 'data-testid': 'enter-lobby' }, 'Enter the lobby'),
           haveACode(),
         ),
@@ -85,7 +86,7 @@ export function showLobby(root, { invite = null, challenge = null } = {}) {
     h(
       'form',
       { class: 'start', id: 'find-player', onsubmit: findPlayers },
-      h('label', {}, 'Challenge a player by name ', h('input', { id: 'find-name', maxlength: '40', 'data-testid': 'find-name' })),
+      h('label', {}, 'Challenge a player by name ', takesAName(h('input', { id: 'find-name', maxlength: NAME_BOX_UNITS, 'data-testid': 'find-name' }))),
       h('label', {}, 'Rules of the match you challenge them to ', presetSelect('challenge-preset')),
       termsFields('challenge'),
       h('button', { type: 'submit', 'data-testid': 'find' }, 'Find'),

@@ -13,6 +13,27 @@ const PDI = '\u2069';
 // The bidi controls domain/text.py refuses in names and removes from chat.
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+// A name is at most NAME_LENGTH characters as the server counts them, after NFC
+// composition (domain/text.py, ``length``). An input's maxlength counts UTF-16 units,
+// two for an emoji and two for a letter typed with a combining accent: a box of
+// maxlength 40 stopped such a name the server takes half-way. A name's box takes
+// twice the server's cap on what is sent, and keeps the first NAME_LENGTH characters.
+export const NAME_LENGTH = 40;
+export const NAME_BOX_UNITS = 400;
+
+/** ``input``, a box for a name (or the start of one): what is typed or pasted past
+ * NAME_LENGTH characters, counted as the server counts them, is cut off, as typed. */
+export function takesAName(input) {
+  input.addEventListener('input', () => {
+    const chars = [...input.value];
+    const counted = () => [...chars.join('').normalize('NFC')].length;
+    if (counted() <= NAME_LENGTH) return;
+    while (chars.length && counted() > NAME_LENGTH) chars.pop();
+    input.value = chars.join('');
+  });
+  return input;
+}
+
 /** ``text`` isolated from the words around it. */
 export const isolate = (text) => `${FSI}${String(text).replace(BIDI_CONTROLS, '')}${PDI}`;
 

@@ -7,7 +7,7 @@
 import { $, fill, h } from './dom.js';
 import { ApiError, api, forgetRefusedPlayer, savePlayer, savedPlayer } from './api.js';
 import { problemText, toast } from './ui.js';
-import { isolate } from './names.js';
+import { NAME_BOX_UNITS, isolate, takesAName } from './names.js';
 
 /** ``closeOthers``: closes any other question in the header (the sign-out's): one at a time. */
 export function setUpRename(closeOthers) {
@@ -27,7 +27,7 @@ function openRename(closeOthers) {
   const form = $('#rename-form');
   fill(
     form,
-    h('label', {}, 'Your new name ', h('input', { id: 'rename-name', maxlength: '40', autocomplete: 'nickname', required: true, value: player.name, 'data-testid': 'rename-name' })),
+    h('label', {}, 'Your new name ', takesAName(h('input', { id: 'rename-name', maxlength: NAME_BOX_UNITS, autocomplete: 'nickname', required: true, value: player.name, 'data-testid': 'rename-name' }))),
     h('button', { type: 'submit', class: 'primary', 'data-testid': 'rename-save' }, 'Save name'),
     h('button', { type: 'button', 'data-testid': 'rename-cancel', onclick: () => closeRename() }, 'Cancel'),
     h('p', { id: 'rename-problem', class: 'form-problem', role: 'alert', 'data-testid': 'rename-problem', hidden: true }),

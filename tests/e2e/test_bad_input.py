@@ -249,3 +249,35 @@ async def test_a_chunked_body_over_the_limit_is_refused_as_any_body_over_it(
     assert declared.json()["detail"].startswith("the request body is over ")
     assert (await ada.view(match["match_id"]))["version"] == match["version"]
     await ada.close()
+
+
+async def test_a_schema_refusal_quotes_at_most_64_characters_of_a_key_or_value_sent(
+    sqlite_site: ServerProcess,
+) -> None:
+    """msgspec's own words quote what was sent whole: an unknown field's name ("Object
+    contains unknown field `…`"), a value none of the allowed ones ("Invalid enum value
+    '…'", "Invalid value '…'"). A 5,000-character key or value came back whole, in the
+    detail of a body's 422 and of a socket's error frame."""
+    ada = await Player.create(sqlite_site.url, "Ada Keys")
+    long = "x" * 5000
+    match = await ada.new_match(seed="long-keys")
+    answers = [
+        await ada.client.post("/v1/players", json={"name": "Eve", long: 1}),
+        await ada.client.post("/v1/matches", json={"rules": long}),
+        await ada.client.post(
+            f"/v1/matches/{match['match_id']}/actions", json={"action": {"type": long}}
+        ),
+    ]
+    live = f"{sqlite_site.ws_url}/v1/matches/{match['match_id']}/live?token={ada.token}"
+    async with websockets.connect(live) as ws:
+        await next_frame(ws, "snapshot")
+        problems = [response.json() for response in answers]
+        for message in ({"type": "ping", long: 1}, {"type": "action", "action": {"type": long}}):
+            await ws.send(json.dumps(message))
+            problems.append((await next_frame(ws, "error"))["problem"])
+    for problem in problems:
+        assert problem["status"] == 422 and problem["rule"] == "invalid_request", problem
+        detail = problem["detail"]
+        assert "x" * 65 not in detail and len(detail) < 200, detail[:300]
+        assert "x" * 64 + "\u2026" in detail, detail
+    await ada.close()

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +283,9 @@ async def next_frame(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
         frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         if frame["type"] not in PRESENCE_FRAMES:
             return frame
+
+
+async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
+    """A body sent in pieces: httpx then sends no Content-Length (Transfer-Encoding: chunked)."""
+    for part in parts:
+        yield part

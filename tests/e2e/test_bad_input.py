@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.harness import Player, ServerProcess, as_action, chunked
 from tests.e2e.tables import open_table
 
 DECOMPOSED_E = "e\u0301"  # "é" typed as a letter and a combining accent: one character shown
@@ -224,12 +223,6 @@ async def test_an_error_quotes_at_most_64_characters_of_what_was_sent(
         frame = await next_frame(ws)
         assert frame["problem"]["detail"] == f"unknown message type '{shown}'", frame
     await ada.close()
-
-
-async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
-    """A body sent in pieces: httpx then sends no Content-Length (Transfer-Encoding: chunked)."""
-    for part in parts:
-        yield part
 
 
 async def test_a_chunked_body_over_the_limit_is_refused_as_any_body_over_it(

@@ -7,7 +7,6 @@ import json
 import os
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from tests.e2e.harness import (
     Player,
     ServerProcess,
     as_action,
+    chunked,
     fail_every_append,
     play_out,
     timeless,
@@ -226,12 +226,6 @@ async def test_a_stale_version_is_a_409_and_changes_nothing(
     assert response.json()["rule"] == "stale_version"
     assert timeless(await player.view(match_id)) == timeless(before)
     await player.close()
-
-
-async def chunked(*parts: bytes) -> AsyncIterator[bytes]:
-    """A body sent in pieces: httpx then sends no Content-Length (Transfer-Encoding: chunked)."""
-    for part in parts:
-        yield part
 
 
 async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(

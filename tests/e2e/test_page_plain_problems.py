@@ -58,9 +58,8 @@ def test_a_move_on_a_board_the_game_has_left_is_said_plainly_and_the_board_caugh
     moved = act(site, token, match_id, draw)  # on the other device
     page.click("#actions [data-testid=draw-stock]")
     page.wait_for_selector("#toast:not([hidden])")
-    assert page.inner_text("#toast") == (
-        "That move is no longer possible: the game moved on. The board is up to date now."
-    )
+    # The board catches up after the toast (the read may fail), so the toast promises none.
+    assert page.inner_text("#toast") == "That move is no longer possible: the game moved on."
     wait_until(page, f"document.body.dataset.version === '{moved['version']}'")
 
     # the API's own words, for programs, are as they were

@@ -88,7 +88,7 @@ const PLAIN = {
   name_taken: 'That name is too like the name of a player you play or challenge: nobody could tell you apart. Choose another.',
   // The API's words for these ("you acted on version 4; the match is at version 6",
   // "too many sign_ins from this address", "does not match the schema") are a program's.
-  stale_version: 'That move is no longer possible: the game moved on. The board is up to date now.',
+  stale_version: 'That move is no longer possible: the game moved on.',
   concurrency_conflict: 'Something changed at the same moment, so nothing was done: try again.',
   rate_limited: (p, err) => `Too many attempts. Try again in ${inSeconds(err.retryAfter)}.`,
   busy: 'The server is busy with the same players just now: try again in a moment.',

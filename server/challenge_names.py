@@ -5,7 +5,9 @@ and the stream said a challenge once, as it opened: the challenger's rename (or 
 challenged player's) showed the old name until the page was reloaded. The stream follows
 every rename (``server.renames``: the challenges it said come and go) and sends the
 ``challenge`` frame of an open challenge of the renamed player again, the table as it is
-now; a client takes it as it takes the same frame said again after a reconnect.
+now; a client takes it as it takes the same frame said again after a reconnect. A read
+the database fails is made again after a back-off (``RenameNews``): every match's move
+wakes the stream, and retrying at each wake read in a tight loop while it was down.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from domain.errors import TableNotOpened
 from infra.clock import now_ms
 from infra.errors import InfraError
 from server.http.tables import table_view
+from server.renames import RenameNews
 from server.schemas import TableView
 from server.services import Services
 
@@ -27,12 +30,12 @@ class ChallengeNames:
         self.player_id = player_id
         self._wake = wake
         self.shown: dict[str, TableView] = {}  # open challenges, as last said
-        self.renamed: set[str | None] = set()  # since last looked (None: anyone's)
+        self.news = RenameNews()
         self._stop = services.renames.follow(self._renamed)
 
     def _renamed(self, player_id: str | None) -> None:
         if player_id != self.player_id:  # one's own name: the renaming page knows it
-            self.renamed.add(player_id)
+            self.news.add(player_id)
             self._wake()
 
     def said(self, view: TableView) -> None:
@@ -42,13 +45,16 @@ class ChallengeNames:
     def closed(self, table_id: str) -> None:
         self.shown.pop(table_id, None)
 
+    def seconds_to_next(self) -> float | None:
+        """Until a failed read is due again (None: none is)."""
+        return self.news.seconds_to_next()
+
     async def frames(self) -> list[dict[str, Any]]:
         """A ``challenge`` frame again for each open challenge whose other end was renamed
-        since the last look (a read the database fails is made at the next wake)."""
-        if not self.renamed:
+        since the last look (a read the database fails: after a back-off)."""
+        who = self.news.take()
+        if not who:
             return []
-        who = set(self.renamed)
-        self.renamed.clear()
         frames: list[dict[str, Any]] = []
         for table_id, view in list(self.shown.items()):
             others = {ref.id for ref in (view.host, view.invitee, view.guest) if ref is not None}
@@ -63,11 +69,12 @@ class ChallengeNames:
                 self.closed(table_id)
                 continue
             except InfraError:
-                self.renamed.update(who)
+                self.news.failed(who)  # those sent are not sent again: ``shown`` has them
                 return frames
             if (fresh.host, fresh.invitee, fresh.guest) != (view.host, view.invitee, view.guest):
                 self.shown[table_id] = fresh
                 frames.append({"type": "challenge", "challenge": fresh})
+        self.news.answered()
         return frames
 
     def close(self) -> None:

@@ -161,7 +161,11 @@ class PlayerStream:
                 for frame in await self.claims.frames(lambda id_: self.hose.pending.get(id_, 0)):
                     yield frame
                     quiet.sent()
-                waits = (self.claims.seconds_to_next(), owed.backoff.seconds_left())
+                waits = (
+                    self.claims.seconds_to_next(),
+                    owed.backoff.seconds_left(),
+                    self.names.seconds_to_next(),
+                )
                 timeout = min([quiet.left(), *(s for s in waits if s is not None)])
                 moved = await self.hose.wait(timeout=timeout)
                 started = self.hose.take_started()

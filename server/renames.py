@@ -13,6 +13,10 @@ lost, repeated or late never shows a wrong name. ``None`` (the LISTEN session wa
 may have missed some) wakes every follower, to read all the names it shows again: at
 most once per ``LOOK_AGAIN_GAP_S`` (as ``infra.presence`` does), as each wake is a read,
 and a session dropped as soon as it is made reconnects many times a second.
+
+A follower keeps what it was told in a ``RenameNews`` until it reads the names: a read the
+database fails waits for a back-off, as every match's move wakes the lobby's sockets and
+the player streams, and retrying at each wake read in a tight loop while it was down.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 from infra.look_again import LookAgain
+from server.fanout import Backoff
 
 log = logging.getLogger("ginrummy.renames")
 
@@ -91,3 +96,37 @@ class Renames:
                 wake(player_id)
             except Exception:  # one broken follower must not keep the news from the others
                 log.exception("a follower of renames failed")
+
+
+class RenameNews:
+    """The players renamed since a follower last read their names (None: anyone may have
+    been), and when to read again after the database failed a read (``Backoff``)."""
+
+    def __init__(self) -> None:
+        self._renamed: set[str | None] = set()
+        self._retry = Backoff()
+
+    def add(self, player_id: str | None) -> None:
+        """Told of a rename (``Renames.follow``'s wake), or None: read every name again."""
+        self._renamed.add(player_id)
+
+    def take(self) -> set[str | None]:
+        """Whom to read the names of now, forgotten here: empty when nobody was renamed, or
+        while a failed read's back-off runs (the news waits for it, however many wakes)."""
+        if self._retry.scheduled and not self._retry.take():
+            return set()
+        renamed, self._renamed = self._renamed, set()
+        return renamed
+
+    def failed(self, renamed: set[str | None]) -> None:
+        """The read of what ``take`` gave failed: kept, and read again after the back-off."""
+        self._renamed |= renamed
+        self._retry.failed()
+
+    def answered(self) -> None:
+        """The read answered: a later failure waits the first delay again."""
+        self._retry.answered()
+
+    def seconds_to_next(self) -> float | None:
+        """Until a failed read is due again (0 if it is; None: none failed)."""
+        return self._retry.seconds_left()

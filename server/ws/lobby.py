@@ -16,7 +16,7 @@ A listed table's host who renames (on any process: ``server.renames``) sends its
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
@@ -29,6 +29,7 @@ from infra.errors import InfraError
 from infra.projections.lobby import TABLE_STREAM_PREFIX
 from server.fanout import Backoff, Quiet
 from server.http.tables import public_table_views, table_view
+from server.renames import RenameNews
 from server.schemas import PlayerRef, TableView
 from server.services import Services
 from server.ws.frames import relay, upgrade_required
@@ -39,25 +40,18 @@ _encoder = msgspec.json.Encoder()
 async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[str, Any]]:
     """The list, then every change to it, for ever."""
     hose = services.hub.firehose()
-    renamed: set[str | None] = set()  # players renamed since last looked (None: anyone)
-
-    def on_rename(player_id: str | None) -> None:
-        renamed.add(player_id)
-        hose.poke()
-
-    stop_following = services.renames.follow(on_rename)  # hosts come and go: anyone's
     own_blocks = stream_of(viewer)
     listed: dict[str, PlayerRef] = {}  # table id -> its host as last sent
+    hosts = HostNames(services, viewer, listed, hose.poke)
     blocks_due = False  # the viewer's block list moved: their list is looked at again
     blocks_retry = Backoff()  # that look, when the database failed it
-    names_retry = Backoff()  # a failed read of renamed hosts' tables: made again after it
     try:
         views = await public_table_views(services, viewer, None, 200)
-        listed = {view.table_id: view.host for view in views}
+        listed.update((view.table_id, view.host) for view in views)
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
         while True:
-            retries = (blocks_retry.seconds_left(), names_retry.seconds_left())
+            retries = (blocks_retry.seconds_left(), hosts.seconds_to_next())
             waits = [quiet.left(), *(r for r in retries if r is not None)]
             moved = await hose.wait(timeout=min(waits))
             for stream_id, version in moved.items():
@@ -98,28 +92,63 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
                     blocks_retry.failed()
                 else:
                     blocks_retry.answered()
-            # Every match's move wakes this feed: a failed read waits for its back-off.
-            if (renamed and not names_retry.scheduled) or names_retry.take():
-                hosts = set(renamed)
-                renamed.clear()
-                try:
-                    fresh = await renamed_hosts(services, viewer, listed, hosts)
-                except InfraError:
-                    renamed.update(hosts)
-                    names_retry.failed()
-                    fresh = []
-                else:
-                    names_retry.answered()
-                for view in fresh:
-                    listed[view.table_id] = view.host
-                    yield {"type": "table", "table": view}
-                    quiet.sent()
+            for frame in await hosts.frames():
+                yield frame
+                quiet.sent()
             if quiet.due():  # every match's moves wake this feed too: not quiet
                 yield {"type": "ping"}
                 quiet.sent()
     finally:
-        stop_following()
+        hosts.close()
         services.hub.close_firehose(hose)
+
+
+class HostNames:
+    """The list's hosts who rename: each listed table of theirs is sent again, its host
+    named anew. Hosts come and go, so it follows anyone's renames (``server.renames``).
+    Every match's move wakes the list too: a read the database fails waits for a back-off
+    (``RenameNews``), not for the next wake."""
+
+    def __init__(
+        self,
+        services: Services,
+        viewer: str,
+        listed: dict[str, PlayerRef],
+        wake: Callable[[], None],
+    ) -> None:
+        self.services = services
+        self.viewer = viewer
+        self.listed = listed  # the list's: table id -> its host as last sent
+        self._wake = wake
+        self.news = RenameNews()
+        self._stop = services.renames.follow(self._renamed)
+
+    def _renamed(self, player_id: str | None) -> None:
+        self.news.add(player_id)
+        self._wake()
+
+    def seconds_to_next(self) -> float | None:
+        """Until a failed read is due again (None: none is)."""
+        return self.news.seconds_to_next()
+
+    async def frames(self) -> list[dict[str, Any]]:
+        """A ``table`` frame again for each listed table whose host was renamed since the
+        last look (None among them: any may have been)."""
+        renamed = self.news.take()
+        if not renamed:
+            return []
+        try:
+            fresh = await renamed_hosts(self.services, self.viewer, self.listed, renamed)
+        except InfraError:
+            self.news.failed(renamed)
+            return []
+        self.news.answered()
+        for view in fresh:
+            self.listed[view.table_id] = view.host
+        return [{"type": "table", "table": view} for view in fresh]
+
+    def close(self) -> None:
+        self._stop()
 
 
 async def after_own_blocks(

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from infra.errors import InfraError
-from server.fanout import Backoff
 from server.house_ai import is_house_ai
+from server.renames import RenameNews
 from server.services import Services
 
 
@@ -26,32 +26,31 @@ class SeatNames:
         self.services = services
         self.players = list(players)
         self._wake = wake
-        self.due = False
-        self.retry = Backoff()
+        self.news = RenameNews()
         self.sent: list[tuple[str, str]] | None = None  # (name, kind) of each seat, last sent
         people = [player for player in self.players if not is_house_ai(player)]
         # The house AI is never renamed: a match of two house levels follows nobody.
         self._stop = services.renames.follow(self._renamed, people) if people else None
 
     def _renamed(self, player_id: str | None) -> None:
-        self.due = True
+        self.news.add(player_id)
         self._wake()
 
     def seconds_to_next(self) -> float | None:
         """Until a failed read is due again (None: none is)."""
-        return self.retry.seconds_left()
+        return self.news.seconds_to_next()
 
     async def frames(self, version: int) -> list[dict[str, Any]]:
         """A ``seats`` frame if a seat was renamed since the names were last sent."""
-        if not (self.due or self.retry.take()):
+        renamed = self.news.take()
+        if not renamed:
             return []
-        self.due = False
         try:
             seats = await self.services.player_refs(self.players)
         except InfraError:
-            self.retry.failed()
+            self.news.failed(renamed)
             return []
-        self.retry.answered()
+        self.news.answered()
         names: list[tuple[str, str]] = [(seat.name, seat.kind) for seat in seats]
         if names == self.sent:
             return []  # a wake that told nothing new (the NOTIFY of a rename told already)

@@ -12,7 +12,7 @@ import { isMove } from './standin.js';
 import { standInMoves } from './movelist.js';
 import { problemText, toast } from './ui.js';
 import { narrate } from './words.js';
-import { game, remember, renameSeats, say } from './matchstate.js';
+import { game, remember, renameSeats, say, seatsRenamed } from './matchstate.js';
 import { chooseSelection, draw, setBusy } from './matchdraw.js';
 import { learnEnd, PRESENCE_FRAMES, presenceFrame, watchClaim } from './claimwatch.js';
 import { watchRematchOffer } from './rematch.js';
@@ -35,6 +35,8 @@ export function onFrame(frame) {
   } else if (frame.type === 'chat') {
     chatFrame(frame);
   } else if (frame.type === 'seats') {
+    // Sent as the socket starts too: the names the page has already change nothing.
+    if (!seatsRenamed(frame.seats)) return;
     renameSeats(frame.seats);
     renameChatSeats(frame.seats);
     draw();

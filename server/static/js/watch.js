@@ -64,12 +64,9 @@ export async function showWatch(root, matchId, code) {
       render(root, frame.view, frame.type === 'event' ? frame.event : null);
       if (frame.view.settlement) askForRematch(root, matchId, code, shown);
     }
-    if (frame.type === 'seats' && Array.isArray(frame.seats)) {
-      // A seat's player renamed: the screen and the chat name them anew, no reload.
-      learnSeats(frame.seats);
-      renameChatSeats(frame.seats);
-      if (watching.view) render(root, watching.view, null);
-    }
+    // A seat's player renamed: the screen and the chat name them anew, no reload. The
+    // socket sends the seats as it starts too: the names shown already change nothing.
+    if (frame.type === 'seats') renamedInAnswer(root, frame.seats);
     if (frame.type === 'snapshot') {
       // Now this page counts too: ask how many watch, on every server process.
       api.spectate(matchId, code).then((now) => {
@@ -113,8 +110,9 @@ function learnSeats(seats) {
   watching.names = seats.map((ref) => refName(ref, seats));
 }
 
-/** A later answer's ``seats`` (the count's reads, the asks while the socket is down): a
- * rename whose frame this page missed (its socket was down) is shown all the same. */
+/** A ``seats`` frame, or a later answer's ``seats`` (the count's reads, the asks while the
+ * socket is down: a rename whose frame this page missed is shown all the same): the
+ * screen and the chat are named anew only if a name changed. */
 function renamedInAnswer(root, seats) {
   if (!Array.isArray(seats) || !watching.names) return;
   if (seats.every((ref, i) => refName(ref, seats) === watching.names[i])) return;

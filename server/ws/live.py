@@ -12,8 +12,9 @@ chat's, ``chat_feed``, beside them):
   socket that stays silent for three heartbeats.
 
 A seat's pump also says when the opponent it waits for is away, back, or may be claimed
-from (``live_presence``), after the event frames of the version it speaks of; and every
-socket's, when a seat's player is renamed, the seats again (``seat_names``).
+from (``live_presence``), after the event frames of the version it speaks of. Every
+socket says who sits where once, after its first frames, and again when a seat's player
+is renamed (``seat_names``).
 
 Every frame carries the match version, and the server's time as it is sent (``now_ms``,
 stamped by the writer: a frame may wait in the queue, and a view's clock counts down to
@@ -307,11 +308,13 @@ class LiveSession:
         self.send_events(record)
         self.follow_opponent(record)
 
-    def start(self, record: MatchRecord) -> None:
-        """The first frames: the events after a reconnect's ``after``, else a snapshot.
+    async def start(self, record: MatchRecord) -> None:
+        """The first frames: the events after a reconnect's ``after``, else a snapshot;
+        then the seats, named as they are now (``seat_names``), at that version.
 
         Given at connect time, ``after`` leaves no moment in which live events could
-        pass a replay, as they can when a resume message follows the snapshot.
+        pass a replay, as they can when a resume message follows the snapshot. The seats
+        are followed before they are read, so a rename made meanwhile is sent after them.
         """
         self.record = record
         after, latest = self.start_after, record.state.version
@@ -324,6 +327,8 @@ class LiveSession:
         self.opponent = OpponentPresence.of(self.services, record, self.seat, wake)
         self.names = SeatNames(self.services, record.state.players, wake)
         self.follow_opponent(record)
+        for frame in await self.names.frames(self.version()):  # a failed read: the pump's
+            self.enqueue(frame)
 
     def follow_opponent(self, record: MatchRecord) -> None:
         """The opponent's presence is told of the version this socket has sent up to, so
@@ -569,16 +574,16 @@ class LiveSession:
             raise
         watch = self.services.token_watch
         dead = watch.hold(self.token_hash) if self.token_hash is not None else asyncio.Event()
-        tasks: list[asyncio.Task[Any]] = []
+        revoked = asyncio.create_task(dead.wait())
+        # The writer sends the first frames as ``start`` queues them (a queue may hold one
+        # frame), before any other task may queue its own.
+        tasks: list[asyncio.Task[Any]] = [revoked, asyncio.create_task(self.writer())]
         try:
-            self.start(record)  # in the try: what it follows is let go whatever ends the socket
-            revoked = asyncio.create_task(dead.wait())
-            tasks = [
+            await self.start(record)
+            tasks += [
                 asyncio.create_task(self.pump()),
-                asyncio.create_task(self.writer()),
                 asyncio.create_task(self.reader()),
                 asyncio.create_task(relay_chat(self, chat)),
-                revoked,
             ]
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             if revoked in done:

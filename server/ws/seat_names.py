@@ -1,11 +1,14 @@
-"""A match socket's ``seats`` frame: the seats' names again, sent when one is renamed.
+"""A match socket's ``seats`` frame: the seats' names, once as it starts, then on a rename.
 
 The page names the seats from ``GET /v1/matches/{id}``'s ``seats`` as it opens, and no
 frame told it of a rename: the opponent's page, and every spectator's, showed the old
 name until reloaded. A socket follows the renames of its match's players
 (``server.renames``); woken, it reads the seats as GET's answer has them and sends them
-if a name differs from what it last sent. A read the database fails is made again after
-a back-off, as the socket's other reads are. The frame names players, never a card.
+if a name differs from what it last sent. It sends them once as it starts too, after its
+snapshot or the events after ``after``: a rename made between the page's GET and the
+socket's start woke no socket, and a socket that resumes at the newest version sends
+nothing else to say it. A read the database fails is made again after a back-off, as
+the socket's other reads are. The frame names players, never a card.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class SeatNames:
         self.players = list(players)
         self._wake = wake
         self.news = RenameNews()
+        self.news.add(None)  # the first look, as the socket starts: every seat's name
         self.sent: list[tuple[str, str]] | None = None  # (name, kind) of each seat, last sent
         people = [player for player in self.players if not is_house_ai(player)]
         # The house AI is never renamed: a match of two house levels follows nobody.
@@ -41,7 +45,8 @@ class SeatNames:
         return self.news.seconds_to_next()
 
     async def frames(self, version: int) -> list[dict[str, Any]]:
-        """A ``seats`` frame if a seat was renamed since the names were last sent."""
+        """A ``seats`` frame the first time, then if a seat was renamed since the names
+        were last sent."""
         renamed = self.news.take()
         if not renamed:
             return []

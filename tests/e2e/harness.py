@@ -277,6 +277,16 @@ async def wait_for(predicate: Any, timeout: float = 10.0) -> None:
 PRESENCE_FRAMES = frozenset({"opponent_away", "opponent_back", "claimable"})
 
 
+async def opened(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """A match socket's first frame, its snapshot, read past the ``seats`` frame that
+    follows it as every match socket starts (a refusal, an ``error`` frame, as it is)."""
+    first: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+    if first["type"] == "snapshot":
+        seats = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        assert (seats["type"], seats["version"]) == ("seats", first["version"]), seats
+    return first
+
+
 async def next_frame(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
     """A match socket's next frame but for presence frames."""
     while True:

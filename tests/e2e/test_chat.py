@@ -18,7 +18,7 @@ import websockets
 
 from domain import chat as c
 from infra.store import open_store
-from tests.e2e.harness import Player, ServerProcess, next_frame, wait_for
+from tests.e2e.harness import Player, ServerProcess, next_frame, opened, wait_for
 from tests.e2e.tables import join, open_table
 from tests.e2e.test_openapi_conformance import frame_validators
 
@@ -228,7 +228,7 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(sqlite_site: Serv
         async with websockets.connect(
             f"{sqlite_site.ws_url}/v1/matches/{match_id}/watch?watch_code={code}"
         ) as ws:
-            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+            assert (await opened(ws))["type"] == "snapshot"
             await ws.send(json.dumps({"type": "chat", "text": "let me in"}))
             error = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert error["type"] == "error" and error["problem"]["rule"] == "spectators_cannot_chat"
@@ -237,7 +237,7 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(sqlite_site: Serv
             f"{sqlite_site.ws_url}/v1/matches/{match_id}/live",
             additional_headers={"Authorization": f"Bearer {guest.token}"},
         ) as ws:
-            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+            assert (await opened(ws))["type"] == "snapshot"
             for text, rule in (("x" * 281, "message_too_long"), ("again", "chat_flood")):
                 await ws.send(json.dumps({"type": "chat", "text": text}))
                 error = await next_frame(ws)  # the host, if to act, is away: said first

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.harness import Player, ServerProcess, as_action, opened
 
 
 async def closed_by_server(reader: asyncio.StreamReader, limit_s: float) -> bytes:
@@ -141,7 +141,7 @@ async def test_kept_alive_clients_and_sockets_outlive_the_header_deadline(
         match = await player.new_match()
         watch = f"{server.ws_url}/v1/matches/{match['match_id']}/watch"
         async with websockets.connect(watch) as ws:
-            assert json.loads(await ws.recv())["type"] == "snapshot"
+            assert (await opened(ws))["type"] == "snapshot"
             await asyncio.sleep(1.5)  # past the header deadline, the socket still hears moves
             action = as_action(match["view"]["legal"][0])
             moved = await player.act(match["match_id"], action, match["version"])

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, as_action, timeless
+from tests.e2e.harness import Player, ServerProcess, as_action, opened, timeless
 
 REUSED = "idempotency_key_reused"
 LONG = {"preset": "classic", "target": 10000}  # no trial ends the match
@@ -159,7 +159,7 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(
     match_id = match["match_id"]
     first = {"action": next_action(match["view"]), "version": match["version"]}
     async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         applied = await exchange(ws, {"type": "action", "idempotency_key": "K", **first})
         after = await player.view(match_id)
         assert set(await events_until(ws, applied, after["version"])) == {"event"}
@@ -173,7 +173,7 @@ async def test_a_key_reused_over_the_socket_follows_the_http_rule(
     # A client that lost its socket and retries on a new one: the snapshot holds the move,
     # and the retry changes nothing and sends no frame (as the documents say).
     async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
-        snapshot = json.loads(await ws.recv())
+        snapshot = await opened(ws)
         assert (snapshot["type"], snapshot["version"]) == ("snapshot", after["version"])
         assert await exchange(ws, {"type": "action", "idempotency_key": "K", **first}) == []
     assert timeless(await player.view(match_id)) == timeless(after)
@@ -194,7 +194,7 @@ async def test_a_key_from_one_match_is_refused_in_another(each_backend_site: Ser
     second = await player.new_match(seed="B1")
     match_id = second["match_id"]
     async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         action = {"type": "action", "action": next_action(second["view"])}
         empty = await exchange(ws, {**action, "idempotency_key": ""})  # as over HTTP: a 422
         assert [f["type"] for f in empty] == ["error"], empty
@@ -223,7 +223,7 @@ async def test_a_socket_action_with_a_field_it_does_not_read_is_refused_and_chan
     match_id = match["match_id"]
     action = {"type": "action", "action": next_action(match["view"])}
     async with websockets.connect(live_url(each_backend_site, match_id, player)) as ws:
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         for extra, said in (
             ({"versoin": match["version"] - 1}, "unknown field `versoin`"),
             ({"idempotencyKey": "KK"}, "unknown field `idempotencyKey`"),

@@ -13,7 +13,7 @@ from typing import Any
 
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.harness import Player, ServerProcess, opened
 
 SEED = "layout-27269"
 LAYOUTS = [
@@ -91,7 +91,7 @@ async def test_a_knocker_chooses_the_layout_and_a_bad_one_changes_nothing(
             f"{server.ws_url}/v1/matches/{match_id}/live",
             additional_headers={"Authorization": f"Bearer {player.token}"},
         ) as ws:
-            snapshot = json.loads(await ws.recv())
+            snapshot = await opened(ws)
             assert snapshot["type"] == "snapshot" and snapshot["version"] == version
             frame = {"type": "knock", "card": "9C", "layout": worse}
             await ws.send(json.dumps({"type": "action", "action": frame, "version": version}))

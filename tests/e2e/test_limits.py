@@ -15,7 +15,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, as_action
+from tests.e2e.harness import Player, ServerProcess, as_action, opened
 
 RATE_LIMITED = "/problems/rate-limited"
 
@@ -365,7 +365,7 @@ async def test_chat_messages_count_against_a_players_rate_limit_across_matches(
             f"{url}/v1/matches/{matches[0]}/live",
             additional_headers={"Authorization": f"Bearer {ada.token}"},
         ) as ws:
-            assert json.loads(await ws.recv())["type"] == "snapshot"
+            assert (await opened(ws))["type"] == "snapshot"
             await ws.send(json.dumps({"type": "chat", "text": "five"}))
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert frame["type"] == "error", frame
@@ -506,7 +506,7 @@ async def test_claims_count_against_a_players_rate_limit_http_and_socket(
             f"{url}/v1/matches/{match}/live",
             additional_headers={"Authorization": f"Bearer {ada.token}"},
         ) as ws:
-            assert json.loads(await ws.recv())["type"] == "snapshot"
+            assert (await opened(ws))["type"] == "snapshot"
             await ws.send(json.dumps({"type": "claim"}))
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
             assert frame["type"] == "error", frame

@@ -15,7 +15,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from server.ws.live import RESUMES_ALLOWED
-from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
+from tests.e2e.harness import Player, ServerProcess, as_action, opened, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.test_openapi_conformance import Checker, frame_validators
 
@@ -115,7 +115,7 @@ async def test_a_client_that_falls_a_queue_behind_is_closed_and_resumes(
         seen = max([snapshot["version"], *(f["version"] for f in frames if f["type"] == "event")])
         assert seen < version
         async with websockets.connect(server.ws_url + path) as ws:
-            assert json.loads(await ws.recv())["version"] == version
+            assert (await opened(ws))["version"] == version
             await ws.send(json.dumps({"type": "resume", "after": seen}))
             resync = json.loads(await asyncio.wait_for(ws.recv(), 5))
         # a gap longer than half the queue is answered with a fresh snapshot, not replayed
@@ -138,7 +138,7 @@ async def test_heartbeats_keep_a_live_client_and_close_a_silent_one(
         async with websockets.connect(server.ws_url + path) as silent:
             frames, code = await drain(silent)
         assert code == 4000
-        assert [f["type"] for f in frames[1:]] == ["ping", "ping"]
+        assert [f["type"] for f in frames[1:]] == ["seats", "ping", "ping"]
         assert all(f["version"] == match["version"] for f in frames)
 
         async with websockets.connect(server.ws_url + path) as polite:

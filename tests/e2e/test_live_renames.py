@@ -89,7 +89,8 @@ async def play_to_the_end(host: Player, match_id: str, sockets: list[tuple[Socke
 async def seat_and_spectator(
     stack: contextlib.AsyncExitStack, server: ServerProcess, match_id: str, player: Player
 ) -> tuple[Socket, Socket]:
-    """The player's seat socket on the match and a spectator's, both past their snapshot."""
+    """The player's seat socket on the match and a spectator's, both past their snapshot
+    and the ``seats`` frame that follows it (the names as they are as the socket starts)."""
     base = f"{server.ws_url}/v1/matches/{match_id}"
     sockets = []
     for url, channel, operation in (
@@ -100,6 +101,7 @@ async def seat_and_spectator(
             await stack.enter_async_context(websockets.connect(url)), channel, operation
         )
         await socket.until(kind("snapshot"))
+        await socket.until(kind("seats"))
         sockets.append(socket)
     return sockets[0], sockets[1]
 
@@ -138,6 +140,57 @@ async def test_a_rename_reaches_the_opponent_the_spectators_and_the_lobby_at_onc
             assert not [f for f in seat.frames + watcher.frames if f["type"] == "error"]
     finally:
         for player in (ada, bob, carl):
+            await player.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+async def test_a_rename_between_the_pages_read_and_its_sockets_start_is_sent_as_it_starts(
+    server: ServerProcess,
+) -> None:
+    """A page names the seats from its read of the match, then opens its socket (a seat's
+    with ``after`` at the version it read, as the page does: no snapshot). A rename
+    between the two woke no socket, and one at the newest version sent nothing at all:
+    the page showed the old name until reloaded. Every match socket now sends the seats
+    once as it starts, after its snapshot or its replay, at the version they reach."""
+    ada, bob = [await Player.create(server.url, n) for n in ("Ada Early", "Bob Early")]
+    try:
+        table_id = (await open_table(ada))["table_id"]
+        joined = await join(bob, table_id)
+        assert joined.status_code == 200, joined.text
+        match_id = joined.json()["match"]["match_id"]
+        read = await ada.view(match_id)  # the seat's page names the seats from this
+        watched = (await ada.client.get(f"/v1/matches/{match_id}/spectator")).json()
+        assert [seat["name"] for seat in read["seats"]] == ["Ada Early", "Bob Early"]
+        assert watched["seats"] == read["seats"]
+        await renamed_in_time(bob, "Bob Since")  # before any socket of the match opens
+        version, base = read["version"], f"{server.ws_url}/v1/matches/{match_id}"
+        seat, watch = ("live", "receiveFeed"), ("watch", "receiveWatch")
+        opening = {
+            "seat": (f"{base}/live?token={ada.token}&after={version}", seat),
+            "resumed spectator": (f"{base}/watch?after={version}", watch),
+            "spectator": (f"{base}/watch", watch),
+        }
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = {
+                name: Socket(await stack.enter_async_context(websockets.connect(url)), *channel)
+                for name, (url, channel) in opening.items()
+            }
+            for name, socket in sockets.items():
+                seats = await socket.until(kind("seats"), NEWS_S)
+                assert [seat["name"] for seat in seats["seats"]] == ["Ada Early", "Bob Since"]
+                assert seats["version"] == version, (name, seats)
+                assert not named(seats), seats  # players only: no card
+                first = ["snapshot", "seats"] if name == "spectator" else ["seats"]
+                assert [f["type"] for f in socket.frames] == first, (name, socket.frames)
+            resigned = await ada.act(match_id, {"type": "resign"})  # its log, whole once over
+            assert resigned.status_code == 200, resigned.text
+            states = states_by_version((await ada.events(match_id))["events"])
+            seat_socket = sockets.pop("seat")
+            assert seat_socket.seen.assert_no_leaks(states, 0) == 1
+            for socket in sockets.values():
+                assert socket.seen.assert_no_leaks(states, None) >= 1
+    finally:
+        for player in (ada, bob):
             await player.close()
 
 

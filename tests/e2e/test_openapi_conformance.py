@@ -232,7 +232,7 @@ async def test_every_socket_frame_over_a_whole_match_conforms(server: ServerProc
         await ws.send(json.dumps({"type": "resume", "after": version - 20}))
         await frames_until(lambda f, v=version: f["type"] == "event" and f["version"] == v)
     assert seen["event"] >= version - match["version"] + 20
-    assert {"snapshot", "pong", "error"} <= set(seen)
+    assert {"snapshot", "seats", "pong", "error"} <= set(seen)
     await player.close()
 
 

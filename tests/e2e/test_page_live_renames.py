@@ -110,3 +110,46 @@ def test_a_rename_made_while_the_sockets_are_down_is_shown_all_the_same(
     wait_until(carol, shows("[data-testid=watch-seats]", "Bob Back"), 3 * NEWS_MS)
     for tab in (alice, carol):
         wait_until(tab, STAYED)
+
+
+# Whether the match's socket is open, asked for up to 5 s.
+SOCKET_OPEN = """async () => {
+  const { game } = await import('/js/matchstate.js');
+  for (let i = 0; i < 100 && !(game.feed && game.feed.open); i += 1) await new Promise((done) => setTimeout(done, 50));
+  return Boolean(game.feed && game.feed.open);
+}"""
+
+
+def test_a_rename_made_as_the_seats_socket_opens_is_shown_by_its_first_frames(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """The page names the seats from its read of the match, then opens its socket. A
+    rename between the two (made here as the socket connects: the route holds it until
+    the rename is answered) woke no socket, and a socket that resumes at the version read
+    is sent nothing else: the table and the chat showed the old name until reloaded (the
+    page asks for the match only while its socket is down). The socket's first ``seats``
+    frame names the player anew, once (resumed with ``after`` at the version read, the
+    socket sends no snapshot)."""
+    alice = pages[0]
+    a, b, match_id = seated_pair(site, "Alice Opening", "Bob Opening")
+    said(site, match_id, b, "hello there")
+    held: list[str] = []
+
+    def rename_then_connect(route: Any) -> None:
+        if not held:  # the first socket only: the page has read the match already
+            held.append(route.url)
+            renamed(site, b, "Bob Opened")
+        route.connect_to_server()
+
+    alice.route_web_socket("**/v1/matches/**", rename_then_connect)
+    sign_in(alice, site, a, match_id)
+    assert alice.evaluate(SOCKET_OPEN)
+    alice.evaluate("() => { window.stayed = true; }")
+    wait_until(alice, shows("#screen-table", "Bob Opened"), NEWS_MS)
+    wait_until(alice, shows(LOG, "Bob Opened: hello there"), NEWS_MS)
+    assert held, "the page opened no match socket"
+    assert "Bob Opening" not in alice.inner_text("#screen-table")
+    assert alice.locator(f"{LOG} li:has-text('hello there')").count() == 1  # said once
+    assert alice.evaluate(SOCKET_OPEN)  # open throughout: no ask made while it was down
+    wait_until(alice, STAYED)

@@ -15,7 +15,7 @@ from typing import Any
 import websockets
 
 from domain.deck import deck_commitment, seed_commitment
-from tests.e2e.harness import Player, ServerProcess, as_action, wait_for
+from tests.e2e.harness import Player, ServerProcess, as_action, opened, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 
 
@@ -144,7 +144,7 @@ async def test_a_legal_entry_is_sent_back_as_it_is_seat_and_all(sqlite_site: Ser
         assert refused.json()["detail"].startswith("action.seat:")
         url = f"{sqlite_site.ws_url}/v1/matches/{match_id}/live?token={player.token}"
         async with websockets.connect(url) as ws:
-            assert json.loads(await ws.recv())["type"] == "snapshot"
+            assert (await opened(ws))["type"] == "snapshot"
             await ws.send(json.dumps({"type": "action", "action": wrong}))
             frame = json.loads(await ws.recv())
             while frame["type"] == "ping":

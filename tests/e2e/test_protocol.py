@@ -23,6 +23,7 @@ from tests.e2e.harness import (
     as_action,
     chunked,
     fail_every_append,
+    opened,
     play_out,
     timeless,
 )
@@ -63,7 +64,7 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(
     match_id = match["match_id"]
     async with websockets.connect(live_url(each_backend_site, match_id)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
-        snapshot = json.loads(await ws.recv())
+        snapshot = await opened(ws)
         assert snapshot["type"] == "snapshot" and snapshot["version"] == match["version"]
         body = await step(player, match_id, snapshot["view"])
         seen = await frames_until(ws, body["version"])
@@ -78,7 +79,7 @@ async def test_a_reconnecting_client_gets_exactly_what_it_missed(
     async with websockets.connect(
         live_url(each_backend_site, match_id) + f"?token={player.token}"
     ) as ws:
-        snapshot = json.loads(await ws.recv())
+        snapshot = await opened(ws)
         assert snapshot["version"] == body["version"]
         await ws.send(json.dumps({"type": "resume", "after": last_seen}))
         missed = await frames_until(ws, body["version"])
@@ -126,12 +127,17 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
                 if auth:
                     await ws.send(json.dumps(auth))
                 versions: list[int] = []
+                seats: list[int] = []  # once, after the replay, at the version it reached
                 reading = asyncio.get_running_loop().time() + 0.3  # longer than it was away
                 while not versions or asyncio.get_running_loop().time() < reading:
                     frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                    if frame["type"] != "ping":
+                    if frame["type"] == "seats":
+                        seats.append(frame["version"])
+                        assert frame["version"] == (versions or [last_seen])[-1], frame
+                    elif frame["type"] != "ping":
                         assert frame["type"] == "event", frame
                         versions.append(frame["version"])
+                assert len(seats) == 1, seats
             assert versions == list(range(last_seen + 1, last_seen + 1 + len(versions)))
             last_seen = versions[-1]
     finally:
@@ -159,7 +165,7 @@ async def test_reconnecting_with_after_while_the_match_moves_sends_each_version_
         assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
     url = live_url(each_backend_site, match_id) + f"?token={player.token}"
     async with websockets.connect(url) as ws:  # and in a resume, as in ?after=
-        assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         await ws.send(json.dumps({"type": "resume", "after": -1}))
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert frame["type"] == "error" and frame["problem"]["rule"] == "invalid_request", frame
@@ -177,7 +183,7 @@ async def test_resuming_from_the_start_replays_the_whole_log(
     async with websockets.connect(
         live_url(each_backend_site, match_id) + f"?token={player.token}"
     ) as ws:
-        snapshot = json.loads(await ws.recv())
+        snapshot = await opened(ws)
         await ws.send(json.dumps({"type": "resume", "after": 0}))
         frames = await frames_until(ws, snapshot["version"])
     log = (await player.events(match_id))["events"]
@@ -349,7 +355,7 @@ async def test_socket_actions_errors_and_auth(sqlite_site: ServerProcess) -> Non
         live_url(sqlite_site, match_id),
         additional_headers={"Authorization": f"Bearer {player.token}"},
     ) as ws:
-        snapshot = json.loads(await ws.recv())
+        snapshot = await opened(ws)
         await ws.send("{not json")
         assert json.loads(await ws.recv())["problem"]["rule"] == "malformed_json"
         await ws.send(json.dumps({"type": "action", "action": {"type": "gin", "card": "ZZ"}}))
@@ -597,7 +603,7 @@ async def test_an_unexpected_failure_of_a_socket_action_is_logged(
         live_url(server, match["match_id"]),
         additional_headers={"Authorization": f"Bearer {player.token}"},
     ) as ws:
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         fail_every_append(tmp_path / "ginrummy.sqlite3")
         action = as_action(match["view"]["legal"][0])
         await ws.send(json.dumps({"type": "action", "action": action}))
@@ -623,7 +629,7 @@ async def test_socket_messages_that_break_the_schema_are_422_like_http(
     match = await player.new_match(seed="ws-schema")
     url = live_url(sqlite_site, match["match_id"]) + f"?token={player.token}"
     async with websockets.connect(url) as ws:
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         cases = [
             ("{not json", 400, "malformed_json"),
             ("{}", 422, "invalid_request"),
@@ -825,7 +831,7 @@ async def test_text_with_a_nul_character_is_a_4xx_on_every_backend(
     assert renamed == "tester", "the refused rename changed nothing"
     async with websockets.connect(live_url(each_backend_site, match["match_id"])) as ws:
         await ws.send(json.dumps({"type": "auth", "token": player.token}))
-        assert json.loads(await ws.recv())["type"] == "snapshot"
+        assert (await opened(ws))["type"] == "snapshot"
         action = {"type": "pass_up_card"}
         await ws.send(
             json.dumps({"type": "action", "action": action, "idempotency_key": "a\u0000"})

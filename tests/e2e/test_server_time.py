@@ -122,8 +122,8 @@ async def test_every_match_answer_and_frame_says_the_servers_time(server: Server
         watch = f"{server.ws_url}/v1/matches/{match_id}/watch"
         for url, headers in ((live, {"Authorization": f"Bearer {player.token}"}), (watch, {})):
             start = ms()
-            seen = await frames(url, 2, **headers)
-            assert [frame["type"] for frame, _ in seen] == ["snapshot", "pong"], seen
+            seen = await frames(url, 3, **headers)
+            assert [frame["type"] for frame, _ in seen] == ["snapshot", "seats", "pong"], seen
             assert seen[0][0]["view"]["clock"] is not None
             for frame, came in seen:  # stamped as sent: after the socket opened, before it came
                 assert_stamped(frame, start, came, f"{url} {frame['type']} frame")

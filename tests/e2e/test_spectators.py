@@ -16,7 +16,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, wait_for
+from tests.e2e.harness import Player, ServerProcess, opened, wait_for
 from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.tables import join, open_table, play_both_seats
 from tests.e2e.test_openapi_conformance import frame_validators
@@ -115,7 +115,7 @@ async def test_a_private_match_is_watched_only_with_its_watch_code(
                     await asyncio.wait_for(ws.recv(), 10)
                 assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
         async with websockets.connect(f"{base}?watch_code={table['watch_code']}") as ws:
-            snapshot = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            snapshot = await opened(ws)
             assert snapshot["type"] == "snapshot"
             assert "hand" not in snapshot["view"]
             await ws.send(json.dumps({"type": "action", "action": {"type": "resign"}}))

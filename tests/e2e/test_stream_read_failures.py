@@ -251,6 +251,7 @@ async def test_a_live_socket_whose_read_fails_answers_once_the_database_does(
                     await ws.send(json.dumps({"type": "pong"}))
 
             assert (await next_frame())["version"] == version  # the snapshot
+            assert (await next_frame())["type"] == "seats"  # as every match socket starts
             await asyncio.sleep(2)  # the chat's first read too is done: the match's is caught
             async with conn.transaction():
                 await conn.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")

@@ -11,7 +11,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, as_action, chunked
+from tests.e2e.harness import Player, ServerProcess, as_action, chunked, opened
 from tests.e2e.tables import open_table
 
 DECOMPOSED_E = "e\u0301"  # "é" typed as a letter and a combining accent: one character shown
@@ -87,7 +87,7 @@ async def test_an_auth_message_on_a_signed_in_socket_is_refused_and_changes_noth
         async with websockets.connect(url) as ws:
             if first is not None:
                 await ws.send(json.dumps({"type": "auth", "token": first}))
-            await next_frame(ws, "snapshot")
+            await opened(ws)
             for token in (bob.token, ada.token):
                 await ws.send(json.dumps({"type": "auth", "token": token}))
                 detail = refused_as_signed_in_already(await next_frame(ws))
@@ -99,7 +99,7 @@ async def test_an_auth_message_on_a_signed_in_socket_is_refused_and_changes_noth
             assert (await next_frame(ws, "event"))["version"] == before["version"] + 1
     code = (await ada.view(match["match_id"]))["watch_code"]  # a match against the AI's
     async with websockets.connect(f"{live.replace('/live', '/watch')}?watch_code={code}") as ws:
-        await next_frame(ws, "snapshot")
+        await opened(ws)
         await ws.send(json.dumps({"type": "auth", "token": ada.token}))
         detail = refused_as_signed_in_already(await next_frame(ws))
         assert "spectator" in detail, detail
@@ -166,7 +166,7 @@ async def test_a_key_given_twice_is_refused_over_http_and_on_the_socket(
 
     live = f"{sqlite_site.ws_url}/v1/matches/{match_id}/live"
     async with websockets.connect(f"{live}?token={ada.token}") as ws:
-        await next_frame(ws, "snapshot")
+        await opened(ws)
         await ws.send('{"type": "action", "action": ' + repeated("type", legal, legal) + "}")
         frame = await next_frame(ws)
         assert frame["type"] == "error", frame
@@ -218,7 +218,7 @@ async def test_an_error_quotes_at_most_64_characters_of_what_was_sent(
     match = await ada.new_match(seed="long-type")
     live = f"{sqlite_site.ws_url}/v1/matches/{match['match_id']}/live?token={ada.token}"
     async with websockets.connect(live) as ws:
-        await next_frame(ws, "snapshot")
+        await opened(ws)
         await ws.send(json.dumps({"type": long}))
         frame = await next_frame(ws)
         assert frame["problem"]["detail"] == f"unknown message type '{shown}'", frame
@@ -263,7 +263,7 @@ async def test_a_schema_refusal_quotes_at_most_64_characters_of_a_key_or_value_s
     ]
     live = f"{sqlite_site.ws_url}/v1/matches/{match['match_id']}/live?token={ada.token}"
     async with websockets.connect(live) as ws:
-        await next_frame(ws, "snapshot")
+        await opened(ws)
         problems = [response.json() for response in answers]
         for message in ({"type": "ping", long: 1}, {"type": "action", "action": {"type": long}}):
             await ws.send(json.dumps(message))

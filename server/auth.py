@@ -27,12 +27,17 @@ def same_hash(a: str, b: str) -> bool:
     return hmac.compare_digest(a, b)
 
 
+MAX_TOKEN_CHARS = 200  # far above any token the server makes
+
+
 def bearer_token(authorization: str | None) -> str:
     """The token from an ``Authorization: Bearer`` header, or Unauthorized."""
     if not authorization:
         raise Unauthorized("send Authorization: Bearer <token> (from POST /v1/players)")
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 200:
+    if scheme.lower() != "bearer" or not token:
         raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    if len(token) > MAX_TOKEN_CHARS:  # no token is this long: said so, not read
+        raise Unauthorized("unknown or revoked token; create a player with POST /v1/players")
     return token

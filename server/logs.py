@@ -35,7 +35,9 @@ from uvicorn.logging import TRACE_LOG_LEVEL
 # its code in the fragment, which no browser sends, but a link someone cut at the ``#``
 # would reach the access log).
 _SECRET_PARAMETER = re.compile(r"(?:token|code)$", re.IGNORECASE)
-_PARAMETER = re.compile(r"([^\s&?;=\"']+=)[^&\s\"']+")
+# A value ends at ';' too: some clients separate parameters so, and a value that ran on
+# past it hid the next parameter's name (``?x=1;token=…`` was logged whole; QA).
+_PARAMETER = re.compile(r"([^\s&?;=\"']+=)[^&;\s\"']+")
 _SECRETS = (
     re.compile(r"(bearer\s+)[^\s\"',]+", re.IGNORECASE),
     re.compile(r"([\"'](?:token|\w*code)[\"']\s*:\s*[\"'])[^\"']*", re.IGNORECASE),

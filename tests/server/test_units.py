@@ -421,9 +421,12 @@ def test_tokens_are_random_and_only_their_hash_is_kept() -> None:
     assert first != second and len(first) >= 40
     assert hash_token(first) != first and len(hash_token(first)) == 64
     assert bearer_token(f"Bearer {first}") == first
-    for bad in (None, "", "Basic abc", "Bearer ", "Bearer " + "x" * 300):
+    for bad in (None, "", "Basic abc", "Bearer "):
         with pytest.raises(Unauthorized):
             bearer_token(bad)
+    # Of the Bearer form but too long to be a token: said to be no token, not a bad header (QA).
+    with pytest.raises(Unauthorized, match=r"^unknown or revoked token"):
+        bearer_token("Bearer " + "x" * 300)
 
 
 async def test_publishing_never_blocks_and_wakes_each_watch_once() -> None:
@@ -516,6 +519,9 @@ def test_every_form_of_a_token_in_a_log_line_is_masked() -> None:
         # Another case: the server ignores it, but the secret a client put there is one.
         "GET /v1/tables/t?WATCH_CODE=s3cr-et_ HTTP/1.1": "t?WATCH_CODE=*** HTTP/1.1",
         "GET /v1/me/live?Token=s3cr-et_ HTTP/1.1": "live?Token=*** HTTP/1.1",
+        # ';' between parameters (QA): the server reads none of it, but a client's secret is.
+        "WebSocket /v1/matches/m/live?x=1;token=s3cr-et_": "?x=1;token=***",
+        "GET /v1/matches/m/live?after=2;%74oken=s3cr-et_;x=1": "after=2;%74oken=***;x=1",
         # A sign-in code: in a body, a stray parameter, or a link cut at its '#'.
         """{"code": "s3cr-et_"}""": '"code": "***"',
         "GET /healthz?code=s3cr-et_ HTTP/1.1": "?code=*** HTTP/1.1",

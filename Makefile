@@ -31,12 +31,11 @@ lint: setup
 	$(BIN)/mypy
 
 # Most of the suite's time is spent waiting on server processes, sockets and the browser,
-# so two pytest processes (each with its own scratch database) finish in 16 to 19 minutes
-# on the 2-core machine (README: "The two commands"); a test file stays on one process, so
-# its module's servers start once. Three took 13 to 15 minutes, but one run of six at
-# three wedged a page test's SQLite server (README), so two stay the default until that is
-# understood: TEST_WORKERS=3 chooses three, TEST_WORKERS=0 one process.
-TEST_WORKERS ?= 2
+# so three pytest processes (each with its own scratch database) keep the 2-core machine
+# busy: 13 to 15 minutes, where two took 16 to 19 (README: "The two commands"). A test file
+# stays on one process, so its module's servers start once. TEST_WORKERS=2 chooses two,
+# TEST_WORKERS=0 one process.
+TEST_WORKERS ?= 3
 
 # Bytecode is written for the run even where PYTHONDONTWRITEBYTECODE is set (as on the
 # shared test machine, and in the Dockerfile's image), into the ignored __pycache__ folders.

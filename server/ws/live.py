@@ -41,7 +41,7 @@ from domain.chat import stream_of as chat_stream_of
 from domain.errors import quoted
 from domain.match import evolve
 from domain.state import MatchState
-from domain.views import PlayerView, SpectatorView, player_view, redact, spectator_view
+from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
 from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.players import Player
@@ -172,6 +172,14 @@ class TooSlow(Exception):
     """The socket's queue is full: the client does not read fast enough."""
 
 
+def without_deadlines(clock: ClockView) -> ClockView:
+    """An older event's clock, in a frame sent before the newest one's: as it stood (the
+    banks, the timeouts, the stand-in's moves), but with no deadline, as that turn's time
+    runs no more. Its deadline, still ahead for a turn that had ended, set a client's timer
+    wrong (QA); a null clock, as once sent, looked like a match without one."""
+    return msgspec.structs.replace(clock, deadline_ms=None, next_hand_deadline_ms=None)
+
+
 class LiveSession:
     def __init__(self, socket: WebSocket[Any, Any, Any], services: Services, match_id: str) -> None:
         self.socket = socket
@@ -211,8 +219,12 @@ class LiveSession:
         if record is None:
             return player_view(state, self.seat) if self.seat is not None else spectator_view(state)
         if self.seat is not None:
-            return matches.seat_view(record, state, self.seat)
-        return matches.watcher_view(record, state)
+            view: PlayerView | SpectatorView = matches.seat_view(record, state, self.seat)
+        else:
+            view = matches.watcher_view(record, state)
+        if state.version == record.state.version or view.clock is None:
+            return view
+        return msgspec.structs.replace(view, clock=without_deadlines(view.clock))
 
     def snapshot(self, state: MatchState) -> None:
         self.state = state

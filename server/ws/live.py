@@ -339,7 +339,12 @@ class LiveSession:
         self.opponent = OpponentPresence.of(self.services, record, self.seat, wake)
         self.names = SeatNames(self.services, record.state.players, wake)
         self.follow_opponent(record)
-        for frame in await self.names.frames(self.version()):  # a failed read: the pump's
+        seats = await self.names.frames(self.version())  # a failed read: the pump's
+        # The writer (its first step scheduled before this one's) takes the snapshot off a
+        # queue that may hold one frame: the seats of two unrated house levels are named
+        # without a read, so nothing above may have let it run.
+        await asyncio.sleep(0)
+        for frame in seats:
             self.enqueue(frame)
 
     def follow_opponent(self, record: MatchRecord) -> None:

@@ -392,3 +392,27 @@ async def test_a_socket_that_resumes_in_a_loop_is_refused_and_stays_open(
         await player.close()
     finally:
         server.stop()
+
+
+async def test_a_one_frame_queue_opens_a_socket_whose_seats_need_no_read(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The seats of a match of two unrated house levels are named without a database
+    read: as the socket starts, its seats frame was queued before the writer had taken
+    the snapshot, and a one-frame queue overflowed in ``start``, before any frame went."""
+    server = ServerProcess(
+        database_url, tmp_path, GINRUMMY_WS_QUEUE_SIZE="1", GINRUMMY_AI_PACE_MS="60000"
+    ).start()
+    host = await Player.create(server.url, "Host")
+    try:
+        created = await host.client.post(
+            "/v1/house-matches", json={"seats": ["ai:random", "ai:random"]}
+        )
+        assert created.status_code == 201, created.text
+        match_id = created.json()["match_id"]
+        async with websockets.connect(f"{server.ws_url}/v1/matches/{match_id}/watch") as ws:
+            snapshot = await opened(ws)
+            assert snapshot["type"] == "snapshot", snapshot
+    finally:
+        await host.close()
+        server.stop()

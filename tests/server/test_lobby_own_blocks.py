@@ -4,6 +4,7 @@ database fails that read: the socket stays, and the block is shown once a read a
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +16,26 @@ from server.fanout import Hub
 from server.renames import Renames
 from server.schemas import PlayerRef
 from server.ws import lobby as lobby_module
+
+
+async def next_while_busy(
+    hub: Hub, frames: AsyncIterator[dict[str, Any]], moves: int
+) -> dict[str, Any]:
+    """The feed's next frame (within 4 s) on a busy server, a move made somewhere every
+    10 ms (``moves`` of them), each a wake; the feed is closed after."""
+
+    async def move() -> None:
+        for version in range(1, moves):
+            hub.publish("m1", version)
+            await asyncio.sleep(0.01)
+
+    busy = asyncio.create_task(move())
+    try:
+        async with asyncio.timeout(4):
+            return await anext(frames)
+    finally:
+        busy.cancel()
+        await frames.aclose()
 
 
 def ref(player_id: str) -> PlayerRef:
@@ -84,18 +105,7 @@ async def test_a_failed_read_of_a_renamed_hosts_table_waits_for_its_back_off(
     assert (await anext(frames))["type"] == "tables"
     renames.told("ada")
 
-    async def moves() -> None:  # a busy server: a move somewhere every 10 ms
-        for version in range(1, 400):
-            hub.publish("m1", version)
-            await asyncio.sleep(0.01)
-
-    busy = asyncio.create_task(moves())
-    try:
-        async with asyncio.timeout(4):
-            frame = await anext(frames)
-    finally:
-        busy.cancel()
-        await frames.aclose()
+    frame = await next_while_busy(hub, frames, moves=400)
     assert frame["type"] == "table" and frame["table"].host.name == "Ada B"
     assert len(reads) == 3, reads  # not one a wake: the first, then after 0.5 s and 1 s
     assert reads[1] - reads[0] >= 0.45 and reads[2] - reads[1] >= 0.9

@@ -15,6 +15,7 @@ from server.fanout import Hub
 from server.player_stream import PlayerStream
 from server.renames import RenameNews, Renames
 from server.schemas import PlayerRef
+from tests.server.test_lobby_own_blocks import next_while_busy
 
 
 def ref(player_id: str, name: str) -> PlayerRef:
@@ -95,18 +96,7 @@ async def test_a_player_streams_failed_read_of_a_renamed_challenger_waits_for_it
     assert (await anext(frames))["challenge"] is said
     renames.told("bob")
 
-    async def moves() -> None:  # a busy server, a move somewhere every 10 ms, for 0.7 s
-        for version in range(1, 70):
-            hub.publish("m1", version)
-            await asyncio.sleep(0.01)
-
-    busy = asyncio.create_task(moves())
-    try:
-        async with asyncio.timeout(4):
-            frame = await anext(frames)
-    finally:
-        busy.cancel()
-        await frames.aclose()
+    frame = await next_while_busy(hub, frames, moves=70)  # for 0.7 s
     assert frame == {"type": "challenge", "challenge": renamed}
     # Not one a wake: the first, then 0.5 s and 1 s later (the last with nothing moving).
     assert len(reads) == 3, reads

@@ -3,8 +3,8 @@
 ``LiveSession.start`` follows the seats' renames and the opponent's presence, and ran
 before the ``try`` whose ``finally`` lets go of them: had it raised, they would have
 stayed followed, and the seat counted as present (its opponent never able to claim),
-for ever. Nothing in it reads the database, so the failure here is made up: the
-presence refusing to be followed, after the renames are.
+for ever. Its one read (the seats' names) is made again by the pump when it fails, so
+the failure here is made up: the presence refusing to be followed, after the renames are.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Response, WebSocket
@@ -27,6 +27,7 @@ from server.problems import (
     ServerError,
     Unauthorized,
     make_problem,
+    naming_the_field,
     problem_for,
     problem_response,
 )
@@ -78,23 +79,50 @@ AUTH_TIMEOUT_S = 10.0
 NEEDS_AUTH = "the first message must be {'type':'auth','token':...}"
 
 
-class AuthMessage(msgspec.Struct, frozen=True):
+class _Typed(msgspec.Struct, frozen=True):
+    type: str
+
+
+class AuthMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A socket's first message when its token came neither as a header nor as
-    ``?token=``: a browser's WebSocket sends no header, and a proxy may log a URL."""
+    ``?token=``: a browser's WebSocket sends no header, and a proxy may log a URL. Read
+    as strictly as the other client messages: a misspelt field was dropped, so a
+    reconnect's ``aftr`` got a snapshot in place of the replay it asked for."""
 
     type: str
     token: str | None = None
-    after: int | None = None
 
 
-def auth_of(message: str | bytes) -> AuthMessage:
+class ResumingAuth(AuthMessage, frozen=True, forbid_unknown_fields=True):
+    """A match socket's ``auth`` message, which may carry a reconnect's ``after``."""
+
+    after: Annotated[int, msgspec.Meta(ge=0)] | None = None  # as ?after=: -1 is no version
+
+
+A = TypeVar("A", bound=AuthMessage)
+
+
+def auth_of(message: str | bytes, shape: type[A]) -> A:
+    """The first message as an ``auth`` message of ``shape``. One that is no ``auth``
+    message (not JSON, no ``type``, another type) or has no token: 4401, it signs in
+    nothing. One that is an ``auth`` message of the wrong shape (a field it has not, an
+    ``after`` that is no version, a key twice): 4422 ``invalid_request`` naming the field,
+    as any other client message; it was a 4401 that said the token was missing."""
     try:
-        first = json_depth.decode(message, AuthMessage)
+        typed = json_depth.decode(message, _Typed)
     except json_depth.RepeatedKey as exc:  # "token" twice: which one signs in is no guess
         raise InvalidRequest(str(exc)) from exc
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except msgspec.DecodeError as exc:  # not JSON, not an object, or no string ``type``
         raise Unauthorized(NEEDS_AUTH) from exc
-    if first.type != "auth" or not first.token:
+    if typed.type != "auth":
+        raise Unauthorized(NEEDS_AUTH)
+    try:
+        first = json_depth.decode(message, shape)
+    except msgspec.ValidationError as exc:
+        raise InvalidRequest(naming_the_field(str(exc))) from exc
+    except msgspec.DecodeError as exc:  # JSON too deep to read, say
+        raise Unauthorized(NEEDS_AUTH) from exc
+    if not first.token:
         raise Unauthorized(NEEDS_AUTH)
     return first
 
@@ -103,10 +131,6 @@ SIGNED_IN_ALREADY = (
     "auth: this socket is signed in already; nothing changed. To sign in as another "
     "player, open another socket"
 )
-
-
-class _Typed(msgspec.Struct, frozen=True):
-    type: str
 
 
 def is_auth(message: str | bytes) -> bool:
@@ -118,9 +142,12 @@ def is_auth(message: str | bytes) -> bool:
         return False
 
 
-async def presented_token(socket: WebSocket[Any, Any, Any]) -> tuple[str, int | None]:
-    """The token from the bearer header, ``?token=`` or an ``auth`` first message, and
-    the ``after`` that message may carry (None otherwise): every socket signs in so."""
+async def presented_token(
+    socket: WebSocket[Any, Any, Any], shape: type[AuthMessage] = AuthMessage
+) -> tuple[str, int | None]:
+    """The token from the bearer header, ``?token=`` or an ``auth`` first message of
+    ``shape``, and the ``after`` a ``ResumingAuth`` may carry (None otherwise): every
+    socket signs in so."""
     header = socket.headers.get("authorization")
     if header:
         return bearer_token(header), None
@@ -128,8 +155,8 @@ async def presented_token(socket: WebSocket[Any, Any, Any]) -> tuple[str, int | 
     if token:
         return str(token), None
     async with asyncio.timeout(AUTH_TIMEOUT_S):
-        first = auth_of(await receive_message(socket))
-    return str(first.token), first.after
+        first = auth_of(await receive_message(socket), shape)
+    return str(first.token), first.after if isinstance(first, ResumingAuth) else None
 
 
 async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
@@ -139,7 +166,7 @@ async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
     await socket.accept()
     services = services_of(socket.app.state)
     try:
-        token, _ = await presented_token(socket)  # no replay here: ``after`` means nothing
+        token, _ = await presented_token(socket)  # no replay here: no ``after`` either
         player = await services.player_for_token(token)
     except TimeoutError:
         await refuse(socket, Unauthorized(NEEDS_AUTH))

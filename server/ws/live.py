@@ -67,6 +67,7 @@ from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL
 from server.ws.chat_feed import relay_chat
 from server.ws.frames import (
+    ResumingAuth,
     presented_token,
     receive_message,
     size_of,
@@ -515,10 +516,8 @@ class LiveSession:
 
     async def authenticate(self) -> Player:
         self.read_after_parameter()
-        token, after = await presented_token(self.socket)
+        token, after = await presented_token(self.socket, ResumingAuth)
         if after is not None:  # sent with the auth message: as ``?after=``
-            if after < 0:
-                raise InvalidRequest(f"after: must be a version, 0 or more; got {after}")
             self.start_after = after
         self.token_hash = hash_token(token)
         return await self.services.player_for_token(token)

@@ -274,3 +274,61 @@ async def test_a_schema_refusal_quotes_at_most_64_characters_of_a_key_or_value_s
         assert "x" * 65 not in detail and len(detail) < 200, detail[:300]
         assert "x" * 64 + "\u2026" in detail, detail
     await ada.close()
+
+
+async def closed_with(ws: Any) -> tuple[dict[str, Any], int]:
+    """The refusal a socket sends (its ``error`` frame's problem) and the code it closes with."""
+    frame = await next_frame(ws)
+    assert frame["type"] == "error", frame
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None
+    return frame["problem"], closed.value.rcvd.code
+
+
+async def test_an_auth_message_of_the_wrong_shape_is_a_4422_that_names_the_field(
+    sqlite_site: ServerProcess,
+) -> None:
+    """An ``auth`` first message with ``"after": "1"`` or ``1.5`` was a 4401 saying the
+    token was missing (it was not), and a misspelt ``aftr`` was dropped: the client got
+    a snapshot in place of the replay it asked for. Now an ``auth`` message of the wrong
+    shape is a 4422 ``invalid_request`` naming the field, as any client message, on every
+    socket that takes one; one that is no ``auth`` message, or has no token, is a 4401."""
+    ada = await Player.create(sqlite_site.url, "Ada Shape")
+    match = await ada.new_match(seed="auth-shape")
+    base = sqlite_site.ws_url
+    live = f"{base}/v1/matches/{match['match_id']}/live"
+    token = ada.token
+    wrong: list[tuple[str, dict[str, Any], str]] = [
+        (live, {"after": "1"}, "after"),
+        (live, {"after": 1.5}, "after"),
+        (live, {"after": -3}, "after"),
+        (live, {"aftr": 1}, "aftr"),
+        (live, {"version": 1}, "version"),  # a field of other messages, not of auth
+        (live, {"token": 7}, "token"),
+    ]
+    for path in ("/v1/me/live", "/v1/tables/live"):  # no replay there: no ``after`` either
+        wrong += [(base + path, {"after": 1}, "after"), (base + path, {"aftr": 1}, "aftr")]
+    for url, fields, field in wrong:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": token} | fields))
+            problem, code = await closed_with(ws)
+            assert (code, problem["rule"], problem["status"]) == (4422, "invalid_request", 422)
+            assert field in problem["detail"], (url, fields, problem)
+    for url in (live, base + "/v1/me/live", base + "/v1/tables/live"):
+        for first in (
+            {"type": "ping", "token": token},
+            {"type": "auth"},
+            {"type": "auth", "token": ""},
+            [1],
+        ):
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps(first))
+                problem, code = await closed_with(ws)
+                assert (code, problem["rule"]) == (4401, "unauthorized"), (url, first, problem)
+    async with websockets.connect(live) as ws:  # a good one is still taken, ``after`` and all
+        await ws.send(json.dumps({"type": "auth", "token": token, "after": 0}))
+        replayed = await next_frame(ws)  # the events after version 0, no snapshot
+        assert (replayed["type"], replayed["version"]) == ("event", 1), replayed
+    assert (await ada.view(match["match_id"]))["version"] == match["version"]
+    await ada.close()

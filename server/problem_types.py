@@ -73,8 +73,9 @@ _TYPES: tuple[ProblemType, ...] = (
        "`detail` names the field.",
        "Any request whose body, query or headers break the OpenAPI schema or whose JSON "
        "gives a key twice in one object, and a socket message of an unknown type, without "
-       "its fields or with a key given twice, or an `auth` message on a socket signed in "
-       "already.",
+       "its fields or with a key given twice, an `auth` first message of the wrong shape (a "
+       "field it has not, an `after` that is no version), or an `auth` message on a socket "
+       "signed in already.",
        _FIX_BODY),
     _p("invalid_card", 422, "Not a card",
        "A card text that is not one of the 52 cards (`7H`, `TS`, `AC`…), or a repeated card.",

@@ -71,6 +71,7 @@ from server.http.sign_in_codes import create_sign_in_code, redeem_sign_in_code
 from server.http.spectators import get_spectator_view, list_watchable_matches
 from server.http.stream import player_live, stream_player_events
 from server.http.tables import TablesController
+from server.http.url_length import refuse_long_urls
 from server.keys_in_flight import KeysInFlight
 from server.known_tokens import KnownTokens
 from server.limits import RateLimits, limits_of
@@ -357,6 +358,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
     answer_head_as_get(app)
     cap_connections(app, settings.connections_per_address)
     add_quota_headers(app)
+    refuse_long_urls(app)  # before routing: a 414 problem, whatever the path
     add_security_headers(app)  # outermost: a refusal by the cap has the headers too
 
     def correct(document: OpenAPI) -> None:

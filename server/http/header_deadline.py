@@ -20,6 +20,8 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from server.http.url_length import PARSER_MAX_URL_BYTES
+
 log = logging.getLogger("ginrummy.server")
 
 
@@ -50,6 +52,14 @@ class HeaderDeadlineProtocol(HttpToolsProtocol):
         # The connection's first request keeps the deadline its opening armed: re-armed
         # at its first byte, a connection silent for all but a moment of the deadline,
         # then trickling, was held open twice as long.
+
+    def on_url(self, url: bytes) -> None:
+        # httptools cannot parse a URL over 64 KiB, and uvicorn answered one with a
+        # plain-text 400; it also kept all of it, copied whole at each piece that came.
+        # Kept to the first 64 KiB, it is still over the app's limit: a 414 problem
+        # (server/http/url_length.py) that reads none of it.
+        if len(self.url) < PARSER_MAX_URL_BYTES:
+            super().on_url(url[: PARSER_MAX_URL_BYTES - len(self.url)])
 
     def on_headers_complete(self) -> None:
         self._disarm_header_deadline()

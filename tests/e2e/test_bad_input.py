@@ -332,3 +332,44 @@ async def test_an_auth_message_of_the_wrong_shape_is_a_4422_that_names_the_field
         assert (replayed["type"], replayed["version"]) == ("event", 1), replayed
     assert (await ada.view(match["match_id"]))["version"] == match["version"]
     await ada.close()
+
+
+async def raw_get(site: ServerProcess, target: str) -> tuple[bytes, bytes]:
+    """The status line and the rest of the answer to ``GET target``, sent by hand: httpx
+    refuses to send a query over 64 KiB."""
+    host, port = site.url.removeprefix("http://").rsplit(":", 1)
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    status, _, rest = answer.partition(b"\r\n")
+    return status, rest
+
+
+async def test_an_address_too_long_is_a_414_problem_however_long(
+    sqlite_site: ServerProcess,
+) -> None:
+    """A 100,000-byte query was answered ``400 text/plain`` "Invalid HTTP request
+    received." by the HTTP parser (httptools reads no URL over 65,535 bytes), where a
+    60,000-byte one got a 422 problem. Now a path and query over 8,192 bytes is a 414
+    problem, however long, with its page, and no handler reads it."""
+    async with httpx.AsyncClient(base_url=sqlite_site.url) as anonymous:
+        short = await anonymous.get("/v1/leaderboard", params={"kind": "x" * 8000})
+        assert short.status_code == 422, short.text  # read, and refused for what it says
+        for size in (9000, 60_000):
+            refused = await anonymous.get("/v1/leaderboard", params={"kind": "x" * size})
+            assert refused.status_code == 414, (size, refused.text)
+            assert refused.headers["content-type"] == "application/problem+json"
+            problem = refused.json()
+            assert (problem["rule"], problem["type"]) == ("uri_too_long", "/problems/uri-too-long")
+            assert "8192 bytes" in problem["detail"], problem
+        for size in (65_600, 100_000, 1_000_000):  # past what the HTTP parser reads
+            status, rest = await raw_get(sqlite_site, "/v1/leaderboard?kind=" + "x" * size)
+            assert status == b"HTTP/1.1 414 Request-URI Too Long", (size, status, rest[:300])
+            assert b"content-type: application/problem+json" in rest.lower(), rest[:300]
+            assert b'"rule":"uri_too_long"' in rest, rest[-300:]
+        created = await anonymous.post(f"/v1/players?{'x' * 10_000}", json={"name": "Longa"})
+        assert created.status_code == 414, created.text  # nothing was done
+        page = await anonymous.get("/problems/uri-too-long")
+        assert page.status_code == 200 and "too long" in page.text

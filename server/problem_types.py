@@ -102,9 +102,8 @@ _TYPES: tuple[ProblemType, ...] = (
        "Send a smaller request; no valid request comes near the limit."),
     _p("uri_too_long", 414, "The request's address is too long",
        "The path and query string together are longer than the server reads.",
-       "A request whose path and query are over 8,192 bytes (no valid request comes near "
-       "that). Over 65,535 bytes the server's HTTP parser refuses the request itself, with a "
-       "plain-text 400, before any problem can be made.",
+       "A request whose path and query are over 8,192 bytes, however long (no valid request "
+       "comes near that).",
        "Send a shorter address; a long value belongs in a request body, where a route takes one."),
     _p("unsupported_media_type", 415, "The body is not sent as JSON",
        "The request body's `Content-Type` names something other than JSON.",

@@ -109,8 +109,10 @@ _TYPES: tuple[ProblemType, ...] = (
        "The request body's `Content-Type` names something other than JSON.",
        "A request to a route that reads a JSON body, labelled `text/plain`, "
        "`application/x-www-form-urlencoded` (curl's `-d` without `-H`) or anything but "
-       "`application/json` or a `+json` type. A body with no `Content-Type` is read as JSON.",
-       "Send `Content-Type: application/json`."),
+       "`application/json` or a `+json` type. A body with no `Content-Type` is read as JSON. "
+       "Or a body sent with a `Content-Encoding` other than `identity` (`gzip`, say): the "
+       "server decodes none, and says so with `Accept-Encoding: identity`.",
+       "Send `Content-Type: application/json`, and the body unencoded."),
     _p("request_timeout", 408, "The request body did not arrive in time",
        "The body did not finish arriving within `GINRUMMY_BODY_TIMEOUT_S`; the server closed "
        "the connection.",

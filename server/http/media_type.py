@@ -9,9 +9,16 @@ label is refused, and says what to send. One with no label is read too, as befor
 a page can post an unlabelled body (a ``Blob``) without a preflight as well, and a
 browser names the page's ``Origin`` on every POST, which such clients never send (the
 project's own page labels its bodies).
+
+A body sent with a ``Content-Encoding`` (``gzip``, say) was read as if it had none: a
+plain body labelled ``gzip`` was taken, a gzipped one refused as malformed JSON. The
+server decodes no content coding, so one other than ``identity`` is a 415 that says so
+and names what it takes (``Accept-Encoding: identity``, RFC 9110 §12.5.3).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
@@ -26,12 +33,31 @@ def is_json(content_type: bytes) -> bool:
     )
 
 
+def encoded_as(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The content codings a request's ``Content-Encoding`` headers name besides
+    ``identity`` (which is no coding), comma-separated; empty when there are none."""
+    named = (
+        coding.strip().lower()
+        for name, value in headers
+        if name.lower() == b"content-encoding"
+        for coding in value.decode("latin-1").split(",")
+    )
+    return ", ".join(coding for coding in named if coding and coding != "identity")
+
+
 class RequireJsonBody(ASGIMiddleware):
     scopes = (ScopeType.HTTP,)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         if "data" in scope["route_handler"].parsed_fn_signature.parameters:
             headers = dict(scope["headers"])
+            if codings := encoded_as(scope["headers"]):
+                raise HTTPException(
+                    status_code=415,
+                    detail=f"the body is sent with Content-Encoding {codings[:60]!r}, which "
+                    "the server does not decode; send it unencoded (no Content-Encoding)",
+                    headers={"Accept-Encoding": "identity"},
+                )
             label = headers.get(b"content-type")
             if label is None and b"origin" in headers:
                 raise HTTPException(

@@ -4,6 +4,7 @@ refused with a problem that says what is wrong, and changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from typing import Any
 
@@ -373,3 +374,43 @@ async def test_an_address_too_long_is_a_414_problem_however_long(
         assert created.status_code == 414, created.text  # nothing was done
         page = await anonymous.get("/problems/uri-too-long")
         assert page.status_code == 200 and "too long" in page.text
+
+
+async def test_a_body_with_a_content_encoding_is_a_415_that_says_so(
+    sqlite_site: ServerProcess,
+) -> None:
+    """``Content-Encoding: gzip`` on a plain body was ignored and the player created (201),
+    and a body really gzipped was refused as malformed JSON: the server decodes no content
+    coding. Now any coding but ``identity`` is a 415 that names it, and changes nothing."""
+    plain = b'{"name": "Zipped"}'
+    json_label = {"content-type": "application/json"}
+    async with httpx.AsyncClient(base_url=sqlite_site.url) as anonymous:
+        for coding, body in (
+            ("gzip", plain),
+            ("gzip", gzip.compress(plain)),
+            ("br", plain),
+            ("identity, gzip", plain),
+        ):
+            headers = json_label | {"content-encoding": coding}
+            refused = await anonymous.post("/v1/players", content=body, headers=headers)
+            assert refused.status_code == 415, (coding, refused.text)
+            problem = refused.json()
+            assert problem["rule"] == "unsupported_media_type", problem
+            assert "Content-Encoding" in problem["detail"], problem
+            assert coding.split(", ")[-1] in problem["detail"], problem
+            assert refused.headers["accept-encoding"] == "identity"
+        for coding in ("identity", "Identity"):  # no coding at all: taken
+            headers = json_label | {"content-encoding": coding}
+            taken = await anonymous.post("/v1/players", content=plain, headers=headers)
+            assert taken.status_code == 201, (coding, taken.text)
+    ada = await Player.create(sqlite_site.url, "Ada Zipped")
+    match = await ada.new_match(seed="zipped")
+    action = json.dumps({"action": as_action(match["view"]["legal"][0])}).encode()
+    refused = await ada.client.post(
+        f"/v1/matches/{match['match_id']}/actions",
+        content=action,
+        headers=json_label | {"content-encoding": "gzip"},
+    )
+    assert refused.status_code == 415, refused.text
+    assert (await ada.view(match["match_id"]))["version"] == match["version"]  # not played
+    await ada.close()

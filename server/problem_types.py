@@ -106,10 +106,10 @@ _TYPES: tuple[ProblemType, ...] = (
        "comes near that).",
        "Send a shorter address; a long value belongs in a request body, where a route takes one."),
     _p("unsupported_media_type", 415, "The body is not sent as JSON",
-       "The request body's `Content-Type` names something other than JSON.",
+       "The request body is not labelled as JSON (its `Content-Type`), or is sent encoded.",
        "A request to a route that reads a JSON body, labelled `text/plain`, "
        "`application/x-www-form-urlencoded` (curl's `-d` without `-H`) or anything but "
-       "`application/json` or a `+json` type. A body with no `Content-Type` is read as JSON. "
+       "`application/json` or a `+json` type, or with no `Content-Type` at all. "
        "Or a body sent with a `Content-Encoding` other than `identity` (`gzip`, say): the "
        "server decodes none, and says so with `Accept-Encoding: identity`.",
        "Send `Content-Type: application/json`, and the body unencoded."),

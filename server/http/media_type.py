@@ -4,11 +4,12 @@ The JSON routes decode the body whatever its ``Content-Type`` said, so a page on
 site could have a browser send ``text/plain`` (a "simple" request, no CORS preflight)
 and create players from its visitors' addresses, counting against their rate limits. A
 body labelled as JSON (``application/json``, or a ``+json`` type) is read; any other
-label is refused, and says what to send. One with no label is read too, as before
-(``curl --data-binary`` without ``-H``, scripts that set none), unless a browser sent it:
-a page can post an unlabelled body (a ``Blob``) without a preflight as well, and a
-browser names the page's ``Origin`` on every POST, which such clients never send (the
-project's own page labels its bodies).
+label is refused, and says what to send. So is a body with no label: it was read as
+JSON, for scripts that set none, but curl labels every ``-d`` body (as a form, refused
+already), the documented examples, the example bot and the project's page all label
+theirs, and a page can post an unlabelled body (a ``Blob``) without a preflight too. A
+request with no body at all (``Content-Length: 0``) is left to ``RefuseEmptyBody``,
+which says it is empty.
 
 A body sent with a ``Content-Encoding`` (``gzip``, say) was read as if it had none: a
 plain body labelled ``gzip`` was taken, a gzipped one refused as malformed JSON. The
@@ -45,6 +46,13 @@ def encoded_as(headers: Iterable[tuple[bytes, bytes]]) -> str:
     return ", ".join(coding for coding in named if coding and coding != "identity")
 
 
+def sends_a_body(headers: dict[bytes, bytes]) -> bool:
+    """Whether a request says it has a body: a ``Content-Length`` other than 0, or one
+    sent in chunks (``Transfer-Encoding``)."""
+    length = headers.get(b"content-length")
+    return b"transfer-encoding" in headers or (length is not None and length.strip() != b"0")
+
+
 class RequireJsonBody(ASGIMiddleware):
     scopes = (ScopeType.HTTP,)
 
@@ -59,7 +67,7 @@ class RequireJsonBody(ASGIMiddleware):
                     headers={"Accept-Encoding": "identity"},
                 )
             label = headers.get(b"content-type")
-            if label is None and b"origin" in headers:
+            if label is None and (b"origin" in headers or sends_a_body(headers)):
                 raise HTTPException(
                     status_code=415,
                     detail="the body has no Content-Type; send JSON with Content-Type: "

@@ -234,8 +234,11 @@ async def test_a_chunked_body_over_the_limit_is_refused_as_any_body_over_it(
     ada = await Player.create(sqlite_site.url, "Ada Chunks")
     match = await ada.new_match(seed="chunks")
     url = f"/v1/matches/{match['match_id']}/actions"
-    declared = await ada.client.post(url, content=b"[" * 20000)
-    streamed = await ada.client.post(url, content=chunked(b"[" * 10000, b"[" * 10000))
+    json_label = {"content-type": "application/json"}
+    declared = await ada.client.post(url, content=b"[" * 20000, headers=json_label)
+    streamed = await ada.client.post(
+        url, content=chunked(b"[" * 10000, b"[" * 10000), headers=json_label
+    )
     for response in (declared, streamed):
         assert response.status_code == 413, response.text
         assert response.headers["content-type"].startswith("application/problem+json")
@@ -413,4 +416,33 @@ async def test_a_body_with_a_content_encoding_is_a_415_that_says_so(
     )
     assert refused.status_code == 415, refused.text
     assert (await ada.view(match["match_id"]))["version"] == match["version"]  # not played
+    await ada.close()
+
+
+async def test_a_body_with_no_content_type_is_a_415_and_changes_nothing(
+    sqlite_site: ServerProcess,
+) -> None:
+    """A body with no ``Content-Type`` was read as JSON and acted on, where ``text/plain``
+    was a 415: no documented client sends one unlabelled (curl labels ``-d`` as a form).
+    Now it is a 415 too, on every route that reads a body; a request with no body at all
+    is still the 400 that says it is empty."""
+    ada = await Player.create(sqlite_site.url, "Ada Unlabelled")
+    match = await ada.new_match(seed="unlabelled")
+    actions = f"/v1/matches/{match['match_id']}/actions"
+    action = json.dumps({"action": as_action(match["view"]["legal"][0])}).encode()
+    for path, body in ((actions, action), ("/v1/players", b'{"name": "Nolabel"}')):
+        for sent in (body, chunked(body[:5], body[5:])):  # a declared length, or chunks
+            refused = await ada.client.post(path, content=sent)
+            assert "content-type" not in refused.request.headers
+            assert refused.status_code == 415, (path, refused.text)
+            problem = refused.json()
+            assert problem["rule"] == "unsupported_media_type", problem
+            assert "no Content-Type" in problem["detail"], problem
+    assert (await ada.view(match["match_id"]))["version"] == match["version"]  # not played
+    empty = await ada.client.post(actions, content=b"")
+    assert empty.status_code == 400 and "empty" in empty.json()["detail"], empty.text
+    labelled = await ada.client.post(
+        actions, content=action, headers={"content-type": "application/json"}
+    )
+    assert labelled.status_code == 200, labelled.text
     await ada.close()

@@ -198,8 +198,13 @@ async def test_bad_chat_is_a_clear_problem_and_changes_nothing(sqlite_site: Serv
         for not_text in (5, None, ["hi"], {"text": "hi"}):
             await refused(await say(host, match_id, not_text), 422, "invalid_request")
         await refused(await host.client.post(path, json={"txt": "hi"}), 422, "invalid_request")
-        await refused(await host.client.post(path, content=b"{"), 400, "malformed_json")
-        lone = await host.client.post(path, content=b'{"text": "\\ud800"}')  # half a pair
+        json_label = {"content-type": "application/json"}
+        await refused(
+            await host.client.post(path, content=b"{", headers=json_label), 400, "malformed_json"
+        )
+        lone = await host.client.post(
+            path, content=b'{"text": "\\ud800"}', headers=json_label
+        )  # half a pair
         await refused(lone, 400, "malformed_json")
         assert "not valid Unicode" in lone.json()["detail"], lone.text
         await refused(await say(stranger, match_id, "hi"), 403, "not_your_match")

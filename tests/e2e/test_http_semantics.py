@@ -206,7 +206,9 @@ async def test_a_missing_token_is_said_before_a_bad_body(sqlite_site: ServerProc
             response = await anonymous.request(method, path, content=body, headers=headers)
             assert response.status_code == 401, (method, path, body, response.text)
             assert response.json()["rule"] == "unauthorized"
-    refused = await player.client.post("/v1/matches", content=b'{"not json')
+    refused = await player.client.post(
+        "/v1/matches", content=b'{"not json', headers={"content-type": "application/json"}
+    )
     assert refused.status_code in (400, 422), refused.text  # signed in: the body's own fault
     assert (await player.client.get("/v1/matches")).json()["matches"] == []
     await anonymous.aclose()

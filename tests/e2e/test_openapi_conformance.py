@@ -103,7 +103,10 @@ async def test_every_answer_over_a_whole_match_conforms_strictly(server: ServerP
     created = await anonymous.post("/v1/players", json={"name": "conformance"})
     check(created, "/v1/players")
     check(await anonymous.get("/v1/matches"), "/v1/matches")  # 401
-    check(await anonymous.post("/v1/players", content=b"{"), "/v1/players")  # 400
+    malformed = await anonymous.post(
+        "/v1/players", content=b"{", headers={"content-type": "application/json"}
+    )
+    check(malformed, "/v1/players")  # 400
     player = await Player.create(server.url, "conformance")
     stranger = await Player.create(server.url, "stranger")
     me = f"/v1/players/{player.id}"
@@ -411,7 +414,10 @@ async def check_the_chat(
     check(await anonymous.get("/v1/chat/canned"), "/v1/chat/canned")
     for text in ("Good luck", "", "x" * 281, 5):
         check(await host.client.post(path, json={"text": text}), chat)  # 201, then 422s
-    check(await host.client.post(path, content=b"{"), chat)  # 400
+    check(
+        await host.client.post(path, content=b"{", headers={"content-type": "application/json"}),
+        chat,
+    )  # 400
     check(await anonymous.post(path, json={"text": "hi"}), chat)  # 401
     check(await host.client.post("/v1/matches/nope/chat", json={"text": "hi"}), chat)  # 404
     check(await guest.client.post(f"{path}/mute"), chat + "/mute")

@@ -244,7 +244,11 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(
     url = f"/v1/matches/{match_id}/actions"
     client = player.client
     cases: list[tuple[Any, int, str]] = [
-        (client.post(url, content=b'{"action": {'), 400, "malformed-json"),
+        (
+            client.post(url, content=b'{"action": {', headers={"content-type": "application/json"}),
+            400,
+            "malformed-json",
+        ),
         (client.post(url, json={"action": {"type": "fly"}}), 422, "invalid-request"),
         (
             client.post(url, json={"action": {"type": "discard", "card": "1Z"}}),
@@ -266,7 +270,15 @@ async def test_bad_input_is_a_clear_4xx_and_leaves_the_match_alone(
             413,
             "payload-too-large",
         ),
-        (client.post(url, content=chunked(b"[" * 10000, b"[" * 10000)), 413, None),
+        (
+            client.post(
+                url,
+                content=chunked(b"[" * 10000, b"[" * 10000),
+                headers={"content-type": "application/json"},
+            ),
+            413,
+            None,
+        ),
         # a body labelled as anything but JSON (a cross-site form or text/plain post)
         (
             client.post(

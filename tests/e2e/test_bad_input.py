@@ -377,6 +377,11 @@ async def test_an_address_too_long_is_a_414_problem_however_long(
         assert created.status_code == 414, created.text  # nothing was done
         page = await anonymous.get("/problems/uri-too-long")
         assert page.status_code == 200 and "too long" in page.text
+    for size in (9000, 100_000):  # a socket's handshake: refused by the WebSocket layer
+        with pytest.raises(websockets.InvalidStatus) as handshake:  # (its 8 KiB line limit)
+            async with websockets.connect(f"{sqlite_site.ws_url}/v1/tables/live?pad={'x' * size}"):
+                pass
+        assert handshake.value.response.status_code == 414, size  # no URL reaches it cut short
 
 
 async def test_a_body_with_a_content_encoding_is_a_415_that_says_so(

@@ -68,11 +68,12 @@ export async function showWatch(root, matchId, code) {
     // socket sends the seats as it starts too: the names shown already change nothing.
     if (frame.type === 'seats') renamedInAnswer(root, frame.seats);
     if (frame.type === 'snapshot') {
-      // Now this page counts too: ask how many watch, on every server process.
+      // Now this page counts too: ask how many watch, on every server process. Its names
+      // are not taken while the socket is open (its seats frames are newer news): an
+      // answer read before a rename could land after the rename's frame and undo it.
       api.spectate(matchId, code).then((now) => {
         if (watching.feed !== feed) return;
         showCount(root, now.spectators);
-        renamedInAnswer(root, now.seats);
       }).catch(() => {});
     }
   }, path);
@@ -81,7 +82,7 @@ export async function showWatch(root, matchId, code) {
     const now = await api.spectate(matchId, code);
     if (watching.feed !== feed) return;
     showCount(root, now.spectators);
-    renamedInAnswer(root, now.seats);
+    if (!feed.open) renamedInAnswer(root, now.seats); // no socket to send a seats frame
   }, { every: SPECTATORS_EVERY_MS, first: SPECTATORS_EVERY_MS, alive: () => watching.feed === feed });
   // The chat's history first: the socket then asks for every message after it.
   const chatRead = openChat(root.parentElement, { matchId, seats: watching.seats, watchCode: code });
@@ -110,9 +111,9 @@ function learnSeats(seats) {
   watching.names = seats.map((ref) => refName(ref, seats));
 }
 
-/** A ``seats`` frame, or a later answer's ``seats`` (the count's reads, the asks while the
- * socket is down: a rename whose frame this page missed is shown all the same): the
- * screen and the chat are named anew only if a name changed. */
+/** A ``seats`` frame, or a later answer's ``seats`` while the socket is down (a rename
+ * whose frame this page missed is shown all the same; the socket sends the seats again as
+ * it reconnects): the screen and the chat are named anew only if a name changed. */
 function renamedInAnswer(root, seats) {
   if (!Array.isArray(seats) || !watching.names) return;
   if (seats.every((ref, i) => refName(ref, seats) === watching.names[i])) return;

@@ -32,7 +32,7 @@ lint: setup
 
 # Most of the suite's time is spent waiting on server processes, sockets and the browser,
 # so three pytest processes (each with its own scratch database) keep the 2-core machine
-# busy: 13 to 15 minutes, where two took 16 to 19 (README: "The two commands"). A test file
+# busy: 13 to 16 minutes, where two took 16 to 19 (README: "The two commands"). A test file
 # stays on one process, so its module's servers start once. TEST_WORKERS=2 chooses two,
 # TEST_WORKERS=0 one process.
 TEST_WORKERS ?= 3

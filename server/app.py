@@ -55,6 +55,7 @@ from server.http.chat import (
 from server.http.connection_cap import cap_connections
 from server.http.empty_body import RefuseEmptyBody, RefuseUnreadBody
 from server.http.head import answer_head_as_get
+from server.http.header_size import refuse_large_headers
 from server.http.health import healthz, readyz
 from server.http.house_matches import create_house_match
 from server.http.leaderboard import get_leaderboard
@@ -358,6 +359,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
     answer_head_as_get(app)
     cap_connections(app, settings.connections_per_address)
     add_quota_headers(app)
+    refuse_large_headers(app)  # before routing: a 431 problem (the protocol counts them)
     refuse_long_urls(app)  # before routing: a 414 problem, whatever the path
     add_security_headers(app)  # outermost: a refusal by the cap has the headers too
 

@@ -105,6 +105,14 @@ _TYPES: tuple[ProblemType, ...] = (
        "A request whose path and query are over 8,192 bytes, however long (no valid request "
        "comes near that).",
        "Send a shorter address; a long value belongs in a request body, where a route takes one."),
+    _p("request_header_fields_too_large", 431, "The request's headers are too large",
+       "The request's headers together are larger than the server reads.",
+       "A request whose headers (the request line and every header line, less the path and "
+       "query) are over 32 KiB, however large; a WebSocket's handshake as well. No client "
+       "of the API comes near that: a bearer token and the usual headers are well under "
+       "1 KiB.",
+       "Send fewer or smaller headers (a proxy or a browser extension may be adding them); "
+       "the connection is closed after this answer."),
     _p("unsupported_media_type", 415, "The body is not sent as JSON",
        "The request body is not labelled as JSON (its `Content-Type`), or is sent encoded.",
        "A request to a route that reads a JSON body, labelled `text/plain`, "

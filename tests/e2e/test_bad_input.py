@@ -451,3 +451,84 @@ async def test_a_body_with_no_content_type_is_a_415_and_changes_nothing(
     )
     assert labelled.status_code == 200, labelled.text
     await ada.close()
+
+
+async def raw_answer(site: ServerProcess, head: bytes) -> tuple[bytes, bytes]:
+    """The status line and the rest of the answer to a request head sent by hand, whole:
+    httpx adds headers of its own, and sends a head in pieces of its choosing."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", site.port)
+    writer.write(head)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 15)
+    writer.close()
+    status, _, rest = answer.partition(b"\r\n")
+    return status, rest
+
+
+def padded_head(target: str, size: int, *lines: str) -> bytes:
+    """A ``GET target`` head of exactly ``size`` bytes less its URL (what the limit
+    counts), padded with one ``X-Pad`` header."""
+    start = f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    start += "".join(line + "\r\n" for line in lines) + "X-Pad: "
+    pad = size - (len(start) - len(target)) - len("\r\n\r\n")
+    head = (start + "p" * pad + "\r\n\r\n").encode()
+    assert len(head) - len(target) == size
+    return head
+
+
+async def test_headers_too_large_are_a_431_problem_however_large(
+    sqlite_site: ServerProcess,
+) -> None:
+    """A 100 KB and a 2 MB header value were read whole and answered 200 (only the
+    header deadline bounded a request's headers). Now a head over 32 KiB, less its URL, is
+    a 431 problem with ``Connection: close``, however large or however many its lines; a
+    head of exactly 32 KiB is read, as a bearer token with 30 KiB of other headers is."""
+    limit = 32 * 1024
+    status, rest = await raw_answer(sqlite_site, padded_head("/healthz", limit))
+    assert status == b"HTTP/1.1 200 OK", (status, rest[:300])
+    too_large = [
+        padded_head("/healthz", limit + 1),
+        padded_head("/healthz", 100_000),
+        padded_head("/v1/leaderboard", 2_000_000),
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Line: y\r\n" * 3000 + b"\r\n",
+    ]
+    for head in too_large:
+        status, rest = await raw_answer(sqlite_site, head)
+        assert status == b"HTTP/1.1 431 Request Header Fields Too Large", (status, rest[:300])
+        headers, _, body = rest.partition(b"\r\n\r\n")
+        assert b"content-type: application/problem+json" in headers.lower(), headers
+        assert b"connection: close" in headers.lower(), headers
+        assert b"x-content-type-options: nosniff" in headers.lower(), headers  # as any answer
+        problem = json.loads(body)
+        assert (problem["rule"], problem["type"], problem["status"]) == (
+            "request_header_fields_too_large",
+            "/problems/request-header-fields-too-large",
+            431,
+        )
+        assert "32768 bytes" in problem["detail"], problem
+
+    async with httpx.AsyncClient(base_url=sqlite_site.url) as anonymous:
+        token = (await anonymous.post("/v1/players", json={"name": "Heady"})).json()["token"]
+        bulky = {f"X-Pad-{n}": "p" * 7000 for n in range(4)}  # 28 KiB, lines under 8 KiB
+        me = await anonymous.get("/v1/me", headers={"Authorization": f"Bearer {token}", **bulky})
+        assert me.status_code == 200, me.text  # the token is read as ever
+        created = await anonymous.post("/v1/players", json={"name": "Bulky"}, headers=bulky)
+        assert created.status_code == 201, created.text
+        refused = await anonymous.post(
+            "/v1/players", json={"name": "Bulkier"}, headers={**bulky, "X-More": "m" * 5000}
+        )
+        assert refused.status_code == 431, refused.text  # nothing was done
+        assert refused.json()["rule"] == "request_header_fields_too_large"
+        page = await anonymous.get("/problems/request-header-fields-too-large")
+        assert page.status_code == 200 and "too large" in page.text
+
+    player = await Player.create(sqlite_site.url)
+    match = await player.new_match()
+    watch = f"{sqlite_site.ws_url}/v1/matches/{match['match_id']}/watch"
+    async with websockets.connect(watch, additional_headers=bulky) as ws:
+        assert (await opened(ws))["type"] == "snapshot"  # a handshake under the limit
+    with pytest.raises(websockets.InvalidStatus) as handshake:
+        async with websockets.connect(watch, additional_headers={**bulky, "X-More": "m" * 5000}):
+            pass
+    assert handshake.value.response.status_code == 431
+    await player.close()

@@ -145,6 +145,7 @@ def logging_config(level: str, fmt: str) -> dict[str, Any]:
         "filters": {
             "mask": {"()": "server.logs.MaskTokens"},
             "frames": {"()": "server.logs.DropFrameDumps"},
+            "urls": {"()": "server.logs.CutLongUrls"},
         },
         "formatters": {"line": {"()": formatter}},
         "handlers": {
@@ -152,7 +153,8 @@ def logging_config(level: str, fmt: str) -> dict[str, Any]:
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
                 "formatter": "line",
-                "filters": ["frames", "mask"],
+                # in this order: a URL is masked whole before it is cut
+                "filters": ["frames", "mask", "urls"],
             }
         },
         "root": {"level": level.upper(), "handlers": ["line"]},

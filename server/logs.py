@@ -80,6 +80,41 @@ class MaskTokens(logging.Filter):
         return True
 
 
+# uvicorn writes a request's URL whole in its access line: up to 64 KiB of a URL refused
+# as too long (414) was one line. A line shows its first 1 KiB (no URL the API takes comes
+# near that), then how long it was.
+URL_SHOWN = 1024
+_WEBSOCKET_LINES = ('%s - "WebSocket %s"',)  # uvicorn.error's lines for a socket's handshake
+
+
+def cut_url(url: str) -> str:
+    """``url``, or its first ``URL_SHOWN`` characters and its length: ``…(65536 bytes)``."""
+    if len(url) <= URL_SHOWN:
+        return url
+    return f"{url[:URL_SHOWN]}…({len(url.encode())} bytes)"
+
+
+class CutLongUrls(logging.Filter):
+    """The URL in uvicorn's access lines (an HTTP request's, or a socket's handshake's),
+    cut to ``URL_SHOWN`` characters. On the handler after ``MaskTokens``: a URL is masked
+    whole, then cut, so a cut never leaves part of a secret where the mask cannot see it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if not isinstance(args, tuple):
+            return True
+        if record.name == "uvicorn.access" and len(args) == 5:
+            at = 2  # client, method, URL, HTTP version, status
+        elif isinstance(record.msg, str) and record.msg.startswith(_WEBSOCKET_LINES):
+            at = 1  # client, URL[, status]
+        else:
+            return True
+        url = args[at] if len(args) > at else None
+        if isinstance(url, str) and len(url) > URL_SHOWN:
+            record.args = (*args[:at], cut_url(url), *args[at + 1 :])
+        return True
+
+
 class DropFrameDumps(logging.Filter):
     """The socket library's ``< frame`` / ``> frame`` debug lines: whole payloads, cut short."""
 

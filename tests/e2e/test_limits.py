@@ -338,6 +338,29 @@ async def test_a_percent_escaped_token_is_masked_in_the_log(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_access_line_shows_a_long_urls_start_masked(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A URL refused as too long (414) was written whole in its access line, up to 64
+    KiB; the line now shows its first 1 KiB and its length, masked before the cut."""
+    server = ServerProcess(database_url, tmp_path, GINRUMMY_LOG_LEVEL="info").start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            for at in (1000, 1015):  # the cut falls inside the token, then before it
+                query = f"k={'x' * at}&token=s3cr-et_&pad={'p' * 60_000}"
+                assert (await client.get(f"/healthz?{query}")).status_code == 414
+    finally:
+        server.stop()
+    log = server.log_path.read_text()
+    lines = [line for line in log.splitlines() if " uvicorn.access: " in line]
+    refused = [line for line in lines if '" 414' in line]
+    assert len(refused) == 2, lines
+    for line in refused:
+        assert len(line) < 1300 and "GET /healthz?k=xxx" in line and "bytes) HTTP/1.1" in line
+    assert "s3c" not in log and "p" * 2000 not in log
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_chat_messages_count_against_a_players_rate_limit_across_matches(
     database_url: str, tmp_path: Path
 ) -> None:

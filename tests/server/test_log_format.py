@@ -10,6 +10,7 @@ thread). ``tests/e2e/test_log_format.py`` holds a real server to the same rules.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
@@ -20,7 +21,7 @@ from types import TracebackType
 
 import pytest
 
-from server.log_format import JsonFormatter, TextFormatter
+from server.log_format import JsonFormatter, TextFormatter, logging_config
 from tests.e2e.server_log import TEXT_LINE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,6 +118,49 @@ def test_a_traceback_another_formatter_wrote_first_is_masked_too() -> None:
     assert record.exc_text and "s3cr-et_" in record.exc_text
     for line in (TextFormatter().format(record), JsonFormatter().format(record)):
         assert "s3cr" not in line and "live?token=***" in line, line
+
+
+def _through_the_handlers_filters(record: logging.LogRecord) -> logging.LogRecord:
+    """``record`` after the filters the server's one handler has, in its order."""
+    config = logging_config("info", "text")
+    for name in config["handlers"]["line"]["filters"]:
+        module, _, attribute = config["filters"][name]["()"].rpartition(".")
+        assert getattr(importlib.import_module(module), attribute)().filter(record)
+    return record
+
+
+def test_an_access_lines_url_is_masked_whole_then_cut() -> None:
+    """uvicorn wrote a URL whole in its access line: a refused 64 KiB URL was a 64 KiB
+    line. A line shows the first 1 KiB and the URL's length; the URL is masked before it
+    is cut, so a token the cut falls in is shown as ``***``, not in part."""
+    for secret_at in (990, 1000, 1010, 1017, 1020, 1030):
+        url = "/v1/leaderboard?kind=" + "k" * (secret_at - 27) + "&token=s3cr-et_" * 3
+        url += "&pad=" + "p" * 60_000
+        assert url.index("&token=") == secret_at - 6
+        args = ("127.0.0.1:5000", "GET", url, "1.1", 414)
+        # (a JSON line shows the URL twice: in its message, and as ``http.path``)
+        for formatter, longest in ((TextFormatter(), 1300), (JsonFormatter(), 2600)):
+            record = logging.LogRecord(
+                "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', args, None
+            )
+            line = formatter.format(_through_the_handlers_filters(record))
+            assert "s3c" not in line, line
+            assert len(line) < longest, len(line)
+            masked = len(url) - 3 * len("s3cr-et_") + 3 * len("***")
+            assert f"…({masked} bytes)" in line, line
+            assert "/v1/leaderboard?kind=kkkk" in line and " 414" in line, line
+    socket = logging.LogRecord(
+        "uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5000", "/v1/me/live?token=s3cr-et_&pad=" + "p" * 8000), None,
+    )  # fmt: skip
+    line = TextFormatter().format(_through_the_handlers_filters(socket))
+    assert "s3cr" not in line and len(line) < 1300 and "live?token=***&pad=ppp" in line, line
+    short = logging.LogRecord(
+        "uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/v1/me?token=s3cr-et_", "1.1", 200), None,
+    )  # fmt: skip
+    line = TextFormatter().format(_through_the_handlers_filters(short))
+    assert line.endswith('"GET /v1/me?token=*** HTTP/1.1" 200'), line  # as it was
 
 
 # A process with the server's logging that fails in each way Python reports by itself:

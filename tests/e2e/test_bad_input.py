@@ -531,4 +531,8 @@ async def test_headers_too_large_are_a_431_problem_however_large(
         async with websockets.connect(watch, additional_headers={**bulky, "X-More": "m" * 5000}):
             pass
     assert handshake.value.response.status_code == 431
+    with pytest.raises(websockets.InvalidStatus) as handshake:  # one line over 8 KiB: the
+        async with websockets.connect(watch, additional_headers={"X-Long": "l" * 9000}):
+            pass
+    assert handshake.value.response.status_code == 431  # WebSocket layer's own, plain text
     await player.close()

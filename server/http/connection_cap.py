@@ -21,8 +21,9 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from infra.clock import now_ms
+from server.http.asgi_wrapper import send_problem
 from server.http.client_address import address_group
-from server.problems import PROBLEM_MEDIA_TYPE, make_problem
+from server.problems import make_problem
 
 STREAM_PATHS = frozenset({"/v1/me/stream"})  # plain-HTTP answers that never end by themselves
 _encoder = msgspec.json.Encoder()
@@ -74,13 +75,10 @@ class _ConnectionCap:
             f"this address holds {self.per_address} open sockets and streams on this server "
             "process, the most it may; close one first",
         )
-        body = _encoder.encode(problem)
-        emit: Any = send  # raw ASGI messages, built here
         if scope["type"] == ScopeType.HTTP:
-            headers = [(b"content-type", PROBLEM_MEDIA_TYPE.encode())]
-            await emit({"type": "http.response.start", "status": 429, "headers": headers})
-            await emit({"type": "http.response.body", "body": body})
+            await send_problem(send, 429, problem)
             return
+        emit: Any = send  # raw ASGI messages, built here
         await receive()  # websocket.connect
         frame: dict[str, Any] = {"type": "error", "problem": problem}
         if scope["path"].startswith("/v1/matches/"):  # a match's socket: frames name a version

@@ -31,19 +31,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.types import HTTPScope, Receive, Send
 
-from server.http.asgi_wrapper import HttpWrapper
-from server.problems import PROBLEM_MEDIA_TYPE, make_problem
+from server.http.asgi_wrapper import HttpWrapper, send_problem
+from server.problems import make_problem
 
 MAX_HEADER_BYTES = 32 * 1024  # the head as sent, less the URL (see above)
 # The ASGI scope extension by which the protocol tells the app that a request's headers
 # were over the limit (it passes on only those that fitted).
 TOO_LARGE = "ginrummy.header_fields_too_large"
-
-_encoder = msgspec.json.Encoder()
 
 
 def mark_too_large(scope: dict[str, Any]) -> None:
@@ -68,12 +65,5 @@ class _RefuseLargeHeaders(HttpWrapper):
             f"the request's headers are over {MAX_HEADER_BYTES} bytes, the most the server "
             "reads; nothing was done",
         )
-        body = _encoder.encode(problem)
-        headers = [
-            (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),  # the rest of the head, and any body, are unread
-        ]
-        emit: Any = send  # raw ASGI messages, built here
-        await emit({"type": "http.response.start", "status": 431, "headers": headers})
-        await emit({"type": "http.response.body", "body": body})
+        # the rest of the head, and any body, are unread
+        await send_problem(send, 431, problem, close=True)

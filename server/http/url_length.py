@@ -13,19 +13,14 @@ and no handler ever reads it.
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
 from litestar import Litestar
 from litestar.types import HTTPScope, Receive, Send
 
-from server.http.asgi_wrapper import HttpWrapper
-from server.problems import PROBLEM_MEDIA_TYPE, make_problem
+from server.http.asgi_wrapper import HttpWrapper, send_problem
+from server.problems import make_problem
 
 MAX_URL_BYTES = 8192  # the path and the query string, as sent (percent-escapes unread)
 PARSER_MAX_URL_BYTES = 65535  # httptools' own ceiling (``parse_url``'s 16-bit offsets)
-
-_encoder = msgspec.json.Encoder()
 
 
 def refuse_long_urls(app: Litestar) -> None:
@@ -49,10 +44,4 @@ class _RefuseLongUrl(HttpWrapper):
             f"the request's path and query are over {MAX_URL_BYTES} bytes, the most the "
             "server reads; nothing was done",
         )
-        headers = [
-            (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
-            (b"connection", b"close"),  # a body it may have sent is left unread
-        ]
-        emit: Any = send  # raw ASGI messages, built here
-        await emit({"type": "http.response.start", "status": 414, "headers": headers})
-        await emit({"type": "http.response.body", "body": _encoder.encode(problem)})
+        await send_problem(send, 414, problem, close=True)  # a body it sent is left unread

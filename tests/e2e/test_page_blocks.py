@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
@@ -80,6 +80,14 @@ def test_a_person_blocks_a_challenger_who_is_then_refused_in_neutral_words(
     wait_until(ada_page, "document.activeElement.dataset.testid === 'block'")
     assert ada_page.query_selector("[data-testid=block-confirm]") is None
     block.click()
+    # The lobby's read of the bots online, which follows the challenges', is held: the
+    # keyboard must not wait for the lists' reads (it waited on the page's top for them).
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    ada_page.route("**/v1/bots/online", hold)
     ada_page.get_by_role("button", name="Block Bob", exact=True).last.click()  # the "yes"
 
     # The challenges are read again at once (the stream sends no frame for it): Bob's is
@@ -88,6 +96,10 @@ def test_a_person_blocks_a_challenger_who_is_then_refused_in_neutral_words(
     ada_page.wait_for_selector("[data-testid=blocked-player]:has-text('Bob')")
     assert ada_page.get_by_role("button", name="Unblock Bob", exact=True).count() == 1
     assert ada_page.evaluate("document.activeElement.id") == "blocked-title"
+    assert held, "the bots' read was not held"
+    for route in held:
+        route.continue_()
+    ada_page.unroute("**/v1/bots/online")
     wait_until(ada_page, "window.__said.some((s) => s[1].includes('You blocked Bob'))")
     blocks = httpx.get(f"{site}/v1/me/blocks", headers=_auth(ada)).json()["blocks"]
     assert [b["player"]["id"] for b in blocks] == [bob["id"]]
@@ -202,7 +214,10 @@ def test_blocking_a_tables_host_in_the_lobby_takes_the_table_off_the_list(
     ada_page.wait_for_selector("#open-tables [data-testid=block-confirm]")
     ada_page.get_by_role("button", name="Block Bob Hosting", exact=True).last.click()  # "yes"
     ada_page.wait_for_selector("[data-testid=blocked-player]:has-text('Bob Hosting')")
+    # At once, not at the list socket's next frame (up to 15 s later): the question
+    # answered "yes" kept the list from being drawn again when the block was made.
     wait_until(
         ada_page,
         "!document.querySelector('#open-tables').textContent.includes('Bob Hosting')",
+        timeout=3000,
     )

@@ -79,6 +79,7 @@ export function blockButton(ref, { onBlocked = () => {}, focusAfter = () => null
           role: 'group',
           'aria-labelledby': id,
           'data-testid': 'block-confirm',
+          'data-player': ref.id,
           onkeydown: (event) => {
             if (event.key === 'Escape') back();
           },
@@ -100,13 +101,13 @@ export function blockButton(ref, { onBlocked = () => {}, focusAfter = () => null
       back();
       return;
     }
+    const dropped = () => !document.activeElement || document.activeElement === document.body;
+    const had = slot.contains(document.activeElement) || dropped();
     fill(slot, h('span', { class: 'hint', 'data-testid': 'blocked-note' }, 'Blocked.'));
-    const had = slot.contains(document.activeElement);
+    // The keyboard goes on at once, not after the lists' reads: it was on the "yes", now gone.
+    if (had) focusAfter()?.focus();
     await onBlocked(ref);
-    if (had || !document.activeElement || document.activeElement === document.body) {
-      const next = focusAfter();
-      if (next) next.focus();
-    }
+    if (dropped()) focusAfter()?.focus(); // a list redrawn by the reads took it away
   };
   fill(slot, button);
   return slot;

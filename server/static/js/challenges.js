@@ -201,8 +201,10 @@ export async function afterBlock() {
 /** After an unblock: their challenges come back to the list. */
 export const afterUnblock = () => afterBlock();
 
-/** A Block's question is open in ``list``: redrawing it would take the question away. */
-export const asking = (list) => Boolean(list && $('[data-testid=block-confirm]', list));
+/** A Block's question is open in ``list``: redrawing it would take the question away.
+ * One answered "yes" is over once the block is made (the list drops that player's rows
+ * then: it waited for the next frame of the list socket, up to 15 s). */
+export const asking = (list) => Boolean(list && [...list.querySelectorAll('[data-testid=block-confirm]')].some((question) => !isBlocked(question.dataset.player)));
 
 /** Where the keyboard goes once the row of a Block pressed is gone: the blocked list. */
 export const blockedTitle = () => $('#blocked-title');

@@ -28,15 +28,9 @@ class ChallengeNames:
     def __init__(self, services: Services, player_id: str, wake: Callable[[], None]) -> None:
         self.services = services
         self.player_id = player_id
-        self._wake = wake
         self.shown: dict[str, TableView] = {}  # open challenges, as last said
-        self.news = RenameNews()
-        self._stop = services.renames.follow(self._renamed)
-
-    def _renamed(self, player_id: str | None) -> None:
-        if player_id != self.player_id:  # one's own name: the renaming page knows it
-            self.news.add(player_id)
-            self._wake()
+        # Anyone's (the challenges said come and go) but one's own: the renaming page knows it.
+        self.news = RenameNews(services.renames, wake, not_of=player_id)
 
     def said(self, view: TableView) -> None:
         """The stream said this challenge is open."""
@@ -44,10 +38,6 @@ class ChallengeNames:
 
     def closed(self, table_id: str) -> None:
         self.shown.pop(table_id, None)
-
-    def seconds_to_next(self) -> float | None:
-        """Until a failed read is due again (None: none is)."""
-        return self.news.seconds_to_next()
 
     async def frames(self) -> list[dict[str, Any]]:
         """A ``challenge`` frame again for each open challenge whose other end was renamed
@@ -78,4 +68,4 @@ class ChallengeNames:
         return frames
 
     def close(self) -> None:
-        self._stop()
+        self.news.close()

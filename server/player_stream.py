@@ -164,7 +164,7 @@ class PlayerStream:
                 waits = (
                     self.claims.seconds_to_next(),
                     owed.backoff.seconds_left(),
-                    self.names.seconds_to_next(),
+                    self.names.news.seconds_to_next(),
                 )
                 timeout = min([quiet.left(), *(s for s in waits if s is not None)])
                 moved = await self.hose.wait(timeout=timeout)

@@ -99,15 +99,31 @@ class Renames:
 
 
 class RenameNews:
-    """The players renamed since a follower last read their names (None: anyone may have
-    been), and when to read again after the database failed a read (``Backoff``)."""
+    """A follower's renames (``Renames.follow``): the players renamed since it last read
+    their names (None: anyone may have been), ``wake`` called at each, and when to read
+    again after the database failed a read (``Backoff``). ``players``: whose renames to
+    follow (None: anyone's); ``not_of``: a player whose own renames are not news here."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        renames: Renames,
+        wake: Callable[[], None],
+        players: Iterable[str] | None = None,
+        not_of: str | None = None,
+    ) -> None:
         self._renamed: set[str | None] = set()
         self._retry = Backoff()
+        self._wake = wake
+        self._not_of = not_of
+        self._stop = renames.follow(self._told, players)
+
+    def _told(self, player_id: str | None) -> None:
+        if player_id is None or player_id != self._not_of:
+            self.add(player_id)
+            self._wake()
 
     def add(self, player_id: str | None) -> None:
-        """Told of a rename (``Renames.follow``'s wake), or None: read every name again."""
+        """A rename to read (None: read every name again), without a wake."""
         self._renamed.add(player_id)
 
     def take(self) -> set[str | None]:
@@ -130,3 +146,7 @@ class RenameNews:
     def seconds_to_next(self) -> float | None:
         """Until a failed read is due again (0 if it is; None: none failed)."""
         return self._retry.seconds_left()
+
+    def close(self) -> None:
+        """No more renames: the follower is gone."""
+        self._stop()

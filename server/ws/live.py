@@ -251,7 +251,7 @@ class LiveSession:
         while True:
             wait = max(0.0, last_ping + heartbeat - time.monotonic())
             look = self.opponent.seconds_to_next() if self.opponent is not None else None
-            names = self.names.seconds_to_next() if self.names is not None else None
+            names = self.names.news.seconds_to_next() if self.names is not None else None
             woke = await self.watch.wait(
                 timeout=min(s for s in (wait, retry.seconds_left(), look, names) if s is not None)
             )

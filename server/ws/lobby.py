@@ -51,7 +51,7 @@ async def lobby_frames(services: Services, viewer: str) -> AsyncIterator[dict[st
         yield {"type": "tables", "tables": views}
         quiet = Quiet(services.settings.stream_ping_s)
         while True:
-            retries = (blocks_retry.seconds_left(), hosts.seconds_to_next())
+            retries = (blocks_retry.seconds_left(), hosts.news.seconds_to_next())
             waits = [quiet.left(), *(r for r in retries if r is not None)]
             moved = await hose.wait(timeout=min(waits))
             for stream_id, version in moved.items():
@@ -119,17 +119,7 @@ class HostNames:
         self.services = services
         self.viewer = viewer
         self.listed = listed  # the list's: table id -> its host as last sent
-        self._wake = wake
-        self.news = RenameNews()
-        self._stop = services.renames.follow(self._renamed)
-
-    def _renamed(self, player_id: str | None) -> None:
-        self.news.add(player_id)
-        self._wake()
-
-    def seconds_to_next(self) -> float | None:
-        """Until a failed read is due again (None: none is)."""
-        return self.news.seconds_to_next()
+        self.news = RenameNews(services.renames, wake)
 
     async def frames(self) -> list[dict[str, Any]]:
         """A ``table`` frame again for each listed table whose host was renamed since the
@@ -148,7 +138,7 @@ class HostNames:
         return [{"type": "table", "table": view} for view in fresh]
 
     def close(self) -> None:
-        self._stop()
+        self.news.close()
 
 
 async def after_own_blocks(

@@ -28,21 +28,11 @@ class SeatNames:
     ) -> None:
         self.services = services
         self.players = list(players)
-        self._wake = wake
-        self.news = RenameNews()
+        # The house AI is never renamed: a match of two house levels follows nobody.
+        people = [player for player in self.players if not is_house_ai(player)]
+        self.news = RenameNews(services.renames, wake, people)
         self.news.add(None)  # the first look, as the socket starts: every seat's name
         self.sent: list[tuple[str, str]] | None = None  # (name, kind) of each seat, last sent
-        people = [player for player in self.players if not is_house_ai(player)]
-        # The house AI is never renamed: a match of two house levels follows nobody.
-        self._stop = services.renames.follow(self._renamed, people) if people else None
-
-    def _renamed(self, player_id: str | None) -> None:
-        self.news.add(player_id)
-        self._wake()
-
-    def seconds_to_next(self) -> float | None:
-        """Until a failed read is due again (None: none is)."""
-        return self.news.seconds_to_next()
 
     async def frames(self, version: int) -> list[dict[str, Any]]:
         """A ``seats`` frame the first time, then if a seat was renamed since the names
@@ -63,6 +53,4 @@ class SeatNames:
         return [{"type": "seats", "version": version, "seats": seats}]
 
     def close(self) -> None:
-        if self._stop is not None:
-            self._stop()
-            self._stop = None
+        self.news.close()

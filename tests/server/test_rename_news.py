@@ -23,7 +23,7 @@ def ref(player_id: str, name: str) -> PlayerRef:
 
 
 def test_the_news_is_taken_once_and_a_failed_read_waits_for_its_back_off() -> None:
-    news = RenameNews()
+    news = RenameNews(Renames(), lambda: None)
     assert news.take() == set() and news.seconds_to_next() is None  # nobody renamed
     news.add("ada")
     news.add(None)
@@ -38,7 +38,7 @@ def test_the_news_is_taken_once_and_a_failed_read_waits_for_its_back_off() -> No
 
 
 async def test_the_back_off_ends_and_an_answer_starts_it_over() -> None:
-    news = RenameNews()
+    news = RenameNews(Renames(), lambda: None)
     news.add("bob")
     news.failed(news.take())
     await asyncio.sleep(0.55)

@@ -127,10 +127,15 @@ def auth_of(message: str | bytes, shape: type[A]) -> A:
     return first
 
 
-SIGNED_IN_ALREADY = (
-    "auth: this socket is signed in already; nothing changed. To sign in as another "
-    "player, open another socket"
-)
+def signed_in_already(player_id: str | None = None) -> str:
+    """Why an ``auth`` message on a signed-in socket is refused (naming the player where
+    the socket knows it): ignored, it left a client that sent another player's token
+    believing it had switched players."""
+    who = f", as player {player_id}" if player_id is not None else ""
+    return (
+        f"auth: this socket is signed in already{who}; nothing changed. To sign in as "
+        "another player, open another socket"
+    )
 
 
 def is_auth(message: str | bytes) -> bool:
@@ -225,7 +230,7 @@ async def relay_frames(
                 problem = make_problem("payload_too_large", f"messages are at most {limit} bytes")
                 await send({"type": "error", "problem": problem})
             elif is_auth(message):
-                problem = make_problem("invalid_request", SIGNED_IN_ALREADY)
+                problem = make_problem("invalid_request", signed_in_already())
                 await send({"type": "error", "problem": problem})
 
     tasks = [asyncio.create_task(send_frames()), asyncio.create_task(read_until_closed())]

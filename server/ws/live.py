@@ -70,6 +70,7 @@ from server.ws.frames import (
     ResumingAuth,
     presented_token,
     receive_message,
+    signed_in_already,
     size_of,
     upgrade_required,
     with_server_time,
@@ -408,7 +409,7 @@ class LiveSession:
         elif message.type == "pong":
             return
         elif message.type == "auth":
-            self.error(make_problem("invalid_request", self.signed_in_already()))
+            self.error(make_problem("invalid_request", self.refused_auth()))
         elif message.type == "resume":
             if message.after is None:
                 self.error(make_problem("invalid_request", "resume needs 'after': a version"))
@@ -431,15 +432,12 @@ class LiveSession:
                 make_problem("invalid_request", f"unknown message type {quoted(message.type)}")
             )
 
-    def signed_in_already(self) -> str:
-        """Why an ``auth`` message on an open socket is refused: it was ignored, so a client
-        that sent another player's token believed it had switched players."""
+    def refused_auth(self) -> str:
+        """An ``auth`` message on an open socket: a seat's is signed in already; a
+        spectator's takes no token."""
         if self.player is None:
             return "auth: a spectator's socket takes no token; nothing changed"
-        return (
-            f"auth: this socket is signed in already, as player {self.player.id}; nothing "
-            "changed. To sign in as another player, open another socket"
-        )
+        return signed_in_already(self.player.id)
 
     async def act(self, message: ClientMessage) -> None:
         """An action over the socket: the same rules as HTTP; its events arrive as frames."""

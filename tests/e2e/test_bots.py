@@ -11,17 +11,30 @@ import random
 import re
 import runpy
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
 
-from tests.e2e.conftest import BACKENDS
+from tests.e2e.conftest import server_for
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.tables import pick
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
+
+
+@pytest.fixture(scope="module")
+def sqlite_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """This file's one SQLite server for the tests that need no setting of their own or
+    a restart (and ``each_backend_site``'s on SQLite, which asks for this fixture): each
+    makes its own person and bots, and reads only their matches. A server start is
+    seconds on a loaded machine; these tests each started one. No AI pace, so a house
+    match a bot only watches is played within its request; no test here plays one
+    otherwise (the pace is for matches of two house AIs only)."""
+    with server_for("sqlite", tmp_path_factory.mktemp("bots"), GINRUMMY_AI_PACE_MS="0") as site:
+        yield site
 
 
 class BotProcess:
@@ -149,8 +162,10 @@ async def test_the_example_bot_plays_a_person_three_times_across_a_restart(
         await person.close()
 
 
-@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_two_example_bots_play_each_other_three_matches(server: ServerProcess) -> None:
+async def test_two_example_bots_play_each_other_three_matches(
+    each_backend_site: ServerProcess,
+) -> None:
+    server = each_backend_site
     waiting = await BotProcess.start(server.url, "--name", "Waiter", "--matches", "3", "--rematch")
     challenger = await BotProcess.start(
         server.url,
@@ -183,14 +198,13 @@ async def test_two_example_bots_play_each_other_three_matches(server: ServerProc
         challenger.kill()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_match_the_bot_only_watches_is_not_one_it_played(
-    database_url: str, tmp_path: Path
+    sqlite_site: ServerProcess,
 ) -> None:
     """Its stream announces a house match started with its token (``seat`` null); the bot
     does not count it towards ``--matches`` (nor ask a rematch of it), and plays on the
     match it was challenged to (it used to stop there, its one "match" played)."""
-    server = ServerProcess(database_url, tmp_path, GINRUMMY_AI_PACE_MS="0").start()
+    server = sqlite_site  # no AI pace
     person = await Player.create(server.url, "Person")
     bot = await BotProcess.start(server.url, "--matches", "1", "--rematch")
     try:
@@ -217,7 +231,6 @@ async def test_a_match_the_bot_only_watches_is_not_one_it_played(
     finally:
         bot.kill()
         await person.close()
-        server.stop()
 
 
 async def claimed_by_the_bot(bot: BotProcess, person: Player, match_id: str) -> dict[str, Any]:
@@ -234,13 +247,13 @@ async def claimed_by_the_bot(bot: BotProcess, person: Player, match_id: str) -> 
     return dict(claimed[0])
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_the_example_bot_claims_from_a_person_who_left_a_clocked_match(
-    server: ServerProcess,
+    sqlite_site: ServerProcess,
 ) -> None:
     """The person never plays: the house stand-in plays three of its turns, and the bot
     claims the match on its next turn (before, it played the whole match out against the
     stand-in)."""
+    server = sqlite_site
     person = await Player.create(server.url, "Leaver")
     bot = await BotProcess.start(server.url, "--matches", "1")
     try:
@@ -364,10 +377,9 @@ def test_the_example_bot_counts_down_to_the_next_hand_deadline_between_hands() -
     assert time_left_s({**between_hands, "view": {"clock": None}}) is None
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("skew_s", [30, -30])
 async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
-    server: ServerProcess, skew_s: int
+    sqlite_site: ServerProcess, skew_s: int
 ) -> None:
     """``--think 10`` under a 6 s move clock, on a computer whose clock is 30 s off: the
     bot takes most of each turn and never runs out of time. Counting the deadline against
@@ -375,6 +387,7 @@ async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
     and let the clock run out (the house stand-in played its turn). Ten seconds is past
     the clock either way; thirty made a hand that ended within the bot's two turns cost
     the test a 30 s "ready" (a 50 s run in a full suite)."""
+    server = sqlite_site
     person = await Player.create(server.url, "Quick")
     bot = await BotProcess.start(server.url, "--matches", "1", "--think", "10", clock_skew_s=skew_s)
     rng = random.Random(5)

@@ -84,9 +84,12 @@ class BotProcess:
     def events(self, kind: str) -> list[dict[str, Any]]:
         return [line for line in self.lines if line.get("event") == kind]
 
-    def kill(self) -> None:
+    async def kill(self) -> None:
+        """Kill it if it still runs, and reap it while the test's event loop is open: a
+        process left to the garbage collector warned "Event loop is closed"."""
         if self.proc.returncode is None:
             self.proc.kill()
+        await self.proc.wait()
 
 
 async def play_seat(player: Player, match_id: str, rng: random.Random) -> dict[str, Any]:
@@ -158,7 +161,7 @@ async def test_the_example_bot_plays_a_person_three_times_across_a_restart(
         assert {m["match_id"] for m in finished} == set(played)
         assert {m["opponent_kind"] for m in finished} == {"bot"}
     finally:
-        bot.kill()
+        await bot.kill()
         await person.close()
 
 
@@ -194,8 +197,8 @@ async def test_two_example_bots_play_each_other_three_matches(
         assert spectated.json()["view"]["settlement"] is not None
         await viewer.close()
     finally:
-        waiting.kill()
-        challenger.kill()
+        await waiting.kill()
+        await challenger.kill()
 
 
 async def test_a_match_the_bot_only_watches_is_not_one_it_played(
@@ -229,7 +232,7 @@ async def test_a_match_the_bot_only_watches_is_not_one_it_played(
         assert await bot.finish() == 0
         assert [e["match_id"] for e in bot.events("match_finished")] == [match_id]
     finally:
-        bot.kill()
+        await bot.kill()
         await person.close()
 
 
@@ -267,7 +270,7 @@ async def test_the_example_bot_claims_from_a_person_who_left_a_clocked_match(
         assert await bot.finish() == 0
         assert [e["match_id"] for e in bot.events("match_finished")] == [match_id]
     finally:
-        bot.kill()
+        await bot.kill()
         await person.close()
 
 
@@ -299,7 +302,7 @@ async def test_the_example_bot_claims_once_its_opponent_has_been_away_for_the_gr
         assert asyncio.get_running_loop().time() - left < 2 + 8  # the grace, and a little
         assert await bot.finish() == 0
     finally:
-        bot.kill()
+        await bot.kill()
         await person.close()
         server.stop()
 
@@ -326,7 +329,7 @@ async def test_the_example_bot_waits_out_a_rate_limit_and_plays_on(
         assert waits and all(0 < w["retry_after"] <= 1 for w in waits), bot.lines
         assert not bot.events("reconnecting") and not bot.events("request_failed"), bot.lines
     finally:
-        bot.kill()
+        await bot.kill()
         server.stop()
 
 
@@ -356,7 +359,7 @@ async def test_the_example_bot_paces_its_moves_on_the_ratelimit_header(
         moves = re.findall(r'"POST /v1/matches/\w+/actions HTTP/1.1" (\d+)', log)
         assert len(moves) > 3 and set(moves) <= {"200", "409"}, moves
     finally:
-        bot.kill()
+        await bot.kill()
         server.stop()
 
 
@@ -423,7 +426,7 @@ async def test_the_example_bot_thinks_as_long_as_the_servers_clock_allows(
         assert timeouts == [], (skew_s, turns, timeouts)
         assert all(3.5 <= took < 6 for took in turns), (skew_s, turns)  # most of 6 s, in time
     finally:
-        bot.kill()
+        await bot.kill()
         await person.close()
 
 
@@ -449,6 +452,6 @@ async def test_two_example_bots_play_from_their_streams_reading_no_match(
         assert moves, log[-2000:]  # the log holds the match's requests
         assert reads == [], reads[:5]
     finally:
-        waiting.kill()
-        challenger.kill()
+        await waiting.kill()
+        await challenger.kill()
         server.stop()

@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,57 @@ import websockets
 
 from domain.events import HandScored, TurnTimedOut
 from infra.store import open_store
+from tests.e2e.conftest import BACKENDS, server_for
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.secrecy import Recorder, states_by_version
 from tests.e2e.tables import follow, join, open_table, pick, play_on
 from tests.e2e.test_openapi_conformance import Checker
 
 FAST = {"GINRUMMY_CLOCK_SWEEP_S": "0.1", "GINRUMMY_NEXT_HAND_TIMEOUT_S": "1"}
+# No sweep during a test (only a late move itself can find its timeout), a grace period
+# of 2 s and a stream ping after 1 s of quiet (the defaults: never, 120 s and 15 s).
+QUIET = {
+    "GINRUMMY_CLOCK_SWEEP_S": "600",
+    "GINRUMMY_ABSENCE_GRACE_S": "2",
+    "GINRUMMY_STREAM_PING_S": "1",
+}
 ONE_SECOND = {"per_move_ms": 1000}
+
+# The tests share a server of each setting (a start is seconds on a loaded machine, and
+# they started 18): each makes players of its own and reads only their matches and
+# tables. Tests that kill or race servers, or read a whole store, keep their own. A
+# match a test leaves running plays on under its clock, a few events a second.
+
+
+@pytest.fixture(scope="module")
+def fast_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with server_for("sqlite", tmp_path_factory.mktemp("clocks-fast"), **FAST) as site:
+        yield site
+
+
+@pytest.fixture(scope="module")
+def fast_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with server_for("postgres", tmp_path_factory.mktemp("clocks-fast-pg"), **FAST) as site:
+        yield site
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def fast_site(request: pytest.FixtureRequest) -> ServerProcess:
+    """The FAST server of each backend."""
+    site: ServerProcess = request.getfixturevalue(f"fast_{request.param}")
+    return site
+
+
+@pytest.fixture(scope="module")
+def quiet_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with server_for("sqlite", tmp_path_factory.mktemp("clocks-quiet"), **QUIET) as site:
+        yield site
+
+
+async def open_tables_of(player: Player) -> list[dict[str, Any]]:
+    """The open tables the lobby lists that ``player`` hosts (the server is shared)."""
+    tables = (await player.client.get("/v1/tables")).json()["tables"]
+    return [t for t in tables if t["host"]["id"] == player.id]
 
 
 def types(events: list[dict[str, Any]]) -> list[str]:
@@ -69,9 +114,8 @@ async def watch(url: str, match_id: str, seen: Recorder) -> None:
                 return
 
 
-@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
-async def test_a_late_turn_is_played_by_the_house_easy_ai(database_url: str, tmp_path: Path) -> None:  # fmt: skip
-    server = ServerProcess(database_url, tmp_path, **FAST).start()
+async def test_a_late_turn_is_played_by_the_house_easy_ai(fast_site: ServerProcess) -> None:
+    server = fast_site
     player = await Player.create(server.url, "Slow")
     try:
         untimed = await player.new_match()
@@ -93,14 +137,13 @@ async def test_a_late_turn_is_played_by_the_house_easy_ai(database_url: str, tmp
         assert view["view"]["settlement"] is None
     finally:
         await player.close()
-        server.stop()
 
 
 async def test_a_move_after_the_time_ran_out_is_too_late_even_before_a_sweep(
-    database_url: str, tmp_path: Path
+    quiet_site: ServerProcess,
 ) -> None:
     # no sweeper fires during the test: only the late move itself can find the timeout
-    server = ServerProcess(database_url, tmp_path, GINRUMMY_CLOCK_SWEEP_S="600").start()
+    server = quiet_site
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Late")
     try:
@@ -135,10 +178,10 @@ async def test_a_move_after_the_time_ran_out_is_too_late_even_before_a_sweep(
     finally:
         await host.close()
         await guest.close()
-        server.stop()
 
 
-async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
+async def test_a_bad_clock_is_a_clear_problem(quiet_site: ServerProcess) -> None:
+    server = quiet_site
     player = await Player.create(server.url, "Host")
     try:
         for clock in ({"per_move_ms": 1000, "bank_ms": 1000}, {}, {"bank_ms": 0}):
@@ -150,15 +193,17 @@ async def test_a_bad_clock_is_a_clear_problem(server: ServerProcess) -> None:
         assert response.json()["rule"] == "invalid_clock"
         table = await open_table(player, clock={"bank_ms": 60_000, "increment_ms": 2000})
         assert table["clock"] == {"per_move_ms": None, "bank_ms": 60_000, "increment_ms": 2000}
-        listed = (await player.client.get("/v1/tables")).json()["tables"]
-        assert [t["clock"] for t in listed] == [table["clock"]]
+        assert [t["clock"] for t in await open_tables_of(player)] == [table["clock"]]
     finally:
         await player.close()
 
 
-async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(server: ServerProcess) -> None:  # fmt: skip
+async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(
+    quiet_site: ServerProcess,
+) -> None:
     """A 1 ms clock was accepted: every turn of both seats timed out, and the host won a
     rated match by claiming timeouts it had as many of (docs/rules.md, "Clocks")."""
+    server = quiet_site
     player = await Player.create(server.url, "Host")
     try:
         for clock in ({"per_move_ms": 1}, {"per_move_ms": 999}, {"bank_ms": 999}):
@@ -166,7 +211,7 @@ async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(server: S
                 response = await player.client.post(path, json={"rules": "arcadia", "clock": clock})  # fmt: skip
                 assert response.status_code == 422, response.text
                 assert ">= 1000" in response.json()["detail"], response.text
-        assert (await player.client.get("/v1/tables")).json()["tables"] == []
+        assert await open_tables_of(player) == []
         for clock, says in (({}, "neither"), ({"per_move_ms": 1000, "bank_ms": 1000}, "not both")):
             response = await player.client.post("/v1/tables", json={"clock": clock})
             assert response.json()["rule"] == "invalid_clock" and says in response.json()["detail"]
@@ -176,10 +221,10 @@ async def test_a_clock_under_a_second_is_refused_and_nothing_is_opened(server: S
         await player.close()
 
 
-async def test_a_claimant_that_timed_out_as_often_cannot_claim(database_url: str, tmp_path: Path) -> None:  # fmt: skip
+async def test_a_claimant_that_timed_out_as_often_cannot_claim(fast_sqlite: ServerProcess) -> None:  # fmt: skip
     """Both seats idle under a 1 s clock: after three timeouts each the host's claim is
     refused, and the match goes on (the stand-in plays both) with nobody's rating moved."""
-    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    server = fast_sqlite
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Guest")
     try:
@@ -208,12 +253,10 @@ async def test_a_claimant_that_timed_out_as_often_cannot_claim(database_url: str
     finally:
         await host.close()
         await guest.close()
-        server.stop()
 
 
-@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
-async def test_a_claim_after_three_timeouts_in_a_row(database_url: str, tmp_path: Path) -> None:
-    server = ServerProcess(database_url, tmp_path, **FAST).start()
+async def test_a_claim_after_three_timeouts_in_a_row(fast_postgres: ServerProcess) -> None:
+    server = fast_postgres
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Gone")
     try:
@@ -279,13 +322,12 @@ async def test_a_claim_after_three_timeouts_in_a_row(database_url: str, tmp_path
     finally:
         await host.close()
         await guest.close()
-        server.stop()
 
 
 async def test_absence_past_the_grace_period_lets_the_opponent_claim(
-    database_url: str, tmp_path: Path
+    quiet_site: ServerProcess,
 ) -> None:
-    server = ServerProcess(database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2").start()
+    server = quiet_site  # a grace period of 2 s
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Away")
     try:
@@ -317,13 +359,12 @@ async def test_absence_past_the_grace_period_lets_the_opponent_claim(
     finally:
         await host.close()
         await guest.close()
-        server.stop()
 
 
 async def test_the_next_hand_is_dealt_after_the_timeout_between_two_players(
-    database_url: str, tmp_path: Path
+    fast_sqlite: ServerProcess,
 ) -> None:
-    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    server = fast_sqlite
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Reader")
     try:
@@ -351,7 +392,6 @@ async def test_the_next_hand_is_dealt_after_the_timeout_between_two_players(
     finally:
         await host.close()
         await guest.close()
-        server.stop()
 
 
 @pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
@@ -434,11 +474,9 @@ async def test_two_processes_racing_to_fire_one_timer_record_one_outcome(
 
 
 async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
-    database_url: str, tmp_path: Path
+    quiet_site: ServerProcess,
 ) -> None:
-    server = ServerProcess(
-        database_url, tmp_path, GINRUMMY_ABSENCE_GRACE_S="2", GINRUMMY_STREAM_PING_S="1"
-    ).start()
+    server = quiet_site  # a grace period of 2 s, a stream ping after 1 s of quiet
     host = await Player.create(server.url, "Host")
     bot = await Player.create(server.url, "Streamer")
     try:
@@ -476,18 +514,14 @@ async def test_a_bot_on_its_player_stream_is_present_until_it_hangs_up(
     finally:
         await host.close()
         await bot.close()
-        server.stop()
 
 
-@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
-async def test_every_frame_after_a_timeout_carries_the_clock(
-    database_url: str, tmp_path: Path
-) -> None:
+async def test_every_frame_after_a_timeout_carries_the_clock(fast_site: ServerProcess) -> None:
     """Found by QA: the frames of a timeout and the stand-in's move (two appends, which
     a socket reads at once) had ``view.clock`` null, to both seats and the spectator,
     as if the match had no clock; only the newest version's view had it. Each frame's
     view now shows the clock as it stood after that frame's event."""
-    server = ServerProcess(database_url, tmp_path, **FAST).start()
+    server = fast_site
     host = await Player.create(server.url, "Host")
     guest = await Player.create(server.url, "Guest")
     try:
@@ -523,4 +557,3 @@ async def test_every_frame_after_a_timeout_carries_the_clock(
     finally:
         await host.close()
         await guest.close()
-        server.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from domain.events import Discarded, Drew, Knocked, UpCardPassed, UpCardTaken
 from domain.match import evolve
 from domain.state import MatchState
 from infra.store import open_store
+from tests.e2e.conftest import server_for
 from tests.e2e.harness import Player, ServerProcess
 from tests.e2e.secrecy import Recorder
 from tests.e2e.test_openapi_conformance import Checker, frame_validators
@@ -26,6 +28,15 @@ from tests.e2e.test_openapi_conformance import Checker, frame_validators
 PACED = {"GINRUMMY_AI_PACE_MS": "20", "GINRUMMY_CLOCK_SWEEP_S": "0.1"}
 SHORT = {"preset": "classic", "target": 60}
 TURN_DECISIONS = (UpCardTaken, UpCardPassed, Drew, Discarded, Knocked)
+
+
+@pytest.fixture(scope="module")
+def sqlite_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """This file's shared SQLite server, as conftest's but with no AI pace: a house match
+    is played within its request. The refusals (which create nothing) and the unpaced
+    match share it, each with players of its own: one start, not two."""
+    with server_for("sqlite", tmp_path_factory.mktemp("house"), GINRUMMY_AI_PACE_MS="0") as site:
+        yield site
 
 
 async def complete_log(database_url: str, match_id: str) -> dict[int, MatchState]:
@@ -291,9 +302,9 @@ async def test_a_refused_house_match_is_a_problem_and_creates_nothing(
 
 
 async def test_without_a_pace_a_house_match_is_played_within_its_request(
-    database_url: str, tmp_path: Path
+    sqlite_site: ServerProcess,
 ) -> None:
-    server = ServerProcess(database_url, tmp_path, GINRUMMY_AI_PACE_MS="0").start()
+    server = sqlite_site  # no AI pace
     host = await Player.create(server.url, "Hasty")
     try:
         created = await host.client.post(
@@ -303,4 +314,3 @@ async def test_without_a_pace_a_house_match_is_played_within_its_request(
         assert created.json()["view"]["phase"] == "match_over"
     finally:
         await host.close()
-        server.stop()

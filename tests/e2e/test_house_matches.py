@@ -21,7 +21,7 @@ from domain.match import evolve
 from domain.state import MatchState
 from infra.store import open_store
 from tests.e2e.conftest import server_for
-from tests.e2e.harness import Player, ServerProcess
+from tests.e2e.harness import Player, ServerProcess, wait_for
 from tests.e2e.secrecy import Recorder
 from tests.e2e.test_openapi_conformance import Checker, frame_validators
 
@@ -229,10 +229,11 @@ async def test_another_process_carries_on_a_house_match_when_its_own_dies(
     database_url: str, tmp_path: Path
 ) -> None:
     """Two processes share the database: one starts the match and plays it, the other
-    fans it out to a spectator; kill the first and the second's sweeper plays the rest."""
-    slow = {**PACED, "GINRUMMY_AI_PACE_MS": "100"}
-    first = ServerProcess(database_url, tmp_path, **slow).start()
-    second = ServerProcess(database_url, tmp_path, **slow).start()
+    fans it out to a spectator; kill the first and the second's sweeper plays the rest.
+    The first is killed once the spectator has seen a move made live (it waited a fixed
+    second at a pace of 100 ms, then the rest of the match went at that pace too)."""
+    first = ServerProcess(database_url, tmp_path, **PACED).start()
+    second = ServerProcess(database_url, tmp_path, **PACED).start()
     host = await Player.create(first.url, "Both")
     try:
         created = await host.client.post(
@@ -244,7 +245,7 @@ async def test_another_process_carries_on_a_house_match_when_its_own_dies(
         watching = asyncio.create_task(
             watch(f"{second.ws_url}/v1/matches/{match_id}/watch", frames)
         )
-        await asyncio.sleep(1.0)
+        await wait_for(lambda: watching.done() or any(f["type"] == "event" for f in frames), 30)
         assert not watching.done() and frames  # watched mid-match when its player dies
         first.kill()
         await asyncio.wait_for(watching, 60)

@@ -196,13 +196,20 @@ async def test_a_house_match_finishes_after_a_kill_and_a_restart(
     slow = {**PACED, "GINRUMMY_AI_PACE_MS": "150"}
     first = ServerProcess(database_url, tmp_path, **slow).start()
     host = await Player.create(first.url, "Patient")
+    # To 25, not 60: the kill comes at the first paced move, so the match need not last
+    # long to be under way then; the rest is played after the restart, a hand or two.
     created = await host.client.post(
-        "/v1/house-matches", json={"seats": ["ai:hard", "ai:hard"], "rules": SHORT}
+        "/v1/house-matches",
+        json={"seats": ["ai:hard", "ai:hard"], "rules": {**SHORT, "target": 25}},
     )
     assert created.status_code == 201, created.text
     match_id = created.json()["match_id"]
-    await asyncio.sleep(1.0)
-    before = (await host.client.get(f"/v1/matches/{match_id}/spectator")).json()
+    # under way: a paced decision made since the answer (not a fixed second's wait)
+    before, deadline = created.json(), time.monotonic() + 30
+    while before["version"] <= created.json()["version"]:
+        assert time.monotonic() < deadline, "no paced move came"
+        await asyncio.sleep(0.05)
+        before = (await host.client.get(f"/v1/matches/{match_id}/spectator")).json()
     assert before["view"]["phase"] != "match_over"
     first.kill()  # kill -9 mid-match: its waker dies with it; the deadline row stays
     await host.close()

@@ -65,6 +65,12 @@ def quiet_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         yield site
 
 
+async def resign(player: Player, match_id: str) -> None:
+    """End a match the test is done with: on a shared server it would play on under its
+    clock, the stand-in moving every second, CPU taken from the tests after it."""
+    await player.act(match_id, {"type": "resign"})
+
+
 async def open_tables_of(player: Player) -> list[dict[str, Any]]:
     """The open tables the lobby lists that ``player`` hosts (the server is shared)."""
     tables = (await player.client.get("/v1/tables")).json()["tables"]
@@ -135,6 +141,7 @@ async def test_a_late_turn_is_played_by_the_house_easy_ai(fast_site: ServerProce
         assert events[1]["event"]["seat"] == 0  # the stand-in's move, in the open
         assert view["view"]["clock"]["timeouts_in_a_row"][0] >= 1
         assert view["view"]["settlement"] is None
+        await resign(player, match_id)
     finally:
         await player.close()
 
@@ -250,6 +257,7 @@ async def test_a_claimant_that_timed_out_as_often_cannot_claim(fast_sqlite: Serv
         assert "match_claimed" not in types((await host.events(match_id))["events"])
         rating = (await host.client.get(f"/v1/players/{guest.id}/rating")).json()
         assert rating["rating"] == 1500 and rating["games"] == 0
+        await resign(host, match_id)
     finally:
         await host.close()
         await guest.close()
@@ -389,6 +397,7 @@ async def test_the_next_hand_is_dealt_after_the_timeout_between_two_players(
         events = (await host.events(match_id))["events"][ended:]
         assert types(events) == ["turn_timed_out", "hand_acknowledged", "turn_timed_out", "dealt"]
         assert {e["event"]["between_hands"] for e in events if e["event"]["type"] == "turn_timed_out"} == {True}  # fmt: skip
+        await resign(host, match_id)
     finally:
         await host.close()
         await guest.close()
@@ -554,6 +563,7 @@ async def test_every_frame_after_a_timeout_carries_the_clock(fast_site: ServerPr
             if frame.get("type") == "event" and frame["event"]["type"] == "turn_timed_out":
                 seat = frame["event"]["seat"]
                 assert frame["view"]["clock"]["timeouts_in_a_row"][seat] >= 1, frame
+        await resign(host, match_id)
     finally:
         await host.close()
         await guest.close()

@@ -25,8 +25,10 @@ from tests.e2e.tables import follow, join, open_table, pick, play_on
 from tests.e2e.test_openapi_conformance import Checker
 
 FAST = {"GINRUMMY_CLOCK_SWEEP_S": "0.1", "GINRUMMY_NEXT_HAND_TIMEOUT_S": "1"}
-# No sweep during a test (only a late move itself can find its timeout), a grace period
-# of 2 s and a stream ping after 1 s of quiet (the defaults: never, 120 s and 15 s).
+# No sweep during a test (only a late move itself can find its timeout; the default
+# sweeps every 0.5 s), a grace period of 2 s and a stream ping after 1 s of quiet (the
+# defaults: 120 s and 15 s). The other tests on it have no clock: the sweep has nothing
+# to do for them.
 QUIET = {
     "GINRUMMY_CLOCK_SWEEP_S": "600",
     "GINRUMMY_ABSENCE_GRACE_S": "2",

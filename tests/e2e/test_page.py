@@ -22,7 +22,14 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Request,
+    WebSocketRoute,
+    sync_playwright,
+)
 
 from domain.rules import PRESETS
 from tests.e2e.harness import SITE_LOGS, accepting, as_action
@@ -206,6 +213,51 @@ def run_until(page: Page, done: Callable[[], bool], timeout_ms: int) -> None:
     deadline = time.monotonic() + timeout_ms / 1000
     while not done() and time.monotonic() < deadline:
         page.wait_for_timeout(50)
+
+
+def pass_page_time(
+    page: Page, ms: int, done: Callable[[], bool] = lambda: False, step_ms: int = 250
+) -> None:
+    """On a tab whose timers Playwright's clock runs (``checked_tab(clock=True)``), let
+    ``ms`` of the page's time pass (or less, once ``done()`` holds), without sitting it
+    out: the clock is moved on ``step_ms`` at a time, and after each step the requests
+    the page sent are let finish before the next. So every timer of the page fires, in
+    order, as in ``ms`` of real time, and each request's answer arrives before the page's
+    time moves on (as if the server answered at once): a poll planned after an answer
+    is planned, and fires, within the ``ms`` too. The server is real, and so is its time.
+    The test's assertion follows: this waits, it does not assert."""
+    in_flight: set[Request] = set()
+
+    def started(request: Request) -> None:
+        in_flight.add(request)
+
+    def ended(request: Request) -> None:
+        in_flight.discard(request)
+
+    page.on("request", started)
+    page.on("requestfinished", ended)
+    page.on("requestfailed", ended)
+    try:
+        for passed in range(0, ms, step_ms):
+            if done():
+                return
+            page.clock.run_for(min(step_ms, ms - passed))
+            _answered(page, in_flight)
+        _answered(page, in_flight)
+    finally:
+        page.remove_listener("request", started)
+        page.remove_listener("requestfinished", ended)
+        page.remove_listener("requestfailed", ended)
+
+
+def _answered(page: Page, in_flight: set[Request]) -> None:
+    """Wait until no request the page sent is unanswered (a request is told to the test
+    some milliseconds after the timer that sent it fired, hence the first wait)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    page.wait_for_timeout(30)
+    while in_flight:
+        assert time.monotonic() < deadline, f"unanswered: {[r.url for r in in_flight]}"
+        page.wait_for_timeout(20)
 
 
 def refused_by_policy(console_text: str) -> list[str]:

@@ -20,13 +20,14 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, Request, Response
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     api_view,
     browser,
-    page,
+    checked_tab,
+    pass_page_time,
     served_site,
     settle,
     site,
@@ -41,11 +42,20 @@ GRACE_S = 8
 AFTER_THE_END_MS = 5000  # two of the rematch watch's 2 s polls, after the end
 
 
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    """A tab whose timers Playwright's clock runs: the page's time after a match's end
+    passes at once (``pass_page_time``), each request it sends answered on the way, where
+    the test sat out AFTER_THE_END_MS at each end."""
+    with checked_tab(browser, clock=True) as tab:
+        yield tab
+
+
 class Troubles:
     """What the browser says went wrong on a page: console errors, failed requests and
     refused answers (4xx, 5xx), each with its method and path."""
 
-    def __init__(self, page: Page) -> None:  # noqa: F811
+    def __init__(self, page: Page) -> None:
         self.seen: list[str] = []
         page.on("console", self._console)
         page.on("requestfailed", self._failed)
@@ -64,11 +74,11 @@ class Troubles:
             self.seen.append(f"{response.status}: {response.request.method} {response.url}")
 
 
-def ended_quietly(page: Page, troubles: Troubles) -> None:  # noqa: F811
+def ended_quietly(page: Page, troubles: Troubles) -> None:
     """The match is over on the page, which then asks nothing the server refuses."""
     page.wait_for_selector("body[data-phase=match_over]")
     settle(page)
-    page.wait_for_timeout(AFTER_THE_END_MS)
+    pass_page_time(page, AFTER_THE_END_MS)
     assert troubles.seen == [], troubles.seen
 
 
@@ -175,7 +185,7 @@ def test_a_match_against_the_house_ends_quietly(site: str, page: Page) -> None: 
 
 def test_a_friend_resigning_while_the_page_waits_ends_the_match_quietly(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    page: Page,
 ) -> None:
     host, guest = make_player(site, "Wanda"), make_player(site, "Ray")
     match_id = joined(site, private_table(site, host), guest)
@@ -187,7 +197,7 @@ def test_a_friend_resigning_while_the_page_waits_ends_the_match_quietly(
 
 def test_resigning_while_the_friend_is_to_play_ends_the_match_quietly(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    page: Page,
 ) -> None:
     host, guest = make_player(site, "Rosa"), make_player(site, "Tomas")
     match_id = joined(site, private_table(site, host), guest)
@@ -200,7 +210,7 @@ def test_resigning_while_the_friend_is_to_play_ends_the_match_quietly(
 
 def test_the_last_hand_between_friends_ends_the_match_quietly_and_the_rematch_is_offered(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    page: Page,
 ) -> None:
     """A match to 1 point: both play over HTTP until one knocks; the knocker's page waits
     for the friend to finish laying off, which scores the hand and ends the match. The
@@ -248,7 +258,7 @@ def claim_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_a_claim_from_a_friend_who_left_ends_the_match_quietly(
     claim_site: str,
-    page: Page,  # noqa: F811
+    page: Page,
 ) -> None:
     """The friend joined over HTTP and never came to the table: away from the start."""
     host, guest = make_player(claim_site, "Clara"), make_player(claim_site, "Gone")

@@ -26,14 +26,14 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
     checked_tab,
     page,
+    pass_page_time,
     restartable_site,
-    run_until,
     settle,
     site,
     wait_until,
 )
 from tests.e2e.test_page_claim import start_and_resign
-from tests.e2e.test_page_lobby import enter_lobby, pages, seated  # noqa: F401 (fixtures)
+from tests.e2e.test_page_lobby import enter_lobby, seated
 from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 STREAM = "/v1/me/live"
@@ -73,10 +73,19 @@ def leave_the_lobby(page: Page) -> None:  # noqa: F811
     page.wait_for_selector("body[data-screen=history]")
 
 
+@pytest.fixture
+def clocked(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    """A page whose timers Playwright's clock runs (``page.clock.run_for``,
+    ``pass_page_time``): the page's waits pass at once, not sat out."""
+    with checked_tab(browser, clock=True) as tab:
+        yield tab
+
+
 def test_off_the_lobby_the_stream_closes_when_the_last_challenge_closes(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    clocked: Page,
 ) -> None:
+    page = clocked  # noqa: F811
     streams = Streams(page)
     bo = api_player(site, "Bo Declines")
     enter_lobby(page, site, "Ann Challenges")
@@ -87,7 +96,7 @@ def test_off_the_lobby_the_stream_closes_when_the_last_challenge_closes(
     wait_until(page, "document.body.dataset.screen === 'lobby'")
     assert streams.open() == 1
     leave_the_lobby(page)
-    page.wait_for_timeout(1500)
+    pass_page_time(page, 1500)
     assert streams.open() == 1, "a challenge waits: the stream stays open off the lobby"
 
     (challenge,) = bo.get("/v1/challenges").json()["challenges"]
@@ -95,13 +104,6 @@ def test_off_the_lobby_the_stream_closes_when_the_last_challenge_closes(
     streams.until_closed(page)
     assert streams.open() == 0, "nothing waits any more: the stream must close off the lobby"
     bo.close()
-
-
-@pytest.fixture
-def clocked(browser: Browser) -> Iterator[Page]:  # noqa: F811
-    """A page whose timers Playwright's clock runs (``page.clock.run_for``)."""
-    with checked_tab(browser, clock=True) as tab:
-        yield tab
 
 
 def test_off_the_lobby_the_stream_closes_within_30_s_of_a_table_closed_elsewhere(
@@ -134,9 +136,10 @@ def test_off_the_lobby_the_stream_closes_within_30_s_of_a_table_closed_elsewhere
 
 def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     site: str,  # noqa: F811
-    pages: tuple[Page, Page, Page],  # noqa: F811
+    clocked: Page,
 ) -> None:
-    dee, _, _ = pages
+    """Its waits are the page's time, passed at once (``pass_page_time``)."""
+    dee = clocked
     asked: list[str] = []
 
     def note(request: Request) -> None:
@@ -146,9 +149,11 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
             asked.append(request.url)
 
     dee.on("request", note)
+    sockets: list[str] = []
+    dee.on("websocket", lambda socket: sockets.append(socket.url))
     start_and_resign(dee, site, "Dee Resigns")
     asked.clear()
-    dee.wait_for_timeout(4500)  # two of the page's 2 s polls
+    pass_page_time(dee, 4500)  # two of the page's 2 s polls
     # The challenges for the player are read every 15 s off the lobby too
     # (challengenotice.js): once at most in these 4.5 s, where a 2 s poll reads twice.
     assert len(asked) <= 1, "the house AI offers no rematch: nothing to ask for"
@@ -167,18 +172,20 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     asked.clear()  # the lobby's own reads of the challenges, before the match
     # Two reads at least: the challenge notice (challengenotice.js) reads the same list,
     # but once in 15 s; only the 2 s rematch poll reads it twice in 4.5 s.
-    run_until(dee, lambda: len(asked) >= 2, 4500)
+    pass_page_time(dee, 4500, lambda: len(asked) >= 2)
     assert len(asked) >= 2, "against a person the page asks for the opponent's rematch offer"
     dee.evaluate(HIDE)
-    dee.wait_for_timeout(2500)  # a poll already on its way may still land
+    pass_page_time(dee, 2500)  # a poll already on its way may still land
     before = len(asked)
-    dee.wait_for_timeout(4500)
+    pass_page_time(dee, 4500)
     assert len(asked) == before, "a tab nobody looks at asks nothing"
     dee.evaluate(SHOW)
     # Shown again, the notice reads at once too: the rematch poll's own reads make two.
-    run_until(dee, lambda: len(asked) >= before + 2, 4500)
+    pass_page_time(dee, 4500, lambda: len(asked) >= before + 2)
     assert len(asked) >= before + 2, "looked at again, the page asks again"
     eve.close()
+    # the page signs its sockets in with a first message: no token in a URL a proxy logs
+    assert sockets and not [url for url in sockets if "token" in url], sockets
 
 
 # The page is hidden (another tab in front) or shown again, as the browser tells it.
@@ -196,12 +203,13 @@ SHOW = """() => {
 
 def test_a_table_taken_and_over_while_the_stream_was_down_is_told_not_opened(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    clocked: Page,
 ) -> None:
     """Back in the lobby, the host's read no longer lists its table and looks it up: a
     match started from it was opened, even one that had ended while the host was away
     (its socket refused, so nothing said it started), which took the host from the
     lobby it had just chosen to a finished table. Now the lobby stays and says so."""
+    page = clocked  # noqa: F811
     page.add_init_script(REFUSED_SOCKETS)
     enter_lobby(page, site, "Hal Away")
     page.click("[data-testid=open-table]")
@@ -221,7 +229,7 @@ def test_a_table_taken_and_over_while_the_stream_was_down_is_told_not_opened(
     link = page.wait_for_selector("#toast:not([hidden]) [data-testid=ended-link]")
     assert link.get_attribute("href") == f"#/match/{match_id}"  # type: ignore[union-attr]
     assert "that match is over" in page.inner_text("#toast")
-    page.wait_for_timeout(6000)  # a later read of the lobby opens nothing either
+    pass_page_time(page, 6000)  # a later read of the lobby opens nothing either
     assert page.get_attribute("body", "data-screen") == "lobby", page.url
     assert match_id not in page.url
 

@@ -13,10 +13,12 @@ import json
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
+    checked_tab,
+    pass_page_time,
     settle,
     site,
     wait_until,
@@ -206,24 +208,27 @@ def test_a_refusal_that_repeats_its_title_is_said_once(
 
 def test_a_host_back_in_the_lobby_soon_after_its_private_table_was_taken_stays_there(
     site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
     """A private table's taking has no frame on the live list, so the lobby still held it
     as waiting; its next read, no longer listing it, looked it up and opened its match
-    (lobbylive.js ``afterRead``) again, over the lobby the host had just chosen."""
-    ann, bob, _ = pages
-    enter_lobby(ann, site, "Ann")
-    ann.check("#table-private")
-    ann.click("[data-testid=open-table]")
-    invite = ann.wait_for_selector("[data-testid=invite-link]").input_value()  # type: ignore[union-attr]
-    enter_lobby(bob, site, "Bob")
-    bob.goto(invite)
-    bob.click("[data-testid=join-invite]")
-    seated(ann, bob)
-    ann.click("#nav-lobby")
-    ann.wait_for_selector("body[data-screen=lobby]")
-    ann.wait_for_timeout(7000)  # more than one of the lobby's 5 s reads
-    assert ann.get_attribute("body", "data-screen") == "lobby", ann.url
+    (lobbylive.js ``afterRead``) again, over the lobby the host had just chosen. The
+    host's tab runs its timers on Playwright's clock: its wait passes at once."""
+    _, bob, _ = pages
+    with checked_tab(browser, clock=True) as ann:
+        enter_lobby(ann, site, "Ann")
+        ann.check("#table-private")
+        ann.click("[data-testid=open-table]")
+        invite = ann.wait_for_selector("[data-testid=invite-link]").input_value()  # type: ignore[union-attr]
+        enter_lobby(bob, site, "Bob")
+        bob.goto(invite)
+        bob.click("[data-testid=join-invite]")
+        seated(ann, bob)
+        ann.click("#nav-lobby")
+        ann.wait_for_selector("body[data-screen=lobby]")
+        pass_page_time(ann, 7000)  # more than one of the lobby's 5 s reads
+        assert ann.get_attribute("body", "data-screen") == "lobby", ann.url
 
 
 def test_a_search_for_ones_own_name_or_for_nothing_says_so(

@@ -7,15 +7,19 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Request, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     browser,
+    checked_tab,
     page,
+    pass_page_time,
     run_until,
     settle,
     site,
@@ -434,9 +438,18 @@ def test_a_replay_on_a_phone_does_not_scroll_sideways(
         context.close()
 
 
+@pytest.fixture
+def clocked(browser: Browser) -> Iterator[Page]:  # noqa: F811
+    """A tab whose timers Playwright's clock runs: the lobby's reads 5 s apart come in
+    the page's time, passed at once (``lists_read``), not sat out."""
+    with checked_tab(browser, clock=True) as tab:
+        yield tab
+
+
 def lists_read(page: Page) -> None:  # noqa: F811
     """Wait until the lobby has read its lists again and drawn what they said: the read
-    after it has gone out (they are 5 s apart). A read that changes nothing draws nothing."""
+    after it has gone out (they are 5 s apart). A read that changes nothing draws nothing.
+    ``page``: a ``clocked`` one, its 5 s passed at once, each read answered on the way."""
     reads: list[str] = []
 
     def counted(request: Request) -> None:
@@ -444,18 +457,19 @@ def lists_read(page: Page) -> None:  # noqa: F811
             reads.append(request.url)
 
     page.on("request", counted)
-    run_until(page, lambda: len(reads) >= 2, 15_000)
+    pass_page_time(page, 15_000, lambda: len(reads) >= 2)
     page.remove_listener("request", counted)
     assert len(reads) >= 2, reads
 
 
 def test_a_keyboard_host_is_taken_to_the_invite_link_and_kept_there(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    clocked: Page,
 ) -> None:
     """After "Open a table" nothing was said and the keyboard stayed on the form, the new
     invite link somewhere below; and each read of the lists (every 5 s) drew them anew,
     dropping a player on Copy to the top of the page."""
+    page = clocked  # noqa: F811
     page.goto(f"{site}/#/lobby")
     page.fill("[data-testid=lobby-name]", "Keira")
     page.press("[data-testid=lobby-name]", "Enter")
@@ -474,17 +488,20 @@ def test_a_keyboard_host_is_taken_to_the_invite_link_and_kept_there(
     # the first one's Copy.
     keira = json.loads(page.evaluate("localStorage.getItem('ginrummy.player')"))
     private_table(site, keira)
-    wait_until(page, "document.querySelectorAll('[data-testid=invite-link-copy]').length === 2")
+    copies = "document.querySelectorAll('[data-testid=invite-link-copy]').length"
+    pass_page_time(page, 10_000, lambda: page.evaluate(copies) == 2)  # the next read, at once
+    wait_until(page, f"{copies} === 2")
     assert page.evaluate(FOCUSED) == "invite-link-copy"
     assert page.evaluate("document.activeElement.closest('li').dataset.table") == first
 
 
 def test_a_keyboard_friend_on_accept_stays_there_while_the_lobby_reads_again(
     site: str,  # noqa: F811
-    page: Page,  # noqa: F811
+    clocked: Page,
 ) -> None:
     """On Accept, through the lobby's reads, and on the same challenge when another one
     above it goes (found by its place in the list, it would have been lost or another's)."""
+    page = clocked  # noqa: F811
     guest = make_player(site, "Acce")
     sent = {}
     for name in ("Chall", "Zed"):

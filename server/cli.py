@@ -126,11 +126,6 @@ def openapi_json() -> str:
 
 
 def _serve(host: str | None, port: int | None) -> int:
-    import uvicorn
-
-    from infra.database import describe, resolve_url
-    from server import logs
-    from server.app import create_app
     from server.config import (
         Settings,
         proxies_of,
@@ -138,10 +133,19 @@ def _serve(host: str | None, port: int | None) -> int:
         worker_count,
         ws_transport_max_bytes,
     )
+
+    # The settings are read before the application is imported (uvicorn, the app and
+    # its store: some 2 s of CPU), so a value out of range stops serve at once.
+    settings = Settings.from_env()
+
+    import uvicorn
+
+    from infra.database import describe, resolve_url
+    from server import logs
+    from server.app import create_app
     from server.http.header_deadline import HeaderDeadlineProtocol
     from server.log_format import logging_config
 
-    settings = Settings.from_env()
     logs.install(settings.log_level, settings.log_format)  # the migration's line too
     logs.report_uncaught_exceptions()  # a failure at start too: one line, not Python's many
     log = logging.getLogger("ginrummy.config")

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, Route, WebSocketRoute
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
 from tests.e2e.test_page import (  # noqa: F401  (fixtures)
     DELAY_MS,
@@ -95,13 +95,33 @@ def test_a_message_sent_by_one_seat_appears_for_the_other_and_the_spectator(
     carol.wait_for_selector(f"body[data-screen=watch] {LOG}")
     assert carol.query_selector("[data-testid=chat-input]") is None  # spectators only read
 
+    # Alice's answer to her message is held (the server has it: the others are sent it).
+    # Her box is empty all the same: it waited for that answer, so it still held the
+    # message the others read (a second Enter sent it again), and the answer wiped what
+    # was typed meanwhile.
+    held: list[tuple[Route, Any]] = []
+
+    def hold(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    alice.route(f"**/v1/matches/{match_id}/chat", hold)
     alice.fill("[data-testid=chat-input]", "Hello Bob \u202eevil")
     alice.click("[data-testid=chat-send]")
     bob.wait_for_selector(f"{LOG} li:has-text('Hello Bob evil')")
     carol.wait_for_selector(f"{LOG} li:has-text('Hello Bob evil')")
     assert "Alice: Hello Bob evil" in bob.inner_text(LOG)
-    assert "You: Hello Bob evil" in alice.inner_text(LOG)
     assert alice.input_value("[data-testid=chat-input]") == ""
+    assert held, "the message's answer was not held"
+    for route, answer in held:
+        route.fulfill(response=answer)
+    alice.unroute(f"**/v1/matches/{match_id}/chat")
+    # Her own line comes with that answer or her socket's frame, either after the others'.
+    expect(alice.locator(LOG)).to_contain_text(
+        "You: Hello Bob evil", use_inner_text=True, timeout=TIMEOUT_MS
+    )
 
     bob.click("[data-testid=chat-canned]:has-text('Good luck')")
     alice.wait_for_selector(f"{LOG} li:has-text('Bob: Good luck')")

@@ -263,7 +263,13 @@ function renderControls() {
       class: 'chat-form',
       onsubmit: async (event) => {
         event.preventDefault();
-        if (input.value.trim() && (await send(input.value))) input.value = '';
+        const text = input.value;
+        if (!text.trim()) return;
+        // Emptied as it goes, not at the server's answer: the box held the message after
+        // the log (and the opponent) showed it, a second Enter sent it again, and the answer
+        // wiped what was typed meanwhile. A refusal gives it back to send again.
+        input.value = '';
+        if (!(await send(text)) && !input.value) input.value = text;
       },
     },
     input,

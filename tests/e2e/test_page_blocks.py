@@ -17,6 +17,7 @@ from playwright.sync_api import Page, Route
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     browser,
+    run_until,
     site,
     wait_until,
 )
@@ -220,4 +221,49 @@ def test_blocking_a_tables_host_in_the_lobby_takes_the_table_off_the_list(
         ada_page,
         "!document.querySelector('#open-tables').textContent.includes('Bob Hosting')",
         timeout=3000,
+    )
+
+
+def test_a_block_called_off_in_the_open_tables_lets_the_list_catch_up_at_once(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """While a Block's question is open in the open tables, the list is not drawn anew (it
+    would take the question away); called off, the question left the list as it was until
+    the list socket's next frame (its ping, up to 15 s on): a table opened meanwhile was
+    missing, one closed meanwhile still offered its Join."""
+    ada_page, _, _ = pages
+    ada, bob = _player(site, "Ada Asks"), _player(site, "Bo Asked About")
+    cy = _player(site, "Cy Meanwhile")
+    heard: list[str] = []  # what the list socket told Ada's page
+    ada_page.on(
+        "websocket",
+        lambda ws: (
+            ws.on("framereceived", lambda data: heard.append(str(data)))
+            if "/v1/tables/live" in ws.url
+            else None
+        ),
+    )
+    _in_lobby(ada_page, site, ada)
+    opened = httpx.post(f"{site}/v1/tables", json={"rules": "arcadia"}, headers=_auth(bob))
+    assert opened.status_code == 201, opened.text
+    ada_page.wait_for_selector("#open-tables li:has-text('Bo Asked About')")
+    ada_page.get_by_role("button", name="Block Bo Asked About", exact=True).click()
+    ada_page.wait_for_selector("#open-tables [data-testid=block-confirm]")
+
+    opened = httpx.post(f"{site}/v1/tables", json={"rules": "arcadia"}, headers=_auth(cy))
+    assert opened.status_code == 201, opened.text
+    run_until(ada_page, lambda: any("Cy Meanwhile" in frame for frame in heard), 5000)
+    assert any("Cy Meanwhile" in frame for frame in heard), "the list socket did not tell it"
+    assert "Cy Meanwhile" not in ada_page.inner_text("#open-tables")  # the question is kept
+    ada_page.keyboard.press("Escape")  # called off: the Block is back, with the keyboard
+    wait_until(ada_page, "document.activeElement.dataset.testid === 'block'")
+    wait_until(
+        ada_page,
+        "document.querySelector('#open-tables').textContent.includes('Cy Meanwhile')",
+        timeout=2000,
+    )
+    assert _focused_testid(ada_page) == "block"
+    assert ada_page.evaluate("document.activeElement.closest('li').textContent").startswith(
+        "Bo Asked About"
     )

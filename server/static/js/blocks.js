@@ -50,6 +50,11 @@ export async function loadBlocks() {
 /** Whoever shows blocks (the lobby's list, the chat) hears of a change here. */
 const changed = () => document.dispatchEvent(new Event('ginrummy:blocks-changed'));
 
+/** A Block's question called off (or its block refused): a list it kept from being drawn
+ * anew (a table opened or closed meanwhile) is drawn now, not at its socket's next frame
+ * (up to 15 s on). */
+const closed = () => document.dispatchEvent(new Event('ginrummy:block-question-closed'));
+
 /** A screen-reader-only tail that names whom a button is about. */
 const about = (ref) => h('span', { class: 'visually-hidden' }, ` ${refName(ref)}`);
 
@@ -65,6 +70,7 @@ export function blockButton(ref, { onBlocked = () => {}, focusAfter = () => null
   const back = () => {
     fill(slot, button);
     button.focus();
+    closed();
   };
   const ask = () => {
     const id = `block-question-${++questions}`;

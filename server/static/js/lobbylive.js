@@ -275,6 +275,9 @@ async function startedAway(matchId) {
 
 // The blocks read, or changed (here, or in a chat): the open tables show Block only for
 // those not blocked.
-document.addEventListener('ginrummy:blocks-changed', () => {
-  if (lobby.player && document.body.dataset.screen === 'lobby') renderTables(lobby.player);
-});
+// A Block's question called off: the tables it kept from being drawn are drawn now.
+for (const news of ['ginrummy:blocks-changed', 'ginrummy:block-question-closed']) {
+  document.addEventListener(news, () => {
+    if (lobby.player && document.body.dataset.screen === 'lobby') renderTables(lobby.player);
+  });
+}

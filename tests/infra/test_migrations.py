@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +22,13 @@ from domain.events import MatchSettled, MatchStarted
 from domain.rules import Clock, make_rules
 from infra.database import create_engine
 from infra.errors import MigrationFailed, SchemaTooNew
-from infra.migrate import alembic_config, downgrade_async, upgrade_async
+from infra.migrate import (
+    alembic_config,
+    downgrade_async,
+    head_of_files,
+    schema_revisions,
+    upgrade_async,
+)
 from infra.projections import projector
 from infra.projections.blocks import blocks_between
 from infra.projections.lobby import open_public_tables
@@ -30,6 +37,7 @@ from infra.scratch_database import create_scratch_database, drop_scratch_databas
 from infra.store import open_store
 from tests.infra.helpers import OPENED_MS, open_table
 
+ROOT = Path(__file__).resolve().parents[2]
 OURS = set(metadata.tables)
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -185,6 +193,39 @@ async def test_0017_indexes_the_swept_rows_by_age_and_back_keeping_them(empty_ur
     assert await _revision(empty_url) == "0016"
     assert await _updated_indexes(empty_url) == {table: [] for table in SWEPT_BY_AGE}
     assert await _count_rows(empty_url) == {table: 1 for table in SWEPT_BY_AGE}
+
+
+def test_the_head_read_from_the_files_is_alembics() -> None:
+    """A start at head is told without Alembic, by the head the files' lines name."""
+    assert head_of_files() == HEAD
+
+
+async def test_a_database_at_head_is_left_alone_without_alembic(empty_url: str) -> None:
+    """A start at head loads no migration: Alembic is not even imported (a fresh
+    interpreter, as ``ginrummy serve`` is), and nothing is written."""
+    await upgrade_async(empty_url)
+    script = (
+        "import asyncio, sys\n"
+        "from infra.migrate import schema_revisions, upgrade_async\n"
+        f"asyncio.run(upgrade_async({empty_url!r}))\n"
+        f"print(asyncio.run(schema_revisions({empty_url!r})))\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'alembic', 'mako'}))\n"
+    )
+    run = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await run.communicate()
+    assert run.returncode == 0
+    assert out.decode().splitlines() == [str((HEAD, HEAD)), "[]"]
+    assert await schema_revisions(empty_url) == (HEAD, HEAD)
+
+
+async def test_a_database_behind_is_still_upgraded_past_the_head_check(empty_url: str) -> None:
+    await upgrade_async(empty_url, "0024")
+    assert await schema_revisions(empty_url) == ("0024", HEAD)
+    await upgrade_async(empty_url)
+    assert await _revision(empty_url) == HEAD
+    assert await _drift(empty_url) == []
 
 
 async def test_a_newer_servers_database_is_refused_and_left_alone(empty_url: str) -> None:

@@ -126,6 +126,9 @@ def openapi_json() -> str:
 
 
 def _serve(host: str | None, port: int | None) -> int:
+    from server import gc_tuning
+
+    gc_tuning.pause_for_start()  # until the app has started (or uvicorn's supervisor runs)
     from server.config import (
         Settings,
         proxies_of,
@@ -185,6 +188,7 @@ def _serve(host: str | None, port: int | None) -> int:
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
     else:
+        gc_tuning.resume()  # the supervisor serves nothing, so tune_after_start never runs here
         # Each worker process builds its own app (and store, tailer, caches) from the
         # same environment; they share only the database, as separate servers do.
         uvicorn.run("server.app:create_worker_app", factory=True, workers=workers, **options)  # type: ignore[arg-type]

@@ -16,6 +16,12 @@ on a loaded machine) every ~30 s at 150 actions/s; at 5,000, 2.8 ms median and 5
 at most, every few seconds, for ~60 ms more CPU in two minutes (issue 22, RESULTS-server).
 That is affordable only because the match cache is not tracked (``gc=False`` events
 and states): before, each older collection walked a tracked object per cached event.
+
+Before that, while ``ginrummy serve`` starts, the collector is off (``pause_for_start``):
+importing the server and building its app allocate some hundred thousand objects that
+all live on, so each collection then walked a growing heap to free next to nothing, a
+fifth of the imports' CPU (130 of 650 ms, measured); the collection that ends the start
+frees what start-up left.
 """
 
 from __future__ import annotations
@@ -28,6 +34,16 @@ OLDER_THRESHOLDS = (20, 20)
 _tuned = False
 
 
+def pause_for_start() -> None:
+    """No collections while the process starts: ``tune_after_start`` (or ``resume``, in a
+    process that serves nothing itself) turns the collector on again."""
+    gc.disable()
+
+
+def resume() -> None:
+    gc.enable()
+
+
 def tune_after_start() -> None:
     """Freeze what start-up built and raise the thresholds; once per process."""
     global _tuned
@@ -37,3 +53,4 @@ def tune_after_start() -> None:
     gc.collect()  # garbage from start-up is freed, not frozen
     gc.freeze()
     gc.set_threshold(GEN0_THRESHOLD, *OLDER_THRESHOLDS)
+    gc.enable()  # paused for the start (pause_for_start), when started by ``serve``

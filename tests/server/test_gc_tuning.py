@@ -45,6 +45,38 @@ def test_the_lifespan_freezes_start_up_and_raises_the_thresholds(tmp_path: Path)
     assert seen["during"][1] > 10_000  # the app, its modules and the store: frozen
 
 
+PAUSED = """
+import asyncio, gc, json
+from server import gc_tuning
+
+gc_tuning.pause_for_start()  # as ``ginrummy serve`` does, before its imports
+from server.app import create_app
+from server.config import Settings
+
+async def main():
+    before = gc.isenabled()
+    app = create_app(Settings.from_env())
+    async with app.lifespan():
+        during = gc.isenabled()
+    print(json.dumps([before, during]))
+
+asyncio.run(main())
+"""
+
+
+def test_the_collector_paused_for_the_start_is_on_again_once_started(tmp_path: Path) -> None:
+    env = {"GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'gc.db'}"}
+    done = subprocess.run(
+        [sys.executable, "-c", PAUSED],
+        env={**_base_env(), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [False, True]
+
+
 def _base_env() -> dict[str, str]:
     import os
 

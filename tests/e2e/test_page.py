@@ -32,7 +32,7 @@ from playwright.sync_api import (
 )
 
 from domain.rules import PRESETS
-from tests.e2e.harness import SITE_LOGS, accepting, as_action
+from tests.e2e.harness import SITE_LOGS, accepting, answers_ok, as_action
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -76,10 +76,8 @@ def start_site(port: int, db: Path, log: Path, **settings: str) -> subprocess.Po
     deadline = time.monotonic() + 60
     while True:
         listening = accepting(port)  # cheap, so asked often; the GET only once it listens
-        if listening:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    return process
+        if listening and answers_ok(port, "/healthz", timeout=2):
+            return process
         if process.poll() is not None or time.monotonic() > deadline:
             stop_site(process)
             raise RuntimeError(f"server did not start:\n{log.read_text()[-3000:]}")

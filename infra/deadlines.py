@@ -10,10 +10,9 @@ store's expected version lets exactly one timeout be recorded.
 from __future__ import annotations
 
 from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra.database import one_statement
+from infra.database import one_statement, upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.schema import match_deadlines
 
@@ -21,7 +20,7 @@ from infra.schema import match_deadlines
 class Deadlines:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
+        dialect = upsert_dialect(engine.dialect.name == "postgresql")
         self._insert = dialect.insert  # both dialects upsert with ON CONFLICT
 
     async def set(self, match_id: str, version: int, due_ms: int | None) -> None:

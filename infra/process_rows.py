@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Table, and_, delete, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from infra.clock import now_ms
+from infra.database import upsert_dialect
 from infra.driver_errors import translate_errors
 
 Key = tuple[Any, ...]  # the values of a table's key columns, in their order
@@ -89,7 +89,7 @@ class ProcessRows:
         self.process_id = uuid.uuid4().hex
         self.tables = tables
         postgres = engine.dialect.name == "postgresql"
-        self._insert = (postgresql if postgres else sqlite).insert
+        self._insert = upsert_dialect(postgres).insert
         self.channel = channel if postgres else None  # one SQLite process has no one to tell
         self._writing = asyncio.Lock()
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import delete
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.schema import rate_limits
 
@@ -29,7 +29,7 @@ class RateCounters:
         """Count one hit on each (distinct) key in this window; each key's count so far."""
         if not keys:
             return {}
-        dialect = postgresql if self._postgres else sqlite
+        dialect = upsert_dialect(self._postgres)
         upsert = dialect.insert(rate_limits).values(
             [{"key": key, "window_start": window_start, "hits": 1} for key in keys]
         )

@@ -17,9 +17,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import delete, or_, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from infra.database import upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.schema import sign_in_codes, tokens
 from infra.tokens import insert_token
@@ -38,7 +38,7 @@ class SignInCodes:
         """The player's one live code is now this one, made with the token ``issuer_hash``;
         codes of anyone expired by ``now_ms`` go too (the table holds only what can still
         be redeemed, or nearly)."""
-        dialect = postgresql if self._postgres else sqlite
+        dialect = upsert_dialect(self._postgres)
         row = {
             "code_hash": code_hash,
             "player_id": player_id,

@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 
 import msgspec
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from domain.errors import quoted
 from domain.match import fold
 from domain.state import MatchState
+from infra.database import upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.errors import StreamNotFound
 from infra.schema import snapshots
@@ -32,7 +32,7 @@ _decoder = msgspec.msgpack.Decoder(MatchState)
 
 async def save_snapshot(store: SqlEventStore, state: MatchState) -> None:
     """Save ``state`` as the match's snapshot at ``state.version`` (idempotent)."""
-    dialect = postgresql if store.is_postgres else sqlite
+    dialect = upsert_dialect(store.is_postgres)
     statement = (
         dialect.insert(snapshots)
         .values(

@@ -40,8 +40,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
-
 from infra.database import application_name, asyncpg_dsn
 from infra.errors import StoreUnavailable, UndecodableEvent
 from infra.event_store import RecordedEvent
@@ -187,6 +185,7 @@ class LogTailer:
 
     async def _run(self) -> None:
         backoff = 0.05
+        connection_lost = _connection_errors(self.store.is_postgres)
         while not self._stop.is_set():
             try:
                 if self.store.is_postgres:
@@ -201,7 +200,7 @@ class LogTailer:
                     await self.catch_up(forced=not woken)
             except asyncio.CancelledError:
                 raise
-            except (StoreUnavailable, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            except connection_lost as e:
                 log.warning("log tailer lost its connection (%s); reconnecting", e)
             except _ListenerLost:
                 log.warning("log tailer's LISTEN connection closed; reconnecting")
@@ -222,6 +221,8 @@ class LogTailer:
         return woken
 
     async def _listen(self) -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
         conn = await asyncpg.connect(
             asyncpg_dsn(self.store.url),
             timeout=10,
@@ -295,3 +296,13 @@ def _hand(hear: Hear, payload: str | None, channel: str) -> None:
 
 class _ListenerLost(Exception):
     """The dedicated LISTEN connection is gone."""
+
+
+def _connection_errors(postgres: bool) -> tuple[type[BaseException], ...]:
+    """What a lost connection raises: asyncpg's own errors too on PostgreSQL (imported
+    only there: asyncpg was 15 ms of a SQLite server's start)."""
+    if not postgres:
+        return (StoreUnavailable, OSError)
+    import asyncpg
+
+    return (StoreUnavailable, OSError, asyncpg.PostgresError, asyncpg.InterfaceError)

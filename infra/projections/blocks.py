@@ -10,10 +10,10 @@ questions are all about a pair of players, or one player's own list, so the prim
 from __future__ import annotations
 
 from sqlalchemy import Select, Table, and_, delete, or_, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.blocks import STREAM_PREFIX, PlayerBlocked, PlayerUnblocked
+from infra.database import upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.event_store import RecordedEvent
 from infra.schema import player_blocks
@@ -29,7 +29,7 @@ class BlocksProjection:
             return
         blocker = recorded.stream_id.removeprefix(STREAM_PREFIX)
         if isinstance(event, PlayerBlocked):
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            dialect = upsert_dialect(conn.dialect.name == "postgresql")
             await conn.execute(  # a block is folded once; a replay finds the row gone first
                 dialect.insert(player_blocks)
                 .values(blocker=blocker, blocked=event.player, blocked_ms=event.blocked_ms)

@@ -24,10 +24,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from sqlalchemy import Table, delete, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from infra.database import one_statement
+from infra.database import one_statement, upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.errors import InfraError
 from infra.event_store import RecordedEvent
@@ -214,7 +213,7 @@ class Projector:
 
 async def _lock_checkpoint(conn: AsyncConnection, name: str) -> int:
     """The checkpoint, row-locked until commit (created at 0 the first time)."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    dialect = upsert_dialect(conn.dialect.name == "postgresql")
     await conn.execute(
         dialect.insert(checkpoints).values(name=name, position=0).on_conflict_do_nothing()
     )

@@ -36,7 +36,6 @@ from sqlalchemy import (
     union_all,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.events import MatchSettled, MatchStarted
@@ -49,7 +48,7 @@ from domain.rating_policy import (
     PROVISIONAL_DEVIATION,
     rating_id,
 )
-from infra.database import one_statement
+from infra.database import one_statement, upsert_dialect
 from infra.driver_errors import translate_errors
 from infra.event_store import RecordedEvent
 from infra.schema import players, rated_matches, rating_history, ratings
@@ -105,7 +104,7 @@ class RatingsProjection:
                     match_id=match_id, seat0=event.rated_as[0], seat1=event.rated_as[1]
                 )
             )
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            dialect = upsert_dialect(conn.dialect.name == "postgresql")
             for record in set(event.rated_as):
                 start = _initial(record)
                 await conn.execute(

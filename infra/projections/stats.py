@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections import Counter
 
 from sqlalchemy import Table, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.events import HandScored, HandWashed, MatchSettled, MatchStarted
+from infra.database import upsert_dialect
 from infra.event_store import RecordedEvent
 from infra.schema import player_stats, stats_seats
 
@@ -56,7 +56,7 @@ class PlayerStatsProjection:
                 insert(stats_seats),
                 [{"match_id": match_id, "seat": s, "player_id": event.players[s]} for s in (0, 1)],
             )
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            dialect = upsert_dialect(conn.dialect.name == "postgresql")
             for player in set(event.players):
                 await conn.execute(
                     dialect.insert(player_stats)

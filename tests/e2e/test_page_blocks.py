@@ -52,6 +52,13 @@ def _challenge_from_page(page: Page, name: str) -> None:
     page.get_by_role("button", name=f"Challenge {name}", exact=True).click()
 
 
+def _table_listed(site: str, page: Page, host: dict[str, Any]) -> None:  # noqa: F811
+    """``host`` opens a table, and it is seen in the page's open tables."""
+    opened = httpx.post(f"{site}/v1/tables", json={"rules": "arcadia"}, headers=_auth(host))
+    assert opened.status_code == 201, opened.text
+    page.wait_for_selector(f"#open-tables li:has-text({host['name']!r})")
+
+
 def _focused_testid(page: Page) -> str | None:
     testid: str | None = page.evaluate("document.activeElement.dataset.testid || null")
     return testid
@@ -207,9 +214,7 @@ def test_blocking_a_tables_host_in_the_lobby_takes_the_table_off_the_list(
     ada_page, _, _ = pages
     ada, bob = _player(site, "Ada"), _player(site, "Bob Hosting")
     _in_lobby(ada_page, site, ada)
-    opened = httpx.post(f"{site}/v1/tables", json={"rules": "arcadia"}, headers=_auth(bob))
-    assert opened.status_code == 201, opened.text
-    ada_page.wait_for_selector("#open-tables li:has-text('Bob Hosting')")
+    _table_listed(site, ada_page, bob)
 
     ada_page.get_by_role("button", name="Block Bob Hosting", exact=True).click()
     ada_page.wait_for_selector("#open-tables [data-testid=block-confirm]")
@@ -245,9 +250,7 @@ def test_a_block_called_off_in_the_open_tables_lets_the_list_catch_up_at_once(
         ),
     )
     _in_lobby(ada_page, site, ada)
-    opened = httpx.post(f"{site}/v1/tables", json={"rules": "arcadia"}, headers=_auth(bob))
-    assert opened.status_code == 201, opened.text
-    ada_page.wait_for_selector("#open-tables li:has-text('Bo Asked About')")
+    _table_listed(site, ada_page, bob)
     ada_page.get_by_role("button", name="Block Bo Asked About", exact=True).click()
     ada_page.wait_for_selector("#open-tables [data-testid=block-confirm]")
 

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from server.gc_tuning import GEN0_THRESHOLD, OLDER_THRESHOLDS
 
@@ -29,16 +30,7 @@ asyncio.run(main())
 
 
 def test_the_lifespan_freezes_start_up_and_raises_the_thresholds(tmp_path: Path) -> None:
-    env = {"GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'gc.db'}"}
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        env={**_base_env(), **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = _printed_by(SCRIPT, tmp_path)
     assert seen["before"][0][0] < GEN0_THRESHOLD  # CPython's default, not ours
     assert seen["before"][1] == 0
     assert seen["during"][0] == [GEN0_THRESHOLD, *OLDER_THRESHOLDS]
@@ -65,16 +57,21 @@ asyncio.run(main())
 
 
 def test_the_collector_paused_for_the_start_is_on_again_once_started(tmp_path: Path) -> None:
+    assert _printed_by(PAUSED, tmp_path) == [False, True]
+
+
+def _printed_by(script: str, tmp_path: Path) -> Any:
+    """What ``script`` printed last, as JSON, run in a fresh interpreter on a SQLite file."""
     env = {"GINRUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'gc.db'}"}
     done = subprocess.run(
-        [sys.executable, "-c", PAUSED],
+        [sys.executable, "-c", script],
         env={**_base_env(), **env},
         capture_output=True,
         text=True,
         timeout=120,
         check=True,
     )
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [False, True]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _base_env() -> dict[str, str]:

@@ -17,46 +17,11 @@ import pytest
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
+from benchmarks.header_cost import Transport
 from server.http.header_deadline import HeaderDeadlineProtocol
 from server.http.header_size import MAX_HEADER_BYTES, TOO_LARGE
 
 READ = 64 * 1024  # what one read of a socket brings, at most, in these tests
-
-
-class Transport(asyncio.Transport):
-    """What the protocol writes, and whether it closed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.written = bytearray()
-        self.closed = False
-        self.protocol: Any = None
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(
-            name, default
-        )
-
-    def write(self, data: Any) -> None:
-        self.written += data
-
-    def close(self) -> None:
-        self.closed = True
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def get_protocol(self) -> Any:
-        return self.protocol
-
-    def set_protocol(self, protocol: Any) -> None:
-        self.protocol = protocol
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
 
 
 class Connection:

@@ -34,6 +34,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_claim import start_and_resign
 from tests.e2e.test_page_lobby import enter_lobby, seated
+from tests.e2e.test_page_rematch_live import player_streams_refused_once_set
 from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 STREAM = "/v1/me/live"
@@ -138,8 +139,11 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     site: str,  # noqa: F811
     clocked: Page,
 ) -> None:
-    """Its waits are the page's time, passed at once (``pass_page_time``)."""
+    """Its waits are the page's time, passed at once (``pass_page_time``). Against a
+    person, with the player stream refused: the page then asks every 2 s (the stream
+    says an offer at once: test_page_rematch_live.py)."""
     dee = clocked
+    refuse_stream = player_streams_refused_once_set(dee)
     asked: list[str] = []
 
     def note(request: Request) -> None:
@@ -157,6 +161,7 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     # The challenges for the player are read every 15 s off the lobby too
     # (challengenotice.js): once at most in these 4.5 s, where a 2 s poll reads twice.
     assert len(asked) <= 1, "the house AI offers no rematch: nothing to ask for"
+    assert not [url for url in sockets if url.endswith("/v1/me/live")], "nor to follow"
 
     # Against a person the page asks; hidden, it stops; looked at again, it asks again.
     eve = api_player(site, "Eve Waits")
@@ -166,6 +171,7 @@ def test_the_rematch_offer_is_not_asked_of_the_house_ai_nor_by_a_hidden_tab(
     table_id = row.get_attribute("data-table")  # type: ignore[union-attr]
     assert eve.post(f"/v1/tables/{table_id}/join", json={}).status_code == 200
     seated(dee)
+    refuse_stream.set()
     dee.click("[data-testid=resign]")
     dee.click("[data-testid=resign-confirm]")
     dee.wait_for_selector("body[data-phase=match_over]")

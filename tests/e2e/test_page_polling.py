@@ -19,6 +19,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_live_matches import HIDDEN_TAB
 from tests.e2e.test_page_lobby import enter_lobby, pages, seated  # noqa: F401
+from tests.e2e.test_page_rematch_live import player_streams_refused_once_set
 
 HIDE = "window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))"
 SHOW = "window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))"
@@ -28,8 +29,11 @@ def test_the_wait_for_a_rematch_answer_asks_nothing_while_the_tab_is_hidden(
     site: str,  # noqa: F811
     pages: tuple[Page, Page, Page],  # noqa: F811
 ) -> None:
+    """With the player stream refused: the page then asks for the answer every second
+    (the stream says it at once: test_page_rematch_live.py)."""
     fay, gus, _ = pages
     fay.add_init_script(HIDDEN_TAB)
+    refuse_stream = player_streams_refused_once_set(fay)
     asked: list[str] = []
     fay.on(
         "request",
@@ -41,6 +45,7 @@ def test_the_wait_for_a_rematch_answer_asks_nothing_while_the_tab_is_hidden(
     enter_lobby(gus, site, "Gus Waits")
     gus.click("[data-testid=open-tables] li:has-text('Fay Hides') [data-testid=join]")
     first = seated(fay, gus)
+    refuse_stream.set()
     gus.click("[data-testid=resign]")
     gus.click("[data-testid=resign-confirm]")
     for tab in (fay, gus):

@@ -1,0 +1,106 @@
+"""A rematch is shown the moment it is offered or answered, not at the page's next ask.
+
+At a match's end the page learnt of the opponent's rematch offer, and of the answer to its
+own, only by asking the server every second or two (rematch.js's polls). It now follows
+the player stream (WS /v1/me/live), whose ``challenge`` and ``challenge_closed`` frames
+say both at once. Here the page's timers are stopped once the match is over (Playwright's
+clock, paused): no poll can ask, so what the page shows came over the stream. Real
+Chromium against a real server; the opponent plays over HTTP.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import httpx
+from playwright.sync_api import Page, WebSocket, WebSocketRoute
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    browser,
+    run_until,
+    settle,
+    site,
+)
+from tests.e2e.test_page_friends import auth, joined, make_player, private_table
+from tests.e2e.test_page_match_end import (  # noqa: F401 (the fixture: a tab on Playwright's clock)
+    Troubles,
+    act,
+    open_waiting,
+    page,
+    waiting_and_acting,
+)
+
+SHOWN_WITHIN_MS = 5000  # real time; the page's own stands still
+
+
+def player_streams_refused_once_set(page: Page) -> threading.Event:  # noqa: F811
+    """The page's player streams (WS /v1/me/live) reach the server until the event given
+    back is set; from then on each is closed as it opens, as by a proxy that refuses
+    sockets, and the page must ask instead (rematch.js's polls, tested as such)."""
+    refuse = threading.Event()
+
+    def route(socket: WebSocketRoute) -> None:
+        if refuse.is_set():
+            socket.close(code=1011, reason="refused by the test")
+        else:
+            socket.connect_to_server()
+
+    page.route_web_socket("**/v1/me/live", route)
+    return refuse
+
+
+def over_with_timers_stopped(
+    page: Page,  # noqa: F811
+    site: str,  # noqa: F811
+    names: tuple[str, str],
+) -> tuple[dict[str, str], str, Troubles]:
+    """A match between two friends that the opponent resigned, open on the page of the one
+    who waited; once the page's player stream has answered its sign-in, the page's timers
+    stop. Gives the opponent, the match and what went wrong on the page."""
+    host, guest = make_player(site, names[0]), make_player(site, names[1])
+    match_id = joined(site, private_table(site, host), guest)
+    waiting, acting = waiting_and_acting(site, host, guest, match_id)
+    heard: list[str] = []
+
+    def on_socket(socket: WebSocket) -> None:  # called before any of its frames
+        if socket.url.endswith("/v1/me/live"):
+            socket.on("framereceived", lambda payload: heard.append(str(payload)))
+
+    page.on("websocket", on_socket)
+    troubles = open_waiting(page, site, waiting, match_id)
+    act(site, acting, match_id, {"type": "resign"})
+    page.wait_for_selector("body[data-phase=match_over]")
+    settle(page)
+    run_until(page, lambda: bool(heard), SHOWN_WITHIN_MS)
+    assert heard, "at match over the page follows the player stream"
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
+    return acting, match_id, troubles
+
+
+def test_the_opponents_rematch_offer_shows_at_once(site: str, page: Page) -> None:  # noqa: F811
+    opponent, match_id, troubles = over_with_timers_stopped(page, site, ("Nell Live", "Otto Live"))
+    offered = httpx.post(f"{site}/v1/matches/{match_id}/rematch", headers=auth(opponent))
+    assert offered.status_code == 200, offered.text
+    offer = page.wait_for_selector("[data-testid=rematch-offer]", timeout=SHOWN_WITHIN_MS)
+    assert offer is not None and f"{opponent['name']} offers a rematch" in offer.inner_text()
+    # Withdrawn: it leaves the table as soon.
+    table_id = offered.json()["table_id"]
+    cancelled = httpx.post(f"{site}/v1/challenges/{table_id}/cancel", headers=auth(opponent))
+    assert cancelled.status_code == 200, cancelled.text
+    page.wait_for_selector("[data-testid=rematch-offer]", state="detached", timeout=SHOWN_WITHIN_MS)
+    assert page.locator("[data-testid=rematch]").count() == 1  # ours may be offered still
+    assert troubles.seen == [], troubles.seen
+
+
+def test_the_answer_to_our_rematch_offer_opens_the_new_match_at_once(site: str, page: Page) -> None:  # noqa: F811
+    opponent, match_id, troubles = over_with_timers_stopped(page, site, ("Pia Live", "Quin Live"))
+    page.click("[data-testid=rematch]")
+    page.wait_for_selector("[data-testid=rematch-mine]")
+    accepted = httpx.post(f"{site}/v1/matches/{match_id}/rematch", headers=auth(opponent))
+    assert accepted.status_code == 200, accepted.text
+    new_match = accepted.json()["match_id"]
+    assert new_match and new_match != match_id
+    opened = f"#/match/{new_match}"
+    run_until(page, lambda: page.evaluate("location.hash") == opened, SHOWN_WITHIN_MS)
+    assert page.evaluate("location.hash") == opened
+    assert troubles.seen == [], troubles.seen

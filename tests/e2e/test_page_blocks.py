@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Browser, Page, Route
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     browser,
+    checked_tab,
     run_until,
     site,
     wait_until,
@@ -270,3 +271,40 @@ def test_a_block_called_off_in_the_open_tables_lets_the_list_catch_up_at_once(
     assert ada_page.evaluate("document.activeElement.closest('li').textContent").startswith(
         "Bo Asked About"
     )
+
+
+def test_a_block_called_off_in_the_challenges_lets_the_list_catch_up_at_once(
+    site: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """While a Block's question is open under "Challenges for you", the list is not drawn
+    anew; called off, it stayed as it was until the lobby's next read (up to 5 s on): a
+    challenge that came meanwhile was missing. The page's timers stand still here once
+    the question is asked (Playwright's clock, paused), so no read of the lobby's own
+    timer can draw it: only calling the question off can."""
+    ada, bob, cy = (_player(site, name) for name in ("Ada Asked", "Bo Challenges", "Cy Later"))
+    with checked_tab(browser, clock=True) as ada_page:
+        _in_lobby(ada_page, site, ada)
+        sent = httpx.post(f"{site}/v1/challenges", json={"to": ada["id"]}, headers=_auth(bob))
+        assert sent.status_code == 201, sent.text
+        ada_page.get_by_role("button", name="Block Bo Challenges", exact=True).click()
+        ada_page.wait_for_selector("#incoming [data-testid=block-confirm]")
+        ada_page.clock.pause_at(ada_page.evaluate("Date.now()") / 1000 + 1)
+
+        read: list[str] = []  # the lobby's reads of the challenges (the stream's news asks)
+        ada_page.on(
+            "requestfinished",
+            lambda r: read.append(r.url) if r.url.endswith("/v1/challenges") else None,
+        )
+        came = httpx.post(f"{site}/v1/challenges", json={"to": ada["id"]}, headers=_auth(cy))
+        assert came.status_code == 201, came.text
+        run_until(ada_page, lambda: bool(read), 10_000)
+        assert read, "the player stream's news of the challenge was read"
+        assert "Cy Later" not in ada_page.inner_text("#incoming")  # the question is kept
+
+        ada_page.keyboard.press("Escape")  # called off: the Block is back, with the keyboard
+        ada_page.wait_for_selector("#incoming li:has-text('Cy Later')", timeout=10_000)
+        assert _focused_testid(ada_page) == "block"
+        assert ada_page.evaluate("document.activeElement.closest('li').textContent").startswith(
+            "Bo Challenges"
+        )

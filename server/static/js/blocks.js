@@ -51,8 +51,8 @@ export async function loadBlocks() {
 const changed = () => document.dispatchEvent(new Event('ginrummy:blocks-changed'));
 
 /** A Block's question called off (or its block refused): a list it kept from being drawn
- * anew (a table opened or closed meanwhile) is drawn now, not at its socket's next frame
- * (up to 15 s on). */
+ * anew (a table opened or closed meanwhile, a challenge that came) is drawn now, not at
+ * its socket's next frame or the lobby's next read (up to 15 s on). */
 const closed = () => document.dispatchEvent(new Event('ginrummy:block-question-closed'));
 
 /** A screen-reader-only tail that names whom a button is about. */

@@ -208,3 +208,10 @@ export const asking = (list) => Boolean(list && [...list.querySelectorAll('[data
 
 /** Where the keyboard goes once the row of a Block pressed is gone: the blocked list. */
 export const blockedTitle = () => $('#blocked-title');
+
+// A Block's question called off: the challenges and bots it kept from being drawn anew
+// (a challenge that came meanwhile) are read and drawn now, not at the lobby's next read
+// (up to 5 s on). The open tables are lobbylive.js's.
+document.addEventListener('ginrummy:block-question-closed', () => {
+  if (document.body.dataset.screen === 'lobby') refresh();
+});

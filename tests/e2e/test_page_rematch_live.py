@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 
 import httpx
-from playwright.sync_api import Page, WebSocket, WebSocketRoute
+from playwright.sync_api import APIResponse, Page, Route, WebSocket, WebSocketRoute
 
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     browser,
@@ -103,4 +103,41 @@ def test_the_answer_to_our_rematch_offer_opens_the_new_match_at_once(site: str, 
     opened = f"#/match/{new_match}"
     run_until(page, lambda: page.evaluate("location.hash") == opened, SHOWN_WITHIN_MS)
     assert page.evaluate("location.hash") == opened
+    assert troubles.seen == [], troubles.seen
+
+
+def test_an_answer_read_before_the_offer_was_withdrawn_does_not_bring_it_back(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The page still asks now and then (GET /v1/challenges): an answer read while the
+    offer was open, arriving after the stream said it was withdrawn, showed it again
+    until the next ask, 15 s on."""
+    opponent, match_id, troubles = over_with_timers_stopped(page, site, ("Ria Live", "Sam Live"))
+    offered = httpx.post(f"{site}/v1/matches/{match_id}/rematch", headers=auth(opponent))
+    assert offered.status_code == 200, offered.text
+    page.wait_for_selector("[data-testid=rematch-offer]", timeout=SHOWN_WITHIN_MS)
+
+    held: list[tuple[Route, APIResponse]] = []  # each ask, read from the server at once
+
+    def read_now_answer_later(route: Route) -> None:
+        held.append((route, route.fetch()))
+
+    page.route("**/v1/challenges", read_now_answer_later)
+    page.clock.run_for(16_000)  # the page's next ask
+    run_until(page, lambda: bool(held), SHOWN_WITHIN_MS)
+    assert held, "the page asks now and then"
+    assert any(
+        c["table_id"] == offered.json()["table_id"] for c in held[0][1].json()["challenges"]
+    ), "the answer held was read while the offer was open"
+    cancelled = httpx.post(
+        f"{site}/v1/challenges/{offered.json()['table_id']}/cancel", headers=auth(opponent)
+    )
+    assert cancelled.status_code == 200, cancelled.text
+    page.wait_for_selector("[data-testid=rematch-offer]", state="detached", timeout=SHOWN_WITHIN_MS)
+    for route, answer in held:
+        route.fulfill(response=answer)
+    page.wait_for_timeout(500)  # the stale answer is handled (a request's answer, not a timer)
+    page.unroute("**/v1/challenges")
+    assert page.locator("[data-testid=rematch-offer]").count() == 0
     assert troubles.seen == [], troubles.seen

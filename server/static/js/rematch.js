@@ -120,7 +120,9 @@ export function watchRematchOffer() {
       follow(); // again, if the stream dropped
       const listed = await api.challenges().catch(() => null);
       if (game.matchId !== id || !listed) return;
-      heardTheirs(listed.challenges.find((c) => c.rematch_of === id && c.status === 'open' && c.host && c.host.id !== me) || null);
+      // An answer read before the stream said the offer closed must not bring it back.
+      const open = (c) => c.rematch_of === id && c.status === 'open' && c.host && c.host.id !== me && !closedOffers.has(c.table_id);
+      heardTheirs(listed.challenges.find(open) || null);
     },
     { every: pace(2000), alive: () => game.matchId === id },
   );

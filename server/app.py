@@ -66,6 +66,7 @@ from server.http.metrics import metrics
 from server.http.players import PlayersController, get_me, issue_token, revoke_tokens, rotate_token
 from server.http.problem_pages import problem_index, problem_page
 from server.http.rematch import get_rematch, offer_rematch
+from server.http.repeated_query import refuse_repeated_query
 from server.http.rulebook import DOCUMENT_HANDLERS
 from server.http.security_headers import add_security_headers
 from server.http.sign_in_codes import create_sign_in_code, redeem_sign_in_code
@@ -360,6 +361,7 @@ def create_app(settings: Settings | None = None, *, own_process: bool = False) -
     cap_connections(app, settings.connections_per_address)
     add_quota_headers(app)
     refuse_large_headers(app)  # before routing: a 431 problem (the protocol counts them)
+    refuse_repeated_query(app)  # before routing: a 422 problem, inside the 414's check
     refuse_long_urls(app)  # before routing: a 414 problem, whatever the path
     add_security_headers(app)  # outermost: a refusal by the cap has the headers too
 

@@ -71,8 +71,9 @@ _TYPES: tuple[ProblemType, ...] = (
     _p("invalid_request", 422, "The request does not match the schema",
        "The JSON is well formed but a field is missing, of the wrong type or out of range; "
        "`detail` names the field.",
-       "Any request whose body, query or headers break the OpenAPI schema or whose JSON "
-       "gives a key twice in one object, and a socket message of an unknown type, without "
+       "Any request whose body, query or headers break the OpenAPI schema, whose JSON "
+       "gives a key twice in one object or whose query gives a parameter twice (on a "
+       "socket too: close 4422), and a socket message of an unknown type, without "
        "its fields or with a key given twice, an `auth` first message of the wrong shape (a "
        "field it has not, an `after` that is no version), or an `auth` message on a socket "
        "signed in already.",

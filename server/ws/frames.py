@@ -31,6 +31,7 @@ from server.problems import (
     problem_for,
     problem_response,
 )
+from server.query_once import refuse_repeated_parameters
 from server.services import Services, services_of
 from server.token_watch import REVOKED_DETAIL, until_set
 
@@ -171,6 +172,7 @@ async def relay(socket: WebSocket[Any, Any, Any], frames_for: Frames) -> None:
     await socket.accept()
     services = services_of(socket.app.state)
     try:
+        refuse_repeated_parameters(socket.scope.get("query_string", b""))
         token, _ = await presented_token(socket)  # no replay here: no ``after`` either
         player = await services.player_for_token(token)
     except TimeoutError:

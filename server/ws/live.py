@@ -60,6 +60,7 @@ from server.problems import (
     problem_for,
     report_failure,
 )
+from server.query_once import refuse_repeated_parameters
 from server.repeated_failures import RepeatedFailures, skipped_note
 from server.schemas import ActionRequest
 from server.seats import seat_of
@@ -508,7 +509,9 @@ class LiveSession:
 
     def read_after_parameter(self) -> None:
         """``?after=N`` and ``?chat_after=N``: refused, as HTTP refuses ``/events?after=-1``,
-        unless a version (so a client's bug is told, not answered with a quiet snapshot)."""
+        unless a version (so a client's bug is told, not answered with a quiet snapshot).
+        A parameter given twice is refused first: which one counts would be a guess."""
+        refuse_repeated_parameters(self.socket.scope.get("query_string", b""))
         self.start_after = version_parameter(self.socket.query_params, "after")
         self.chat_after = version_parameter(self.socket.query_params, "chat_after")
 

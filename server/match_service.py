@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from domain.commands import AnySeatCommand, NextHand, StartMatch
-from domain.errors import DomainError, NotYourTurn, quoted
+from domain.errors import DomainError, NotYourTurn, quoted, shortened
 from domain.events import Dealt, Event, HandAcknowledged, MatchStarted, TurnTimedOut
 from domain.match import apply, evolve
 from domain.rules import Clock, Rules
@@ -304,7 +304,8 @@ class MatchService:
             and not _ready_since(record, version, command)
         ):
             raise StaleVersion(
-                f"you acted on version {version}; the match is at version {state.version}"
+                f"you acted on version {shortened(str(version))}; the match is at version "
+                f"{state.version}"
             )
         try:
             after, events = apply(state, command)

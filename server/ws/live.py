@@ -38,7 +38,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from domain.chat import stream_of as chat_stream_of
-from domain.errors import quoted
+from domain.errors import quoted, shortened
 from domain.match import evolve
 from domain.state import MatchState
 from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
@@ -312,7 +312,8 @@ class LiveSession:
         if after is not None:
             behind = record.state.version - after
             if behind < 0:  # a version the match has not reached
-                self.error(make_problem("version_out_of_range", f"cannot resume after {after}"))
+                detail = f"cannot resume after {shortened(str(after))}"
+                self.error(make_problem("version_out_of_range", detail))
                 return
             if behind > self.queue.maxsize // 2:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper

@@ -22,6 +22,7 @@ from litestar import Request
 from litestar.exceptions import ClientException, SerializationException
 
 from server.json_keys import repeated_key
+from server.json_numbers import not_utf8, number_out_of_range, out_of_range_at
 from server.problems import InvalidRequest
 
 TOO_DEEP = "the JSON nests too deeply to read"
@@ -71,6 +72,10 @@ def decode(text: str | bytes, type: type[T]) -> T:
         decoded = msgspec.json.decode(text, type=type)
     except RecursionError:
         raise msgspec.DecodeError(TOO_DEEP) from None
+    except msgspec.ValidationError as exc:
+        if "out of range" in str(exc) and (found := out_of_range_at(text)) is not None:
+            raise msgspec.ValidationError(found) from None  # its field, as HTTP names it
+        raise
     except msgspec.DecodeError as exc:
         why = lone_surrogate(text)
         if why is not None and not isinstance(exc, msgspec.ValidationError):
@@ -83,7 +88,8 @@ def decode(text: str | bytes, type: type[T]) -> T:
 
 class DepthCheckedRequest(Request[Any, Any, Any]):
     """Litestar's request, whose JSON body too deep to decode is a 400, and one that
-    gives a key twice a 422."""
+    gives a key twice a 422; a number out of range and bytes that are not UTF-8 are
+    refused as a socket's message (``json_numbers``)."""
 
     async def json(self) -> Any:
         try:
@@ -91,9 +97,12 @@ class DepthCheckedRequest(Request[Any, Any, Any]):
         except RecursionError:
             raise ClientException(TOO_DEEP) from None
         except SerializationException:
-            why = lone_surrogate(await self.body())
+            body = await self.body()
+            why = lone_surrogate(body) or not_utf8(body)
             if why is not None:
                 raise ClientException(why) from None
+            if (out_of_range := number_out_of_range(body)) is not None:
+                raise InvalidRequest(out_of_range) from None
             raise
         if (repeated := repeated_key(await self.body())) is not None:
             raise InvalidRequest(repeated)

@@ -19,6 +19,8 @@ from server.problems import InvalidRequest
 def repeated_parameter(query_string: bytes) -> str | None:
     """Why ``query_string`` is ambiguous, if it names a parameter twice (escaped or not:
     ``%61fter`` is ``after``, as the handlers read it); None otherwise."""
+    if b"&" not in query_string:
+        return None  # one parameter at most: most requests, which need no parsing
     seen: set[str] = set()
     pairs = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
     for name, _ in pairs:

@@ -308,6 +308,14 @@ async def _replay(match_id: str, at: int | None) -> int:
     )
     if isinstance(events, int):
         return events
+    if at is not None and at > len(events):
+        # As the API's ?at= refuses it (version_out_of_range): printing the whole match
+        # instead would pass a mistyped number off as the match's end.
+        sys.stderr.write(
+            f"ginrummy replay: version_out_of_range: --at {at} is past the match's last"
+            f" event ({len(events)}); nothing was printed\n"
+        )
+        return 1
     store = await open_store(resolve_url(create_dirs=False), migrate=False)
     try:
         names = await player_names(store, fold(events).players)

@@ -59,6 +59,16 @@ async def test_replay_names_players_refuses_active_matches_and_names_its_databas
     )
     assert partial.returncode == 0, partial.stderr
     assert "after 1 hand\n" in partial.stdout and "after 1 hands" not in partial.stdout
+    last = log["events"][-1]["version"]
+    whole = replay(
+        finished["match_id"], "--at", str(last), cwd=tmp_path, database_url=server.database_url
+    )
+    assert whole.returncode == 0 and whole.stdout == done.stdout, "--at the last event: all"
+    past = replay(
+        finished["match_id"], "--at", str(last + 1), cwd=tmp_path, database_url=server.database_url
+    )
+    assert past.returncode == 1 and past.stdout == "", "past the end: refused, not the whole"
+    assert "version_out_of_range" in past.stderr and f"({last})" in past.stderr
 
     refused = replay(active["match_id"], cwd=tmp_path, database_url=server.database_url)
     assert refused.returncode == 1

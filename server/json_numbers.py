@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from domain.errors import shortened
 from server.problems import naming_the_field
 
 
@@ -34,9 +35,12 @@ def _float(text: str) -> Any:
 
 
 def _first(value: Any, path: str) -> str | None:
-    """msgspec's words for the first number out of range in ``value``, at its path."""
+    """msgspec's words for the first number out of range in ``value``, at its path. The
+    path is made of the client's keys, so it is quoted as any input: 64 characters at
+    most (msgspec's own paths name only the schema's fields)."""
     if isinstance(value, _OutOfRange):
-        return f"{value.message} - at `${path}`"
+        dot = "." if path.startswith(".") else ""
+        return f"{value.message} - at `${dot}{shortened(path.removeprefix('.'))}`"
     items = (
         value.items()
         if isinstance(value, dict)

@@ -15,6 +15,7 @@ import websockets
 from tests.e2e.harness import Player, ServerProcess, next_frame, opened
 
 HUGE = "9" * 4400
+LONG_KEY = "k" * 3000  # a key the schema has not: its path is the client's, quoted as such
 REFUSALS = {  # a message's text: the rule, the status and the detail, on either channel
     '{"action": {"type": "resign"}, "version": 1e400}': (
         "invalid_request",
@@ -30,6 +31,11 @@ REFUSALS = {  # a message's text: the rule, the status and the detail, on either
         "invalid_request",
         422,
         "action.meld: Number out of range",
+    ),
+    f'{{"action": {{"type": "resign", "{LONG_KEY}": [1e400]}}, "version": 1}}': (
+        "invalid_request",
+        422,
+        f"action.{LONG_KEY[:57]}…: Number out of range",  # 64 characters of it at most
     ),
 }
 

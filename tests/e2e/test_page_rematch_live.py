@@ -141,3 +141,35 @@ def test_an_answer_read_before_the_offer_was_withdrawn_does_not_bring_it_back(
     page.unroute("**/v1/challenges")
     assert page.locator("[data-testid=rematch-offer]").count() == 0
     assert troubles.seen == [], troubles.seen
+
+
+def test_an_answer_read_before_the_offer_came_does_not_take_it_away(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """The mirror of the test above: an answer read before the opponent offered, arriving
+    after the stream showed the offer, took it away again until the next ask, 15 s on."""
+    opponent, match_id, troubles = over_with_timers_stopped(page, site, ("Tia Live", "Uma Live"))
+    held: list[tuple[Route, APIResponse]] = []  # each ask, read from the server at once
+
+    def read_now_answer_later(route: Route) -> None:
+        held.append((route, route.fetch()))
+
+    page.route("**/v1/challenges", read_now_answer_later)
+    page.clock.run_for(16_000)  # the page's next ask
+    run_until(page, lambda: bool(held), SHOWN_WITHIN_MS)
+    assert held, "the page asks now and then"
+    assert not [c for c in held[0][1].json()["challenges"] if c.get("rematch_of") == match_id], (
+        "the answer held was read before the offer"
+    )
+    offered = httpx.post(f"{site}/v1/matches/{match_id}/rematch", headers=auth(opponent))
+    assert offered.status_code == 200, offered.text
+    page.wait_for_selector("[data-testid=rematch-offer]", timeout=SHOWN_WITHIN_MS)
+    for route, answer in held:
+        with page.expect_request_finished():
+            route.fulfill(response=answer)
+    # Given time to do wrong (a request's answer, not a timer: it needs no clock).
+    run_until(page, lambda: page.locator("[data-testid=rematch-offer]").count() == 0, 2000)
+    page.unroute("**/v1/challenges")
+    assert page.locator("[data-testid=rematch-offer]").count() == 1
+    assert troubles.seen == [], troubles.seen

@@ -83,7 +83,10 @@ function heardFrame(frame, id, me) {
   if (game.matchId !== id) return;
   if (frame.type === 'challenge') {
     const c = frame.challenge;
-    if (c.rematch_of === id && c.status === 'open' && c.host && c.host.id !== me) heardTheirs(c);
+    if (c.rematch_of === id && c.status === 'open' && c.host && c.host.id !== me) {
+      offersHeard += 1;
+      heardTheirs(c);
+    }
   } else if (frame.type === 'challenge_closed') {
     closedOffers.set(frame.table_id, frame);
     const { mine, offer } = game.ui.rematch || {};
@@ -98,6 +101,9 @@ function heardFrame(frame, id, me) {
 // The offers the stream said were closed: our offer's answer may come before our own
 // request's (the opponent accepted at once), and is found here when it does.
 const closedOffers = new Map();
+// How many times the stream said an offer of the opponent's is open: an ask sent before
+// the last of them may have been read before the offer was made.
+let offersHeard = 0;
 
 /** At match over against a person, the opponent's rematch offer: heard on the player
  * stream as it is made, and asked for now and now and then while the match stays on the
@@ -118,11 +124,14 @@ export function watchRematchOffer() {
   offerPoll = pollWhileVisible(
     async () => {
       follow(); // again, if the stream dropped
+      const heard = offersHeard;
       const listed = await api.challenges().catch(() => null);
       if (game.matchId !== id || !listed) return;
       // An answer read before the stream said the offer closed must not bring it back.
       const open = (c) => c.rematch_of === id && c.status === 'open' && c.host && c.host.id !== me && !closedOffers.has(c.table_id);
-      heardTheirs(listed.challenges.find(open) || null);
+      const theirs = listed.challenges.find(open) || null;
+      // Nor one read before the stream said an offer came take it away (for 15 s).
+      if (theirs || offersHeard === heard) heardTheirs(theirs);
     },
     { every: pace(2000), alive: () => game.matchId === id },
   );

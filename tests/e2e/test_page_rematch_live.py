@@ -136,8 +136,11 @@ def test_an_answer_read_before_the_offer_was_withdrawn_does_not_bring_it_back(
     assert cancelled.status_code == 200, cancelled.text
     page.wait_for_selector("[data-testid=rematch-offer]", state="detached", timeout=SHOWN_WITHIN_MS)
     for route, answer in held:
-        route.fulfill(response=answer)
-    page.wait_for_timeout(500)  # the stale answer is handled (a request's answer, not a timer)
+        with page.expect_request_finished():
+            route.fulfill(response=answer)
+    # Given time to do wrong (a request's answer, not a timer: it needs no clock); a fixed
+    # 500 ms passed unseen on a loaded machine, before the page had read the answer.
+    run_until(page, lambda: page.locator("[data-testid=rematch-offer]").count() == 1, 2000)
     page.unroute("**/v1/challenges")
     assert page.locator("[data-testid=rematch-offer]").count() == 0
     assert troubles.seen == [], troubles.seen

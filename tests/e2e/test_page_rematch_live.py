@@ -22,6 +22,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
 )
 from tests.e2e.test_page_friends import auth, joined, make_player, private_table
+from tests.e2e.test_page_live_matches import HIDDEN_TAB
 from tests.e2e.test_page_match_end import (  # noqa: F401 (the fixture: a tab on Playwright's clock)
     Troubles,
     act,
@@ -31,6 +32,8 @@ from tests.e2e.test_page_match_end import (  # noqa: F401 (the fixture: a tab on
 )
 
 SHOWN_WITHIN_MS = 10_000  # real time (a loaded machine's); the page's own stands still
+HIDE = "window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))"
+SHOW = "window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))"
 
 
 def player_streams_refused_once_set(page: Page) -> threading.Event:  # noqa: F811
@@ -176,3 +179,91 @@ def test_an_answer_read_before_the_offer_came_does_not_take_it_away(
     page.unroute("**/v1/challenges")
     assert page.locator("[data-testid=rematch-offer]").count() == 1
     assert troubles.seen == [], troubles.seen
+
+
+def streams_of(page: Page) -> list[WebSocket]:  # noqa: F811
+    """The page's player streams, in the order it opens them."""
+    opened: list[WebSocket] = []
+    page.on("websocket", lambda ws: opened.append(ws) if ws.url.endswith("/v1/me/live") else None)
+    return opened
+
+
+def asks_of(page: Page) -> list[str]:  # noqa: F811
+    """The page's reads of the challenges (the rematch watch's asks, among others)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/v1/challenges") else None)
+    return asked
+
+
+def test_the_stream_is_held_only_while_the_tab_is_shown_and_asked_for_again_once_dropped(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """An open player stream counts as present in the player's other matches: a hidden tab
+    closes it, and the tab shown again follows anew. One that drops is made up for at once
+    (an ask, and a new stream), not at the 15 s pace the stream allowed."""
+    page.add_init_script(HIDDEN_TAB)
+    routes: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        routes.append(route)
+        route.connect_to_server()
+
+    page.route_web_socket("**/v1/me/live", through)
+    streams = streams_of(page)
+    asked = asks_of(page)
+    over_with_timers_stopped(page, site, ("Tia Live", "Uri Live"))
+    assert len(streams) == 1 and not streams[0].is_closed()
+
+    page.evaluate(HIDE)
+    run_until(page, streams[0].is_closed, SHOWN_WITHIN_MS)
+    assert streams[0].is_closed(), "a hidden tab holds no stream"
+    page.evaluate(SHOW)
+    page.clock.run_for(100)  # shown again, the page asks at once, and follows again
+    run_until(page, lambda: len(streams) == 2, SHOWN_WITHIN_MS)
+    assert len(streams) == 2 and not streams[1].is_closed()
+
+    run_until(page, lambda: len(routes) == 2, SHOWN_WITHIN_MS)
+    before = len(asked)
+    routes[1].close(code=1001, reason="dropped by the test")  # as a proxy's restart
+    for _ in range(20):  # at most 1 s of the page's time: its next planned ask is 15 s on
+        if len(asked) > before and len(streams) == 3:
+            break
+        page.clock.run_for(50)
+        page.wait_for_timeout(50)
+    assert len(asked) > before, "a dropped stream is made up for by an ask at once"
+    assert len(streams) == 3, "and followed again"
+
+
+def test_a_stream_the_server_refuses_is_not_asked_for_again(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Refused (4401, 4429, 4503), it would be refused again: the page asks every 2 s
+    instead, as without a stream, and opens no other."""
+    page.add_init_script(HIDDEN_TAB)
+    refuse = threading.Event()
+    routed: list[WebSocketRoute] = []  # a socket refused here is no page "websocket" event
+
+    def route(socket: WebSocketRoute) -> None:
+        routed.append(socket)
+        if refuse.is_set():
+            socket.close(code=4503, reason="store_unavailable")
+        else:
+            socket.connect_to_server()
+
+    page.route_web_socket("**/v1/me/live", route)
+    asked = asks_of(page)
+    over_with_timers_stopped(page, site, ("Val Live", "Wim Live"))
+    refuse.set()
+    page.evaluate(HIDE)  # the stream closes; shown again, the next one is refused
+    page.evaluate(SHOW)
+    page.clock.run_for(100)
+    run_until(page, lambda: len(routed) == 2, SHOWN_WITHIN_MS)
+    assert len(routed) == 2, "shown again, the page follows again (and is refused)"
+    before = len(asked)
+    for _ in range(40):  # 10 s of the page's time, each step's asks answered
+        page.clock.run_for(250)
+        page.wait_for_timeout(20)
+    assert len(routed) == 2, "a refused stream is not asked for again"
+    assert len(asked) - before >= 3, "the page asks every 2 s instead of every 15 s"

@@ -11,12 +11,13 @@
  * Call ``ask(handle)`` now (or after ``first`` ms) and again ``every`` ms after each answer.
  * ``every``: milliseconds, or a function of ``ask``'s last result giving them.
  * ``alive``: whether the thing asked about is still on screen; once false, polling ends.
- * Returns the handle ``{ stop }``; ``ask`` is given it too, to stop from within (the
- * answer it waited for came).
+ * Returns the handle ``{ stop, soon }``; ``ask`` is given it too, to stop from within (the
+ * answer it waited for came). ``soon()`` asks at once instead of at the planned time.
  */
 export function pollWhileVisible(ask, { every, alive = () => true, first = 0 }) {
   let timer = null;
   let asking = false;
+  let hurry = false; // ``soon()`` was called while an ask was on its way
   let stopped = false;
   let last;
 
@@ -42,7 +43,8 @@ export function pollWhileVisible(ask, { every, alive = () => true, first = 0 }) 
     }
     if (stopped) return;
     if (!alive()) return stop();
-    plan(typeof every === 'function' ? every(last) : every);
+    plan(hurry ? 0 : typeof every === 'function' ? every(last) : every);
+    hurry = false;
   };
 
   const plan = (ms) => {
@@ -59,7 +61,15 @@ export function pollWhileVisible(ask, { every, alive = () => true, first = 0 }) 
     }
   }
 
-  const handle = { stop };
+  /** Ask now rather than at the planned time (what made it seldom is gone), or as soon
+   * as the ask on its way is answered; a hidden tab asks once shown, as ever. */
+  const soon = () => {
+    if (stopped || document.hidden) return;
+    if (asking) hurry = true;
+    else plan(0);
+  };
+
+  const handle = { stop, soon };
   document.addEventListener('visibilitychange', onVisibility);
   if (first) plan(first);
   else run();

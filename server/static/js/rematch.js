@@ -12,7 +12,7 @@ import { game, say } from './matchstate.js';
 import { draw } from './matchdraw.js';
 import { tableTerms } from './terms.js';
 import { pollWhileVisible } from './poll.js';
-import { followRematch, rematchFollowed, stopFollowingRematch } from './rematchstream.js';
+import { followRematch, forgetRematchWindow, rematchFollowed } from './rematchstream.js';
 
 let answerPoll = null; // the wait for the answer to our offer
 let offerPoll = null; // the watch for the opponent's offer
@@ -118,7 +118,10 @@ export function watchRematchOffer() {
   offerWatch = id;
   const me = (savedPlayer() || {}).id;
   if (game.againstHouse) return; // the house AI offers no rematch: nothing to ask for
-  const follow = () => followRematch(id, (frame) => heardFrame(frame, id, me));
+  // Dropped or refused, the stream no longer says what happens: ask at once, then at the
+  // pace of a page without it.
+  const dropped = () => [offerPoll, answerPoll].forEach((poll) => poll && poll.soon());
+  const follow = () => followRematch(id, (frame) => heardFrame(frame, id, me), dropped);
   follow();
   if (offerPoll) offerPoll.stop();
   offerPoll = pollWhileVisible(
@@ -163,5 +166,5 @@ export function stopRematch() {
   offerPoll = null;
   offerWatch = null;
   closedOffers.clear();
-  stopFollowingRematch();
+  forgetRematchWindow();
 }

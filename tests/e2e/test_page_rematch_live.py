@@ -233,6 +233,9 @@ def test_the_stream_is_held_only_while_the_tab_is_shown_and_asked_for_again_once
         page.wait_for_timeout(50)
     assert len(asked) > before, "a dropped stream is made up for by an ask at once"
     assert len(streams) == 3, "and followed again"
+    page.evaluate("location.hash = '#/history'")  # the finished match is left
+    run_until(page, streams[2].is_closed, SHOWN_WITHIN_MS)
+    assert streams[2].is_closed(), "leaving the match, the page closes its stream"
 
 
 def test_a_stream_the_server_refuses_is_not_asked_for_again(

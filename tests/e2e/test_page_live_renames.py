@@ -153,3 +153,37 @@ def test_a_rename_made_as_the_seats_socket_opens_is_shown_by_its_first_frames(
     assert alice.locator(f"{LOG} li:has-text('hello there')").count() == 1  # said once
     assert alice.evaluate(SOCKET_OPEN)  # open throughout: no ask made while it was down
     wait_until(alice, STAYED)
+
+
+def test_a_player_renamed_on_the_table_sees_the_new_name_there_at_once(
+    site: str,  # noqa: F811
+    pages: tuple[Page, Page, Page],  # noqa: F811
+) -> None:
+    """Renamed from the header while at the table, the seat's own socket brings the
+    ``seats`` frame before the rename's answer saves the new name in the browser (held
+    here until the frame has come): the table named its own seat with the saved, old
+    name, and showed "You (old name)" until the next move."""
+    alice = pages[0]
+    a, _, match_id = seated_pair(site, "Alice Renaming", "Bob Watching")
+    sign_in(alice, site, a, match_id)
+    assert alice.evaluate(SOCKET_OPEN)
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method != "PATCH":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    alice.route(f"**/v1/players/{a['id']}", hold)
+    alice.click("[data-testid=rename]")
+    alice.fill("[data-testid=rename-name]", "Alice Renamed")
+    alice.click("[data-testid=rename-save]")
+    run_until(alice, lambda: bool(held), NEWS_MS)
+    assert held, "the rename was not sent"
+    wait_until(alice, shows("[data-testid=pill-me]", "Alice Renamed"), NEWS_MS)
+    for route, answer in held:
+        route.fulfill(response=answer)
+    alice.unroute(f"**/v1/players/{a['id']}")
+    wait_until(alice, shows("#who", "Alice Renamed"), NEWS_MS)
+    assert "Alice Renaming" not in alice.inner_text("#screen-table")

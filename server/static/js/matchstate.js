@@ -49,12 +49,14 @@ export const seatsRenamed = (seats) => Array.isArray(seats) && seats.some((ref) 
 
 /** A seat's player renamed (the socket's ``seats`` frame, in seat order): the names are
  * learnt again and every view kept names its seats anew, so the table, its notes and the
- * views still to be played out all show the new name. */
+ * views still to be played out all show the new name. Our own seat takes the frame's
+ * name too: renamed here, the frame comes before the rename's answer saves the name in
+ * this browser, and the saved (old) name stayed on the table until the next move. */
 export function renameSeats(seats) {
   if (!Array.isArray(seats)) return;
   learnNames(seats);
   const me = savedPlayer();
-  const names = seats.map((ref) => (me && ref.id === me.id ? isolate(me.name) : game.names.get(ref.id)));
+  const names = seats.map((ref) => (me && ref.id === me.id ? isolate(ref.name) : game.names.get(ref.id)));
   const views = new Set([...game.views.values(), game.view, game.latest].filter(Boolean));
   for (const view of views) view.players = names.slice();
 }

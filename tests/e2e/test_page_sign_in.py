@@ -116,3 +116,23 @@ def test_a_page_not_signed_in_offers_the_form_and_takes_the_code_as_typed(
         wait_until(phone, "document.querySelector('#who').innerText.includes('Cy Typed')")
         assert phone.evaluate(SAVED)["id"] == cy["id"]
         assert phone.is_hidden("#have-code"), "signed in: no code to offer"
+
+
+def test_signed_in_with_a_code_the_keyboard_goes_on_to_the_start_form(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    """The Sign in pressed is disabled while the code is redeemed, and the screen it was
+    on then goes: the keyboard fell to the top of the page, and a keyboard or screen-reader
+    user started again from "Skip to main content". It goes to the start form's first
+    field, as after "New match" at a match's end."""
+    di = make_player(site, "Di Keyboard")
+    _, link = code_shown(page, site, di)
+    with checked_tab(browser) as phone:
+        phone.goto(link)
+        phone.wait_for_selector("[data-testid=signin-whose]")
+        phone.keyboard.press("Enter")  # on Sign in, focused as the link opens
+        wait_until(phone, "document.querySelector('#who').innerText.includes('Di Keyboard')")
+        phone.wait_for_selector("body[data-screen=start]")
+        wait_until(phone, "document.activeElement && document.activeElement.id === 'name'")

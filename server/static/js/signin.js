@@ -95,6 +95,11 @@ async function redeem(root, code) {
     saveCreatedPlayer({ id: me.id, name: me.name, token, rating: me.rating });
     $('#name').value = me.name; // the start form's name, which would rename
     toast(`Signed in as ${isolate(me.name)} on this device.`, 'info');
+    // Disabled while it waited, the button let the keyboard fall to <body>, where the
+    // screen change left it (the top of the page). Back on the button, it goes on to
+    // the start form as the screen changes (app.js's keepKeyboard).
+    button.disabled = false;
+    button.focus();
     location.replace('#/'); // the code leaves the address and the history
   } catch (err) {
     const problem = $('#signin-problem', root);

@@ -1,7 +1,7 @@
 // History: the player's matches, and a replay viewer that steps through a finished
 // match event by event with both hands shown in melds (the server's /replay?at=N).
 import { $, fill, h, heard, plural } from './dom.js';
-import { allEvents, api } from './api.js';
+import { allEvents, api, ApiError } from './api.js';
 import { byRank, bySuit, cardBack, cardFace, cardGroup, cardName } from './cards.js';
 import { displayName, narrate } from './words.js';
 import { savedPlayer } from './api.js';
@@ -186,6 +186,17 @@ export async function showReplay(root, matchId, { onError }) {
     fill(root, h('p', {}, 'No events.'));
     return;
   }
+  // A seat reads its own match's events while it is played, but no replay (a 409): the
+  // screen drew the controls and the deal, "Event 2 of 2", under a red error.
+  const cache = new Map(); // version → the replay's answer there (a promise)
+  const replayAt = async (n) => {
+    if (!cache.has(n)) cache.set(n, api.replay(matchId, n));
+    return cache.get(n);
+  };
+  if (await stillPlayed(replayAt(Math.min(events[0].version + 1, events[events.length - 1].version)))) {
+    fill(root, h('p', { 'data-testid': 'replay-not-finished' }, 'This match is still being played: a replay shows every hand, so it opens once the match is over. ', h('a', { href: `#/match/${encodeURIComponent(matchId)}` }, 'Back to the match'), '.'));
+    return;
+  }
   const started = events[0].event;
   // The log names seats by id: a person's name comes with the match's seats (a watched
   // house match has only house AIs, which need no lookup).
@@ -194,14 +205,8 @@ export async function showReplay(root, matchId, { onError }) {
   const rules = started.rules;
   const first = events[0].version;
   const last = events[events.length - 1].version;
-  const cache = new Map();
   let at = Math.min(first + 1, last);
   let token = 0;
-
-  const replayAt = async (n) => {
-    if (!cache.has(n)) cache.set(n, api.replay(matchId, n));
-    return cache.get(n);
-  };
 
   const controls = h(
     'div',
@@ -256,6 +261,13 @@ export async function showReplay(root, matchId, { onError }) {
   document.addEventListener('keydown', onKey);
   await go(at);
 }
+
+/** Whether the server refused a replay (``asked``, its answer) as the match's not finished. */
+const stillPlayed = (asked) =>
+  asked.then(
+    () => false,
+    (err) => err instanceof ApiError && err.problem && err.problem.rule === 'match_not_finished',
+  );
 
 /** One seat's hand: its melds, then its deadwood, as the engine arranges them. A knocker's
  * row shows the melds it laid down (the defender's layoffs marked), so no card shows twice. */

@@ -109,6 +109,35 @@ def test_the_answer_to_our_rematch_offer_opens_the_new_match_at_once(site: str, 
     assert troubles.seen == [], troubles.seen
 
 
+OFFER = "[data-testid=rematch-offer]"
+
+
+def next_ask_held(page: Page) -> list[tuple[Route, APIResponse]]:  # noqa: F811
+    """The page's next ask of the challenges (16 s of its time on), read from the server
+    at once and held: ``answer_late`` answers it, with what the server said then."""
+    held: list[tuple[Route, APIResponse]] = []
+
+    def read_now_answer_later(route: Route) -> None:
+        held.append((route, route.fetch()))
+
+    page.route("**/v1/challenges", read_now_answer_later)
+    page.clock.run_for(16_000)
+    run_until(page, lambda: bool(held), SHOWN_WITHIN_MS)
+    assert held, "the page asks now and then"
+    return held
+
+
+def answer_late(page: Page, held: list[tuple[Route, APIResponse]], offers_shown: int) -> None:  # noqa: F811
+    """Answer the held asks, then give the page time to do wrong, showing other than
+    ``offers_shown`` offers (a request's answer, not a timer: it needs no clock; a fixed
+    500 ms passed unseen on a loaded machine, before the page had read the answer)."""
+    for route, answer in held:
+        with page.expect_request_finished():
+            route.fulfill(response=answer)
+    run_until(page, lambda: page.locator(OFFER).count() != offers_shown, 2000)
+    page.unroute("**/v1/challenges")
+
+
 def test_an_answer_read_before_the_offer_was_withdrawn_does_not_bring_it_back(
     site: str,  # noqa: F811
     page: Page,  # noqa: F811
@@ -119,17 +148,8 @@ def test_an_answer_read_before_the_offer_was_withdrawn_does_not_bring_it_back(
     opponent, match_id, troubles = over_with_timers_stopped(page, site, ("Ria Live", "Sam Live"))
     offered = httpx.post(f"{site}/v1/matches/{match_id}/rematch", headers=auth(opponent))
     assert offered.status_code == 200, offered.text
-    page.wait_for_selector("[data-testid=rematch-offer]", timeout=SHOWN_WITHIN_MS)
-
-    held: list[tuple[Route, APIResponse]] = []  # each ask, read from the server at once
-
-    def read_now_answer_later(route: Route) -> None:
-        held.append((route, route.fetch()))
-
-    page.route("**/v1/challenges", read_now_answer_later)
-    page.clock.run_for(16_000)  # the page's next ask
-    run_until(page, lambda: bool(held), SHOWN_WITHIN_MS)
-    assert held, "the page asks now and then"
+    page.wait_for_selector(OFFER, timeout=SHOWN_WITHIN_MS)
+    held = next_ask_held(page)
     assert any(
         c["table_id"] == offered.json()["table_id"] for c in held[0][1].json()["challenges"]
     ), "the answer held was read while the offer was open"
@@ -137,15 +157,9 @@ def test_an_answer_read_before_the_offer_was_withdrawn_does_not_bring_it_back(
         f"{site}/v1/challenges/{offered.json()['table_id']}/cancel", headers=auth(opponent)
     )
     assert cancelled.status_code == 200, cancelled.text
-    page.wait_for_selector("[data-testid=rematch-offer]", state="detached", timeout=SHOWN_WITHIN_MS)
-    for route, answer in held:
-        with page.expect_request_finished():
-            route.fulfill(response=answer)
-    # Given time to do wrong (a request's answer, not a timer: it needs no clock); a fixed
-    # 500 ms passed unseen on a loaded machine, before the page had read the answer.
-    run_until(page, lambda: page.locator("[data-testid=rematch-offer]").count() == 1, 2000)
-    page.unroute("**/v1/challenges")
-    assert page.locator("[data-testid=rematch-offer]").count() == 0
+    page.wait_for_selector(OFFER, state="detached", timeout=SHOWN_WITHIN_MS)
+    answer_late(page, held, offers_shown=0)
+    assert page.locator(OFFER).count() == 0
     assert troubles.seen == [], troubles.seen
 
 
@@ -156,28 +170,15 @@ def test_an_answer_read_before_the_offer_came_does_not_take_it_away(
     """The mirror of the test above: an answer read before the opponent offered, arriving
     after the stream showed the offer, took it away again until the next ask, 15 s on."""
     opponent, match_id, troubles = over_with_timers_stopped(page, site, ("Tia Live", "Uma Live"))
-    held: list[tuple[Route, APIResponse]] = []  # each ask, read from the server at once
-
-    def read_now_answer_later(route: Route) -> None:
-        held.append((route, route.fetch()))
-
-    page.route("**/v1/challenges", read_now_answer_later)
-    page.clock.run_for(16_000)  # the page's next ask
-    run_until(page, lambda: bool(held), SHOWN_WITHIN_MS)
-    assert held, "the page asks now and then"
+    held = next_ask_held(page)
     assert not [c for c in held[0][1].json()["challenges"] if c.get("rematch_of") == match_id], (
         "the answer held was read before the offer"
     )
     offered = httpx.post(f"{site}/v1/matches/{match_id}/rematch", headers=auth(opponent))
     assert offered.status_code == 200, offered.text
-    page.wait_for_selector("[data-testid=rematch-offer]", timeout=SHOWN_WITHIN_MS)
-    for route, answer in held:
-        with page.expect_request_finished():
-            route.fulfill(response=answer)
-    # Given time to do wrong (a request's answer, not a timer: it needs no clock).
-    run_until(page, lambda: page.locator("[data-testid=rematch-offer]").count() == 0, 2000)
-    page.unroute("**/v1/challenges")
-    assert page.locator("[data-testid=rematch-offer]").count() == 1
+    page.wait_for_selector(OFFER, timeout=SHOWN_WITHIN_MS)
+    answer_late(page, held, offers_shown=1)
+    assert page.locator(OFFER).count() == 1
     assert troubles.seen == [], troubles.seen
 
 
@@ -212,7 +213,7 @@ def test_the_stream_is_held_only_while_the_tab_is_shown_and_asked_for_again_once
     page.route_web_socket("**/v1/me/live", through)
     streams = streams_of(page)
     asked = asks_of(page)
-    over_with_timers_stopped(page, site, ("Tia Live", "Uri Live"))
+    over_with_timers_stopped(page, site, ("Xia Live", "Uri Live"))
     assert len(streams) == 1 and not streams[0].is_closed()
 
     page.evaluate(HIDE)

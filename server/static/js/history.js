@@ -186,14 +186,18 @@ export async function showReplay(root, matchId, { onError }) {
     fill(root, h('p', {}, 'No events.'));
     return;
   }
-  // A seat reads its own match's events while it is played, but no replay (a 409): the
-  // screen drew the controls and the deal, "Event 2 of 2", under a red error.
+  const first = events[0].version;
+  const last = events[events.length - 1].version;
+  let at = Math.min(first + 1, last);
   const cache = new Map(); // version → the replay's answer there (a promise)
   const replayAt = async (n) => {
     if (!cache.has(n)) cache.set(n, api.replay(matchId, n));
     return cache.get(n);
   };
-  if (await stillPlayed(replayAt(Math.min(events[0].version + 1, events[events.length - 1].version)))) {
+  // A seat reads its own match's events while it is played, but no replay (a 409): the
+  // screen drew the controls and the deal, "Event 2 of 2", under a red error. The first
+  // step's answer tells, and is kept for it.
+  if (await stillPlayed(replayAt(at))) {
     fill(root, h('p', { 'data-testid': 'replay-not-finished' }, 'This match is still being played: a replay shows every hand, so it opens once the match is over. ', h('a', { href: `#/match/${encodeURIComponent(matchId)}` }, 'Back to the match'), '.'));
     return;
   }
@@ -203,9 +207,6 @@ export async function showReplay(root, matchId, { onError }) {
   const seats = started.players.some((p) => !p.startsWith('ai:')) ? await api.getMatch(matchId).then((d) => d.seats, () => null) : null;
   const players = started.players.map((p, i) => (p.startsWith('ai:') ? displayName(p, null) : (seats && seats[i] ? refName(seats[i]) : displayName(p, savedPlayer()))));
   const rules = started.rules;
-  const first = events[0].version;
-  const last = events[events.length - 1].version;
-  let at = Math.min(first + 1, last);
   let token = 0;
 
   const controls = h(

@@ -18,7 +18,8 @@ A meld chance learned offline from real hands (``feed_model``) ranks the discard
 feed better than the guesses do, but priced into the feed term it played no better
 (session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off; fitted on the near-tied
 choice itself it feeds less but plays no better either (session 20), so ``CHOICE_PRICE``
-is off.
+is off. A worth learned from play-outs of the best few discards (``discard_fit``, session
+44) predicts them better offline; in play it was within noise, so ``ROLLOUT_FIT`` is off.
 """
 
 from __future__ import annotations
@@ -28,7 +29,16 @@ import random
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from domain.ai import feed_model, knowledge, match_odds, medium, opponent, showdown, tactics
+from domain.ai import (
+    discard_fit,
+    feed_model,
+    knowledge,
+    match_odds,
+    medium,
+    opponent,
+    showdown,
+    tactics,
+)
 from domain.ai.clock import Clock
 from domain.ai.knowledge import Knowledge, bits, partners
 from domain.ai.match_odds import Worth
@@ -71,6 +81,8 @@ FEED_REWEIGHT = 0.0
 # Off: it feeds less (offline and in play) but no better in paired runs (RESULTS-ai.md).
 CHOICE_PRICE = 0.0
 CHOICE_CONTENTION = 4.0
+# Re-rank the best few discards by the worth learned from play-outs (``discard_fit``).
+ROLLOUT_FIT = False
 
 
 def play(view: PlayerView, rng: random.Random, budget_ms: float | None) -> AnySeatCommand:
@@ -243,7 +255,40 @@ def quick_scores(
     scored.sort()
     if CHOICE_PRICE and len(scored) > 1:
         scored = _choice_priced(view, know, hands, scored)
+    if ROLLOUT_FIT and discard_fit.WEIGHTS and len(scored) > 1:
+        rows = {
+            index: candidate_row(view, know, hands, chance or 0.0, score, base, index)
+            for score, _, index in scored[: discard_fit.TOP]
+            if score < FORBIDDEN
+        }
+        if len(rows) > 1:
+            ranked = sorted(scored[: len(rows)], key=lambda s: -discard_fit.worth(rows[s[2]]))
+            scored = ranked + scored[len(rows) :]
     return [(score, index) for score, _, index in scored]
+
+
+def candidate_row(
+    view: PlayerView,
+    know: Knowledge,
+    hands: list[Guess],
+    chance: float,
+    score: float,
+    base: dict[str, float],
+    index: int,
+) -> list[float]:
+    """The features ``discard_fit`` learned from, for discarding card ``index``."""
+    card = DECK[index]
+    return discard_fit.row(
+        score,
+        base[card],
+        feed(hands, index),
+        feed_model.meld_share(hands, index),
+        CARD_VALUE[card],
+        deadwood_of_mask(know.mine & ~(1 << index)),
+        view.stock_size,
+        chance,
+        bool(partners(know.opponent_known, index)),
+    )
 
 
 def _choice_priced(

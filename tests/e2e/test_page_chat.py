@@ -73,6 +73,21 @@ def said(site: str, match_id: str, who: dict[str, Any], text: str) -> None:  # n
     assert answer.status_code == 201, answer.text
 
 
+def answers_held(page: Page, url: str, method: str) -> list[tuple[Route, Any]]:
+    """From now on, the page's ``method`` requests to ``url`` reach the server at once and
+    their answers wait in the list (each ``(route, answer)``) until the test fulfils them."""
+    held: list[tuple[Route, Any]] = []
+
+    def hold(route: Route) -> None:
+        if route.request.method != method:
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    page.route(url, hold)
+    return held
+
+
 def sign_in(page: Page, site: str, who: dict[str, Any], match_id: str) -> None:  # noqa: F811
     page.goto(f"{site}/")
     page.evaluate(
@@ -99,15 +114,7 @@ def test_a_message_sent_by_one_seat_appears_for_the_other_and_the_spectator(
     # Her box is empty all the same: it waited for that answer, so it still held the
     # message the others read (a second Enter sent it again), and the answer wiped what
     # was typed meanwhile.
-    held: list[tuple[Route, Any]] = []
-
-    def hold(route: Route) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        held.append((route, route.fetch()))
-
-    alice.route(f"**/v1/matches/{match_id}/chat", hold)
+    held = answers_held(alice, f"**/v1/matches/{match_id}/chat", "POST")
     alice.fill("[data-testid=chat-input]", "Hello Bob \u202eevil")
     alice.click("[data-testid=chat-send]")
     bob.wait_for_selector(f"{LOG} li:has-text('Hello Bob evil')")

@@ -15,7 +15,14 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     site,
     wait_until,
 )
-from tests.e2e.test_page_chat import LOG, pages, said, seated_pair, sign_in  # noqa: F401
+from tests.e2e.test_page_chat import (  # noqa: F401
+    LOG,
+    answers_held,
+    pages,
+    said,
+    seated_pair,
+    sign_in,
+)
 from tests.e2e.test_page_friends import signed_in
 
 NEWS_MS = 5000  # a second or two, with room for a loaded test machine
@@ -167,15 +174,7 @@ def test_a_player_renamed_on_the_table_sees_the_new_name_there_at_once(
     a, _, match_id = seated_pair(site, "Alice Renaming", "Bob Watching")
     sign_in(alice, site, a, match_id)
     assert alice.evaluate(SOCKET_OPEN)
-    held: list[tuple[Any, Any]] = []
-
-    def hold(route: Any) -> None:
-        if route.request.method != "PATCH":
-            route.continue_()
-            return
-        held.append((route, route.fetch()))
-
-    alice.route(f"**/v1/players/{a['id']}", hold)
+    held = answers_held(alice, f"**/v1/players/{a['id']}", "PATCH")
     alice.click("[data-testid=rename]")
     alice.fill("[data-testid=rename-name]", "Alice Renamed")
     alice.click("[data-testid=rename-save]")

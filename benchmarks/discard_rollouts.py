@@ -33,7 +33,7 @@ import msgspec
 
 from benchmarks.meld_model import _solve
 from benchmarks.tournament import hand_state, mean_ci, overridden, play_hand
-from domain.ai import discard_fit, hard, knowledge, medium, opponent
+from domain.ai import discard_fit, hard, knowledge, opponent
 from domain.ai.choose import seeded_rng
 from domain.ai.clock import Clock
 from domain.cards import CARD_INDEX, DECK
@@ -76,9 +76,7 @@ def candidates(view: PlayerView, game_seed: str) -> tuple[list[int], list[list[f
     if chance is None:
         chance = hard.knock_chance(know, hands, view.knock_limit, clock)
     scored = hard.quick_scores(view, know, hands, clock, chance)
-    shrink = max(0.0, 1.0 - hard.DANGER_WEIGHT * chance)
-    promise = (hard.PROMISE_EARLY * shrink, hard.PROMISE_LATE * shrink)
-    base = medium.discard_scores(view, know, promise, hard.INTEREST_WEIGHT)
+    base = hard.keep_scores(view, know, chance)
     options = [index for _, index in scored]
     rows = [
         hard.candidate_row(view, know, hands, chance, score, base, index) for score, index in scored

@@ -224,13 +224,9 @@ def quick_scores(
     ``chance`` is the opponent's knock chance when the hold decision already worked it out.
     """
     mask = know.mine
-    shrink = 1.0
-    if DANGER_WEIGHT:
-        if chance is None:
-            chance = knock_chance(know, hands, view.knock_limit, clock)
-        shrink = max(0.0, 1.0 - DANGER_WEIGHT * chance)
-    promise = (PROMISE_EARLY * shrink, PROMISE_LATE * shrink)
-    base = medium.discard_scores(view, know, promise, INTEREST_WEIGHT)
+    if DANGER_WEIGHT and chance is None:
+        chance = knock_chance(know, hands, view.knock_limit, clock)
+    base = keep_scores(view, know, chance or 0.0)
     options = [CARD_INDEX[c] for c in tactics.discardable(view)]
     left = {i: deadwood_of_mask(mask & ~(1 << i)) for i in options}
     feeds_known = {i for i in options if partners(know.opponent_known, i)}
@@ -265,6 +261,14 @@ def quick_scores(
             ranked = sorted(scored[: len(rows)], key=lambda s: -discard_fit.worth(rows[s[2]]))
             scored = ranked + scored[len(rows) :]
     return [(score, index) for score, _, index in scored]
+
+
+def keep_scores(view: PlayerView, know: Knowledge, chance: float) -> dict[str, float]:
+    """Medium's judgement of each discard, its half-meld promise shrunk by the opponent's
+    knock ``chance`` (``DANGER_WEIGHT``): the base of hard's score."""
+    shrink = max(0.0, 1.0 - DANGER_WEIGHT * chance)
+    promise = (PROMISE_EARLY * shrink, PROMISE_LATE * shrink)
+    return medium.discard_scores(view, know, promise, INTEREST_WEIGHT)
 
 
 def candidate_row(

@@ -13,6 +13,14 @@ each candidate, so ``fit`` can learn which of them predict the worth beyond hard
 
     python -m benchmarks.discard_rollouts record --out R.jsonl --seed dr1 --deals 40
     python -m benchmarks.discard_rollouts fit --train R.jsonl [--write]
+
+Whether the cheap continuation biases the labels (session 45): only the decisions where
+the fitted pick differs from hard's, each played out with 8 and with 32 guesses on the
+same stocks, and the two gains compared:
+
+    python -m benchmarks.discard_rollouts record --out C.jsonl --seed dr2 --deals 40 \
+        --changed-only --rollout-guesses 8,32
+    python -m benchmarks.discard_rollouts compare-guesses --train C.jsonl
 """
 
 from __future__ import annotations
@@ -52,7 +60,8 @@ class Job:
     opponent: str
     top: int
     rollouts: int
-    rollout_guesses: int
+    rollout_guesses: tuple[int, ...]  # the guesses hard plays out with; the first fills ``worths``
+    changed_only: bool  # play out only hard's pick and the fitted pick, where they differ
     settings: tuple[str, ...] = ()  # ``module.NAME=value`` for both players' play (``--set``)
 
 
@@ -117,15 +126,23 @@ def _record_game(job: Job) -> list[dict[str, object]]:
         keep = [i for i, row in enumerate(rows) if row[0] < hard.FORBIDDEN][: job.top]
         if len(keep) < 2:
             return
+        if job.changed_only:
+            fitted = max(keep, key=lambda k: discard_fit.worth(rows[k]))
+            if fitted == keep[0]:
+                return
+            keep = [keep[0], fitted]
         number = len(out)
-        worths: list[list[int]] = [[] for _ in keep]
-        with overridden([f"hard.GUESSES={job.rollout_guesses}"]):
-            for r in range(job.rollouts):
-                shuffled = restocked(at, f"{game_seed}:{number}:{r}")
-                for slot, k in enumerate(keep):
-                    after, _ = apply(shuffled, Discard(job.hard_seat, DECK[options[k]]))
-                    end = play_hand(after, levels, f"{game_seed}:ro{number}:{r}")
-                    worths[slot].append(_points(end, job.hard_seat))
+        by_guesses: dict[str, list[list[int]]] = {}
+        for guesses in job.rollout_guesses:
+            worths: list[list[int]] = [[] for _ in keep]
+            with overridden([f"hard.GUESSES={guesses}"]):
+                for r in range(job.rollouts):
+                    shuffled = restocked(at, f"{game_seed}:{number}:{r}")
+                    for slot, k in enumerate(keep):
+                        after, _ = apply(shuffled, Discard(job.hard_seat, DECK[options[k]]))
+                        end = play_hand(after, levels, f"{game_seed}:ro{number}:{r}")
+                        worths[slot].append(_points(end, job.hard_seat))
+            by_guesses[str(guesses)] = worths
         out.append(
             {
                 "seed": game_seed,
@@ -133,7 +150,8 @@ def _record_game(job: Job) -> list[dict[str, object]]:
                 "picked": CARD_INDEX[command.card],
                 "options": [options[k] for k in keep],
                 "features": [rows[k] for k in keep],
-                "worths": worths,
+                "worths": by_guesses[str(job.rollout_guesses[0])],
+                "worths_by_guesses": by_guesses,
             }
         )
 
@@ -151,7 +169,8 @@ def _jobs(opts: argparse.Namespace) -> Iterator[Job]:
                 opts.opponent,
                 opts.top,
                 opts.rollouts,
-                opts.rollout_guesses,
+                tuple(int(g) for g in opts.rollout_guesses.split(",")),
+                opts.changed_only,
                 tuple(opts.set),
             )
 
@@ -265,6 +284,33 @@ def describe(rows: list[Decision]) -> None:
         print(f"one paired play-out's spread: {statistics.fmean(spreads):.2f} points")
 
 
+def compare_guesses(paths: list[str]) -> None:
+    """For decisions recorded ``--changed-only`` with several ``--rollout-guesses``: the
+    fitted pick's worth over hard's as each continuation values it, and how far apart the
+    continuations are on the same play-outs (a biased label shows as a gap)."""
+    raws = []
+    for path in paths:
+        with Path(path).open() as f:
+            raws += [json.loads(line) for line in f if line.strip()]
+    if not raws:
+        print("no decisions")
+        return
+    gains: dict[str, list[float]] = {}
+    for raw in raws:
+        for guesses, worths in raw["worths_by_guesses"].items():
+            mean_pick, mean_hard = statistics.fmean(worths[1]), statistics.fmean(worths[0])
+            gains.setdefault(guesses, []).append(mean_pick - mean_hard)
+    for guesses, values in gains.items():
+        mean, half = mean_ci(values)
+        print(f"{guesses} guesses: the fitted pick over hard's {mean:+.3f} ± {half:.3f}")
+    keys = list(gains)
+    for other in keys[1:]:
+        diffs = [b - a for a, b in zip(gains[keys[0]], gains[other], strict=True)]
+        mean, half = mean_ci(diffs)
+        print(f"{other} guesses less {keys[0]}: {mean:+.3f} ± {half:.3f}")
+    print(f"({len(raws)} changed decisions)")
+
+
 def _write_weights(w: list[float]) -> None:
     path = Path(discard_fit.__file__)
     text = path.read_text()
@@ -285,7 +331,16 @@ def main(argv: list[str] | None = None) -> None:
     rec.add_argument("--opponent", default="baseline")
     rec.add_argument("--top", type=int, default=discard_fit.TOP)
     rec.add_argument("--rollouts", type=int, default=16)
-    rec.add_argument("--rollout-guesses", type=int, default=8)
+    rec.add_argument(
+        "--rollout-guesses",
+        default="8",
+        help="hard's guesses in the play-outs; several (8,32) play the same play-outs with each",
+    )
+    rec.add_argument(
+        "--changed-only",
+        action="store_true",
+        help="only decisions where the fitted pick differs from hard's: play out those two",
+    )
     rec.add_argument("--workers", type=int, default=2)
     rec.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     fitp = sub.add_parser("fit")
@@ -294,9 +349,14 @@ def main(argv: list[str] | None = None) -> None:
     fitp.add_argument(
         "--write", action="store_true", help="write the weights into domain/ai/discard_fit.py"
     )
+    comparep = sub.add_parser("compare-guesses")
+    comparep.add_argument("--train", nargs="+", required=True)
     opts = parser.parse_args(argv)
     if opts.command == "record":
         record(opts)
+        return
+    if opts.command == "compare-guesses":
+        compare_guesses(opts.train)
         return
     rows = load(opts.train)
     describe(rows)

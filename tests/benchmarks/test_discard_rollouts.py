@@ -17,7 +17,7 @@ from domain.ai import discard_fit
 def recorded() -> list[dict[str, object]]:
     out = []
     for seat in (0, 1):
-        out += discard_rollouts.record_game(Job("study", 0, seat, "baseline", 3, 3, 8))
+        out += discard_rollouts.record_game(Job("study", 0, seat, "baseline", 3, 3, (8,), False))
     return out
 
 
@@ -44,7 +44,7 @@ def test_a_play_out_deals_only_the_stock_again() -> None:
 def test_play_outs_are_repeatable(recorded: list[dict[str, object]]) -> None:
     worths = [w for d in recorded for w in d["worths"]]  # type: ignore[attr-defined]
     assert all(len(w) == 3 for w in worths)
-    again = discard_rollouts.record_game(Job("study", 0, 0, "baseline", 3, 3, 8))
+    again = discard_rollouts.record_game(Job("study", 0, 0, "baseline", 3, 3, (8,), False))
     assert [d["worths"] for d in again] == [d["worths"] for d in recorded if d["seat"] == 0]
 
 
@@ -62,3 +62,24 @@ def test_the_fit_recovers_a_planted_worth() -> None:
     assert fitted == pytest.approx([100 * w for w in planted], abs=0.5)
     gains, changed = discard_rollouts.picks_gain(decisions, fitted)
     assert changed > 0 and min(gains) >= 0  # it picks the best-worth candidate every time
+
+
+def test_changed_only_plays_out_hards_pick_and_the_fitted_one_with_each_guess_count(
+    recorded: list[dict[str, object]],
+) -> None:
+    changed = []
+    for seat in (0, 1):
+        job = Job("study", 0, seat, "baseline", 3, 2, (8, 4), True)
+        changed += discard_rollouts.record_game(job)
+    expected = []
+    for d in recorded:
+        rows = d["features"]
+        fitted = max(range(len(rows)), key=lambda k: discard_fit.worth(rows[k]))  # type: ignore[arg-type, index]
+        if fitted != 0:
+            expected.append((d["seed"], d["seat"], [d["options"][0], d["options"][fitted]]))  # type: ignore[index]
+    assert expected  # the fit disagrees with hard somewhere in this deal
+    assert [(d["seed"], d["seat"], d["options"]) for d in changed] == expected
+    for d in changed:
+        by = d["worths_by_guesses"]
+        assert set(by) == {"8", "4"} and d["worths"] == by["8"]  # type: ignore[index, operator]
+        assert all(len(w) == 2 for ws in by.values() for w in ws)  # type: ignore[attr-defined]

@@ -220,6 +220,17 @@ def test_the_socket_tables_name_every_message_a_client_may_send() -> None:
     assert set(cells) >= expected, f"docs/api.md lists {sorted(cells)}"
 
 
+@pytest.mark.parametrize("channel", ["live", "watch"])
+def test_a_match_channel_lists_every_message_its_socket_answers(channel: str) -> None:
+    """Both match sockets dispatch every type of ``server.ws.live.FIELDS`` (a spectator's
+    ``action``, ``chat``, ``claim`` and ``auth`` are answered with an ``error`` frame), so
+    both channels list them all: the ``watch`` channel lacked ``action`` and ``claim``."""
+    from server.ws.live import FIELDS
+
+    listed = _client_message_types(channel)
+    assert set(FIELDS) <= listed, f"{channel} does not list {sorted(set(FIELDS) - listed)}"
+
+
 def _nothing_to_run(path: Path) -> str | None:
     """Why none of a file's shell blocks runs, if none does."""
     blocks = shell_blocks(path)

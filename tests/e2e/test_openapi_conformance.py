@@ -239,6 +239,84 @@ async def test_every_socket_frame_over_a_whole_match_conforms(server: ServerProc
     await player.close()
 
 
+def client_message_types(channel: str) -> set[str]:
+    """The ``type`` of every message asyncapi.yaml lets a client send on ``channel`` (its
+    ``send`` operations are the client's)."""
+    messages = ASYNCAPI["components"]["messages"]
+    types = set()
+    for operation in ASYNCAPI["operations"].values():
+        if operation["action"] != "send" or not operation["channel"]["$ref"].endswith(channel):
+            continue
+        for reference in operation["messages"]:
+            name = reference["$ref"].rsplit("/", 1)[1]
+            target = ASYNCAPI["channels"][channel]["messages"][name]["$ref"].rsplit("/", 1)[1]
+            types.add(messages[target]["payload"]["properties"]["type"]["const"])
+    return types
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_watch_channel_lists_every_message_its_socket_answers(
+    server: ServerProcess,
+) -> None:
+    """A spectator's socket answers every message a seat's takes (QA: asyncapi.yaml's
+    ``watch`` channel listed neither ``action`` nor ``claim``, though each is answered
+    there with an ``error`` frame): each is sent on a real ``watch`` socket, is listed
+    for the channel, and its answer is a frame the channel declares, with the refusal
+    the channel's description names."""
+    from server.ws.live import FIELDS
+
+    sent = {
+        "ping": ({"type": "ping"}, "pong", None),
+        "pong": ({"type": "pong"}, None, None),
+        "auth": ({"type": "auth", "token": "x"}, "error", "invalid_request"),
+        "resume": ({"type": "resume", "after": 0}, "snapshot", None),
+        "action": (
+            {"type": "action", "action": {"type": "resign"}},
+            "error",
+            "spectators_cannot_act",
+        ),
+        "chat": ({"type": "chat", "text": "hello"}, "error", "spectators_cannot_chat"),
+        "claim": ({"type": "claim"}, "error", "spectators_cannot_act"),
+    }
+    assert set(sent) == set(FIELDS), "a message the socket takes is not tried here"
+    listed = client_message_types("watch")
+    assert set(sent) <= listed, f"the watch channel does not list {sorted(set(sent) - listed)}"
+    description = ASYNCAPI["channels"]["watch"]["description"]
+    validators = frame_validators("watch", "receiveWatch")
+    player = await Player.create(server.url, "watched")
+    match = await player.new_match(level="easy")
+    url = f"{server.ws_url}/v1/matches/{match['match_id']}/watch"
+    try:
+        async with websockets.connect(url) as ws:
+
+            async def next_checked() -> dict[str, Any]:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                errors = [e.message for e in validators[frame["type"]].iter_errors(frame)]
+                assert not errors, (frame["type"], errors[:5])
+                return frame
+
+            assert (await next_checked())["type"] == "snapshot"
+            assert (await next_checked())["type"] == "seats"
+            for kind, (message, answer, rule) in sent.items():
+                await ws.send(json.dumps(message))
+                if answer is None:
+                    continue
+                frame = await next_checked()
+                if kind == "resume":  # the events after 0: the first one at least
+                    assert frame["type"] in ("event", "snapshot"), frame
+                    while frame["version"] < match["version"]:
+                        frame = await next_checked()
+                    continue
+                assert frame["type"] == answer, (kind, frame)
+                if rule is not None:
+                    assert frame["problem"]["rule"] == rule, (kind, frame)
+                    assert f"`{rule}`" in description, (kind, rule)
+            await ws.send(json.dumps({"type": "ping"}))  # the socket stayed open throughout
+            assert (await next_checked())["type"] == "pong"
+    finally:
+        await player.close()
+
+
 async def check_the_lobby(check: Any, host: Player, guest: Player) -> None:
     """Every table operation, its answers and its refusals, then a resignation."""
     tables, table = "/v1/tables", "/v1/tables/{table_id}"

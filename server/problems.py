@@ -388,16 +388,29 @@ OPENING_REFUSALS = {
 }
 
 
+#: What a 400 may be on any route, whatever else a route means by it: a body that is not
+#: JSON, or a request Litestar cannot read. A route's own 400 is added to these, never put
+#: in their place: the redeem route's named only ``invalid_sign_in_code`` though malformed
+#: JSON is a 400 there too, and a description that names codes names every one sent.
+ANY_ROUTES_400 = (
+    "Malformed JSON (`malformed_json`) or a request the server cannot read (`bad_request`)"
+)
+
+
 def problem_responses(
     *statuses: int, described_as: Mapping[int, str] | None = None
 ) -> dict[int, ResponseSpec]:
     """OpenAPI declarations of the problems a route may answer with.
 
     ``described_as`` replaces a status's usual description where the route means
-    something else by it.
+    something else by it; for a 400 it adds to what any route's 400 may be
+    (``ANY_ROUTES_400``).
     """
+    own = dict(described_as or {})
+    if 400 in own:
+        own[400] = f"{ANY_ROUTES_400}, or {own[400]}"
     described = {
-        400: "Malformed JSON or request",
+        400: ANY_ROUTES_400,
         401: "Missing or invalid bearer token",
         403: "The caller holds no seat in this match",
         404: "No such match or player",
@@ -408,7 +421,7 @@ def problem_responses(
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         429: "Too many requests: wait the seconds `Retry-After` says",
         503: "Database unavailable",
-        **(described_as or {}),
+        **own,
     }
     return {
         status: ResponseSpec(

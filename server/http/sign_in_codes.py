@@ -50,7 +50,7 @@ async def create_sign_in_code(state: State, request: Request[Any, Any, Any]) -> 
         413,
         429,
         described_as={
-            400: "Malformed JSON, or a sign-in code that is wrong, expired or used already "
+            400: "a sign-in code that is wrong, expired or used already "
             "(`invalid_sign_in_code`, the same answer for the three)",
             429: "Too many redeems from this address: wait the seconds `Retry-After` says",
         },

@@ -239,6 +239,32 @@ async def test_every_socket_frame_over_a_whole_match_conforms(server: ServerProc
     await player.close()
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_malformed_json_is_a_problem_each_route_declares(server: ServerProcess) -> None:
+    """Every route that reads a body, sent one that is not JSON: its answer is declared,
+    and where the route's description names the codes of that status, it names the one
+    sent (QA: ``POST /v1/sign-in-codes/redeem``'s 400 named only ``invalid_sign_in_code``,
+    though malformed JSON is a 400 there too)."""
+    checker = Checker()
+    player = await Player.create(server.url, "malformed")
+    sent = {}
+    try:
+        for template, operations in DOCUMENT["paths"].items():
+            for method, operation in operations.items():
+                if "requestBody" not in operation:
+                    continue
+                path = re.sub(r"\{[a-z_]+\}", "x", template)
+                answer = await player.client.request(
+                    method, path, content=b'{"a": ', headers={"content-type": "application/json"}
+                )
+                checker.check(answer, template)
+                sent[(method, template)] = (answer.status_code, answer.json().get("rule"))
+    finally:
+        await player.close()
+    assert sent[("post", "/v1/sign-in-codes/redeem")] == (400, "malformed_json"), sent
+    assert list(sent.values()).count((400, "malformed_json")) > 10, sent
+
+
 def client_message_types(channel: str) -> set[str]:
     """The ``type`` of every message asyncapi.yaml lets a client send on ``channel`` (its
     ``send`` operations are the client's)."""

@@ -73,7 +73,7 @@ _TYPES: tuple[ProblemType, ...] = (
        "`detail` names the field.",
        "Any request whose body, query or headers break the OpenAPI schema, whose JSON "
        "gives a key twice in one object or whose query gives a parameter twice (on a "
-       "socket too: close 4422), and a socket message of an unknown type, without "
+       "socket too: close 4422) or whose headers give `Idempotency-Key` twice, and a socket message of an unknown type, without "
        "its fields or with a key given twice, an `auth` first message of the wrong shape (a "
        "field it has not, an `after` that is no version), or an `auth` message on a socket "
        "signed in already.",

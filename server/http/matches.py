@@ -101,7 +101,8 @@ IdempotencyKey = Annotated[
         min_length=1,  # an empty key would bind every keyless retry of a client to one move
         max_length=200,
         required=False,
-        description="A retried request with the same key returns the first answer.",
+        description="A retried request with the same key returns the first answer. "
+        "Send it once: two are a 422 `invalid_request` that changes nothing.",
     ),
 ]
 

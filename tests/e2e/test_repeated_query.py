@@ -1,4 +1,5 @@
-"""A query parameter given twice is refused, over HTTP and on every socket (QA).
+"""A query parameter (or an Idempotency-Key header) given twice is refused, over HTTP and
+on every socket (QA).
 
 ``?after=1&after=4`` paged the log after 4 over HTTP (the last value) and replayed it
 after 1 on the live socket (the first); ``?client_seed=`` twice chose a seat's part of
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 import websockets
 
-from tests.e2e.harness import Player, ServerProcess, next_frame
+from tests.e2e.harness import Player, ServerProcess, as_action, next_frame
 
 
 def refused_for(problem: dict[str, Any], name: str) -> None:
@@ -66,3 +67,30 @@ async def test_a_query_parameter_given_twice_is_refused_and_changes_nothing(
         assert (replayed["type"], replayed["version"]) == ("event", 2), replayed
     await ada.close()
     await bob.close()
+
+
+async def test_an_idempotency_key_given_twice_is_refused_and_changes_nothing(
+    sqlite_site: ServerProcess,
+) -> None:
+    """Two ``Idempotency-Key`` headers were accepted silently (QA): the move was bound to
+    one of them, which, a client cannot tell. Now a 422 ``invalid_request`` names the
+    header, the same two keys or not, and nothing is done; one key is taken."""
+    ada = await Player.create(sqlite_site.url, "Ada Keys")
+    match = await ada.new_match(seed="two-keys")
+    match_id, version = match["match_id"], match["version"]
+    action = as_action(match["view"]["legal"][0])
+    path = f"/v1/matches/{match_id}/actions"
+    for keys in (("k1", "k2"), ("k1", "k1")):
+        headers = [("Idempotency-Key", keys[0]), ("idempotency-key", keys[1])]
+        answer = await ada.client.post(
+            path, json={"action": action, "version": version}, headers=headers
+        )
+        assert answer.status_code == 422, answer.text
+        problem = answer.json()
+        assert problem["rule"] == "invalid_request", problem
+        assert problem["detail"].startswith("Idempotency-Key: the header is given twice"), problem
+        assert (await ada.view(match_id))["version"] == version  # nothing was done
+    acted = await ada.act(match_id, action, version, key="k1")  # once: taken
+    assert acted.status_code == 200, acted.text
+    assert acted.json()["version"] > version
+    await ada.close()

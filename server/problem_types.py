@@ -115,13 +115,16 @@ _TYPES: tuple[ProblemType, ...] = (
        "Send fewer or smaller headers (a proxy or a browser extension may be adding them); "
        "the connection is closed after this answer."),
     _p("unsupported_media_type", 415, "The body is not sent as JSON",
-       "The request body is not labelled as JSON (its `Content-Type`), or is sent encoded.",
+       "The request body is not labelled as JSON (its `Content-Type`), is labelled in a "
+       "charset other than UTF-8, or is sent encoded.",
        "A request to a route that reads a JSON body, labelled `text/plain`, "
        "`application/x-www-form-urlencoded` (curl's `-d` without `-H`) or anything but "
-       "`application/json` or a `+json` type, or with no `Content-Type` at all. "
+       "`application/json` or a `+json` type, or with no `Content-Type` at all; or labelled "
+       "JSON in a charset other than UTF-8 (`charset=iso-8859-1`: JSON is UTF-8, RFC 8259). "
        "Or a body sent with a `Content-Encoding` other than `identity` (`gzip`, say): the "
        "server decodes none, and says so with `Accept-Encoding: identity`.",
-       "Send `Content-Type: application/json`, and the body unencoded."),
+       "Send `Content-Type: application/json` (with no charset, or `charset=utf-8`), and "
+       "the body in UTF-8, unencoded."),
     _p("request_timeout", 408, "The request body did not arrive in time",
        "The body did not finish arriving within `GINRUMMY_BODY_TIMEOUT_S`; the server closed "
        "the connection.",

@@ -417,7 +417,8 @@ def problem_responses(
         409: "Stale version, concurrent change, or match not finished",
         408: "The request body did not arrive within GINRUMMY_BODY_TIMEOUT_S",
         413: "Request body too large",
-        415: "The body is labelled as something other than JSON",
+        415: "The body is labelled as something other than JSON, or in a charset other than "
+        "UTF-8 (`unsupported_media_type`)",
         422: "Request (body or parameters) breaks the schema or a game rule (see `type`)",
         429: "Too many requests: wait the seconds `Retry-After` says",
         503: "Database unavailable",

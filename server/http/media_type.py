@@ -15,6 +15,13 @@ A body sent with a ``Content-Encoding`` (``gzip``, say) was read as if it had no
 plain body labelled ``gzip`` was taken, a gzipped one refused as malformed JSON. The
 server decodes no content coding, so one other than ``identity`` is a 415 that says so
 and names what it takes (``Accept-Encoding: identity``, RFC 9110 §12.5.3).
+
+A body labelled as JSON in another charset (``application/json; charset=iso-8859-1``)
+was read as UTF-8 all the same: its "é" (one byte, 0xE9) became a refusal as malformed,
+or, in a byte sequence that happens to be UTF-8, other characters than the client sent.
+JSON is UTF-8 (RFC 8259 §8.1), and the server decodes no other charset, so a label that
+names one is a 415 that says only UTF-8 is read; ``charset=utf-8`` (in any case, quoted
+or not) and no charset are read as before.
 """
 
 from __future__ import annotations
@@ -32,6 +39,20 @@ def is_json(content_type: bytes) -> bool:
     return media == b"application/json" or (
         media.startswith(b"application/") and media.endswith(b"+json")
     )
+
+
+#: The charset labels that name UTF-8 (``utf8`` too, as the WHATWG Encoding Standard reads it).
+UTF_8 = frozenset({"utf-8", "utf8"})
+
+
+def charset_of(content_type: bytes) -> str | None:
+    """The ``charset`` parameter of a ``Content-Type`` value, lower case and unquoted;
+    None when it names none."""
+    for parameter in content_type.split(b";")[1:]:
+        name, _, value = parameter.partition(b"=")
+        if name.strip().lower() == b"charset":
+            return value.strip().strip(b'"').decode("latin-1").strip().lower()
+    return None
 
 
 def encoded_as(headers: Iterable[tuple[bytes, bytes]]) -> str:
@@ -78,5 +99,13 @@ class RequireJsonBody(ASGIMiddleware):
                     status_code=415,
                     detail=f"the body is sent as {label.decode('latin-1')[:60]!r}; "
                     "send JSON with Content-Type: application/json",
+                )
+            charset = charset_of(label) if label is not None else None
+            if charset is not None and charset not in UTF_8:
+                raise HTTPException(
+                    status_code=415,
+                    detail=f"the body is labelled as charset {charset[:40]!r}; only UTF-8 is "
+                    "accepted (JSON is UTF-8, RFC 8259): send it as UTF-8, with "
+                    "charset=utf-8 or no charset",
                 )
         await next_app(scope, receive, send)

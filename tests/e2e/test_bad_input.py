@@ -453,6 +453,51 @@ async def test_a_body_with_no_content_type_is_a_415_and_changes_nothing(
     await ada.close()
 
 
+async def test_a_json_body_in_another_charset_is_a_415_and_changes_nothing(
+    sqlite_site: ServerProcess,
+) -> None:
+    """``application/json; charset=iso-8859-1`` was read as UTF-8 all the same (QA): the
+    name "Zoé" sent in Latin-1 was refused as malformed JSON, and bytes that happen to be
+    UTF-8 would be read as other characters than the client sent. JSON is UTF-8 (RFC
+    8259), so a label naming another charset is a 415 that says so, on every route that
+    reads a body, and nothing is done; ``utf-8`` in any case, quoted or not, and no
+    charset are read as before."""
+    ada = await Player.create(sqlite_site.url, "Ada Charset")
+    match = await ada.new_match(seed="charset")
+    actions = f"/v1/matches/{match['match_id']}/actions"
+    action = json.dumps({"action": as_action(match["view"]["legal"][0])}).encode()
+    for label in (
+        "application/json; charset=iso-8859-1",
+        "application/json;charset=ISO-8859-1",
+        'application/json; charset="windows-1252"',
+        "application/json; charset=utf-16",
+    ):
+        for path, body in ((actions, action), ("/v1/players", '{"name": "Zoé"}'.encode("latin-1"))):
+            refused = await ada.client.post(path, content=body, headers={"content-type": label})
+            assert refused.status_code == 415, (label, path, refused.text)
+            problem = refused.json()
+            assert problem["rule"] == "unsupported_media_type", problem
+            assert "only UTF-8 is accepted" in problem["detail"], problem
+    assert (await ada.view(match["match_id"]))["version"] == match["version"]  # not played
+    for label in (
+        "application/json; charset=utf-8",
+        "application/json; charset=UTF-8",
+        "application/json; charset=utf8",
+        'application/json; charset="utf-8"',
+        "application/json",
+    ):
+        made = await ada.client.post(
+            "/v1/players", content='{"name": "Zoé"}'.encode(), headers={"content-type": label}
+        )
+        assert made.status_code == 201, (label, made.text)
+        assert made.json()["name"] == "Zoé", made.text
+    played = await ada.client.post(
+        actions, content=action, headers={"content-type": "application/json; charset=UTF-8"}
+    )
+    assert played.status_code == 200, played.text
+    await ada.close()
+
+
 async def raw_answer(site: ServerProcess, head: bytes) -> tuple[bytes, bytes]:
     """The status line and the rest of the answer to a request head sent by hand, whole:
     httpx adds headers of its own, and sends a head in pieces of its choosing."""

@@ -241,7 +241,9 @@ _TYPES: tuple[ProblemType, ...] = (
        "Wait until the match is over, or read your own view meanwhile."),
     _p("version_out_of_range", 422, "That version is outside the match",
        "A position (`at`, `after`) beyond the match's last event.",
-       "A replay `at`, or a socket's `after`/`resume`, past the end of the log.",
+       "A replay `at`, an events page's `after` (`GET /v1/matches/{id}/events?after=`), or "
+       "a socket's `after`/`resume`, past the end of the log (on a socket opening: an "
+       "`error` frame and close 4422; a `resume`: an `error` frame, the socket stays open).",
        "Ask for a version between 0 and the match's `version`."),
     _p("not_ratable", 422, "This match cannot be rated",
        "`rated: true` asked of a match that cannot count: a chosen seed, custom rules or hints.",

@@ -11,6 +11,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from domain.melds import arrange
 from server import action_keys
+from server.after import check_after
 from server.house_ai import AI_PREFIX
 from server.http.limits import rate_limited
 from server.match_record import MatchRecord
@@ -260,18 +261,29 @@ class MatchesController(Controller):
         state: State,
         request: AnyRequest,
         match_id: MatchId,
-        after: Annotated[int, QueryParameter(gt=-1)] = 0,
+        after: Annotated[
+            int,
+            QueryParameter(
+                gt=-1,
+                description="The last version you have: the page starts after it. At most "
+                "the match's `version` (past it: a 422 `version_out_of_range`) and "
+                "9223372036854775807 (past that: a 422 `invalid_request`)",
+            ),
+        ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 200,
         watch_code: WatchCode = None,
     ) -> EventsPage:
         """A page of the log: redacted for you while the match runs, complete once over.
         The host of a match between two house AIs reads it as a spectator until it ends.
         Once a match is over anyone who may watch it reads the whole log, with no token
-        (a private table's match needs its ``watch_code``), to check its fair deal."""
+        (a private table's match needs its ``watch_code``), to check its fair deal.
+        ``after`` is a version from 0 to the match's ``version`` (the events after it
+        come); one past it is a 422 ``version_out_of_range``, as on the sockets."""
         refuse_null(request, "watch_code")
         services = services_of(state)
         record = await services.matches.play_ai(match_id)
         seat = await log_reader(services, request, record, watch_code)
+        check_after(after, record.state.version)  # the store's: no process lags behind it
         page = record.events[after : after + limit]
         complete = record.state.settlement is not None
         if complete:

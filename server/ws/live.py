@@ -38,7 +38,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from domain.chat import stream_of as chat_stream_of
-from domain.errors import quoted, shortened
+from domain.errors import quoted
 from domain.match import evolve
 from domain.state import MatchState
 from domain.views import ClockView, PlayerView, SpectatorView, player_view, redact, spectator_view
@@ -46,16 +46,17 @@ from infra.clock import now_ms
 from infra.errors import InfraError
 from infra.players import Player
 from server import action_keys, json_depth
+from server.after import MAX_VERSION, check_after, not_a_version, parse_version, version_text
 from server.auth import hash_token
 from server.chat import RAW_TEXT_LIMIT
 from server.fanout import Backoff
 from server.limits import Allowance, RateLimited
 from server.match_record import MatchRecord
 from server.problems import (
-    InvalidRequest,
     Problem,
     ServerError,
     Unauthorized,
+    VersionOutOfRange,
     make_problem,
     problem_for,
     report_failure,
@@ -141,14 +142,7 @@ def version_parameter(query: Mapping[str, str], name: str) -> int | None:
     """``?name=N`` as a version: ASCII digits only ("²" is a digit to str.isdigit, not to
     int), no longer than a version can be; None when it is not given."""
     raw = query.get(name)
-    if raw is None:
-        return None
-    if raw.isascii() and raw.isdigit() and len(raw) < 19:
-        return int(raw)
-    raise InvalidRequest(
-        f"{name}: must be a version, a whole number 0 or more of at most 18 digits; "
-        f"got {quoted(raw)}"
-    )
+    return None if raw is None else parse_version(raw, name)
 
 
 def _finished(match_id: str, task: asyncio.Task[Any]) -> None:
@@ -310,11 +304,12 @@ class LiveSession:
         self.record = record
         assert self.state is not None
         if after is not None:
-            behind = record.state.version - after
-            if behind < 0:  # a version the match has not reached
-                detail = f"cannot resume after {shortened(str(after))}"
-                self.error(make_problem("version_out_of_range", detail))
+            try:  # a version the match has not reached: refused, as ?after= and HTTP's
+                check_after(after, record.state.version)
+            except VersionOutOfRange as exc:
+                self.error(problem_for(exc))
                 return
+            behind = record.state.version - after
             if behind > self.queue.maxsize // 2:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper
                 self.follow_opponent(record)
@@ -415,6 +410,9 @@ class LiveSession:
         elif message.type == "resume":
             if message.after is None:
                 self.error(make_problem("invalid_request", "resume needs 'after': a version"))
+                return
+            if message.after > MAX_VERSION:  # no version at all: as ?after= refuses it
+                self.error(problem_for(not_a_version(version_text(message.after))))
                 return
             try:
                 self.resumes.spend("resumes per socket")
@@ -529,10 +527,19 @@ class LiveSession:
         self.player = await self.authenticate()
         record = await self.services.matches.play_ai(self.match_id)
         self.seat = seat_of(record.state, self.player.id)
+        self.check_start_after(record)
         # a seat's socket: that seat of this match is here (not its player's other matches)
         await self.services.presence.arrive_at_seat(self.match_id, self.seat)
         self.present = True
         return record
+
+    def check_start_after(self, record: MatchRecord) -> None:
+        """A reconnect's ``after`` (``?after=`` or the ``auth`` message's) past the match's
+        last version is refused, as ``resume`` and HTTP's ``/events?after=`` refuse it
+        (``server/after.py``): it was answered with a snapshot, as if the client had
+        asked for none. Checked once the caller may see the match."""
+        if self.start_after is not None:
+            check_after(self.start_after, record.state.version)
 
     async def depart(self) -> None:
         """Take the socket out of what counts it (``admit`` put it there)."""

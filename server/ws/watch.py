@@ -41,6 +41,7 @@ class WatchSession(LiveSession):
         self.seat = None
         record = await self.services.matches.play_ai(self.match_id)
         require_watchable(record.state, self.socket.query_params.get("watch_code"))
+        self.check_start_after(record)
         await self.services.spectators.arrive(self.match_id)
         self.present = True
         return record

@@ -83,6 +83,11 @@ export class LiveFeed {
       if (typeof frame.version === 'number' && frame.type !== 'error') {
         this.lastVersion = Math.max(this.lastVersion, frame.version);
       }
+      // A version past the match's end (a store restored from a backup, say) is refused,
+      // and would be again at each reconnect: the next connection asks for a snapshot.
+      if (frame.type === 'error' && frame.problem && frame.problem.rule === 'version_out_of_range') {
+        this.lastVersion = 0;
+      }
       this.onFrame(frame);
     });
     socket.addEventListener('close', (event) => {

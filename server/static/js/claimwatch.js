@@ -10,7 +10,8 @@
 import { api, savedPlayer } from './api.js';
 import { awayNote, claimOffer, findClaim, opponentToAct } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
-import { game } from './matchstate.js';
+import { game, say } from './matchstate.js';
+import { narrate } from './words.js';
 import { draw } from './matchdraw.js';
 import { announce, toast } from './ui.js';
 
@@ -138,14 +139,19 @@ export function stopClaimWatch() {
 }
 
 /** Once a match is over: whether it was claimed, and the viewer's rating change in a rated
- * one (the header's rating is redrawn too). Looked up once per match; drawn when known. */
+ * one (the header's rating is redrawn too). Looked up once per match; drawn when known.
+ * The claim's lookup is kept on the opening (``open.claimLookup``: ``{ claim, known }``),
+ * for the narration of a match opened over to wait for it (sayHowItEnded). */
 export async function learnEnd(view) {
   const open = game.open;
   if (!open || game.ended === open) return;
   game.ended = open;
   const me = savedPlayer();
-  const [claimed, change] = await Promise.all([
-    game.ui.claimed ? game.ui.claimed : findClaim(open.id, view).catch(() => null),
+  open.claimLookup = game.ui.claimed
+    ? Promise.resolve({ claim: game.ui.claimed, known: true })
+    : findClaim(open.id, view).then((claim) => ({ claim, known: true }), () => ({ claim: null, known: false }));
+  const [{ claim: claimed }, change] = await Promise.all([
+    open.claimLookup,
     game.rated && me && !(view.settlement && view.settlement.abandoned) // abandoned: rates nobody
       ? ratingChange(me.id, open.id).catch(() => null)
       : null,
@@ -155,4 +161,24 @@ export async function learnEnd(view) {
   game.ui.rating = change ? ratingChangeText(change) : null;
   draw();
   if (change) document.dispatchEvent(new CustomEvent('ginrummy:rating-changed'));
+}
+
+/** The narration of a match shown already over (opened so, or jumped to without the
+ * socket): how it ended, in the words the play-out's last event says it ("Ada won the
+ * match (Bob resigned), 120 to 80."), not the last card move of its last hand, which the
+ * result beside it made stale ("Jon discarded J♠." beside "The match is over"). A match
+ * ended early settles as a resignation even when it was claimed: only the log says so,
+ * so the line waits for learnEnd's lookup of the claim (saying nothing meanwhile), and
+ * if that lookup failed it says who won and the score, not a resignation it cannot vouch
+ * for. */
+export async function sayHowItEnded(view) {
+  const open = game.open;
+  const s = view.settlement;
+  if (!open || !s) return;
+  say('');
+  const early = s.resigned !== null && s.resigned !== undefined;
+  const { claim, known } = early && open.claimLookup ? await open.claimLookup : { claim: null, known: true };
+  if (game.open !== open) return;
+  const settled = { ...s, type: 'match_settled', resigned: known ? s.resigned : null };
+  say(narrate(settled, view.players, view.seat, claim));
 }

@@ -21,7 +21,7 @@ import { onFrame, showView } from './playout.js';
 import { claim, keepPlaying, resign, runAction } from './moves.js';
 import { clickCard } from './hand.js';
 import { chooseLayout } from './knocklayout.js';
-import { askOnOpening, forgetPresence, stopClaimWatch } from './claimwatch.js';
+import { askOnOpening, forgetPresence, sayHowItEnded, stopClaimWatch } from './claimwatch.js';
 import { declineRematch, rematch, stopRematch } from './rematch.js';
 import { followWithoutSocket } from './socketless.js';
 import { forgetNotices } from './tablenotices.js';
@@ -102,7 +102,8 @@ export async function openMatch(id) {
     }
     const moves = data.view.moves;
     const last = moves.length - 1;
-    say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
+    if (data.view.settlement) sayHowItEnded(data.view); // not its last hand's last move
+    else say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
     game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
     game.feed.lastVersion = data.view.version;
     game.feed.onOpen = () => {

@@ -92,6 +92,7 @@ export async function openMatch(id) {
     game.againstHouse = (data.seats || []).some((ref) => ref.kind === 'ai');
     saveMatch(id);
     remember(data.view);
+    open.openedOver = Boolean(data.view.settlement); // its end was not seen here (rematchstream.js)
     game.maxQueued = data.view.version;
     showView(data.view, null);
     askOnOpening(data.view);

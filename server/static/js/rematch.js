@@ -121,7 +121,8 @@ export function watchRematchOffer() {
   // Dropped or refused, the stream no longer says what happens: ask at once, then at the
   // pace of a page without it.
   const dropped = () => [offerPoll, answerPoll].forEach((poll) => poll && poll.soon());
-  const follow = () => followRematch(id, (frame) => heardFrame(frame, id, me), dropped);
+  const seenEnding = Boolean(game.open && !game.open.openedOver); // its end is now
+  const follow = () => followRematch(id, (frame) => heardFrame(frame, id, me), dropped, { seenEnding });
   follow();
   if (offerPoll) offerPoll.stop();
   offerPoll = pollWhileVisible(

@@ -1,0 +1,99 @@
+"""The rematch stream is held for 10 minutes after the match's own end, not the page's.
+
+At a match's end against a person the page follows the player stream (WS /v1/me/live)
+for the rematch, and an open stream counts as present in the player's other matches, so
+it is held only for 10 minutes after the end. Those 10 minutes began when the page saw
+the match over: a match opened from History days after it ended was followed for 10
+minutes too. The window now starts at the match's ``finished_at`` (the player's list of
+finished matches, GET /v1/matches?status=finished). Here that answer is rewritten to
+say the match ended longer ago than it did; the rest is a real server and headless
+Chromium, on Playwright's clock.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+from playwright.sync_api import Page, Route
+
+from tests.e2e.test_page import (  # noqa: F401 (fixtures)
+    DELAY_MS,
+    browser,
+    run_until,
+    site,
+)
+from tests.e2e.test_page_friends import make_player, resigned_match, signed_in
+from tests.e2e.test_page_match_end import page  # noqa: F401 (a tab on Playwright's clock)
+from tests.e2e.test_page_rematch_live import SHOWN_WITHIN_MS, asks_of, streams_of
+
+FINISHED_LIST = re.compile(r"/v1/matches\?status=finished")
+
+
+def ended_ago(page: Page, match_id: str, ago: timedelta) -> list[str]:  # noqa: F811
+    """From now on the page's list of finished matches says ``match_id`` finished ``ago``
+    before now; gives the ``finished_at`` of each answer so rewritten."""
+    said: list[str] = []
+
+    def rewrite(route: Route) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        for m in body["matches"]:
+            if m["match_id"] == match_id:
+                m["finished_at"] = (datetime.now(UTC) - ago).isoformat()
+                said.append(m["finished_at"])
+        route.fulfill(response=answer, body=json.dumps(body))
+
+    page.route(FINISHED_LIST, rewrite)
+    return said
+
+
+def reopened(
+    page: Page,  # noqa: F811
+    site: str,  # noqa: F811
+    names: tuple[str, str],
+    ago: timedelta,
+) -> tuple[list[str], list[str]]:
+    """A match between two friends that the second resigned, opened on the first's page
+    once the list says it ended ``ago``. Gives the ``finished_at`` the page was told and
+    its asks of the challenges (the rematch watch's, each of which follows the stream
+    again if it may), as they come."""
+    host, guest = make_player(site, names[0]), make_player(site, names[1])
+    match_id = resigned_match(site, host, guest)
+    said = ended_ago(page, match_id, ago)
+    asked = asks_of(page)
+    signed_in(page, site, host)
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    page.wait_for_selector("body[data-phase=match_over] [data-testid=settlement]")
+    run_until(page, lambda: bool(said), SHOWN_WITHIN_MS)  # the page reads when it ended
+    return said, asked
+
+
+def test_a_match_that_ended_over_ten_minutes_ago_opens_no_stream(site: str, page: Page) -> None:  # noqa: F811
+    streams = streams_of(page)
+    said, asked = reopened(page, site, ("Olga Old", "Pete Old"), timedelta(minutes=11))
+    # The rematch watch asks at once and every 2 s (no stream: it is not followed), and
+    # each ask follows again if it may: two more asks after the end was read.
+    before = len(asked)
+    run_until(page, lambda: len(asked) >= before + 2, SHOWN_WITHIN_MS)
+    assert len(asked) >= before + 2, "the rematch watch still asks"
+    assert streams == [], "a match over for 11 minutes is not followed"
+    assert said, "as the server's list of finished matches says it ended"
+
+
+def test_a_match_that_ended_nine_minutes_ago_is_followed_for_the_last_minute(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    streams = streams_of(page)
+    reopened(page, site, ("Rhea Recent", "Sid Recent"), timedelta(minutes=9, seconds=30))
+    run_until(page, lambda: len(streams) == 1, SHOWN_WITHIN_MS)
+    assert len(streams) == 1, "a match over for 9.5 minutes is followed"
+    assert not streams[0].is_closed()
+    # 40 s of the page's time: past the window's end, 30 s on (and past the next ask
+    # of the rematch watch, 15 s on), where the page's own 10 minutes were not.
+    page.clock.run_for(40_000)
+    run_until(page, streams[0].is_closed, SHOWN_WITHIN_MS)
+    assert streams[0].is_closed(), "the stream is closed 10 minutes after the match's end"
+    assert len(streams) == 1, "and not opened again"

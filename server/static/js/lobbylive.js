@@ -17,6 +17,7 @@ import { lobby, waitingForSomeone } from './lobbystate.js';
 import { renderMine } from './mytables.js';
 import { afterBlock, asking, blockedTitle } from './challenges.js';
 import { join, refresh } from './lobby.js';
+import { holdPlayerStream } from './playerstream.js';
 
 export function closeStream() {
   if (lobby.stream && lobby.stream.close) lobby.stream.close();
@@ -121,7 +122,6 @@ export async function follow(player) {
   const connecting = { connecting: true };
   lobby.stream = connecting;
   const running = await api.listMatches('active').catch(() => ({ matches: [] }));
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const now = savedPlayer();
   if (lobby.stream !== connecting || !now || now.token !== player.token) {
     if (lobby.stream === connecting) lobby.stream = null; // signed out while the list was read
@@ -129,12 +129,12 @@ export async function follow(player) {
   }
   // with those known already (one just joined, whose answer came while this list was read)
   lobby.known = new Set([...(lobby.known || []), ...running.matches.map((m) => m.match_id)]);
-  const socket = signedIn(new WebSocket(`${scheme}://${location.host}/v1/me/live`), player);
-  lobby.stream = socket;
+  // The page's one stream (playerstream.js): held by the rematch watch too, at a match's end.
+  const stream = holdPlayerStream(player, { onFrame, onClose });
+  lobby.stream = stream;
   clearInterval(lobby.recheck);
   lobby.recheck = setInterval(recheckWaiting, 30000);
-  socket.addEventListener('message', (message) => {
-    const frame = JSON.parse(message.data);
+  function onFrame(frame) {
     if (frame.type === 'match_started' && !lobby.known.has(frame.match_id) && !frame.watching) {
       openStarted(frame.match_id);
     } else if (frame.type === 'challenge_closed') {
@@ -149,15 +149,15 @@ export async function follow(player) {
     } else if (frame.type === 'challenge') {
       refresh();
     }
-  });
-  socket.addEventListener('close', () => {
-    if (lobby.stream !== socket) return;
+  }
+  function onClose() {
+    if (lobby.stream !== stream) return;
     lobby.stream = null;
     // Dropped (its server killed or restarting) while a table or challenge of ours waits:
     // nothing opened it again, and a join meanwhile never took a player on another screen
     // to the match, whose clock ran on.
     if (waitingForSomeone()) setTimeout(() => resumeWaiting(player), RESUME_MS);
-  });
+  }
 }
 
 const RESUME_MS = 3000;

@@ -22,10 +22,11 @@
 // is not followed (the polls ask as they do without a stream).
 import { api, savedPlayer } from './api.js';
 import { serverNow } from './servertime.js';
+import { holdPlayerStream } from './playerstream.js';
 
 const FOLLOW_FOR_MS = 10 * 60 * 1000;
 
-let followed = null; // { socket, matchId, onDrop }
+let followed = null; // { stream, matchId, onDrop }: our hold on the page's player stream
 // { matchId, until, refused }: how long (on the server's clock; null while the match's end
 // is looked up), and whether, a match may be followed
 let allowed = null;
@@ -54,36 +55,25 @@ export function followRematch(matchId, onFrame, onDrop = () => {}, { seenEnding 
   stopFollowingRematch();
   const player = savedPlayer();
   if (!player) return;
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  let socket;
+  let stream;
+  // The page's one stream (playerstream.js): the lobby's, if a table of ours waits there.
+  const mine = { matchId, onDrop };
   try {
-    socket = new WebSocket(`${scheme}://${location.host}/v1/me/live`);
+    stream = holdPlayerStream(player, {
+      onFrame: (frame) => followed === mine && onFrame(frame),
+      onClose: (event) => {
+        if (followed !== mine) return;
+        followed = null;
+        // Refused (4401, 4429, 4503...): asked again, it would be refused again.
+        if (event.code >= 4000 && allowed && allowed.matchId === matchId) allowed.refused = true;
+        onDrop();
+      },
+    });
   } catch {
     return; // the polls ask as often as they did without a stream
   }
-  const mine = { socket, matchId, onDrop };
+  mine.stream = stream;
   followed = mine;
-  // Signed in by its first message, not ``?token=``: a proxy may log a URL.
-  socket.addEventListener('open', () => {
-    if (followed === mine) socket.send(JSON.stringify({ type: 'auth', token: player.token }));
-  });
-  socket.addEventListener('message', (message) => {
-    if (followed !== mine) return;
-    let frame;
-    try {
-      frame = JSON.parse(message.data);
-    } catch {
-      return;
-    }
-    onFrame(frame);
-  });
-  socket.addEventListener('close', (event) => {
-    if (followed !== mine) return;
-    followed = null;
-    // Refused (4401, 4429, 4503...): asked again, it would be refused again.
-    if (event.code >= 4000 && allowed && allowed.matchId === matchId) allowed.refused = true;
-    onDrop();
-  });
 }
 
 /** When match ``matchId`` ended, in ms on the server's clock: its ``finished_at`` in the
@@ -96,15 +86,13 @@ async function lookUpEnd(matchId) {
 }
 
 /** Whether the stream is open, so that the polls may ask seldom. */
-export const rematchFollowed = () => followed !== null && followed.socket.readyState === WebSocket.OPEN;
+export const rematchFollowed = () => followed !== null && followed.stream.open;
 
 export function stopFollowingRematch() {
   if (!followed) return;
-  const { socket } = followed;
+  const { stream } = followed;
   followed = null;
-  // One still connecting is closed once open: closed before, the browser logs an error.
-  if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener('open', () => socket.close());
-  else socket.close();
+  stream.close(); // the socket closes with its last holder
 }
 
 /** The page left the finished match: the next one is followed afresh. */

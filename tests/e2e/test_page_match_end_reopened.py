@@ -34,6 +34,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 from tests.e2e.test_page_chat import answers_held
 from tests.e2e.test_page_friends import auth, joined, make_player, private_table, signed_in
 from tests.e2e.test_page_match_end import act, simple_move, waiting_and_acting
+from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 GRACE_S = 2  # a friend who never came is claimed from this soon
 
@@ -126,3 +127,27 @@ def test_a_claimed_match_opened_again_says_it_was_claimed_once_the_claim_is_know
     wait_until(page, "document.querySelector('[data-testid=narration]').textContent.trim() !== ''")
     assert narration(page) == f"You won the match (claimed from Absent Abe), {final_score(view)}."
     page.wait_for_selector("[data-testid=settlement-claimed]")
+
+
+def test_a_match_that_ends_while_the_socket_is_down_says_how_it_ended(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Without its socket the page asks for the match every 3 s and, shown a newer view,
+    tells its newest move: of a match settled meanwhile, that was a card move too."""
+    page.add_init_script(REFUSED_SOCKETS)
+    host, guest = make_player(site, "Sol"), make_player(site, "Tad")
+    match_id = joined(site, private_table(site, host, hints=True), guest)
+    waiting, acting = waiting_and_acting(site, host, guest, match_id)
+    signed_in(page, site, waiting)
+    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
+    page.wait_for_selector("body[data-screen=table]")
+    settle(page)
+    act(site, acting, match_id, simple_move(view_of(site, acting, match_id), knock=False))
+    act(site, acting, match_id, {"type": "resign"})
+    view = view_of(site, waiting, match_id)
+    page.wait_for_selector("body[data-phase=match_over] [data-testid=settlement]")
+    settle(page)
+    expected = f"You won the match ({acting['name']} resigned), {final_score(view)}."
+    run_until(page, lambda: narration(page) == expected, 5000)  # once the claim is looked up
+    assert narration(page) == expected

@@ -94,7 +94,9 @@ def test_a_claimed_match_opened_again_says_it_was_claimed_once_the_claim_is_know
 ) -> None:
     """The friend joined over HTTP and never came: claimed from over HTTP. Opened again,
     the page's lookup of the claim (GET …/events) is held: meanwhile the line says
-    nothing, neither a card move nor a resignation; answered, it says the claim."""
+    nothing, neither a card move nor a resignation, and the result says the match ended
+    early (it said "The match was resigned: Absent Abe resigned."); answered, both say
+    the claim."""
     host, guest = make_player(claim_site, "Clio"), make_player(claim_site, "Absent Abe")
     match_id = joined(claim_site, private_table(claim_site, host), guest)
     waiting, _ = waiting_and_acting(claim_site, host, guest, match_id)
@@ -122,6 +124,9 @@ def test_a_claimed_match_opened_again_says_it_was_claimed_once_the_claim_is_know
     assert len(held) == 1, "the page looks the claim up in the match's log"
     settle(page)
     assert narration(page) == "", "nothing is said before the claim is known"
+    box = page.inner_text("[data-testid=settlement]")
+    assert "resigned" not in box, f"nor does the result tell the claim as a resignation: {box}"
+    assert "The match ended before it was played out." in box
     route, answer = held[0]
     route.fulfill(response=answer)
     wait_until(page, "document.querySelector('[data-testid=narration]').textContent.trim() !== ''")

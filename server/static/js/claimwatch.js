@@ -147,10 +147,11 @@ export async function learnEnd(view) {
   if (!open || game.ended === open) return;
   game.ended = open;
   const me = savedPlayer();
-  open.claimLookup = game.ui.claimed
+  // Never claimed from the house AI (the server refuses it): nothing to look up.
+  open.claimLookup = game.ui.claimed || game.againstHouse
     ? Promise.resolve({ claim: game.ui.claimed, known: true })
     : findClaim(open.id, view).then((claim) => ({ claim, known: true }), () => ({ claim: null, known: false }));
-  const [{ claim: claimed }, change] = await Promise.all([
+  const [{ claim: claimed, known }, change] = await Promise.all([
     open.claimLookup,
     game.rated && me && !(view.settlement && view.settlement.abandoned) // abandoned: rates nobody
       ? ratingChange(me.id, open.id).catch(() => null)
@@ -158,6 +159,7 @@ export async function learnEnd(view) {
   ]);
   if (game.open !== open) return;
   game.ui.claimed = claimed;
+  game.ui.claimKnown = known;
   game.ui.rating = change ? ratingChangeText(change) : null;
   draw();
   if (change) document.dispatchEvent(new CustomEvent('ginrummy:rating-changed'));

@@ -58,7 +58,7 @@ export function closeMatch() {
   stopClaimWatch();
   forgetNotices();
   noteUnreachable(false);
-  Object.assign(game.ui, { claim: null, claimed: null, rating: null });
+  Object.assign(game.ui, { claim: null, claimed: null, claimKnown: false, rating: null });
   Object.assign(game, { rated: false, againstHouse: false, claimStatus: null, ended: null, standIn: new StandIn(), standInOf: null });
   game.ui.standIn = null;
 }

@@ -27,7 +27,7 @@ export const game = {
   // as it gives up a gin or knock (actionbar.js).
   // ``order``: the player's own order of the hand after a drag (null: the chosen sort);
   // ``orderOf``: the match and hand that order belongs to (a new deal starts afresh).
-  ui: { selected: null, suggested: false, confirmDiscard: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, rating: null },
+  ui: { selected: null, suggested: false, confirmDiscard: null, layout: null, busy: false, flash: null, flashCard: null, fresh: null, onTable: false, confirmResign: false, rematch: null, order: null, orderOf: null, claim: null, claimed: null, claimKnown: false, rating: null },
   // The answer's ``rated`` and whether a house AI sits (it cannot be claimed from), and the
   // server's latest word on a claim (the socket's, claimwatch.js; null: none for this view).
   rated: false,

@@ -100,7 +100,7 @@ async function playOut() {
       if (!mine(event)) await sleep(event.seat === undefined ? DELAY / 2 : DELAY);
       if (game.open !== open) return; // the page left this match while it slept
       if (!game.view) break;
-      if (event.type === 'match_claimed') game.ui.claimed = event;
+      if (event.type === 'match_claimed') Object.assign(game.ui, { claimed: event, claimKnown: true });
       const standIn = game.standIn.made(event);
       say(narrate(event, game.view.players, game.view.seat, game.ui.claimed, standIn));
       const view = await viewAt(version, open);

@@ -70,10 +70,15 @@ const CLAIM_WHY = { absence: ['was away too long on their turn', 'were away too 
 
 /** How a match ended early: resigned, or claimed from a seat that was not playing (a claim
  * settles as that seat's resignation, but it did not resign: the ``match_claimed`` event
- * says who claimed and why). */
+ * says who claimed and why). ``claim`` undefined: not known yet (the table looks it up in
+ * the log), or the lookup failed; the match is then said to have ended early, not to have
+ * been resigned, which a claim was not. */
 function endedEarly(view, s, me, claim) {
   const who = (seat) => seatName(view.players, seat, me);
   const unscored = 'The hand in play was not scored; the hands won so far stand.';
+  if (claim === undefined && s.resigned !== null && s.resigned !== undefined) {
+    return h('p', { 'data-testid': 'settlement-early' }, `The match ended before it was played out. ${unscored}`);
+  }
   if (claim) {
     const absent = 1 - claim.seat;
     const [theirs, yours] = CLAIM_WHY[claim.reason] || ['was not playing', 'were not playing'];
@@ -89,10 +94,11 @@ function endedEarly(view, s, me, claim) {
 }
 
 /** The end of a match: hand points, boxes, bonus and totals. ``claim``: the match's
- * ``match_claimed`` event, if any; ``rating``: the viewer's rating line, if rated. A match
- * settled ``abandoned`` (the house AI played both seats to the end while both players were
- * away) moves no rating: it says so instead of a rating line. */
-export function settlementPanel(view, s, me, { claim = null, rating = null } = {}) {
+ * ``match_claimed`` event, if any (null: none; undefined: not known yet); ``rating``: the
+ * viewer's rating line, if rated. A match settled ``abandoned`` (the house AI played both
+ * seats to the end while both players were away) moves no rating: it says so instead of
+ * a rating line. */
+export function settlementPanel(view, s, me, { claim, rating = null } = {}) {
   const who = (seat) => seatName(view.players, seat, me);
   const r = view.rules;
   const row = (label, cells) => h('tr', {}, h('th', { scope: 'row' }, label), cells.map((c) => h('td', {}, c)));

@@ -317,7 +317,7 @@ export function renderTable(view, ui) {
   const ended = handJustEnded(view);
   if (ended) panels.push(resultPanel(view, ended, view.knock, view.seat));
   if (view.settlement) {
-    panels.push(settlementPanel(view, view.settlement, view.seat, { claim: ui.claimed, rating: ui.rating }), verifyButton(view.match_id));
+    panels.push(settlementPanel(view, view.settlement, view.seat, { claim: ui.claimed || (ui.claimKnown ? null : undefined), rating: ui.rating }), verifyButton(view.match_id));
   }
   fill(result, panels);
   result.hidden = panels.length === 0;

@@ -19,7 +19,8 @@ feed better than the guesses do, but priced into the feed term it played no bett
 (session 18), so ``FEED_MODEL`` and ``FEED_REWEIGHT`` are off; fitted on the near-tied
 choice itself it feeds less but plays no better either (session 20), so ``CHOICE_PRICE``
 is off. A worth learned from play-outs of the best few discards (``discard_fit``, session
-44) predicts them better offline; in play it was within noise, so ``ROLLOUT_FIT`` is off.
+44) looked better offline, but in play it was within noise and on new deals its picks
+gained nothing (session 45), so ``ROLLOUT_FIT`` is off.
 """
 
 from __future__ import annotations

@@ -32,7 +32,8 @@ async def test_a_refused_resume_still_sends_the_events_of_its_wake(sqlite_url: s
             matches=matches,
             settings=SimpleNamespace(ws_queue_size=64, ws_heartbeat_s=15.0),
         )
-        session = LiveSession(SimpleNamespace(), services, match_id)
+        socket: Any = SimpleNamespace()
+        session = LiveSession(socket, services, match_id)
         session.record = record
         session.state = record.state_at(latest - 1)  # the socket has sent all but the newest
         session.watch.notify(latest)  # the newest's notice ...

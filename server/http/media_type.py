@@ -19,19 +19,24 @@ and names what it takes (``Accept-Encoding: identity``, RFC 9110 §12.5.3).
 A body labelled as JSON in another charset (``application/json; charset=iso-8859-1``)
 was read as UTF-8 all the same: its "é" (one byte, 0xE9) became a refusal as malformed,
 or, in a byte sequence that happens to be UTF-8, other characters than the client sent.
-JSON is UTF-8 (RFC 8259 §8.1), and the server decodes no other charset, so a label that
-names one is a 415 that says only UTF-8 is read; ``charset=utf-8`` (in any case, quoted
-or not) and no charset are read as before.
+JSON is UTF-8 (RFC 8259 §8.1), and the server decodes no other charset, so a body whose
+label names one is a 415 that says only UTF-8 is read: at once for a charset that reads
+ASCII otherwise (UTF-16, UTF-7) or that Python does not know, and as its first byte past
+ASCII arrives for one that reads ASCII as ASCII (``iso-8859-1``, ``us-ascii``): an ASCII
+body is the same text in UTF-8, and clients that label every body Latin-1 (older HTTP
+libraries did) send those. ``charset=utf-8`` (in any case, quoted or not) and no charset
+are read as before.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
 
 
 def is_json(content_type: bytes) -> bool:
@@ -102,10 +107,45 @@ class RequireJsonBody(ASGIMiddleware):
                 )
             charset = charset_of(label) if label is not None else None
             if charset is not None and charset not in UTF_8:
-                raise HTTPException(
-                    status_code=415,
-                    detail=f"the body is labelled as charset {charset[:40]!r}; only UTF-8 is "
-                    "accepted (JSON is UTF-8, RFC 8259): send it as UTF-8, with "
-                    "charset=utf-8 or no charset",
-                )
+                if not ascii_compatible(charset):
+                    raise not_utf_8(charset)
+                # An ASCII body reads the same in UTF-8: only a byte past ASCII is refused.
+                receive = ascii_only(receive, charset)
         await next_app(scope, receive, send)
+
+
+def not_utf_8(charset: str) -> HTTPException:
+    return HTTPException(
+        status_code=415,
+        detail=f"the body is labelled as charset {charset[:40]!r}; only UTF-8 is "
+        "accepted (JSON is UTF-8, RFC 8259): send it as UTF-8, with "
+        "charset=utf-8 or no charset",
+    )
+
+
+_ASCII = bytes(range(0x80))
+
+
+@functools.lru_cache(maxsize=64)
+def ascii_compatible(charset: str) -> bool:
+    """Whether ``charset`` reads each ASCII byte as that ASCII character (``iso-8859-1``,
+    ``us-ascii``, ``windows-1252``: a body in ASCII is then the same text in UTF-8);
+    not UTF-16 or UTF-7, nor a charset Python does not know."""
+    try:
+        return _ASCII.decode(charset) == _ASCII.decode("ascii")
+    except (LookupError, UnicodeDecodeError, ValueError):
+        return False
+
+
+def ascii_only(receive: Receive, charset: str) -> Receive:
+    """``receive``, refusing (415) a body chunk with a byte past ASCII: in ``charset`` it
+    would be another character than UTF-8 reads there."""
+
+    async def checked() -> ReceiveMessage:
+        message = await receive()
+        body = message.get("body", b"") if message["type"] == "http.request" else b""
+        if not body.isascii():
+            raise not_utf_8(charset)
+        return message
+
+    return checked

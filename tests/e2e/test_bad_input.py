@@ -466,19 +466,29 @@ async def test_a_json_body_in_another_charset_is_a_415_and_changes_nothing(
     match = await ada.new_match(seed="charset")
     actions = f"/v1/matches/{match['match_id']}/actions"
     action = json.dumps({"action": as_action(match["view"]["legal"][0])}).encode()
-    for label in (
-        "application/json; charset=iso-8859-1",
-        "application/json;charset=ISO-8859-1",
-        'application/json; charset="windows-1252"',
-        "application/json; charset=utf-16",
+    zoe = '{"name": "Zoé"}'
+    for label, path, body in (
+        ("application/json; charset=iso-8859-1", "/v1/players", zoe.encode("latin-1")),
+        ("application/json;charset=ISO-8859-1", "/v1/players", zoe.encode("latin-1")),
+        ('application/json; charset="windows-1252"', "/v1/players", zoe.encode("cp1252")),
+        ("application/json; charset=utf-16", "/v1/players", zoe.encode("utf-16")),
+        ("application/json; charset=utf-16", actions, action.decode().encode("utf-16")),
+        ("application/json; charset=no-such-charset", actions, action),
     ):
-        for path, body in ((actions, action), ("/v1/players", '{"name": "Zoé"}'.encode("latin-1"))):
-            refused = await ada.client.post(path, content=body, headers={"content-type": label})
-            assert refused.status_code == 415, (label, path, refused.text)
-            problem = refused.json()
-            assert problem["rule"] == "unsupported_media_type", problem
-            assert "only UTF-8 is accepted" in problem["detail"], problem
+        refused = await ada.client.post(path, content=body, headers={"content-type": label})
+        assert refused.status_code == 415, (label, path, refused.text)
+        problem = refused.json()
+        assert problem["rule"] == "unsupported_media_type", problem
+        assert "only UTF-8 is accepted" in problem["detail"], problem
     assert (await ada.view(match["match_id"]))["version"] == match["version"]  # not played
+    # An ASCII body is the same text in UTF-8, whatever ASCII-compatible charset labels
+    # it: a client that labels its JSON Latin-1 (older HTTP libraries do) keeps working.
+    named = await ada.client.post(
+        "/v1/players",
+        content=b'{"name": "Ascii Ann"}',
+        headers={"content-type": "application/json; charset=iso-8859-1"},
+    )
+    assert named.status_code == 201, named.text
     for label in (
         "application/json; charset=utf-8",
         "application/json; charset=UTF-8",

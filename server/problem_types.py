@@ -116,11 +116,13 @@ _TYPES: tuple[ProblemType, ...] = (
        "the connection is closed after this answer."),
     _p("unsupported_media_type", 415, "The body is not sent as JSON",
        "The request body is not labelled as JSON (its `Content-Type`), is labelled in a "
-       "charset other than UTF-8, or is sent encoded.",
+       "charset other than UTF-8 with a byte past ASCII, or is sent encoded.",
        "A request to a route that reads a JSON body, labelled `text/plain`, "
        "`application/x-www-form-urlencoded` (curl's `-d` without `-H`) or anything but "
        "`application/json` or a `+json` type, or with no `Content-Type` at all; or labelled "
-       "JSON in a charset other than UTF-8 (`charset=iso-8859-1`: JSON is UTF-8, RFC 8259). "
+       "JSON in a charset other than UTF-8 (`charset=iso-8859-1`: JSON is UTF-8, RFC 8259) "
+       "with a byte past ASCII in the body (an ASCII body reads the same), or in UTF-16 or "
+       "a charset the server does not know. "
        "Or a body sent with a `Content-Encoding` other than `identity` (`gzip`, say): the "
        "server decodes none, and says so with `Accept-Encoding: identity`.",
        "Send `Content-Type: application/json` (with no charset, or `charset=utf-8`), and "

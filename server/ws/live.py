@@ -334,7 +334,8 @@ class LiveSession:
         """
         self.record = record
         after, latest = self.start_after, record.state.version
-        if after is None or not 0 <= after <= latest or latest - after > self.queue.maxsize // 2:
+        # an after past latest was refused before (check_start_after)
+        if after is None or latest - after > self.queue.maxsize // 2:
             self.snapshot(record.state)
         else:
             self.state = record.state_at(after) if after > 0 else None

@@ -152,6 +152,7 @@ def _record_game(job: Job) -> list[dict[str, object]]:
                 "features": [rows[k] for k in keep],
                 "worths": by_guesses[str(job.rollout_guesses[0])],
                 "worths_by_guesses": by_guesses,
+                "changed_only": job.changed_only,  # then the second candidate is the fitted pick
             }
         )
 
@@ -295,6 +296,9 @@ def compare_guesses(paths: list[str]) -> None:
     if not raws:
         print("no decisions")
         return
+    if not all(raw.get("changed_only") for raw in raws):
+        # Without it the second candidate is hard's second choice, not the fitted pick.
+        sys.exit("compare-guesses reads decisions recorded with --changed-only")
     gains: dict[str, list[float]] = {}
     for raw in raws:
         for guesses, worths in raw["worths_by_guesses"].items():

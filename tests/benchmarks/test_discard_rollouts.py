@@ -82,4 +82,5 @@ def test_changed_only_plays_out_hards_pick_and_the_fitted_one_with_each_guess_co
     for d in changed:
         by = d["worths_by_guesses"]
         assert set(by) == {"8", "4"} and d["worths"] == by["8"]  # type: ignore[index, operator]
+        assert d["changed_only"] is True  # compare-guesses reads only such rows
         assert all(len(w) == 2 for ws in by.values() for w in ws)  # type: ignore[attr-defined]

@@ -127,7 +127,8 @@ export const api = {
   listMatches: (status, offset = 0) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}${offset ? `&offset=${offset}` : ''}`),
   act: (id, action, version) =>
     request('POST', `${match(id)}/actions`, { action, version }, { 'Idempotency-Key': newKey() }),
-  events: (id, after, limit) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}`),
+  // ``code``: a private match's watch code (a spectator reading a finished match's log)
+  events: (id, after, limit, code) => request('GET', `${match(id)}/events?after=${after}&limit=${limit}${code ? `&watch_code=${encodeURIComponent(code)}` : ''}`),
   replay: (id, at) => request('GET', `${match(id)}/replay?at=${at}`),
   player: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}`),
   stats: (playerId) => request('GET', `/v1/players/${encodeURIComponent(playerId)}/stats`),

@@ -48,11 +48,13 @@ export function awayNote(view, { againstHouse, status }) {
 
 /** The match's ``match_claimed`` event, if it ended by a claim (null otherwise): a claim
  * settles as a resignation, and only the log says it was one. It comes just before the
- * absent seat's ``resigned`` and the ``match_settled`` that end the log. */
-export async function findClaim(matchId, view) {
+ * absent seat's ``resigned`` and the ``match_settled`` that end the log. ``code``: a
+ * private match's watch code, for a spectator (a finished match's log is open to anyone
+ * who may watch it). */
+export async function findClaim(matchId, view, code = null) {
   const s = view.settlement;
   if (!s || s.resigned === null || s.resigned === undefined) return null;
-  const page = await api.events(matchId, Math.max(0, view.version - 3), 3);
+  const page = await api.events(matchId, Math.max(0, view.version - 3), 3, code);
   const claimed = page.events.map((e) => e.event).find((e) => e.type === 'match_claimed');
   return claimed || null;
 }

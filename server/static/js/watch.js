@@ -12,8 +12,9 @@ import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
 import { handIsOver, handJustEnded, resultPanel } from './results.js';
 import { pollWhileVisible } from './poll.js';
+import { findClaim } from './claim.js';
 
-const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, view: null, shown: null, claim: null, rematch: null, asking: null };
+const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, view: null, shown: null, claim: null, end: null, opened: null, rematch: null, asking: null };
 
 // A settled match is asked for its rematch this often, for as long as an offer may stand
 // (the socket cannot say: the rematch starts on a table, not on this match).
@@ -41,6 +42,8 @@ export async function showWatch(root, matchId, code) {
   const shown = (watching.shown = {}); // this showing's mark: the screen may be left meanwhile
   watching.standIn = new StandIn();
   watching.claim = null;
+  watching.end = null;
+  watching.opened = { matchId, code, shown };
   watching.rematch = null;
   fill(root, h('p', {}, 'Connecting…'));
   try {
@@ -191,6 +194,39 @@ function knockLines(view, names) {
   ];
 }
 
+/** How the match ended, first shown with ``event`` (null: not seen live). A claim settles
+ * as the absent seat's resignation, and only the log says it was one: seen live, its
+ * ``match_claimed`` frame came just before (``watching.claim``); otherwise (the match opened
+ * over, or ended while the socket was down) the log's last events are looked up, the
+ * watch-over line said anew once they are known. */
+function learnEnd(root, view, event) {
+  const s = view.settlement;
+  const early = s.resigned !== null && s.resigned !== undefined;
+  if (!early || event || watching.claim) {
+    watching.end = { claim: watching.claim, known: true };
+    return;
+  }
+  const end = (watching.end = { claim: null, known: false });
+  const { matchId, code, shown } = watching.opened;
+  findClaim(matchId, view, code).then((claim) => {
+    if (watching.shown !== shown || watching.end !== end) return;
+    end.claim = claim;
+    end.known = true;
+    const el = root.querySelector('[data-testid=watch-over]');
+    if (el && watching.view) fill(el, overText(watching.view, [seatLabel(watching.view, 0), seatLabel(watching.view, 1)]));
+  }, () => {}); // unknown: the line says who won and the score, never a resignation
+}
+
+/** The watch-over line: who won and the score, with who resigned or was claimed from once
+ * known (while the claim is looked up, or if that failed, neither: never a claim told as
+ * a resignation). */
+function overText(view, names) {
+  const s = { ...view.settlement, type: 'match_settled' };
+  const end = watching.end;
+  if (end && end.known) return narrate(s, names, null, watching.claim || end.claim);
+  return narrate({ ...s, resigned: null }, names, null);
+}
+
 function render(root, view, event) {
   const spectators = watching.count;
   watching.version = view.version;
@@ -205,6 +241,7 @@ function render(root, view, event) {
   const ended = handJustEnded(view);
   // The screen is drawn anew at each event: its move is told to screen readers apart.
   if (event && event.type === 'match_claimed') watching.claim = event; // its resignation is a claim
+  if (view.settlement && !watching.end) learnEnd(root, view, event);
   const said = event ? narrate(event, names, null, watching.claim, watching.standIn.made(event)) : null;
   if (said) announce(said);
   fill(
@@ -238,7 +275,7 @@ function render(root, view, event) {
     // The match's end is said once, in watch-over, not again as the last move's words.
     event && !(view.settlement && event.type === 'match_settled') ? h('p', { class: 'narration', 'data-testid': 'watch-narration' }, said) : null,
     ended ? resultPanel({ ...view, players: names }, ended, view.knock, null, { showScores: false }) : null,
-    view.settlement ? h('p', { 'data-testid': 'watch-over' }, narrate(view.settlement, names, null, watching.claim)) : null,
+    view.settlement ? h('p', { 'data-testid': 'watch-over' }, overText(view, names)) : null,
     view.settlement && watching.rematch ? rematchLink() : null,
   );
   showClock('watch', root.appendChild(h('p', { class: 'clock', 'data-testid': 'watch-clock' })), view, names);

@@ -21,6 +21,7 @@ from playwright.sync_api import Page, Route
 from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     DELAY_MS,
     browser,
+    pass_page_time,
     run_until,
     site,
 )
@@ -73,10 +74,10 @@ def reopened(
 def test_a_match_that_ended_over_ten_minutes_ago_opens_no_stream(site: str, page: Page) -> None:  # noqa: F811
     streams = streams_of(page)
     said, asked = reopened(page, site, ("Olga Old", "Pete Old"), timedelta(minutes=11))
-    # The rematch watch asks at once and every 2 s (no stream: it is not followed), and
-    # each ask follows again if it may: two more asks after the end was read.
+    # The rematch watch asks at once, then every 15 s once the end is read (the window is
+    # over), and each ask follows again if it may: two more asks after the end was read.
     before = len(asked)
-    run_until(page, lambda: len(asked) >= before + 2, SHOWN_WITHIN_MS)
+    pass_page_time(page, 31_000, lambda: len(asked) >= before + 2, step_ms=500)
     assert len(asked) >= before + 2, "the rematch watch still asks"
     assert streams == [], "a match over for 11 minutes is not followed"
     assert said, "as the server's list of finished matches says it ended"
@@ -97,3 +98,42 @@ def test_a_match_that_ended_nine_minutes_ago_is_followed_for_the_last_minute(
     run_until(page, streams[0].is_closed, SHOWN_WITHIN_MS)
     assert streams[0].is_closed(), "the stream is closed 10 minutes after the match's end"
     assert len(streams) == 1, "and not opened again"
+
+
+# Page time counted over, and the most reads of the challenges in it at the 15 s pace: the
+# rematch watch's and the challenge notice's (challengenotice.js, off the lobby), each one
+# more for an ask due as the count starts; the rematch watch alone asked 30 times.
+COUNTED_MS = 60_000
+SELDOM_ASKS = 2 * (COUNTED_MS // 15_000 + 1)
+
+
+def test_a_match_over_long_ago_is_asked_for_its_rematch_seldom(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """No stream, and no window to make up for: the rematch watch asks every 15 s (the
+    server still takes an offer of a match long over, so it asks), not every 2 s."""
+    _, asked = reopened(page, site, ("Vera Old", "Walt Old"), timedelta(minutes=11))
+    pass_page_time(page, 1_000, step_ms=500)  # the end read, the first ask answered
+    before = len(asked)
+    pass_page_time(page, COUNTED_MS, step_ms=500)
+    assert 0 < len(asked) - before <= SELDOM_ASKS, f"{len(asked) - before} asks in a minute"
+
+
+def test_the_rematch_watch_asks_seldom_once_the_window_is_over(
+    site: str,  # noqa: F811
+    page: Page,  # noqa: F811
+) -> None:
+    """Followed for the window's last 30 s; once it is over the stream closes and the
+    rematch watch goes on asking every 15 s, not every 2 s for as long as it is shown."""
+    streams = streams_of(page)
+    _, asked = reopened(page, site, ("Xena Late", "Yuri Late"), timedelta(minutes=9, seconds=30))
+    run_until(page, lambda: len(streams) == 1, SHOWN_WITHIN_MS)
+    assert len(streams) == 1, "a match over for 9.5 minutes is followed"
+    pass_page_time(page, 40_000, streams[0].is_closed, step_ms=500)
+    run_until(page, streams[0].is_closed, SHOWN_WITHIN_MS)
+    assert streams[0].is_closed(), "the stream is closed 10 minutes after the match's end"
+    before = len(asked)
+    pass_page_time(page, COUNTED_MS, step_ms=500)
+    assert 0 < len(asked) - before <= SELDOM_ASKS, f"{len(asked) - before} asks in a minute"
+    assert len(streams) == 1, "and the stream is not opened again"

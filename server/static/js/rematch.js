@@ -4,7 +4,9 @@
 // the server sets them (a clock raised to today's floor), not the old match. The player
 // stream says each at once (rematchstream.js); both are also asked of the server while the
 // match stays on the table and the tab is visible (poll.js), every second or two without
-// the stream and seldom with it; leaving the match (stopRematch) stops them.
+// the stream and seldom with it; leaving the match (stopRematch) stops them. Once the
+// stream's window is over (10 minutes after the match's end) the opponent's offer is asked
+// for seldom too: a tab left open on an old match asked every 2 s for as long as it stayed.
 import { api, savedPlayer } from './api.js';
 import { rememberTable } from './share.js';
 import { problemText, toast } from './ui.js';
@@ -12,7 +14,7 @@ import { game, say } from './matchstate.js';
 import { draw } from './matchdraw.js';
 import { tableTerms } from './terms.js';
 import { pollWhileVisible } from './poll.js';
-import { followRematch, forgetRematchWindow, rematchFollowed } from './rematchstream.js';
+import { followRematch, forgetRematchWindow, rematchFollowed, rematchWindowOver } from './rematchstream.js';
 
 let answerPoll = null; // the wait for the answer to our offer
 let offerPoll = null; // the watch for the opponent's offer
@@ -47,8 +49,9 @@ export async function rematch() {
   }
 }
 
-/** How often a poll asks: ``ms`` without the player stream, seldom while it is open. */
-const pace = (ms) => () => (rematchFollowed() ? SELDOM_MS : ms);
+/** How often a poll asks: ``ms`` without the player stream, seldom while it is open.
+ * ``afterWindow``: seldom too once the window to follow it is over (rematchstream.js). */
+const pace = (ms, afterWindow = false) => () => (rematchFollowed() || (afterWindow && rematchWindowOver()) ? SELDOM_MS : ms);
 const SELDOM_MS = 15000;
 
 /** Our offer's answer, asked (GET …/rematch) or heard (the stream's ``challenge_closed``). */
@@ -137,7 +140,7 @@ export function watchRematchOffer() {
       // Nor one read before the stream said an offer came take it away (for 15 s).
       if (theirs || offersHeard === heard) heardTheirs(theirs);
     },
-    { every: pace(2000), alive: () => game.matchId === id },
+    { every: pace(2000, true), alive: () => game.matchId === id },
   );
 }
 

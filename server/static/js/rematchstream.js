@@ -19,7 +19,8 @@
 // counted as present); one that ended FOLLOW_FOR_MS ago or more opens no stream at all.
 // Until the end is known no stream opens. Not found (the list's first page holds the
 // newest 100) or not read: a match the page saw end is followed from now, one opened over
-// is not followed (the polls ask as they do without a stream).
+// is not followed. Once the window is over the polls ask seldom (rematchWindowOver); the
+// fast pace is kept for a stream refused or dropped within it.
 import { api, savedPlayer } from './api.js';
 import { serverNow } from './servertime.js';
 import { holdPlayerStream } from './playerstream.js';
@@ -87,6 +88,14 @@ async function lookUpEnd(matchId) {
 
 /** Whether the stream is open, so that the polls may ask seldom. */
 export const rematchFollowed = () => followed !== null && followed.stream.open;
+
+/** Whether the window to follow the match's rematch is over: FOLLOW_FOR_MS have passed
+ * since its end, or it ended too long ago to be found (a match opened over whose end is
+ * not known, too). The server still takes an offer then (it sets no limit on when a
+ * settled match may be played again), so the polls still ask, but seldom, as with the
+ * stream: an opponent is unlikely to offer a rematch of a match long over, and a tab left
+ * open on one asked every 2 s for as long as it stayed open. */
+export const rematchWindowOver = () => allowed !== null && allowed.until !== null && serverNow() > allowed.until;
 
 export function stopFollowingRematch() {
   if (!followed) return;

@@ -43,12 +43,13 @@ def claim_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def claimed_private_match(site: str) -> tuple[str, str, dict[str, Any]]:
-    """Clio's private match, claimed from Absent Abe (who joined over HTTP and never came):
-    the match, its watch code and Clio's view of it."""
-    host, guest = make_player(site, "Clio"), make_player(site, "Absent Abe")
-    table = private_table(site, host)
-    match_id = joined(site, table, guest)
+def claim_from_absent(
+    site: str,
+    host: dict[str, str],
+    guest: dict[str, str],
+    match_id: str,
+) -> None:
+    """The host claims the match from the guest, who joined over HTTP and never came."""
     waiting, _ = waiting_and_acting(site, host, guest, match_id)
     if waiting is guest:  # the host moves first: the friend who left is then to play
         act(site, host, match_id, simple_move(view_of(site, host, match_id), knock=False))
@@ -60,6 +61,15 @@ def claimed_private_match(site: str) -> tuple[str, str, dict[str, Any]]:
         time.sleep(0.2)
     claimed = httpx.post(f"{site}/v1/matches/{match_id}/claim", headers=auth(host))
     assert claimed.status_code == 200, claimed.text
+
+
+def claimed_private_match(site: str) -> tuple[str, str, dict[str, Any]]:
+    """Clio's private match, claimed from Absent Abe (who joined over HTTP and never came):
+    the match, its watch code and Clio's view of it."""
+    host, guest = make_player(site, "Clio"), make_player(site, "Absent Abe")
+    table = private_table(site, host)
+    match_id = joined(site, table, guest)
+    claim_from_absent(site, host, guest, match_id)
     view = view_of(site, host, match_id)
     assert view["settlement"]["resigned"] == view["seat"] ^ 1, "a claim settles as a resignation"
     return match_id, str(table["watch_code"]), view
@@ -132,3 +142,26 @@ def test_a_resigned_match_watched_after_it_ended_still_says_it_was_resigned(
         f"document.querySelector('[data-testid=watch-over]')?.textContent.trim() === {expected!r}",
     )
     assert over_line(page) == expected
+
+
+def test_a_claim_watched_live_is_said_without_a_lookup(
+    claim_site: str,
+    page: Page,  # noqa: F811
+) -> None:
+    """Seen live, the claim's own frame says it: the log is not asked."""
+    host, guest = make_player(claim_site, "Clio"), make_player(claim_site, "Absent Abe")
+    table = private_table(claim_site, host)
+    match_id = joined(claim_site, table, guest)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/events" in r.url else None)
+    page.goto(f"{claim_site}/#/watch/{match_id}/{table['watch_code']}")
+    page.wait_for_selector("[data-testid=watch-score]")
+    claim_from_absent(claim_site, host, guest, match_id)
+    view = view_of(claim_site, host, match_id)
+    expected = f"Clio won the match (claimed from Absent Abe), {final_score(view)}."
+    wait_until(
+        page,
+        f"document.querySelector('[data-testid=watch-over]')?.textContent.trim() === {expected!r}",
+    )
+    assert over_line(page) == expected
+    assert asked == [], "the claim was seen: the log is not asked for it"

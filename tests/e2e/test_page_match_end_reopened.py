@@ -59,6 +59,26 @@ def final_score(view: dict[str, Any]) -> str:
     return f"{s['totals'][s['winner']]} to {s['totals'][1 - s['winner']]}"
 
 
+def claim_from_absent(
+    site: str,  # noqa: F811
+    host: dict[str, str],
+    guest: dict[str, str],
+    match_id: str,
+) -> None:
+    """The host claims the match from the guest, who joined over HTTP and never came."""
+    waiting, _ = waiting_and_acting(site, host, guest, match_id)
+    if waiting is guest:  # the host moves first: the friend who left is then to play
+        act(site, host, match_id, simple_move(view_of(site, host, match_id), knock=False))
+    deadline = time.monotonic() + GRACE_S + 20
+    while time.monotonic() < deadline:
+        status = httpx.get(f"{site}/v1/matches/{match_id}/claim", headers=auth(host)).json()
+        if status["claimable"]:
+            break
+        time.sleep(0.2)
+    claimed = httpx.post(f"{site}/v1/matches/{match_id}/claim", headers=auth(host))
+    assert claimed.status_code == 200, claimed.text
+
+
 def opened_over(page: Page, site: str, player: dict[str, str], match_id: str) -> None:  # noqa: F811
     signed_in(page, site, player)
     page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
@@ -99,22 +119,7 @@ def test_a_claimed_match_opened_again_says_it_was_claimed_once_the_claim_is_know
     the claim."""
     host, guest = make_player(claim_site, "Clio"), make_player(claim_site, "Absent Abe")
     match_id = joined(claim_site, private_table(claim_site, host), guest)
-    waiting, _ = waiting_and_acting(claim_site, host, guest, match_id)
-    if waiting is guest:  # the host moves first: the friend who left is then to play
-        act(
-            claim_site,
-            host,
-            match_id,
-            simple_move(view_of(claim_site, host, match_id), knock=False),
-        )
-    deadline = time.monotonic() + GRACE_S + 20
-    while time.monotonic() < deadline:
-        status = httpx.get(f"{claim_site}/v1/matches/{match_id}/claim", headers=auth(host)).json()
-        if status["claimable"]:
-            break
-        time.sleep(0.2)
-    claimed = httpx.post(f"{claim_site}/v1/matches/{match_id}/claim", headers=auth(host))
-    assert claimed.status_code == 200, claimed.text
+    claim_from_absent(claim_site, host, guest, match_id)
     view = view_of(claim_site, host, match_id)
     assert view["settlement"]["resigned"] == view["seat"] ^ 1, "a claim settles as a resignation"
 

@@ -12,11 +12,9 @@ claim), real headless Chromium; the moves are made over HTTP.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, Route
 
@@ -29,9 +27,9 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     wait_until,
 )
 from tests.e2e.test_page_chat import answers_held
-from tests.e2e.test_page_friends import auth, joined, make_player, private_table
-from tests.e2e.test_page_match_end import act, simple_move, waiting_and_acting
-from tests.e2e.test_page_match_end_reopened import final_score, view_of
+from tests.e2e.test_page_friends import joined, make_player, private_table
+from tests.e2e.test_page_match_end import act
+from tests.e2e.test_page_match_end_reopened import claim_from_absent, final_score, view_of
 
 GRACE_S = 2  # a friend who never came is claimed from this soon
 
@@ -41,26 +39,6 @@ def claim_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("watch-claimed")
     with served_site(folder, GINRUMMY_ABSENCE_GRACE_S=str(GRACE_S)) as url:
         yield url
-
-
-def claim_from_absent(
-    site: str,
-    host: dict[str, str],
-    guest: dict[str, str],
-    match_id: str,
-) -> None:
-    """The host claims the match from the guest, who joined over HTTP and never came."""
-    waiting, _ = waiting_and_acting(site, host, guest, match_id)
-    if waiting is guest:  # the host moves first: the friend who left is then to play
-        act(site, host, match_id, simple_move(view_of(site, host, match_id), knock=False))
-    deadline = time.monotonic() + GRACE_S + 20
-    while time.monotonic() < deadline:
-        status = httpx.get(f"{site}/v1/matches/{match_id}/claim", headers=auth(host)).json()
-        if status["claimable"]:
-            break
-        time.sleep(0.2)
-    claimed = httpx.post(f"{site}/v1/matches/{match_id}/claim", headers=auth(host))
-    assert claimed.status_code == 200, claimed.text
 
 
 def claimed_private_match(site: str) -> tuple[str, str, dict[str, Any]]:

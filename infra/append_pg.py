@@ -54,15 +54,18 @@ async def append_group(
     ]
     raw = await conn.execute(APPEND, {"group_": _encoder.encode(group).decode(), "now": now})
     answer: dict[str, Any] = _decoder.decode(raw.scalar_one())
-    outcomes = [_outcome(r, entry) for r, entry in zip(requests, answer["out"], strict=True)]
+    outcomes = [_outcome(r, entry, now) for r, entry in zip(requests, answer["out"], strict=True)]
     return Decided(int(answer["start"]), int(answer["head"]), outcomes)
 
 
-def _outcome(request: AppendRequest, entry: list[Any]) -> AppendResult | InfraError:
+def _outcome(request: AppendRequest, entry: list[Any], now: datetime) -> AppendResult | InfraError:
     kind = entry[0]
-    if kind in ("ok", "dup"):
+    if kind == "ok":
         _, first, last, position = entry
-        return AppendResult(request.stream_id, first, last, position, kind == "dup")
+        return AppendResult(request.stream_id, first, last, position, recorded_at=now)
+    if kind == "dup":
+        _, first, last, position = entry
+        return AppendResult(request.stream_id, first, last, position, duplicate=True)
     if kind == "conflict":
         return conflict(request, int(entry[1]))
     if kind == "unwritten":

@@ -97,7 +97,9 @@ def plan(
         ]
         result.head += n
         versions[request.stream_id] = expected + n
-        appended = AppendResult(request.stream_id, expected + 1, expected + n, result.head)
+        appended = AppendResult(
+            request.stream_id, expected + 1, expected + n, result.head, recorded_at=now
+        )
         result.outcomes.append(appended)
         if request.command_id is not None:
             stored = StoredCommand(

@@ -49,6 +49,11 @@ class AppendResult(msgspec.Struct, frozen=True):
     last_version: int
     last_position: int
     duplicate: bool = False
+    # When the events were recorded, as the store keeps it; None for a retried command id
+    # (the first append's time is not read back). A process that keeps its own append's
+    # record in memory stamps the events with this, so its clock and a match's end agree
+    # with what another process, or this one after a restart, reads from the store.
+    recorded_at: datetime | None = None
 
 
 class Batch(NamedTuple):

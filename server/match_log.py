@@ -127,8 +127,11 @@ class MatchLog:
         result: AppendResult,
         command_id: str,
     ) -> MatchRecord:
-        """The record after our own append, without reading it back from the store."""
-        now = datetime.now(UTC)
+        """The record after our own append, without reading it back from the store: its
+        events stamped with the time the store recorded (a clock read of our own here was
+        a millisecond or two later, so a deadline moved by that much when another process,
+        or this one after a restart, read the match from the store)."""
+        now = result.recorded_at or datetime.now(UTC)
         first_position = result.last_position - len(events) + 1
         recorded = [
             RecordedEvent(

@@ -27,8 +27,8 @@ def test_later_appends_see_earlier_ones_in_the_same_group() -> None:
         now=NOW,
     )
     first, second, third = decided.outcomes
-    assert first == AppendResult("a", 1, 2, 12)
-    assert second == AppendResult("a", 3, 3, 13)
+    assert first == AppendResult("a", 1, 2, 12, recorded_at=NOW)
+    assert second == AppendResult("a", 3, 3, 13, recorded_at=NOW)
     assert isinstance(third, ConcurrencyConflict) and third.actual == 3
     assert decided.head == 13
     assert [(r["position"], r["version"]) for r in decided.event_rows] == [
@@ -56,7 +56,7 @@ def test_commands_are_checked_before_versions_within_and_across_groups() -> None
     retry, mismatch, fresh, duplicate = decided.outcomes
     assert retry == AppendResult("b", 1, 1, 5, duplicate=True)
     assert isinstance(mismatch, IdempotencyMismatch)
-    assert fresh == AppendResult("c", 1, 1, 6)
+    assert fresh == AppendResult("c", 1, 1, 6, recorded_at=NOW)
     assert duplicate == AppendResult("c", 1, 1, 6, duplicate=True)
     assert decided.head == 6 and len(decided.event_rows) == 1
 
@@ -77,7 +77,7 @@ def test_refusals_use_no_position() -> None:
         [_request("a", 3), _request("b", 0, 2)], versions={"a": 1}, commands={}, head=0, now=NOW
     )
     assert isinstance(decided.outcomes[0], ConcurrencyConflict)
-    assert decided.outcomes[1] == AppendResult("b", 1, 2, 2)
+    assert decided.outcomes[1] == AppendResult("b", 1, 2, 2, recorded_at=NOW)
     assert [r["position"] for r in decided.event_rows] == [1, 2]
 
 
@@ -139,8 +139,8 @@ def test_a_follow_up_is_written_only_after_its_append_was_newly_written() -> Non
         now=NOW,
     )
     move, reply, retry, late, refused, stray = decided.outcomes
-    assert move == AppendResult("a", 1, 2, 12)
-    assert reply == AppendResult("a", 3, 3, 13)
+    assert move == AppendResult("a", 1, 2, 12, recorded_at=NOW)
+    assert reply == AppendResult("a", 3, 3, 13, recorded_at=NOW)
     assert retry == AppendResult("b", 1, 1, 7, duplicate=True)
     assert isinstance(late, ConcurrencyConflict) and late.actual == 1
     assert isinstance(refused, ConcurrencyConflict)

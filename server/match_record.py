@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.clock import ClockState, advance
+from domain.events import MatchSettled
 from domain.match import evolve, fold
 from domain.state import MatchState
 from infra.event_store import RecordedEvent
@@ -56,6 +57,18 @@ class MatchRecord:
             marks=tuple(marks),
             clock_marks=tuple(clock_marks),
         )
+
+    def settled_at_ms(self) -> int | None:
+        """When the match was settled (its ``match_settled`` event was recorded), in ms
+        since 1970 on the server's clock; None while it runs. A client that comes back to a
+        finished match reads when it ended here (the page's rematch window), not from a
+        page of the player's finished matches, which may not hold it."""
+        if self.state.settlement is None:
+            return None
+        for recorded in reversed(self.events):
+            if isinstance(recorded.event, MatchSettled):
+                return int(recorded.recorded_at.timestamp() * 1000)
+        return None
 
     def state_at(self, version: int, known: MatchState | None = None) -> MatchState:
         """The state after event ``version`` (1 or more), folded from the nearest state

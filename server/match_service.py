@@ -137,6 +137,7 @@ class MatchService:
             now_ms=now_ms(),
             rated=state.rated,
             watch_code=state.watch_code,  # a seat's to share; never a spectator's
+            finished_at_ms=record.settled_at_ms(),
         )
 
     def seat_view(self, record: MatchRecord, state: MatchState, seat: int) -> PlayerView:

@@ -404,7 +404,9 @@ class MatchResponse(msgspec.Struct, frozen=True):
     players were given it with the table, and read it here too (null for a public match,
     and in answers to moves). ``now_ms``: the server's time when it answered, in ms since
     1970; the clock's deadlines are on that clock, so ``deadline_ms - now_ms`` is the time
-    left then, whatever the client's own clock says (docs/api.md, "Clocks")."""
+    left then, whatever the client's own clock says (docs/api.md, "Clocks").
+    ``finished_at_ms``: when the match was settled, on the same clock (null while it runs):
+    a rematch is offered in the minutes after it, or seldom at all."""
 
     match_id: str
     seat: int
@@ -415,6 +417,7 @@ class MatchResponse(msgspec.Struct, frozen=True):
     spectators: int = 0
     rated: bool = False
     watch_code: str | None = None
+    finished_at_ms: int | None = None
 
 
 class ClaimStatus(msgspec.Struct, frozen=True):

@@ -7,6 +7,7 @@ import json
 import os
 import sqlite3
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -384,6 +385,26 @@ async def test_socket_actions_errors_and_auth(sqlite_site: ServerProcess) -> Non
         while (frame := json.loads(await ws.recv()))["type"] != "pong":
             assert frame["type"] == "event"
     await player.close()
+
+
+async def test_a_matchs_answer_says_when_it_was_settled(sqlite_site: ServerProcess) -> None:
+    """``finished_at_ms``: null while the match runs; once settled, the time its
+    ``match_settled`` was recorded, the list's ``finished_at`` to the millisecond (a page
+    that comes back to a finished match times its rematch window by it)."""
+    player = await Player.create(sqlite_site.url)
+    match = await player.new_match(rules="classic")
+    path = f"/v1/matches/{match['match_id']}"
+    assert match["finished_at_ms"] is None
+    assert (await player.client.get(path)).json()["finished_at_ms"] is None
+    before = (await player.client.get(path)).json()["now_ms"]
+    resigned = await player.act(match["match_id"], {"type": "resign"})
+    assert resigned.status_code == 200, resigned.text
+    answer = (await player.client.get(path)).json()
+    assert before <= answer["finished_at_ms"] <= answer["now_ms"]
+    listed = (await player.client.get("/v1/matches?status=finished")).json()["matches"]
+    finished_at = datetime.fromisoformat(listed[0]["finished_at"])
+    assert listed[0]["match_id"] == match["match_id"]
+    assert answer["finished_at_ms"] == int(finished_at.timestamp() * 1000)
 
 
 async def test_match_list_stats_and_replay_follow_the_log(sqlite_site: ServerProcess) -> None:

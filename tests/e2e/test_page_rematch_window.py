@@ -4,9 +4,9 @@ At a match's end against a person the page follows the player stream (WS /v1/me/
 for the rematch, and an open stream counts as present in the player's other matches, so
 it is held only for 10 minutes after the end. Those 10 minutes began when the page saw
 the match over: a match opened from History days after it ended was followed for 10
-minutes too. The window now starts at the match's ``finished_at`` (the player's list of
-finished matches, GET /v1/matches?status=finished). Here that answer is rewritten to
-say the match ended longer ago than it did; the rest is a real server and headless
+minutes too. The window now starts at the match's ``finished_at_ms`` (its answer, GET
+/v1/matches/{id}). Here that answer is rewritten to say the match ended longer ago than
+it did; the rest is a real server and headless
 Chromium, on Playwright's clock.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from playwright.sync_api import Page, Route
 
@@ -29,24 +29,20 @@ from tests.e2e.test_page_friends import make_player, resigned_match, signed_in
 from tests.e2e.test_page_match_end import page  # noqa: F401 (a tab on Playwright's clock)
 from tests.e2e.test_page_rematch_live import SHOWN_WITHIN_MS, asks_of, streams_of
 
-FINISHED_LIST = re.compile(r"/v1/matches\?status=finished")
 
-
-def ended_ago(page: Page, match_id: str, ago: timedelta) -> list[str]:  # noqa: F811
-    """From now on the page's list of finished matches says ``match_id`` finished ``ago``
-    before now; gives the ``finished_at`` of each answer so rewritten."""
-    said: list[str] = []
+def ended_ago(page: Page, match_id: str, ago: timedelta) -> list[int]:  # noqa: F811
+    """From now on the page's answers for ``match_id`` say it finished ``ago`` before
+    they were sent (on the server's clock); gives each ``finished_at_ms`` so rewritten."""
+    said: list[int] = []
 
     def rewrite(route: Route) -> None:
         answer = route.fetch()
         body = answer.json()
-        for m in body["matches"]:
-            if m["match_id"] == match_id:
-                m["finished_at"] = (datetime.now(UTC) - ago).isoformat()
-                said.append(m["finished_at"])
+        body["finished_at_ms"] = body["now_ms"] - int(ago.total_seconds() * 1000)
+        said.append(body["finished_at_ms"])
         route.fulfill(response=answer, body=json.dumps(body))
 
-    page.route(FINISHED_LIST, rewrite)
+    page.route(re.compile(rf"/v1/matches/{match_id}$"), rewrite)
     return said
 
 
@@ -55,9 +51,9 @@ def reopened(
     site: str,  # noqa: F811
     names: tuple[str, str],
     ago: timedelta,
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[int], list[str]]:
     """A match between two friends that the second resigned, opened on the first's page
-    once the list says it ended ``ago``. Gives the ``finished_at`` the page was told and
+    once its answer says it ended ``ago``. Gives the ``finished_at_ms`` the page was told and
     its asks of the challenges (the rematch watch's, each of which follows the stream
     again if it may), as they come."""
     host, guest = make_player(site, names[0]), make_player(site, names[1])
@@ -80,7 +76,7 @@ def test_a_match_that_ended_over_ten_minutes_ago_opens_no_stream(site: str, page
     pass_page_time(page, 31_000, lambda: len(asked) >= before + 2, step_ms=500)
     assert len(asked) >= before + 2, "the rematch watch still asks"
     assert streams == [], "a match over for 11 minutes is not followed"
-    assert said, "as the server's list of finished matches says it ended"
+    assert said, "as the match's answer says it ended"
 
 
 def test_a_match_that_ended_nine_minutes_ago_is_followed_for_the_last_minute(

@@ -93,6 +93,7 @@ export async function openMatch(id) {
     saveMatch(id);
     remember(data.view);
     open.openedOver = Boolean(data.view.settlement); // its end was not seen here (rematchstream.js)
+    open.finishedAtMs = data.finished_at_ms; // when it ended, if it had (rematchstream.js)
     game.maxQueued = data.view.version;
     showView(data.view, null);
     askOnOpening(data.view);

@@ -125,7 +125,8 @@ export function watchRematchOffer() {
   // pace of a page without it.
   const dropped = () => [offerPoll, answerPoll].forEach((poll) => poll && poll.soon());
   const seenEnding = Boolean(game.open && !game.open.openedOver); // its end is now
-  const follow = () => followRematch(id, (frame) => heardFrame(frame, id, me), dropped, { seenEnding });
+  const endedAt = game.open ? game.open.finishedAtMs : null; // as the server recorded it
+  const follow = () => followRematch(id, (frame) => heardFrame(frame, id, me), dropped, { seenEnding, endedAt });
   follow();
   if (offerPoll) offerPoll.stop();
   offerPoll = pollWhileVisible(

@@ -12,43 +12,38 @@
 // not after the server refused it (a revoked token, too many connections, a database
 // down); then the polls ask every second or two, as they did without it.
 //
-// The end is the server's: the match's ``finished_at`` in the player's list of finished
-// matches (GET /v1/matches?status=finished, never behind the log), on the server's clock
-// (servertime.js). The window once began when the page saw the match over, so a match
-// reopened from History days later was followed for 10 minutes too (and its player
-// counted as present); one that ended FOLLOW_FOR_MS ago or more opens no stream at all.
-// Until the end is known no stream opens. Not found (the list's first page holds the
-// newest 100) or not read: a match the page saw end is followed from now, one opened over
-// is not followed. Once the window is over the polls ask seldom (rematchWindowOver); the
-// fast pace is kept for a stream refused or dropped within it.
-import { api, savedPlayer } from './api.js';
+// The end is the server's: the match's ``finished_at_ms`` in its answer (GET
+// /v1/matches/{id}), on the server's clock (servertime.js), for a match the page was
+// shown over; one the page saw end is followed from then. The window once began when the
+// page saw the match over, so a match reopened from History days later was followed for
+// 10 minutes too (and its player counted as present); one that ended FOLLOW_FOR_MS ago
+// or more opens no stream at all, nor does one opened over whose end is not known. Once
+// the window is over the polls ask seldom (rematchWindowOver); the fast pace is kept for a
+// stream refused or dropped within it.
+import { savedPlayer } from './api.js';
 import { serverNow } from './servertime.js';
 import { holdPlayerStream } from './playerstream.js';
 
 const FOLLOW_FOR_MS = 10 * 60 * 1000;
 
 let followed = null; // { stream, matchId, onDrop }: our hold on the page's player stream
-// { matchId, until, refused }: how long (on the server's clock; null while the match's end
-// is looked up), and whether, a match may be followed
+// { matchId, until, refused }: until when (on the server's clock), and whether, a match
+// may be followed
 let allowed = null;
 
 /** Follow the player stream for the rematch of ``matchId``, if it may be followed now;
  * each frame goes to ``onFrame``, and ``onDrop()`` is called if it closes on its own.
+ * ``endedAt``: the match's ``finished_at_ms``, if the page was shown it over;
  * ``seenEnding``: the page saw the match end (it was not over when opened). */
-export function followRematch(matchId, onFrame, onDrop = () => {}, { seenEnding = false } = {}) {
+export function followRematch(matchId, onFrame, onDrop = () => {}, { seenEnding = false, endedAt = null } = {}) {
   if (!allowed || allowed.matchId !== matchId) {
-    const span = (allowed = { matchId, until: null, refused: false });
-    const seen = serverNow();
-    lookUpEnd(matchId).then((end) => {
-      if (allowed !== span) return; // the page left the match meanwhile
-      const from = end !== null ? end : seenEnding ? seen : null;
-      span.until = from === null ? -Infinity : from + FOLLOW_FOR_MS;
-      // Closed as the window ends, not at the next poll's ask (15 s on, while followed).
-      if (from !== null) span.timer = setTimeout(() => allowed === span && stopFollowingRematch(), Math.max(0, span.until - serverNow()) + 1);
-      followRematch(matchId, onFrame, onDrop);
-    });
+    const from = typeof endedAt === 'number' ? endedAt : seenEnding ? serverNow() : null;
+    const span = (allowed = { matchId, until: from === null ? -Infinity : from + FOLLOW_FOR_MS, refused: false, passed: false });
+    // Closed as the window ends, not at the next poll's ask (15 s on, while followed).
+    const end = () => allowed === span && ((span.passed = true), stopFollowingRematch());
+    if (from !== null) span.timer = setTimeout(end, Math.max(0, span.until - serverNow()) + 1);
   }
-  if (document.hidden || allowed.refused || allowed.until === null || serverNow() > allowed.until) {
+  if (document.hidden || allowed.refused || windowPassed(allowed)) {
     stopFollowingRematch();
     return;
   }
@@ -77,25 +72,24 @@ export function followRematch(matchId, onFrame, onDrop = () => {}, { seenEnding 
   followed = mine;
 }
 
-/** When match ``matchId`` ended, in ms on the server's clock: its ``finished_at`` in the
- * player's newest finished matches; null if not there, or not read. */
-async function lookUpEnd(matchId) {
-  const listed = await api.listMatches('finished').catch(() => null);
-  const found = listed && listed.matches.find((m) => m.match_id === matchId);
-  const end = found && found.finished_at ? Date.parse(found.finished_at) : NaN;
-  return Number.isFinite(end) ? end : null;
-}
-
 /** Whether the stream is open, so that the polls may ask seldom. */
 export const rematchFollowed = () => followed !== null && followed.stream.open;
 
 /** Whether the window to follow the match's rematch is over: FOLLOW_FOR_MS have passed
- * since its end, or it ended too long ago to be found (a match opened over whose end is
- * not known, too). The server still takes an offer then (it sets no limit on when a
- * settled match may be played again), so the polls still ask, but seldom, as with the
- * stream: an opponent is unlikely to offer a rematch of a match long over, and a tab left
- * open on one asked every 2 s for as long as it stayed open. */
-export const rematchWindowOver = () => allowed !== null && allowed.until !== null && serverNow() > allowed.until;
+ * since its end (or the match was opened over with no end known). The server still
+ * takes an offer then (it sets no limit on when a settled match may be played again), so
+ * the polls still ask, but seldom, as with the stream: an opponent is unlikely to offer a
+ * rematch of a match long over, and a tab left open on one asked every 2 s for as long as
+ * it stayed open. */
+export const rematchWindowOver = () => allowed !== null && windowPassed(allowed);
+
+/** Whether ``span``'s window has passed; once it has, it stays passed: the server's time
+ * as the page knows it is set anew by each answer (servertime.js), and a page whose own
+ * clock ran fast since the last would otherwise see the window open again. */
+function windowPassed(span) {
+  if (!span.passed && serverNow() > span.until) span.passed = true;
+  return span.passed;
+}
 
 export function stopFollowingRematch() {
   if (!followed) return;

@@ -14,7 +14,7 @@ import { problemText, toast } from './ui.js';
 import { narrate } from './words.js';
 import { game, remember, renameSeats, say, seatsRenamed } from './matchstate.js';
 import { chooseSelection, draw, setBusy } from './matchdraw.js';
-import { learnEnd, PRESENCE_FRAMES, presenceFrame, watchClaim } from './claimwatch.js';
+import { learnEnd, PRESENCE_FRAMES, presenceFrame, sayHowItEnded, watchClaim } from './claimwatch.js';
 import { watchRematchOffer } from './rematch.js';
 
 const params = new URLSearchParams(location.search);
@@ -28,6 +28,9 @@ export function onFrame(frame) {
     if (!game.running && !game.inFlight && game.view && frame.view.version > game.view.version) {
       game.maxQueued = Math.max(game.maxQueued, frame.view.version);
       showView(frame.view, null);
+      // Settled: how the match ended, not the last move told before the jump (a socket
+      // back far behind is sent a snapshot, not the events it missed; socketless.js's too).
+      if (frame.view.settlement) sayHowItEnded(frame.view);
     }
   } else if (frame.type === 'event') {
     remember(frame.view);

@@ -11,7 +11,7 @@ import { noteUnreachable, unreachable, whileSocketDown } from './live.js';
 import { describeMove } from './movelist.js';
 import { game, say, seatsRenamed } from './matchstate.js';
 import { onFrame } from './playout.js';
-import { askClaimStatus, sayHowItEnded } from './claimwatch.js';
+import { askClaimStatus } from './claimwatch.js';
 import { chatCatchUp } from './chat.js';
 
 /** Follow the match opened as ``open`` (match.js's token) whenever its socket is down. */
@@ -32,8 +32,8 @@ export function followWithoutSocket(open) {
     if (seatsRenamed(data.seats)) onFrame({ type: 'seats', seats: data.seats });
     onFrame({ type: 'snapshot', view: data.view });
     const view = game.view;
-    if (view.version > shown && view.settlement) sayHowItEnded(view); // not the last hand's last move
-    else if (view.version > shown) {
+    // A settled one: the snapshot says how it ended (playout.js), not the last hand's last move.
+    if (view.version > shown && !view.settlement) {
       const last = view.moves.length - 1;
       say(last >= 0 ? describeMove(view, view.moves[last], game.ui.standIn.has(last)) : `Hand ${view.hand_number} is dealt.`);
     }

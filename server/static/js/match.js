@@ -106,7 +106,7 @@ export async function openMatch(id) {
     const last = moves.length - 1;
     if (data.view.settlement) sayHowItEnded(data.view); // not its last hand's last move
     else say(moves.length ? describeMove(data.view, moves[last], game.ui.standIn.has(last)) : `Hand ${data.view.hand_number} is dealt.`);
-    game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && onFrame(frame));
+    game.feed = new LiveFeed(id, player.token, (frame) => game.open === open && (wentBack(frame) ? readAgain(open) : onFrame(frame)));
     game.feed.lastVersion = data.view.version;
     game.feed.onOpen = () => {
       if (game.open !== open) return;
@@ -141,6 +141,20 @@ export async function openMatch(id) {
     }
   }
   return game.open === open ? game.view : null;
+}
+
+/** The socket refused the version on screen as past the match's last: the store went
+ * back (restored from a backup, say). The view on screen, and every event and view kept
+ * after it, are of a future the store no longer has: a snapshot older than them was not
+ * shown, and the moves made from the store's version on were dropped as already queued.
+ * The match is read again, as it opens, and shown as the store has it (not the raw
+ * refusal, "after: N is past…", which tells the player nothing they can act on). */
+const wentBack = (frame) => frame.type === 'error' && Boolean(frame.problem) && frame.problem.rule === 'version_out_of_range';
+
+function readAgain(open) {
+  if (game.open !== open) return;
+  closeMatch();
+  openMatch(open.id);
 }
 
 export function onTableClick(event) {

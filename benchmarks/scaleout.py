@@ -119,7 +119,7 @@ class ProtoStore(SqlEventStore):
             if entry[0] == "later":
                 later.append(pending)
                 continue
-            outcome = _outcome(pending.request, entry)
+            outcome = _outcome(pending.request, entry, now)
             if isinstance(outcome, Exception):
                 pending.result.set_exception(outcome)
             else:

@@ -303,17 +303,15 @@ class LiveSession:
             raise
         self.record = record
         assert self.state is not None
-        refused = None
         if after is not None:
             try:  # a version the match has not reached: refused, as ?after= and HTTP's
                 check_after(after, record.state.version)
             except VersionOutOfRange as exc:
-                refused = exc
-        if refused is not None:
-            # Not resumed; the events this wake brought besides (an append's notice, read
-            # in the same wake) still go, or they would wait for the next append.
-            self.error(problem_for(refused))
-        elif after is not None:
+                # Not resumed; the events this wake brought besides (an append's notice,
+                # read in the same wake) still go, or they would wait for the next append.
+                self.error(problem_for(exc))
+                after = None
+        if after is not None:
             behind = record.state.version - after
             if behind > self.queue.maxsize // 2:
                 self.snapshot(record.state)  # too far behind: a full resync is cheaper

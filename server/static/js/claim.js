@@ -8,6 +8,7 @@
 // lobby to the table): the socket and GET …/claim both wait out a short settle before
 // saying so (server/claim_watch.py's leave_settle_ms), so their word is taken as it comes.
 import { api } from './api.js';
+import { narrate } from './words.js';
 
 const TIMEOUTS_TO_CLAIM = 3; // domain/clock.py
 
@@ -57,4 +58,18 @@ export async function findClaim(matchId, view, code = null) {
   const page = await api.events(matchId, Math.max(0, view.version - 3), 3, code);
   const claimed = page.events.map((e) => e.event).find((e) => e.type === 'match_claimed');
   return claimed || null;
+}
+
+/** ``findClaim``'s answer as ``{ claim, known }``: a lookup that failed leaves the claim
+ * not known (the match is then told without who resigned), never an error. */
+export const lookUpClaim = (matchId, view, code = null) =>
+  findClaim(matchId, view, code).then((claim) => ({ claim, known: true }), () => ({ claim: null, known: false }));
+
+/** How a settled match ended, in words ("Ada won the match (Bob resigned), 120 to 80."):
+ * with who resigned or was claimed from once the claim is known (``{ claim, known }``);
+ * not known (looked up still, or the lookup failed), who won and the score alone, never a
+ * claim told as a resignation. */
+export function settledWords(settlement, names, me, { claim, known }) {
+  const settled = { ...settlement, type: 'match_settled' };
+  return narrate(known ? settled : { ...settled, resigned: null }, names, me, claim);
 }

@@ -8,10 +8,9 @@
 // (from when a claim is accepted), ``opponent_back``, ``claimable``, each for the version
 // it names, after that version's events; said again by a new socket as it connects.
 import { api, savedPlayer } from './api.js';
-import { awayNote, claimOffer, findClaim, opponentToAct } from './claim.js';
+import { awayNote, claimOffer, lookUpClaim, opponentToAct, settledWords } from './claim.js';
 import { ratingChange, ratingChangeText } from './ratingchange.js';
 import { game, say } from './matchstate.js';
-import { narrate } from './words.js';
 import { draw } from './matchdraw.js';
 import { announce, toast } from './ui.js';
 
@@ -150,7 +149,7 @@ export async function learnEnd(view) {
   // Never claimed from the house AI (the server refuses it): nothing to look up.
   open.claimLookup = game.ui.claimed || game.againstHouse
     ? Promise.resolve({ claim: game.ui.claimed, known: true })
-    : findClaim(open.id, view).then((claim) => ({ claim, known: true }), () => ({ claim: null, known: false }));
+    : lookUpClaim(open.id, view);
   const [{ claim: claimed, known }, change] = await Promise.all([
     open.claimLookup,
     game.rated && me && !(view.settlement && view.settlement.abandoned) // abandoned: rates nobody
@@ -179,8 +178,7 @@ export async function sayHowItEnded(view) {
   if (!open || !s) return;
   say('');
   const early = s.resigned !== null && s.resigned !== undefined;
-  const { claim, known } = early && open.claimLookup ? await open.claimLookup : { claim: null, known: true };
+  const lookup = early && open.claimLookup ? await open.claimLookup : { claim: null, known: true };
   if (game.open !== open) return;
-  const settled = { ...s, type: 'match_settled', resigned: known ? s.resigned : null };
-  say(narrate(settled, view.players, view.seat, claim));
+  say(settledWords(s, view.players, view.seat, lookup));
 }

@@ -12,7 +12,7 @@ import { hideClock, showClock } from './clock.js';
 import { announce, problemText } from './ui.js';
 import { handIsOver, handJustEnded, resultPanel } from './results.js';
 import { pollWhileVisible } from './poll.js';
-import { findClaim } from './claim.js';
+import { lookUpClaim, settledWords } from './claim.js';
 
 const watching = { feed: null, count: null, names: null, seats: [], standIn: new StandIn(), version: 0, view: null, shown: null, claim: null, end: null, opened: null, rematch: null, asking: null };
 
@@ -208,23 +208,20 @@ function learnEnd(root, view, event) {
   }
   const end = (watching.end = { claim: null, known: false });
   const { matchId, code, shown } = watching.opened;
-  findClaim(matchId, view, code).then((claim) => {
-    if (watching.shown !== shown || watching.end !== end) return;
-    end.claim = claim;
-    end.known = true;
+  lookUpClaim(matchId, view, code).then((found) => {
+    if (watching.shown !== shown || watching.end !== end || !found.known) return; // unknown: as it is
+    Object.assign(end, found);
     const el = root.querySelector('[data-testid=watch-over]');
     if (el && watching.view) fill(el, overText(watching.view, [seatLabel(watching.view, 0), seatLabel(watching.view, 1)]));
-  }, () => {}); // unknown: the line says who won and the score, never a resignation
+  });
 }
 
 /** The watch-over line: who won and the score, with who resigned or was claimed from once
  * known (while the claim is looked up, or if that failed, neither: never a claim told as
  * a resignation). */
 function overText(view, names) {
-  const s = { ...view.settlement, type: 'match_settled' };
-  const end = watching.end;
-  if (end && end.known) return narrate(s, names, null, watching.claim || end.claim);
-  return narrate({ ...s, resigned: null }, names, null);
+  const end = watching.end || { claim: null, known: false };
+  return settledWords(view.settlement, names, null, { claim: watching.claim || end.claim, known: end.known });
 }
 
 function render(root, view, event) {

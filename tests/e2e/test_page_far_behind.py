@@ -27,8 +27,8 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
     settle,
     wait_until,
 )
-from tests.e2e.test_page_friends import joined, make_player, private_table, signed_in
-from tests.e2e.test_page_match_end import act, simple_move, waiting_and_acting
+from tests.e2e.test_page_friends import joined, make_player, private_table
+from tests.e2e.test_page_match_end import act, open_waiting, simple_move, waiting_and_acting
 from tests.e2e.test_page_match_end_reopened import final_score, narration, view_of
 
 # Each socket the page opens, kept; while ``__deaf`` the page hears none of its frames
@@ -78,10 +78,7 @@ def test_a_socket_back_far_behind_a_settled_match_says_how_it_ended(
     host, guest = make_player(site, "Una"), make_player(site, "Vic")
     match_id = joined(site, private_table(site, host, hints=True), guest)
     waiting, acting = waiting_and_acting(site, host, guest, match_id)
-    signed_in(page, site, waiting)
-    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
-    page.wait_for_selector("body[data-screen=table]")
-    settle(page)
+    open_waiting(page, site, waiting, match_id)
     wait_until(page, "window.__sockets.length === 1 && window.__sockets[0].readyState === 1")
     before = narration(page)
 

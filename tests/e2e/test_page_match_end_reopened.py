@@ -33,7 +33,7 @@ from tests.e2e.test_page import (  # noqa: F401 (fixtures)
 )
 from tests.e2e.test_page_chat import answers_held
 from tests.e2e.test_page_friends import auth, joined, make_player, private_table, signed_in
-from tests.e2e.test_page_match_end import act, simple_move, waiting_and_acting
+from tests.e2e.test_page_match_end import act, open_waiting, simple_move, waiting_and_acting
 from tests.e2e.test_page_socketless import REFUSED_SOCKETS
 
 GRACE_S = 2  # a friend who never came is claimed from this soon
@@ -149,10 +149,7 @@ def test_a_match_that_ends_while_the_socket_is_down_says_how_it_ended(
     host, guest = make_player(site, "Sol"), make_player(site, "Tad")
     match_id = joined(site, private_table(site, host, hints=True), guest)
     waiting, acting = waiting_and_acting(site, host, guest, match_id)
-    signed_in(page, site, waiting)
-    page.goto(f"{site}/?delay={DELAY_MS}#/match/{match_id}")
-    page.wait_for_selector("body[data-screen=table]")
-    settle(page)
+    open_waiting(page, site, waiting, match_id)
     act(site, acting, match_id, simple_move(view_of(site, acting, match_id), knock=False))
     act(site, acting, match_id, {"type": "resign"})
     view = view_of(site, waiting, match_id)
